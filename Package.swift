@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ResponderEngine",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "responderd", targets: ["responderd"]),
+        .executable(name: "responder", targets: ["responder"]),
+        .library(name: "ResponderClient", targets: ["ResponderClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // libzmq from the system (Debian: libzmq3-dev).
+        .systemLibrary(name: "CZMQ", providers: [.apt(["libzmq3-dev"])]),
+        // Thin Swift wrapper over libzmq: context, socket, multipart messages, poll.
+        .target(name: "ZMQ", dependencies: ["CZMQ"]),
+        // Wire types: JSON value, codec seam, JSON-RPC envelope, error names. No dependencies.
+        .target(name: "ResponderProtocol"),
+        // Pure core: world model, validation, dispatch. Deterministic, no IO.
+        .target(name: "ResponderCore", dependencies: ["ResponderProtocol"]),
+        // Engine server: sockets, sessions, publishing, discovery.
+        .target(name: "ResponderServer", dependencies: [
+            "ResponderCore", "ResponderProtocol", "ZMQ",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Client library used by the CLI and any Swift tool.
+        .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ZMQ"]),
+        .executableTarget(name: "responderd", dependencies: [
+            "ResponderServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "responder", dependencies: [
+            "ResponderClient", "ResponderProtocol",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
+        .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol"]),
+        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),
+        .testTarget(name: "ResponderServerTests", dependencies: [
+            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ZMQ",
+        ]),
+    ]
+)
