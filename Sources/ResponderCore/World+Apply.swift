@@ -1,0 +1,261 @@
+import ResponderProtocol
+
+/// What an applied batch changed.
+public struct AppliedBatch: Sendable {
+    public var revision: Int
+    /// Ids removed from the world (whole subtrees).
+    public var removed: [String]
+    /// Ids inserted, moved or updated.
+    public var changed: [String]
+}
+
+extension World {
+    /// Applies a batch atomically: either every op succeeds and the revision goes up by one, or the world
+    /// is left exactly as it was and the error names the op index.
+    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int? = nil, limits: Limits = .default) throws(RPCError) -> AppliedBatch {
+        if let expected = ifRevision, expected != revision {
+            throw RPCError(.revisionConflict, "the tree is at revision \(revision), not \(expected)", [("revision", JSON(revision)), ("expected", JSON(expected))])
+        }
+        guard ops.count <= limits.maxOpsPerBatch else {
+            throw RPCError(.limitExceeded, "a batch holds at most \(limits.maxOpsPerBatch) ops", [("limit", "opsPerBatch"), ("max", JSON(limits.maxOpsPerBatch))])
+        }
+        // The transaction works on a copy of the world; `self` is replaced only when every op and every
+        // invariant passed, so throwing is the rollback. (The dictionary copy is paid once per batch.)
+        var tx = Transaction(world: self, limits: limits)
+        for (index, guarded) in ops.enumerated() {
+            tx.opIndex = index
+            do throws(RPCError) { try tx.perform(guarded) } catch {
+                throw error.detail("opIndex") == nil ? error.with("opIndex", JSON(index)) : error
+            }
+        }
+        try tx.checkInvariants()
+        let next = revision + 1
+        var world = tx.world
+        world.revision = next
+        for id in tx.changed where world.nodes[id] != nil { world.nodes[id]!.revision = next }
+        self = world
+        return AppliedBatch(revision: next, removed: tx.removed, changed: Array(tx.changedOrder))
+    }
+
+    /// Replaces the whole world with `tree` (an application node with id "app") and `detached` subtrees.
+    public mutating func load(tree: JSON, detached: [JSON] = [], limits: Limits = .default) throws(RPCError) {
+        var fresh = World()
+        fresh.revision = revision
+        let parsed: NodeReader.Parsed
+        parsed = try NodeReader.read(tree, path: "tree.")
+        guard parsed.node.kind == .application, parsed.node.id == World.rootID else {
+            throw RPCError(.invalidNode, "the tree's root must be the application with id \"app\"", [("field", "tree.id")])
+        }
+        fresh.nodes[World.rootID] = parsed.node
+        var ops: [GuardedOp] = []
+        for child in parsed.children {
+            ops.append(GuardedOp(op: .insert(parent: World.rootID, index: nil, node: child), ifNodeRevision: nil, json: .null))
+        }
+        for subtree in detached {
+            ops.append(GuardedOp(op: .insert(parent: nil, index: nil, node: subtree), ifNodeRevision: nil, json: .null))
+        }
+        _ = try fresh.apply(ops, limits: limits)
+        for id in fresh.nodes.keys { fresh.nodes[id]!.revision = fresh.revision }
+        self = fresh
+    }
+}
+
+/// A batch in progress on a private copy of the world.
+struct Transaction {
+    var world: World
+    let limits: Limits
+    var opIndex = 0
+    var removed: [String] = []
+    var changed: Set<String> = []
+    var changedOrder: [String] = []
+    /// Nodes whose sibling/child invariants must hold at the end, with the last op that touched them.
+    var toCheck: [String: Int] = [:]
+    var keyTouched = false
+
+    init(world: World, limits: Limits) {
+        self.world = world
+        self.limits = limits
+    }
+
+    private func fail(_ name: ErrorName, _ message: String, _ details: [(key: String, value: JSON)] = []) -> RPCError {
+        RPCError(name, message, details)
+    }
+
+    private mutating func markChanged(_ id: String) {
+        if changed.insert(id).inserted { changedOrder.append(id) }
+        toCheck[id] = opIndex
+    }
+
+    private func existing(_ id: String, field: String) throws(RPCError) -> Node {
+        guard let node = world.nodes[id] else {
+            throw fail(.nodeNotFound, "no node \"\(id)\"", [("id", .string(id)), ("field", .string(field))])
+        }
+        return node
+    }
+
+    mutating func perform(_ guarded: GuardedOp) throws(RPCError) {
+        if let expected = guarded.ifNodeRevision {
+            let target: String?
+            switch guarded.op {
+            case .insert(let parent, _, _): target = parent
+            case .remove(let id), .move(let id, _, _), .update(let id, _): target = id
+            }
+            if let target {
+                let node = try existing(target, field: "ifNodeRevision")
+                if node.revision != expected {
+                    throw fail(.revisionConflict, "node \"\(target)\" is at revision \(node.revision), not \(expected)", [("id", .string(target)), ("revision", JSON(node.revision)), ("expected", JSON(expected))])
+                }
+            }
+        }
+        switch guarded.op {
+        case .insert(let parent, let index, let node): try insert(node, parent: parent, index: index)
+        case .remove(let id): try remove(id)
+        case .move(let id, let parent, let index): try move(id, parent: parent, index: index)
+        case .update(let id, let set): try update(id, set: set)
+        }
+    }
+
+    private func checkIndex(_ index: Int?, count: Int) throws(RPCError) -> Int {
+        guard let index else { return count }
+        guard index >= 0, index <= count else {
+            throw fail(.invalidParams, "index \(index) is outside 0…\(count)", [("field", "index")])
+        }
+        return index
+    }
+
+    private func parentNode(_ parent: String?) throws(RPCError) -> Node? {
+        guard let parent else { return nil }
+        return try existing(parent, field: "parent")
+    }
+
+    mutating func insert(_ json: JSON, parent: String?, index: Int?) throws(RPCError) {
+        let parentNode = try parentNode(parent)
+        let position = try checkIndex(index, count: parentNode?.children.count ?? world.detachedRoots.count)
+        // Read the whole subtree first (breadth-first, no recursion), then place it.
+        var created: [Node] = []
+        var queue: [(json: JSON, parent: String?, path: String, depth: Int)] = [(json, parent, "node.", (parentNode?.depth ?? -1) + 1)]
+        var head = 0
+        var newIDs: Set<String> = []
+        while head < queue.count {
+            let item = queue[head]
+            head += 1
+            var parsed = try NodeReader.read(item.json, path: item.path)
+            let id = parsed.node.id
+            if world.nodes[id] != nil || !newIDs.insert(id).inserted {
+                throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(item.path + "id"))])
+            }
+            let parentKind = item.parent.flatMap { p in world.nodes[p]?.kind ?? created.first(where: { $0.id == p })?.kind }
+            if let message = Placement.kindError(child: parsed.node.kind, parent: item.parent == nil ? nil : parentKind) {
+                throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(item.parent))])
+            }
+            guard world.nodes.count + created.count + 1 <= limits.maxNodes else {
+                throw fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))])
+            }
+            guard item.depth <= limits.maxDepth else {
+                throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
+            }
+            parsed.node.parent = item.parent
+            parsed.node.depth = item.depth
+            for (i, child) in parsed.children.enumerated() {
+                queue.append((child, id, "\(item.path)children[\(i)].", item.depth + 1))
+            }
+            created.append(parsed.node)
+            // Free parsed JSON as we go so a huge subtree is not held twice.
+            queue[head - 1].json = .null
+        }
+        for var node in created {
+            node.children = []
+            world.nodes[node.id] = node
+            if let p = node.parent, p != parent { world.nodes[p]!.children.append(node.id) }
+            markChanged(node.id)
+        }
+        let rootID = created[0].id
+        if let parent {
+            world.nodes[parent]!.children.insert(rootID, at: position)
+            toCheck[parent] = opIndex
+        } else {
+            world.detachedRoots.insert(rootID, at: position)
+        }
+        if created.contains(where: { $0.kind == .window }) { keyTouched = true }
+    }
+
+    mutating func remove(_ id: String) throws(RPCError) {
+        let node = try existing(id, field: "id")
+        guard id != World.rootID else { throw fail(.invalidPlacement, "the application cannot be removed", [("id", .string(id))]) }
+        let gone = world.subtree(id)
+        if let p = node.parent {
+            world.nodes[p]!.children.removeAll { $0 == id }
+            toCheck[p] = opIndex
+        } else {
+            world.detachedRoots.removeAll { $0 == id }
+        }
+        for g in gone {
+            if world.nodes[g]?.kind == .window { keyTouched = true }
+            world.nodes[g] = nil
+            toCheck[g] = nil
+        }
+        removed.append(contentsOf: gone)
+    }
+
+    mutating func move(_ id: String, parent: String?, index: Int?) throws(RPCError) {
+        let node = try existing(id, field: "id")
+        guard id != World.rootID else { throw fail(.invalidPlacement, "the application cannot be moved", [("id", .string(id))]) }
+        let newParent = try parentNode(parent)
+        if let parent, world.isAncestor(id, of: parent) {
+            throw fail(.cycle, "cannot move \"\(id)\" under its own descendant \"\(parent)\"", [("id", .string(id)), ("parent", .string(parent))])
+        }
+        if let message = Placement.kindError(child: node.kind, parent: newParent?.kind) {
+            throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(parent))])
+        }
+        // Detach from the old place.
+        if let old = node.parent {
+            world.nodes[old]!.children.removeAll { $0 == id }
+            toCheck[old] = opIndex
+        } else {
+            world.detachedRoots.removeAll { $0 == id }
+        }
+        let count = parent.map { world.nodes[$0]!.children.count } ?? world.detachedRoots.count
+        let position = try checkIndex(index, count: count)
+        if let parent {
+            world.nodes[parent]!.children.insert(id, at: position)
+            toCheck[parent] = opIndex
+        } else {
+            world.detachedRoots.insert(id, at: position)
+        }
+        world.nodes[id]!.parent = parent
+        // Re-derive depths below the moved node.
+        let delta = ((newParent?.depth ?? -1) + 1) - node.depth
+        if delta != 0 {
+            for d in world.subtree(id) {
+                world.nodes[d]!.depth += delta
+                if world.nodes[d]!.depth > limits.maxDepth {
+                    throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(d))])
+                }
+            }
+        }
+        if node.kind == .window { keyTouched = true }
+        markChanged(id)
+    }
+
+    mutating func update(_ id: String, set: [(key: String, value: JSON)]) throws(RPCError) {
+        var node = try existing(id, field: "id")
+        try NodeReader.update(&node, set: set)
+        world.nodes[id] = node
+        if set.contains(where: { $0.key == "key" }) { keyTouched = true }
+        markChanged(id)
+    }
+
+    /// Rules about siblings and counts hold only for the finished batch (a viewController and its root view
+    /// may arrive in separate ops); errors name the last op that touched the offending node.
+    func checkInvariants() throws(RPCError) {
+        for (id, index) in toCheck.sorted(by: { $0.value < $1.value }) {
+            if let error = Placement.invariantError(id, in: world) { throw error.with("opIndex", JSON(index)) }
+        }
+        if keyTouched {
+            let keys = world.windows.filter { world.nodes[$0]!.key }
+            if keys.count > 1 {
+                throw RPCError(.invalidNode, "at most one window can be key (\(keys.joined(separator: ", ")))", [("field", "key"), ("id", .string(keys[1]))])
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ResponderProtocol
+
+/// A session's responder world: a flat table of nodes rooted at the application `app`, plus detached
+/// subtrees (views created but not yet added to a window). A value type: copying it is a snapshot.
+public struct World: Sendable, Equatable {
+    public static let rootID = "app"
+
+    public internal(set) var nodes: [String: Node]
+    /// Roots of detached subtrees, in creation order.
+    public internal(set) var detachedRoots: [String] = []
+    public internal(set) var revision: Int
+
+    /// A world holding only the application.
+    public init() {
+        var app = Node(id: World.rootID, kind: .application)
+        app.revision = 1
+        nodes = [World.rootID: app]
+        revision = 1
+    }
+
+    public subscript(id: String) -> Node? { nodes[id] }
+    public var root: Node { nodes[World.rootID]! }
+    public var count: Int { nodes.count }
+
+    /// The top of the tree `id` belongs to: `app`, or the root of a detached subtree.
+    public func treeRoot(of id: String) -> String? {
+        guard var current = nodes[id] else { return nil }
+        while let p = current.parent, let parent = nodes[p] { current = parent }
+        return current.id
+    }
+
+    /// Whether `id` is in the application's tree (not detached).
+    public func isAttached(_ id: String) -> Bool { treeRoot(of: id) == World.rootID }
+
+    /// Whether `ancestor` is `id` or one of its ancestors.
+    public func isAncestor(_ ancestor: String, of id: String) -> Bool {
+        var current: String? = id
+        while let c = current {
+            if c == ancestor { return true }
+            current = nodes[c]?.parent
+        }
+        return false
+    }
+
+    /// The nearest window at or above `id` that is attached to the application, if any.
+    public func window(of id: String) -> String? {
+        var current: String? = id
+        var window: String?
+        while let c = current, let node = nodes[c] {
+            if node.kind == .window, window == nil { window = c }
+            current = node.parent
+            if current == nil { return c == World.rootID ? window : nil }
+        }
+        return nil
+    }
+
+    /// Attached windows in the application's child order.
+    public var windows: [String] {
+        root.children.filter { nodes[$0]?.kind == .window }
+    }
+
+    /// The key window: the attached window marked `key`, if any.
+    public var keyWindow: String? {
+        windows.first { nodes[$0]?.key == true }
+    }
+
+    /// Ids of `id` and everything under it, parents before children (iterative).
+    public func subtree(_ id: String) -> [String] {
+        guard nodes[id] != nil else { return [] }
+        var out: [String] = []
+        var stack = [id]
+        while let c = stack.popLast() {
+            out.append(c)
+            if let node = nodes[c] { stack.append(contentsOf: node.children.reversed()) }
+        }
+        return out
+    }
+}

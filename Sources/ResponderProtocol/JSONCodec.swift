@@ -1,0 +1,29 @@
+/// The one seam through which the engine and its clients turn bytes into JSON and back.
+/// Handlers never touch an encoder directly, so a faster codec can replace this one on the hot paths.
+public enum JSONCodec {
+    /// Default nesting limit; deep enough for a 100,000-deep view tree with room to spare.
+    public static let defaultMaxDepth = 1_000_000
+
+    public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+        var parser = JSONParser(bytes, maxDepth: maxDepth)
+        return try parser.parse()
+    }
+
+    public static func decode(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+        try decode(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    public static func encode(_ value: JSON) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.bytes
+    }
+
+    public static func encodeString(_ value: JSON) -> String {
+        String(decoding: encode(value), as: UTF8.self)
+    }
+}
+
+extension JSON: CustomStringConvertible {
+    public var description: String { JSONCodec.encodeString(self) }
+}

@@ -1,0 +1,229 @@
+/// A JSON parser with an explicit stack instead of recursion, so that a deeply nested document
+/// (a 100,000-deep view tree) cannot overflow the thread's stack. Nesting beyond `maxDepth` is refused.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+    public var description: String { "\(message) at byte \(offset)" }
+}
+
+struct JSONParser {
+    private let bytes: [UInt8]
+    private var i = 0
+    private let maxDepth: Int
+
+    init(_ bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    private enum Frame {
+        case array([JSON])
+        case object([(key: String, value: JSON)], pendingKey: String)
+    }
+
+    mutating func parse() throws(JSONParseError) -> JSON {
+        var stack: [Frame] = []
+        var value: JSON
+        parsing: while true {
+            skipWhitespace()
+            // Read one value, or open a container and continue with its first element.
+            guard i < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"):
+                i += 1
+                guard stack.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+                skipWhitespace()
+                if peek(UInt8(ascii: "}")) {
+                    i += 1
+                    value = .object([])
+                } else {
+                    let key = try readKey()
+                    stack.append(.object([], pendingKey: key))
+                    continue parsing
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                guard stack.count < maxDepth else { throw fail("nesting deeper than \(maxDepth)") }
+                skipWhitespace()
+                if peek(UInt8(ascii: "]")) {
+                    i += 1
+                    value = .array([])
+                } else {
+                    stack.append(.array([]))
+                    continue parsing
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try readString())
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                value = .null
+            default:
+                value = .number(try readNumber())
+            }
+            // Attach the finished value to its container; close containers as far as they end here.
+            while true {
+                guard let top = stack.popLast() else { break parsing }
+                skipWhitespace()
+                switch top {
+                case .array(var elements):
+                    elements.append(value)
+                    if peek(UInt8(ascii: ",")) {
+                        i += 1
+                        stack.append(.array(elements))
+                        continue parsing
+                    }
+                    guard peek(UInt8(ascii: "]")) else { throw fail("expected ',' or ']' in array") }
+                    i += 1
+                    value = .array(elements)
+                case .object(var members, let key):
+                    members.append((key, value))
+                    if peek(UInt8(ascii: ",")) {
+                        i += 1
+                        skipWhitespace()
+                        let next = try readKey()
+                        stack.append(.object(members, pendingKey: next))
+                        continue parsing
+                    }
+                    guard peek(UInt8(ascii: "}")) else { throw fail("expected ',' or '}' in object") }
+                    i += 1
+                    value = .object(members)
+                }
+            }
+        }
+        skipWhitespace()
+        guard i == bytes.count else { throw fail("unexpected text after the JSON value") }
+        return value
+    }
+
+    private func fail(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: i) }
+
+    private func peek(_ byte: UInt8) -> Bool { i < bytes.count && bytes[i] == byte }
+
+    private mutating func skipWhitespace() {
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x0A, 0x0D, 0x09: i += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func readKey() throws(JSONParseError) -> String {
+        guard peek(UInt8(ascii: "\"")) else { throw fail("expected a string key") }
+        let key = try readString()
+        skipWhitespace()
+        guard peek(UInt8(ascii: ":")) else { throw fail("expected ':' after key") }
+        i += 1
+        return key
+    }
+
+    private mutating func expectLiteral(_ literal: String) throws(JSONParseError) {
+        let lit = Array(literal.utf8)
+        guard i + lit.count <= bytes.count, bytes[i..<(i + lit.count)].elementsEqual(lit) else {
+            throw fail("invalid literal")
+        }
+        i += lit.count
+    }
+
+    private mutating func readNumber() throws(JSONParseError) -> Double {
+        let start = i
+        if peek(UInt8(ascii: "-")) { i += 1 }
+        guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid value") }
+        if bytes[i] == UInt8(ascii: "0") { i += 1 } else { while i < bytes.count, isDigit(bytes[i]) { i += 1 } }
+        if peek(UInt8(ascii: ".")) {
+            i += 1
+            guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
+            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
+            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard let value = Double(text) else { throw fail("invalid number") }
+        return value
+    }
+
+    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    private mutating func readString() throws(JSONParseError) -> String {
+        i += 1  // opening quote
+        var out: [UInt8] = []
+        var runStart = i
+        while true {
+            guard i < bytes.count else { throw fail("unterminated string") }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") {
+                out.append(contentsOf: bytes[runStart..<i])
+                i += 1
+                break
+            }
+            if b < 0x20 { throw fail("control character in string") }
+            if b != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            out.append(contentsOf: bytes[runStart..<i])
+            i += 1
+            guard i < bytes.count else { throw fail("unterminated escape") }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try readHex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    // A high surrogate must be followed by an escaped low one.
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u")
+                    else { throw fail("unpaired surrogate") }
+                    i += 2
+                    let low = try readHex4()
+                    guard low >= 0xDC00 && low < 0xE000 else { throw fail("unpaired surrogate") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw fail("unpaired surrogate")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default:
+                throw fail("invalid escape")
+            }
+            runStart = i
+        }
+        guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+        return s
+    }
+
+    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw fail("invalid unicode escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case 0x30...0x39: d = UInt32(b - 0x30)
+            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
+            default: throw fail("invalid unicode escape")
+            }
+            v = v * 16 + d
+            i += 1
+        }
+        return v
+    }
+}
