@@ -1,0 +1,62 @@
+import CZMQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Receiving whole multipart messages (`zmq_msg_recv`, no size limit).
+extension ZMQSocket {
+    /// Receives every frame of the next message.
+    ///
+    /// Returns nil when no message is available: `dontWait` and the queue is
+    /// empty, or the receive timeout (`setReceiveTimeout`) expired. Retries
+    /// on EINTR. Throws on other errors (e.g. `ETERM`).
+    public func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
+        let socket = try liveHandle("receive")
+        // zmq_msg_t must stay at a fixed address while libzmq uses it.
+        let msg = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+        defer { msg.deallocate() }
+
+        var frames: [[UInt8]] = []
+        while true {
+            // Only the first frame may be absent; the rest arrive atomically.
+            let flags = frames.isEmpty && dontWait ? ZMQ_DONTWAIT : 0
+            guard let frame = try receiveFrame(socket, msg, flags: flags) else {
+                if frames.isEmpty { return nil }
+                throw ZMQError(errno: EAGAIN, operation: "receive frame \(frames.count)")
+            }
+            frames.append(frame.bytes)
+            if !frame.more { return frames }
+        }
+    }
+
+    /// Receives one frame into `msg`, copies it out and releases it.
+    /// nil on EAGAIN.
+    private func receiveFrame(
+        _ socket: UnsafeMutableRawPointer,
+        _ msg: UnsafeMutablePointer<zmq_msg_t>,
+        flags: Int32
+    ) throws(ZMQError) -> (bytes: [UInt8], more: Bool)? {
+        zmq_msg_init(msg)
+        defer { zmq_msg_close(msg) }
+        while zmq_msg_recv(msg, socket, flags) < 0 {
+            let error = ZMQError.last("receive")
+            if error.isInterrupted { continue }
+            if error.isAgain { return nil }
+            throw error
+        }
+        let size = zmq_msg_size(msg)
+        let bytes: [UInt8]
+        if size == 0 {
+            bytes = []
+        } else {
+            let data = UnsafeRawBufferPointer(start: zmq_msg_data(msg), count: size)
+            bytes = Array(data)
+        }
+        return (bytes, zmq_msg_more(msg) != 0)
+    }
+}

@@ -1,0 +1,56 @@
+import CZMQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sending frames (`zmq_send`, which copies the bytes).
+extension ZMQSocket {
+    /// Sends a multipart message: `ZMQ_SNDMORE` on every frame but the last.
+    ///
+    /// Returns false, without throwing, when the first frame could not be
+    /// queued (EAGAIN: `dontWait` and the queue is full / there is no peer,
+    /// or the send timeout expired); the message is then dropped. libzmq
+    /// delivers multipart messages atomically, so once the first frame is
+    /// accepted the rest are sent blocking. An empty `frames` throws EINVAL.
+    @discardableResult
+    public func send(_ frames: [[UInt8]], dontWait: Bool = false) throws(ZMQError) -> Bool {
+        guard !frames.isEmpty else { throw ZMQError(errno: EINVAL, operation: "send (no frames)") }
+        for (index, frame) in frames.enumerated() {
+            let more = index < frames.count - 1
+            let sent = try send(frame, more: more, dontWait: index == 0 && dontWait)
+            if !sent {
+                if index == 0 { return false }
+                throw ZMQError(errno: EAGAIN, operation: "send frame \(index) of \(frames.count)")
+            }
+        }
+        return true
+    }
+
+    /// Sends one frame; `more` sets `ZMQ_SNDMORE`. Returns false on EAGAIN
+    /// (`dontWait` and the frame cannot be queued, or the send timeout
+    /// expired). Retries on EINTR.
+    @discardableResult
+    public func send(_ frame: [UInt8], more: Bool, dontWait: Bool = false) throws(ZMQError) -> Bool {
+        let socket = try liveHandle("send")
+        let flags = (more ? ZMQ_SNDMORE : 0) | (dontWait ? ZMQ_DONTWAIT : 0)
+        while true {
+            let rc = frame.withUnsafeBytes { zmq_send(socket, $0.baseAddress, $0.count, flags) }
+            if rc >= 0 { return true }
+            let error = ZMQError.last("send")
+            if error.isInterrupted { continue }
+            if error.isAgain { return false }
+            throw error
+        }
+    }
+
+    /// Convenience: sends UTF-8 string frames.
+    @discardableResult
+    public func send(_ frames: [String], dontWait: Bool = false) throws(ZMQError) -> Bool {
+        try send(frames.map { Array($0.utf8) }, dontWait: dontWait)
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import ZMQ
+
+@Suite struct RoundTripTests {
+    @Test func dealerRouterMultipartWithRoutingID() throws {
+        let ctx = try ZMQContext()
+        let endpoint = ipcEndpoint("dr")
+        let router = try ZMQSocket(context: ctx, type: .router)
+        let dealer = try ZMQSocket(context: ctx, type: .dealer)
+        defer { router.close(); dealer.close(); ctx.terminate() }
+        try router.setLinger(0)
+        try dealer.setLinger(0)
+        try router.bind(endpoint)
+        try dealer.setRoutingID(bytes("client-1"))
+        try dealer.connect(endpoint)
+
+        #expect(try dealer.send([bytes("hello"), [], bytes("world")]))
+        let request = try #require(try receive(router))
+        #expect(request == [bytes("client-1"), bytes("hello"), [], bytes("world")])
+
+        #expect(try router.send([bytes("client-1"), bytes("re"), bytes("ply")]))
+        let reply = try #require(try receive(dealer))
+        #expect(reply == [bytes("re"), bytes("ply")])
+    }
+
+    @Test func tcpWildcardBindReportsResolvedEndpoint() throws {
+        let ctx = try ZMQContext()
+        let pull = try ZMQSocket(context: ctx, type: .pull)
+        let push = try ZMQSocket(context: ctx, type: .push)
+        defer { pull.close(); push.close(); ctx.terminate() }
+        try pull.setLinger(0)
+        try push.setLinger(0)
+        try pull.bind("tcp://127.0.0.1:*")
+        let endpoint = try pull.lastEndpoint
+        #expect(endpoint.hasPrefix("tcp://127.0.0.1:"))
+        let port = try #require(Int(endpoint.dropFirst("tcp://127.0.0.1:".count)))
+        #expect(port > 0)
+
+        try push.connect(endpoint)
+        #expect(try push.send([bytes("over tcp")]))
+        #expect(try receive(pull) == [bytes("over tcp")])
+    }
+
+    @Test func fiveMegabyteFrameArrivesIntact() throws {
+        let ctx = try ZMQContext()
+        let pull = try ZMQSocket(context: ctx, type: .pull)
+        let push = try ZMQSocket(context: ctx, type: .push)
+        defer { pull.close(); push.close(); ctx.terminate() }
+        try pull.setLinger(0)
+        try push.setLinger(0)
+        try pull.bind("tcp://127.0.0.1:*")
+        try push.connect(try pull.lastEndpoint)
+
+        let big = (0..<(5 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) }
+        #expect(try push.send([bytes("head"), big, bytes("tail")]))
+        let message = try #require(try receive(pull))
+        #expect(message.count == 3)
+        #expect(message[0] == bytes("head"))
+        #expect(message[1].count == big.count)
+        #expect(message[1] == big)
+        #expect(message[2] == bytes("tail"))
+    }
+
+    @Test func singleFrameSendWithMoreFlag() throws {
+        let ctx = try ZMQContext()
+        let endpoint = ipcEndpoint("pair")
+        let a = try ZMQSocket(context: ctx, type: .pair)
+        let b = try ZMQSocket(context: ctx, type: .pair)
+        defer { a.close(); b.close(); ctx.terminate() }
+        try a.setLinger(0)
+        try b.setLinger(0)
+        try a.bind(endpoint)
+        try b.connect(endpoint)
+        #expect(try b.send(bytes("one"), more: true))
+        #expect(try b.send(bytes("two"), more: false))
+        #expect(try receive(a) == [bytes("one"), bytes("two")])
+        // Nothing else queued.
+        #expect(try a.receiveMultipart(dontWait: true) == nil)
+    }
+
+    @Test func receiveTimeoutReturnsNil() throws {
+        let ctx = try ZMQContext()
+        let pull = try ZMQSocket(context: ctx, type: .pull)
+        defer { pull.close(); ctx.terminate() }
+        try pull.bind(ipcEndpoint("rto"))
+        let start = ContinuousClock.now
+        #expect(try receive(pull, timeoutMs: 100) == nil)
+        #expect(ContinuousClock.now - start >= .milliseconds(80))
+    }
+
+    @Test func versionIsAtLeastFour() {
+        let v = ZMQ.version
+        #expect(v.major >= 4)
+        #expect(v.minor >= 0 && v.patch >= 0)
+    }
+}
