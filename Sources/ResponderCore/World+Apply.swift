@@ -7,6 +7,12 @@ public struct AppliedBatch: Sendable {
     public var removed: [String]
     /// Ids inserted, moved or updated.
     public var changed: [String]
+
+    public init(revision: Int, removed: [String], changed: [String]) {
+        self.revision = revision
+        self.removed = removed
+        self.changed = changed
+    }
 }
 
 extension World {

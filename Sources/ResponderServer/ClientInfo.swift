@@ -1,0 +1,27 @@
+import Foundation
+import ResponderProtocol
+
+/// A tool attached over the rpc socket, known by its routing id and, after client.hello, by name.
+final class ClientInfo {
+    let routingID: [UInt8]
+    let id: String
+    var name: String?
+    var kind: String?
+    var lastSeen: Date
+    /// Sessions this client has addressed.
+    var attached: Set<String> = []
+
+    init(routingID: [UInt8], now: Date) {
+        self.routingID = routingID
+        self.id = routingID.map { String(format: "%02x", $0) }.joined()
+        self.lastSeen = now
+    }
+
+    /// How events' `cause.client` names this client.
+    var displayName: String { name ?? id }
+
+    var json: JSON {
+        ["client": .string(id), "name": JSON(name), "kind": JSON(kind),
+         "lastSeen": .string(ISO8601DateFormatter().string(from: lastSeen))]
+    }
+}

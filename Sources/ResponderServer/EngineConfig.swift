@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import ResponderCore
+import ResponderProtocol
+
+/// Everything an engine needs to start; filled from responderd's flags or by a test.
+public struct EngineConfig: Sendable {
+    public var name: String
+    /// Directory of the discovery file, lock file and default ipc sockets.
+    public var directory: String
+    public var rpcEndpoint: String
+    public var eventsEndpoint: String
+    public var limits: Limits
+    /// Events kept per session for `trace.replay`.
+    public var replayBuffer: Int
+    /// Period of `$sys/tick`, in milliseconds.
+    public var tickMilliseconds: Int
+    /// The world of the `default` session at start (`{"tree": …, "detached"?: …}`), or nil for an empty app.
+    public var initialWorld: JSON?
+    /// Messages queued per subscriber before the engine drops (never blocks on a slow subscriber).
+    public var publishHighWaterMark: Int
+
+    public init(name: String = "default", directory: String? = nil, rpcEndpoint: String? = nil, eventsEndpoint: String? = nil,
+                limits: Limits = .default, replayBuffer: Int = 10_000, tickMilliseconds: Int = 1000,
+                initialWorld: JSON? = nil, publishHighWaterMark: Int = 100_000) {
+        let dir = directory ?? RuntimeDirectory.defaultPath()
+        self.name = name
+        self.directory = dir
+        self.rpcEndpoint = rpcEndpoint ?? "ipc://\(dir)/\(name).rpc"
+        self.eventsEndpoint = eventsEndpoint ?? "ipc://\(dir)/\(name).events"
+        self.limits = limits
+        self.replayBuffer = replayBuffer
+        self.tickMilliseconds = tickMilliseconds
+        self.initialWorld = initialWorld
+        self.publishHighWaterMark = publishHighWaterMark
+    }
+
+    public static let version = "0.1.0"
+    public static let protocolVersion = 1
+
+    /// Instance names become file names: keep them to a safe alphabet.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+        }
+    }
+}
+
+public enum RuntimeDirectory {
+    /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>`.
+    public static func defaultPath() -> String {
+        if let xdg = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
+            return (xdg as NSString).appendingPathComponent("responder")
+        }
+        return "/tmp/responder-\(getuid())"
+    }
+
+    /// Creates the directory (and parents) with mode 0700 and tightens it if it already existed.
+    public static func prepare(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard chmod(path, 0o700) == 0 else { throw EngineError.io("cannot set mode 0700 on \(path): \(String(cString: strerror(errno)))") }
+    }
+}
+
+public enum EngineError: Error, CustomStringConvertible {
+    case alreadyRunning(name: String, pid: Int32?)
+    case io(String)
+    case socket(String)
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning(let name, let pid):
+            return "an engine named \"\(name)\" is already running" + (pid.map { " (pid \($0))" } ?? "") + "; stop it or choose another --name"
+        case .io(let m), .socket(let m): return m
+        }
+    }
+}

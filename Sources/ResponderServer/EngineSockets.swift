@@ -1,0 +1,36 @@
+import ZMQ
+
+/// The engine's context and its two sockets, bound.
+final class EngineSockets {
+    let context: ZMQContext
+    let rpc: ZMQSocket
+    let events: ZMQSocket
+    let rpcEndpoint: String
+    let eventsEndpoint: String
+
+    init(config: EngineConfig) throws {
+        context = try ZMQContext()
+        do {
+            rpc = try ZMQSocket(context: context, type: .router)
+            events = try ZMQSocket(context: context, type: .xpub)
+            try rpc.setLinger(0)
+            try events.setLinger(0)
+            try events.setSendHWM(config.publishHighWaterMark)
+            try events.setXPubWelcomeMessage("$sys/welcome")
+            try rpc.bind(config.rpcEndpoint)
+            try events.bind(config.eventsEndpoint)
+            // tcp://…:* binds report the real port.
+            rpcEndpoint = try rpc.lastEndpoint
+            eventsEndpoint = try events.lastEndpoint
+        } catch {
+            context.terminate()
+            throw EngineError.socket("cannot bind: \(error)")
+        }
+    }
+
+    func close() {
+        rpc.close()
+        events.close()
+        context.terminate()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ResponderCore
+import ResponderProtocol
+
+/// Where published events go: the XPUB socket in the engine, a list in tests.
+protocol EventSink: AnyObject {
+    func send(topic: [UInt8], body: [UInt8])
+}
+
+/// Everything the engine thread owns besides its sockets: sessions, clients, identity. Handlers run against
+/// it one request at a time, so it needs no locks.
+final class EngineState {
+    let config: EngineConfig
+    let startedAt: Date
+    var sessions: [String: SessionHost] = [:]
+    var clients: [[UInt8]: ClientInfo] = [:]
+    let sink: EventSink
+    /// Seq of engine-wide `$sys/` events.
+    private(set) var sysSeq = 0
+
+    init(config: EngineConfig, sink: EventSink, now: Date) throws(RPCError) {
+        self.config = config
+        self.sink = sink
+        self.startedAt = now
+        var state = SessionState()
+        if let initial = config.initialWorld {
+            var r = try ParamReader(initial, path: "world.")
+            guard let tree = r.raw("tree") else { throw r.error("tree", "is required") }
+            let detached = try r.array("detached") ?? []
+            try r.finish()
+            _ = try state.load(tree: tree, detached: detached, limits: config.limits)
+        }
+        sessions["default"] = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer)
+    }
+
+    func client(for routingID: [UInt8], now: Date) -> ClientInfo {
+        if let c = clients[routingID] {
+            c.lastSeen = now
+            return c
+        }
+        let c = ClientInfo(routingID: routingID, now: now)
+        clients[routingID] = c
+        return c
+    }
+
+    /// Records and sends one session event; returns its seq.
+    @discardableResult
+    func publish(_ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> Int {
+        let entry = session.record(stream: stream, cause: cause, payload: payload, raw: raw)
+        sink.send(topic: entry.topic, body: entry.body)
+        return entry.seq
+    }
+
+    /// Sends an engine-wide `$sys/<stream>` event (not replayable).
+    func publishSys(stream: String, _ payload: [(key: String, value: JSON)]) {
+        sysSeq += 1
+        let body: JSON = .object([("stream", .string(stream)), ("seq", JSON(sysSeq))] + payload)
+        sink.send(topic: Array("$sys/\(stream)".utf8), body: JSONCodec.encode(body))
+    }
+
+    /// `$sys/tick`: each session's last seq, so an idle subscriber can notice a loss.
+    func publishTick() {
+        let sessionsSeq: [(key: String, value: JSON)] = sessions.keys.sorted().map { ($0, JSON(sessions[$0]!.seq)) }
+        publishSys(stream: "tick", [("sessions", .object(sessionsSeq))])
+    }
+}

@@ -1,0 +1,44 @@
+import ResponderCore
+import ResponderProtocol
+
+/// A session as the engine holds it: the pure state, the event sequence and the replay ring.
+final class SessionHost {
+    let name: String
+    var state: SessionState
+    /// The seq of the last event published for this session (0: none yet).
+    private(set) var seq = 0
+    private(set) var log: EventLog
+
+    init(name: String, state: SessionState, replayBuffer: Int) {
+        self.name = name
+        self.state = state
+        self.log = EventLog(capacity: replayBuffer)
+    }
+
+    var revision: Int { state.world.revision }
+
+    /// Numbers, encodes and records one event; returns (topic, body) for the publisher.
+    /// `payload` members follow the common header; `raw` members are already-encoded JSON values.
+    func record(stream: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> EventLog.Entry {
+        seq += 1
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("session"); w.string(name)
+        w.key("stream"); w.string(stream)
+        w.key("seq"); w.number(Double(seq))
+        w.key("revision"); w.number(Double(revision))
+        w.key("cause"); w.value(cause.json)
+        for (k, v) in payload {
+            w.key(k)
+            w.value(v)
+        }
+        for (k, v) in raw {
+            w.key(k)
+            w.raw(v)
+        }
+        w.endObject()
+        let entry = EventLog.Entry(seq: seq, topic: Array("\(name)/\(stream)".utf8), body: w.bytes)
+        log.append(entry)
+        return entry
+    }
+}
