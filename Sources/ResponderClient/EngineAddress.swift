@@ -1,0 +1,67 @@
+import Foundation
+import ResponderProtocol
+
+/// Where an engine listens, as read from its discovery file or given explicitly.
+public struct EngineAddress: Sendable, Equatable {
+    public var rpc: String
+    public var events: String
+    public var name: String?
+    public var pid: Int?
+
+    public init(rpc: String, events: String, name: String? = nil, pid: Int? = nil) {
+        self.rpc = rpc
+        self.events = events
+        self.name = name
+        self.pid = pid
+    }
+
+    /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>` (the engine's default directory).
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty { return xdg + "/responder" }
+        return "/tmp/responder-\(getuid())"
+    }
+
+    /// Finds the engine: explicit endpoints first, then RESPONDER_RPC + RESPONDER_EVENTS, then the discovery file.
+    public static func locate(name: String = "default", directory: String? = nil, rpc: String? = nil, events: String? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClientError) -> EngineAddress {
+        if let rpc, let events { return EngineAddress(rpc: rpc, events: events) }
+        if let rpc = environment["RESPONDER_RPC"], let events = environment["RESPONDER_EVENTS"], !rpc.isEmpty, !events.isEmpty {
+            return EngineAddress(rpc: rpc, events: events)
+        }
+        let dir = directory ?? defaultDirectory(environment: environment)
+        let path = "\(dir)/\(name).json"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .noEngine("no engine named \"\(name)\" is running (no discovery file \(path)). Start one with `responderd --name \(name)`, or pass --connect RPC,EVENTS")
+        }
+        let json: JSON
+        do { json = try JSONCodec.decode(Array(data)) } catch {
+            throw .noEngine("the discovery file \(path) is not valid JSON: \(error)")
+        }
+        guard let rpc = json["rpc"]?.stringValue, let events = json["events"]?.stringValue else {
+            throw .noEngine("the discovery file \(path) lacks rpc/events endpoints")
+        }
+        let pid = json["pid"]?.intValue
+        // A discovery file whose process is gone was left by a crash: say so rather than hang on a dead socket.
+        if let pid, kill(pid_t(pid), 0) != 0, errno == ESRCH {
+            throw .noEngine("the engine named \"\(name)\" is not running (pid \(pid) in \(path) is gone)")
+        }
+        return EngineAddress(rpc: rpc, events: events, name: json["name"]?.stringValue, pid: pid)
+    }
+}
+
+public enum ClientError: Error, CustomStringConvertible, Sendable {
+    case noEngine(String)
+    case transport(String)
+    case timeout(method: String, seconds: Double)
+    case badReply(String)
+    /// The engine answered with a JSON-RPC error.
+    case rpc(RPCError)
+
+    public var description: String {
+        switch self {
+        case .noEngine(let m), .transport(let m), .badReply(let m): return m
+        case .timeout(let method, let seconds): return "no reply to \(method) within \(seconds) s: is the engine running?"
+        case .rpc(let e): return "\(e.name.rawValue) (\(e.code)): \(e.message)"
+        }
+    }
+}

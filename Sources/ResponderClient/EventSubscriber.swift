@@ -1,0 +1,71 @@
+import Foundation
+import ResponderProtocol
+import ZMQ
+
+/// One published event: its topic and body.
+public struct EngineEvent: Sendable {
+    public var topic: String
+    public var body: JSON
+    public var session: String? { body["session"]?.stringValue }
+    public var stream: String? { body["stream"]?.stringValue }
+    public var seq: Int? { body["seq"]?.intValue }
+    public var isSys: Bool { topic.hasPrefix("$sys/") }
+}
+
+/// A SUB socket on the engine's events. `init` returns only once the engine's welcome message has arrived,
+/// so every event published after that is seen (no slow-joiner race). Not thread-safe: one owner.
+public final class EventSubscriber {
+    private let context: ZMQContext
+    private let socket: ZMQSocket
+
+    /// `topics` are prefixes such as "default/" or "default/trace"; `$sys/` events are always received.
+    public init(address: EngineAddress, topics: [String], welcomeTimeoutSeconds: Double = 10, receiveHighWaterMark: Int = 0) throws(ClientError) {
+        do {
+            context = try ZMQContext()
+            socket = try ZMQSocket(context: context, type: .sub)
+            try socket.setLinger(0)
+            try socket.setReceiveHWM(receiveHighWaterMark)
+            try socket.subscribe("$sys/")
+            for t in topics { try socket.subscribe(t) }
+            try socket.connect(address.events)
+        } catch {
+            throw .transport("cannot subscribe to \(address.events): \(error)")
+        }
+        let deadline = Date().addingTimeInterval(welcomeTimeoutSeconds)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw .timeout(method: "subscription welcome", seconds: welcomeTimeoutSeconds) }
+            guard let frames = try receiveFrames(timeoutMs: Int(left * 1000)) else { continue }
+            if frames.count == 1, frames[0] == Array("$sys/welcome".utf8) { break }
+        }
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
+    }
+
+    private func receiveFrames(timeoutMs: Int) throws(ClientError) -> [[UInt8]]? {
+        do {
+            let ready = try ZMQ.poll(items: [.socket(socket, .readable)], timeoutMs: timeoutMs)
+            guard !ready.isEmpty else { return nil }
+            return try socket.receiveMultipart(dontWait: true)
+        } catch {
+            throw .transport("receive failed: \(error)")
+        }
+    }
+
+    /// The next event, or nil when none arrives within `timeoutMs` (-1 waits forever). Welcome frames are skipped.
+    public func next(timeoutMs: Int) throws(ClientError) -> EngineEvent? {
+        while true {
+            guard let frames = try receiveFrames(timeoutMs: timeoutMs) else { return nil }
+            guard frames.count == 2 else { continue }
+            let topic = String(decoding: frames[0], as: UTF8.self)
+            do {
+                return EngineEvent(topic: topic, body: try JSONCodec.decode(frames[1]))
+            } catch {
+                throw .badReply("event on \(topic) is not valid JSON: \(error)")
+            }
+        }
+    }
+}

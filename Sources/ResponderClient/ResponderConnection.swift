@@ -1,0 +1,70 @@
+import Foundation
+import ResponderProtocol
+import ZMQ
+
+/// A synchronous JSON-RPC client over a DEALER socket. Not thread-safe: one owner, like the socket.
+public final class ResponderConnection {
+    public let address: EngineAddress
+    private let context: ZMQContext
+    private let socket: ZMQSocket
+    private var nextID = 1
+    public var timeoutSeconds: Double
+
+    public init(address: EngineAddress, timeoutSeconds: Double = 10) throws(ClientError) {
+        self.address = address
+        self.timeoutSeconds = timeoutSeconds
+        do {
+            context = try ZMQContext()
+            socket = try ZMQSocket(context: context, type: .dealer)
+            try socket.setLinger(0)
+            try socket.connect(address.rpc)
+        } catch {
+            throw .transport("cannot connect to \(address.rpc): \(error)")
+        }
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
+    }
+
+    /// Sends a request and returns the full response object (result or error).
+    public func send(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
+        let id = nextID
+        nextID += 1
+        let body = JSONCodec.encode(RPCRequest(id: JSON(id), method: method, params: params).json)
+        do { _ = try socket.send([[], body]) } catch { throw .transport("send failed: \(error)") }
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            let remaining = Int(deadline.timeIntervalSinceNow * 1000)
+            guard remaining > 0 else { throw .timeout(method: method, seconds: timeoutSeconds) }
+            let ready: [PollResult]
+            do { ready = try ZMQ.poll(items: [.socket(socket, .readable)], timeoutMs: remaining) } catch {
+                throw .transport("poll failed: \(error)")
+            }
+            guard !ready.isEmpty else { continue }
+            let frames: [[UInt8]]?
+            do { frames = try socket.receiveMultipart(dontWait: true) } catch { throw .transport("receive failed: \(error)") }
+            guard let frames, let last = frames.last else { continue }
+            let reply: JSON
+            do { reply = try JSONCodec.decode(last) } catch { throw .badReply("the engine sent invalid JSON: \(error)") }
+            // Replies to earlier requests that timed out are skipped.
+            guard reply["id"]?.intValue == id else { continue }
+            return reply
+        }
+    }
+
+    /// Sends a request and returns its result, throwing `.rpc` for an error reply.
+    public func call(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
+        switch RPCResponse.read(try send(method, params)) {
+        case .success(let result): return result
+        case .failure(let error): throw .rpc(error)
+        }
+    }
+
+    /// Sends a notification (no reply).
+    public func notify(_ method: String, _ params: JSON = [:]) throws(ClientError) {
+        let body = JSONCodec.encode(RPCRequest(id: nil, method: method, params: params).json)
+        do { _ = try socket.send([[], body]) } catch { throw .transport("send failed: \(error)") }
+    }
+}

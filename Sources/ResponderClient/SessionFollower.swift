@@ -1,0 +1,96 @@
+import ResponderProtocol
+
+/// Follows one session without ever silently missing an event (the join procedure of Protocol/README.md):
+/// subscribe and wait for the welcome, take `session.snapshot`, then deliver events in seq order — dropping
+/// those the snapshot already holds, recovering gaps with `trace.replay`, and re-snapshotting when the
+/// engine no longer holds what was missed (REPLAY_EXPIRED).
+public final class SessionFollower {
+    public enum Item {
+        /// The state to start from (first, and again after REPLAY_EXPIRED).
+        case snapshot(JSON)
+        /// The next event in seq order.
+        case event(EngineEvent)
+        /// A gap was found and filled from the replay ring.
+        case recovered(after: Int, through: Int, count: Int)
+        /// A `$sys/` event (tick, sessions).
+        case system(EngineEvent)
+    }
+
+    public let session: String
+    private let connection: ResponderConnection
+    private let subscriber: EventSubscriber
+    /// The seq of the last event delivered (or held by the snapshot).
+    public private(set) var lastSeq: Int
+    private var pending: [Item] = []
+
+    /// Joins from a fresh snapshot, or — with `since` — replays the history after that seq first.
+    public init(connection: ResponderConnection, session: String, streams: [String]? = nil, since: Int? = nil) throws(ClientError) {
+        self.session = session
+        self.connection = connection
+        let topics = streams.map { $0.map { "\(session)/\($0)" } } ?? ["\(session)/"]
+        subscriber = try EventSubscriber(address: connection.address, topics: topics)
+        lastSeq = 0
+        if let since {
+            lastSeq = since
+            try recover(through: nil)
+        } else {
+            try resnapshot()
+        }
+    }
+
+    private func resnapshot() throws(ClientError) {
+        let snapshot = try connection.call("session.snapshot", ["session": .string(session)])
+        lastSeq = snapshot["seq"]?.intValue ?? 0
+        pending.append(.snapshot(snapshot))
+    }
+
+    /// Fetches events after `lastSeq` from the replay ring until caught up (or through `through`).
+    private func recover(through: Int?) throws(ClientError) {
+        let from = lastSeq
+        var count = 0
+        while true {
+            let reply: JSON
+            do {
+                reply = try connection.call("trace.replay", ["session": .string(session), "after": JSON(lastSeq)])
+            } catch {
+                if case .rpc(let e) = error, e.name == .replayExpired {
+                    try resnapshot()
+                    return
+                }
+                throw error
+            }
+            for entry in reply["events"]?.arrayValue ?? [] {
+                guard let body = entry["event"], let seq = body["seq"]?.intValue, seq == lastSeq + 1 else { continue }
+                lastSeq = seq
+                count += 1
+                pending.append(.event(EngineEvent(topic: entry["topic"]?.stringValue ?? "", body: body)))
+            }
+            if reply["complete"]?.boolValue ?? true { break }
+            if let through, lastSeq >= through { break }
+        }
+        if count > 0 { pending.append(.recovered(after: from, through: lastSeq, count: count)) }
+    }
+
+    /// The next item, or nil if nothing arrives within `timeoutMs`.
+    public func next(timeoutMs: Int) throws(ClientError) -> Item? {
+        while true {
+            if !pending.isEmpty { return pending.removeFirst() }
+            guard let event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
+            if event.isSys {
+                // A tick that shows a later seq than ours means we lost the tail: recover it now.
+                if event.topic == "$sys/tick", let latest = event.body["sessions"]?[session]?.intValue, latest > lastSeq {
+                    try recover(through: latest)
+                }
+                pending.append(.system(event))
+                continue
+            }
+            guard event.session == session, let seq = event.seq else { continue }
+            if seq <= lastSeq { continue }  // already held by the snapshot or recovered
+            if seq > lastSeq + 1 { try recover(through: seq) }
+            if seq == lastSeq + 1 {
+                lastSeq = seq
+                pending.append(.event(event))
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ResponderProtocol
+
+/// trace.replay: the events of a session after a seq, point to point, from the replay ring.
+enum StreamMethods {
+    static let table: [String: Handler] = ["trace.replay": replay]
+
+    static let maxPerReply = 10_000
+
+    static func replay(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {
+        let host = try ctx.session()
+        guard let after = try ctx.params.int("after") else { throw ctx.params.error("after", "is required") }
+        guard after >= 0 else { throw ctx.params.error("after", "must be ≥ 0") }
+        let limit = try ctx.params.int("limit") ?? maxPerReply
+        guard limit >= 1 else { throw ctx.params.error("limit", "must be ≥ 1") }
+        try ctx.params.finish()
+        guard after < host.seq else {
+            return .json(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true])
+        }
+        let oldest = host.log.oldestSeq ?? host.seq + 1
+        guard after + 1 >= oldest else {
+            throw RPCError(.replayExpired, "events after \(after) are no longer held (the oldest is \(oldest)); take a new session.snapshot",
+                           [("oldest", JSON(oldest)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
+        }
+        let entries = host.log.entries(after: after, limit: min(limit, maxPerReply))
+        var w = JSONWriter(reservingCapacity: entries.reduce(64) { $0 + $1.body.count + 32 })
+        w.beginObject()
+        w.key("session"); w.string(host.name)
+        w.key("seq"); w.number(Double(host.seq))
+        w.key("events")
+        w.beginArray()
+        for e in entries {
+            w.beginObject()
+            w.key("topic"); w.string(String(decoding: e.topic, as: UTF8.self))
+            w.key("event"); w.raw(e.body)
+            w.endObject()
+        }
+        w.endArray()
+        // More remain when the reply was capped: the client asks again after the last seq it got.
+        w.key("complete"); w.bool((entries.last?.seq ?? after) >= host.seq)
+        w.endObject()
+        return .encoded(w.bytes)
+    }
+}
