@@ -1,0 +1,84 @@
+import Testing
+@testable import ResponderProtocol
+
+@Suite struct JSONCodecTests {
+    @Test func roundTripsEveryKindOfValue() throws {
+        let text = #"{"a":[1,2.5,-3e2,true,false,null],"b":{"c":"x\"y\\z\n\u00e9\ud83d\ude00"},"d":{}}"#
+        let value = try JSONCodec.decode(text)
+        #expect(value["a"] == [1, 2.5, -300, true, false, nil])
+        #expect(value["b"]?["c"] == .string("x\"y\\z\né😀"))
+        #expect(try JSONCodec.decode(JSONCodec.encode(value)) == value)
+    }
+
+    @Test func keepsObjectKeyOrder() throws {
+        let value = try JSONCodec.decode(#"{"z":1,"a":2,"m":3}"#)
+        #expect(JSONCodec.encodeString(value) == #"{"z":1,"a":2,"m":3}"#)
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\"}", "tru", "01", "1.", "\"abc", "{\"a\":1}x", "\"\\x\"", "\"\\ud800\""])
+    func rejectsMalformedText(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONCodec.decode(text) }
+    }
+
+    @Test func parsesAndWritesA100000DeepDocumentWithoutRecursion() {
+        // Parsing and writing are iterative; tearing the nested value down recurses in the runtime,
+        // so the whole check runs on a thread with a big stack (as the engine thread has).
+        ThreadWithStack.run {
+            let depth = 100_000
+            let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let value = try? JSONCodec.decode(text)
+            #expect(value != nil)
+            #expect(value.map { JSONCodec.encode($0).count } == depth * 2)
+        }
+    }
+
+    @Test func refusesNestingBeyondTheLimit() {
+        #expect(throws: JSONParseError.self) { try JSONCodec.decode("[[[[1]]]]", maxDepth: 3) }
+        #expect((try? JSONCodec.decode("[[[1]]]", maxDepth: 3)) != nil)
+    }
+
+    @Test func writesIntegersWithoutAFraction() {
+        #expect(JSONCodec.encodeString([1, 2.5, -0.0, 1e20]) == "[1,2.5,0,1e+20]")
+    }
+}
+
+@Suite struct RPCEnvelopeTests {
+    @Test func readsARequestAndItsParams() throws {
+        let r = try RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":7,"method":"tree.get","params":{"id":"x"}}"#.utf8)).get()
+        #expect(r.id == 7)
+        #expect(r.method == "tree.get")
+        #expect(r.params["id"] == "x")
+    }
+
+    @Test func namesWhatIsWrongWithABadRequest() {
+        func failure(_ text: String) -> RPCFailure? {
+            if case .failure(let f) = RPCRequest.parse(Array(text.utf8)) { return f }
+            return nil
+        }
+        #expect(failure("{oops")?.error.name == .parseError)
+        #expect(failure("[1]")?.error.name == .invalidRequest)
+        #expect(failure(#"{"jsonrpc":"1.0","id":1,"method":"x"}"#)?.error.name == .invalidRequest)
+        #expect(failure(#"{"jsonrpc":"2.0","id":1}"#)?.error.detail("field") == "method")
+        #expect(failure(#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#)?.error.name == .invalidParams)
+        #expect(failure(#"{"jsonrpc":"2.0","id":{"a":1},"method":"x"}"#)?.error.name == .invalidRequest)
+    }
+
+    @Test func errorCodesAreUniqueAndInTheirRanges() {
+        let codes = ErrorName.allCases.map(\.code)
+        #expect(Set(codes).count == codes.count)
+        for name in ErrorName.allCases where name.code > -32600 || name.code < -32700 {
+            #expect((-32099 ... -32000).contains(name.code), "\(name) has code \(name.code)")
+        }
+    }
+
+    @Test func paramReaderNamesUnknownAndMistypedFields() throws {
+        var r = try ParamReader(["session": "s", "hiden": true])
+        _ = try r.session()
+        do { try r.finish(); Issue.record("accepted an unknown field") } catch { #expect(error.detail("field") == "hiden") }
+        var t = try ParamReader(["id": 3])
+        do { _ = try t.string("id"); Issue.record("accepted a number as a string") } catch {
+            #expect(error.name == .invalidParams)
+            #expect(error.detail("field") == "id")
+        }
+    }
+}
