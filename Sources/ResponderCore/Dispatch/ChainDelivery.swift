@@ -1,0 +1,57 @@
+import ResponderProtocol
+
+/// What a message did on its way up the responder chain.
+struct ChainWalk {
+    var visited: [String] = []
+    var handledBy: [String] = []
+    /// The control that took the message over (T3), if one did.
+    var consumedBy: String?
+    /// True when the message fell off the end of the chain (N3).
+    var discarded = false
+}
+
+/// Delivers `message` from `start` up the responder chain (T2, E1): a responder that does not handle it
+/// passes it on; "handle+super" handles and passes it on; "handle" stops it there. `consumes` names
+/// responders that take the message over instead (controls and touches, T3). Each hop's next responder
+/// is computed when it is reached (N4).
+func walkChain(
+    _ message: String, from start: String?, responders: Responders, rule: String, tag: [(key: String, value: JSON)],
+    trace: inout Trace, consumes: (Node) -> Bool = { _ in false }
+) -> ChainWalk {
+    var walk = ChainWalk()
+    var seen: Set<String> = []
+    var current = start
+    func step(_ to: String, _ disposition: String, _ rule: String) -> JSON {
+        .object([("step", "deliver"), ("to", .string(to)), ("message", .string(message)), ("disposition", .string(disposition)), ("rule", .string(rule))] + tag)
+    }
+    while let id = current {
+        guard seen.insert(id).inserted, let node = responders.node(id) else {
+            trace.discard(message, reason: "cycle", rule: "N4", extra: tag)
+            walk.discarded = true
+            return walk
+        }
+        walk.visited.append(id)
+        if consumes(node) {
+            walk.handledBy.append(id)
+            walk.consumedBy = id
+            trace.add(step(id, "consumed-by-control", "T3"))
+            return walk
+        }
+        switch node.handling(message) {
+        case .handle?:
+            walk.handledBy.append(id)
+            trace.add(step(id, "handled", rule))
+            return walk
+        case .handleAndSuper?:
+            walk.handledBy.append(id)
+            trace.add(step(id, "handled+super", rule))
+        case nil:
+            trace.add(step(id, "not-handled", rule))
+        }
+        current = responders.next(of: id)
+    }
+    // N3: the end of the chain; the event is discarded and the trace says so.
+    trace.discard(message, reason: "end-of-chain", rule: "N3", extra: tag)
+    walk.discarded = true
+    return walk
+}

@@ -1,0 +1,199 @@
+import ResponderProtocol
+
+/// One view asked during hit-testing (H8): `hit` — its hitTest answered a view (itself, a subview's answer
+/// or a redirect); `miss` — it answered nil because of its flags or bounds; `skipped` — it contained the
+/// point but an override (pass-through, never) made it answer nil.
+struct HitVisit {
+    var id: String
+    var point: Point?
+    var result = "miss"
+    var reason: String?
+    var rule = "H2"
+    var redirectTo: String?
+
+    var json: JSON {
+        var m: [(key: String, value: JSON)] = [("id", .string(id)), ("result", .string(result))]
+        if let reason { m.append(("reason", .string(reason))) }
+        m.append(("rule", .string(rule)))
+        m.append(("point", point?.json ?? .null))
+        if let redirectTo { m.append(("to", .string(redirectTo))) }
+        return .object(m)
+    }
+}
+
+struct HitTestResult {
+    var window: String?
+    var view: String?
+    /// The screen point in the winning window's coordinates, and in the hit view's.
+    var windowPoint: Point?
+    var localPoint: Point?
+    var visits: [HitVisit] = []
+
+    var json: JSON {
+        ["window": JSON(window), "view": JSON(view), "localPoint": localPoint?.json ?? .null, "visited": .array(visits.map(\.json))]
+    }
+}
+
+/// UIKit's recursive hitTest(_:with:) run with an explicit stack, so a tree of any depth is safe.
+struct HitTester {
+    let world: World
+    let profile: Profile
+    private(set) var visits: [HitVisit] = []
+
+    init(world: World, profile: Profile) {
+        self.world = world
+        self.profile = profile
+    }
+
+    /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
+    /// test answers a view wins. Detached subtrees are never tried.
+    static func windowOrder(_ world: World) -> [String] {
+        let windows = world.windows.enumerated().map { (index: $0.offset, id: $0.element, level: world[$0.element]!.windowLevel) }
+        return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.id)
+    }
+
+    mutating func run(screen: Point) -> HitTestResult {
+        visits = []
+        for window in Self.windowOrder(world) {
+            let q = world.convert(screen: screen, toWindow: window)
+            if let view = hitTest(root: window, point: q) {
+                return HitTestResult(window: window, view: view, windowPoint: q, localPoint: q.flatMap { world.convert($0, fromWindow: window, to: view) }, visits: visits)
+            }
+        }
+        return HitTestResult(visits: visits)
+    }
+
+    // MARK: - One window's tree
+
+    private struct Frame {
+        var id: String
+        var point: Point
+        var subviews: [String]
+        /// Index of the next subview to ask, counting down from the front-most (H2.2).
+        var next: Int
+        var visit: Int
+        var window: String
+    }
+
+    private enum Start {
+        case pushed(Frame)
+        case answered(String?)
+    }
+
+    /// hitTest(root, p) for one window.
+    private mutating func hitTest(root: String, point: Point?) -> String? {
+        var stack: [Frame] = []
+        var answer: String?
+        switch start(root, point, window: root) {
+        case .answered(let a): return a
+        case .pushed(let f): stack.append(f)
+        }
+        // `answer` is the latest answer of a finished child; nil means "keep asking the views behind".
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            if let a = answer {
+                // H2.2: the first non-nil answer wins; the views behind it are never asked.
+                let frame = stack.removeLast()
+                answer = finish(frame, subviewAnswer: a)
+                if stack.isEmpty { return answer }
+                continue
+            }
+            if stack[top].next >= 0 {
+                let child = stack[top].subviews[stack[top].next]
+                stack[top].next -= 1
+                let q = world[child]!.convertFromSuperview(stack[top].point)  // H4
+                switch start(child, q, window: stack[top].window) {
+                case .pushed(let f): stack.append(f)
+                case .answered(let a): answer = a
+                }
+            } else {
+                // H2.3: no subview answered, so the view answers itself (before overrides).
+                let frame = stack.removeLast()
+                answer = finish(frame, subviewAnswer: nil)
+                if stack.isEmpty { return answer }
+            }
+        }
+        return answer
+    }
+
+    /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7).
+    private mutating func start(_ id: String, _ point: Point?, window: String) -> Start {
+        let node = world[id]!
+        let index = visits.count
+        visits.append(HitVisit(id: id, point: point))
+        if node.hitTest.mode == .never {
+            // H6 never: always nil, the whole subtree is hidden from touches.
+            visits[index].result = "skipped"
+            visits[index].reason = "never"
+            visits[index].rule = "H6"
+            return .answered(nil)
+        }
+        let exclusion: (reason: String, rule: String)?
+        if node.hidden {
+            exclusion = ("hidden", "H2")
+        } else if !profile.isHittable(alpha: node.alpha) {
+            exclusion = ("alpha", "H2")  // each view checks only its own alpha
+        } else if !node.userInteractionEnabled {
+            exclusion = ("interaction-disabled", "H2")
+        } else if node.kind.isControl && !node.enabled {
+            exclusion = ("disabled-control", "H7")
+        } else if let p = point {
+            // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
+            // is only asked when its superview contained the point, so clipsToBounds plays no part.
+            let area = node.bounds.inset(by: node.hitTest.insets)
+            exclusion = area.contains(p) ? nil : ("outside-bounds", node.hitTest.insets == .zero ? "H3" : "H6")
+        } else {
+            exclusion = ("singular-transform", "H4")
+        }
+        if let (reason, rule) = exclusion {
+            visits[index].reason = reason
+            visits[index].rule = rule
+            // H6 redirect when nil: the override replaces super's nil answer.
+            if let r = node.hitTest.redirect, r.when == .nil, let target = validRedirect(r.to, window: window) {
+                redirected(index, to: target)
+                return .answered(target)
+            }
+            return .answered(nil)
+        }
+        let subviews = world.hitTestSubviews(of: id)
+        return .pushed(Frame(id: id, point: point!, subviews: subviews, next: subviews.count - 1, visit: index, window: window))
+    }
+
+    /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
+    private mutating func finish(_ frame: Frame, subviewAnswer: String?) -> String? {
+        let node = world[frame.id]!
+        let i = frame.visit
+        if let a = subviewAnswer {
+            visits[i].result = "hit"
+            visits[i].rule = "H2"
+            return a
+        }
+        if let r = node.hitTest.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
+            redirected(i, to: target)
+            return target
+        }
+        if node.hitTest.mode == .passThroughSelf {
+            // H6 pass-through-self: nil instead of itself; the parent goes on with the views behind.
+            visits[i].result = "skipped"
+            visits[i].reason = "pass-through"
+            visits[i].rule = "H6"
+            return nil
+        }
+        visits[i].result = "hit"
+        visits[i].rule = "H2"
+        return frame.id
+    }
+
+    private mutating func redirected(_ i: Int, to target: String) {
+        visits[i].result = "hit"
+        visits[i].reason = "redirect"
+        visits[i].rule = "H6"
+        visits[i].redirectTo = target
+    }
+
+    /// H6 redirect: the named view must be a view in the window being tested.
+    private func validRedirect(_ id: String, window: String) -> String? {
+        guard let node = world[id], node.kind.isView, world.window(of: id) == window else { return nil }
+        return id
+    }
+}

@@ -1,0 +1,75 @@
+import ResponderProtocol
+
+extension World {
+    /// The next responder of `id` in this world (N1–N3), computed from the current tree each time it is
+    /// asked (N4): nothing is cached between hops.
+    public func nextResponder(of id: String) -> String? {
+        guard let node = nodes[id] else { return nil }
+        switch node.kind {
+        case .application:
+            // N3: the application's next is its delegate (a responder that is not a view, controller or app).
+            return node.children.first { nodes[$0]?.kind == .appDelegate }
+        case .appDelegate:
+            return nil  // N3: the end of every chain
+        case .window:
+            // N3: an attached window hands on to the application.
+            return node.parent == World.rootID ? World.rootID : nil
+        case .viewController:
+            // N2: a presented controller hands on to its presenter; otherwise to its view's superview,
+            // which in this tree is the controller's parent (a view, or the window for a root controller).
+            if let presenter = node.presentedBy, presenter != id, nodes[presenter]?.kind == .viewController {
+                return presenter
+            }
+            guard let parent = node.parent, let p = nodes[parent], p.kind.isView else { return nil }
+            return parent
+        case .view, .control, .textField, .textView:
+            // N1: the controller whose root view this is, else the superview; none when detached.
+            guard let parent = node.parent, let p = nodes[parent] else { return nil }
+            return p.kind == .viewController || p.kind.isView ? parent : nil
+        }
+    }
+
+    /// The responder chain from `id` (inclusive), one hop at a time; stops at a repeated responder so a
+    /// presentedBy cycle cannot loop forever.
+    public func responderChain(from id: String) -> [String] {
+        var chain: [String] = []
+        var seen: Set<String> = []
+        var current: String? = nodes[id] == nil ? nil : id
+        while let c = current, seen.insert(c).inserted {
+            chain.append(c)
+            current = nextResponder(of: c)
+        }
+        return chain
+    }
+
+    /// F2/F7: the window a responder's chain reaches (its nearest attached window), if any.
+    func responderWindow(of id: String) -> String? {
+        guard let node = nodes[id] else { return nil }
+        switch node.kind {
+        case .application, .appDelegate: return nil
+        default: return window(of: id)
+        }
+    }
+}
+
+/// Resolves responders during one dispatch: the current world first; a node that a tree change just
+/// removed is still reachable through the world as it was (`before`), as a removed UIView object still
+/// exists, but its chain ends where it left the tree (its old parent is cut off). Used by T6 cancellation.
+struct Responders {
+    let world: World
+    let before: World?
+
+    init(_ world: World, before: World? = nil) {
+        self.world = world
+        self.before = before
+    }
+
+    func node(_ id: String) -> Node? { world[id] ?? before?[id] }
+
+    /// N4: computed at each hop from the current tree.
+    func next(of id: String) -> String? {
+        if world[id] != nil { return world.nextResponder(of: id) }
+        guard let before, before[id] != nil, let next = before.nextResponder(of: id) else { return nil }
+        return world[next] == nil ? next : nil
+    }
+}

@@ -1,0 +1,99 @@
+import ResponderProtocol
+
+/// The dispatch profile of a session: UIKit's behaviour (`uikit`, the default) with a switch for each
+/// point where the sources disagree. Wire form (every field optional, defaults shown first):
+///
+/// ```
+/// {
+///   "name": "uikit",                          // the only base profile
+///   "alphaBoundary": "inclusive" | "exclusive", // H2: is a view with alpha exactly 0.01 hittable?
+///   "nilTargetStart": "firstResponderThenSender" | "senderOnly" | "firstResponderOnly", // A3
+///   "controlSlop": 70,                        // T3: points beyond a control's bounds that still count
+///                                             //     as inside while tracking (any finite number ≥ 0)
+///   "noFirstResponder": "keyWindow" | "drop", // E3: where first-responder events go when there is none
+///   "becomeOrder": "checkFirst" | "resignFirst", // F2: ask canBecome before (UIKit) or after (docs)
+///                                             //     asking the current first responder to resign
+///   "touchOnRemoval": "cancel" | "drop"       // T6: a touch whose view leaves its window
+/// }
+/// ```
+public struct Profile: Sendable, Equatable {
+    /// H2: `inclusive` — alpha ≥ 0.01 is hittable (UIKit); `exclusive` — alpha must exceed 0.01.
+    public enum AlphaBoundary: String, Sendable, CaseIterable { case inclusive, exclusive }
+    /// A3: where a nil-target action search starts.
+    public enum NilTargetStart: String, Sendable, CaseIterable {
+        /// The key window's first responder, else the sender, else the application (UIKit).
+        case firstResponderThenSender
+        /// The sender, else the application.
+        case senderOnly
+        /// The key window's first responder, else the application.
+        case firstResponderOnly
+    }
+    /// E3: what happens to a motion / remote-control / press event when the key window has no first responder.
+    public enum NoFirstResponder: String, Sendable, CaseIterable { case keyWindow, drop }
+    /// F2: `checkFirst` — canBecomeFirstResponder is asked before the current one resigns (UIKit);
+    /// `resignFirst` — the documented order: the current one is asked to resign first.
+    public enum BecomeOrder: String, Sendable, CaseIterable { case checkFirst, resignFirst }
+    /// T6: a touch whose view leaves the window gets touchesCancelled (`cancel`) or vanishes (`drop`).
+    public enum TouchOnRemoval: String, Sendable, CaseIterable { case cancel, drop }
+
+    public var name: String = "uikit"
+    public var alphaBoundary: AlphaBoundary = .inclusive
+    public var nilTargetStart: NilTargetStart = .firstResponderThenSender
+    public var controlSlop: Double = 70
+    public var noFirstResponder: NoFirstResponder = .keyWindow
+    public var becomeOrder: BecomeOrder = .checkFirst
+    public var touchOnRemoval: TouchOnRemoval = .cancel
+
+    public init() {}
+
+    /// The documented/observed iOS behaviour.
+    public static let uikit = Profile()
+
+    /// Reads a profile object; unknown fields and values are INVALID_PARAMS naming the field
+    /// (`path` prefixes field names in errors).
+    public init(json: JSON, path: String = "profile.") throws(RPCError) {
+        var r = try ParamReader(json, path: path)
+        self.init()
+        if let name = try r.string("name"), name != "uikit" {
+            throw r.error("name", "unknown profile \"\(name)\" (expected uikit)")
+        }
+        func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, _ r: inout ParamReader) throws(RPCError) -> E? where E.RawValue == String {
+            guard let text = try r.string(key) else { return nil }
+            guard let value = E(rawValue: text) else {
+                let all = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw r.error(key, "expected one of \(all), got \"\(text)\"")
+            }
+            return value
+        }
+        if let v = try choice("alphaBoundary", AlphaBoundary.self, &r) { alphaBoundary = v }
+        if let v = try choice("nilTargetStart", NilTargetStart.self, &r) { nilTargetStart = v }
+        if let slop = try r.number("controlSlop") {
+            guard slop >= 0 else { throw r.error("controlSlop", "must not be negative") }
+            controlSlop = slop
+        }
+        if let v = try choice("noFirstResponder", NoFirstResponder.self, &r) { noFirstResponder = v }
+        if let v = try choice("becomeOrder", BecomeOrder.self, &r) { becomeOrder = v }
+        if let v = try choice("touchOnRemoval", TouchOnRemoval.self, &r) { touchOnRemoval = v }
+        try r.finish()
+    }
+
+    public var json: JSON {
+        [
+            "name": .string(name),
+            "alphaBoundary": .string(alphaBoundary.rawValue),
+            "nilTargetStart": .string(nilTargetStart.rawValue),
+            "controlSlop": .number(controlSlop),
+            "noFirstResponder": .string(noFirstResponder.rawValue),
+            "becomeOrder": .string(becomeOrder.rawValue),
+            "touchOnRemoval": .string(touchOnRemoval.rawValue),
+        ]
+    }
+
+    /// H2: whether a view's own alpha lets it be hit.
+    func isHittable(alpha: Double) -> Bool {
+        switch alphaBoundary {
+        case .inclusive: return alpha >= 0.01
+        case .exclusive: return alpha > 0.01
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ResponderProtocol
+
+extension Node {
+    /// H3: the view's bounds, whose origin is its bounds origin (a scroll offset shifts the tested rect).
+    var bounds: Rect { Rect(boundsOrigin.x, boundsOrigin.y, frame.width, frame.height) }
+
+    /// H4: converts `p` from the superview's bounds coordinates into this view's: q = p − frame.origin +
+    /// bounds.origin; with a transform, its inverse is applied about the view's center. Nil when the
+    /// transform cannot be inverted (such a view can be hit nowhere).
+    func convertFromSuperview(_ p: Point) -> Point? {
+        guard let t = transform, t != .identity else {
+            return Point(p.x - frame.x + boundsOrigin.x, p.y - frame.y + boundsOrigin.y)
+        }
+        guard let inverse = t.inverted else { return nil }
+        let halfW = frame.width / 2, halfH = frame.height / 2
+        let centered = inverse.apply(Point(p.x - (frame.x + halfW), p.y - (frame.y + halfH)))
+        return Point(centered.x + halfW + boundsOrigin.x, centered.y + halfH + boundsOrigin.y)
+    }
+}
+
+extension World {
+    /// The views hit-testing asks inside `id`, back to front: its view children, and for a child view
+    /// controller that controller's root view, at the controller's position in the children order.
+    func hitTestSubviews(of id: String) -> [String] {
+        guard let node = nodes[id] else { return [] }
+        var out: [String] = []
+        out.reserveCapacity(node.children.count)
+        for child in node.children {
+            guard let c = nodes[child] else { continue }
+            if c.kind.isSubviewKind {
+                out.append(child)
+            } else if c.kind == .viewController, let root = c.children.first, nodes[root]?.kind.isSubviewKind == true {
+                out.append(root)
+            }
+        }
+        return out
+    }
+
+    /// The view-tree superview of a view: its parent view, or — for a controller's root view — the
+    /// controller's parent view or window. Nil at a window or where the chain of views ends.
+    func superview(of id: String) -> String? {
+        guard let node = nodes[id], node.kind.isSubviewKind, let parent = node.parent, let p = nodes[parent] else { return nil }
+        if p.kind.isView { return parent }
+        if p.kind == .viewController, let gp = p.parent, nodes[gp]?.kind.isView == true { return gp }
+        return nil
+    }
+
+    /// H4 applied down a path: converts a point in window `window`'s coordinates into view `id`'s, walking
+    /// up the superviews (iteratively) to collect the path. Nil when `id` is not in that window or a
+    /// transform on the way is singular.
+    func convert(_ p: Point, fromWindow window: String, to id: String) -> Point? {
+        var path: [String] = []
+        var current: String? = id
+        while let c = current, c != window {
+            path.append(c)
+            current = superview(of: c)
+        }
+        guard current == window else { return nil }
+        var q = p
+        for v in path.reversed() {
+            guard let next = nodes[v]!.convertFromSuperview(q) else { return nil }
+            q = next
+        }
+        return q
+    }
+
+    /// H1/H4: a screen point in window `window`'s coordinates (the window's frame and transform).
+    func convert(screen p: Point, toWindow window: String) -> Point? {
+        nodes[window]?.convertFromSuperview(p)
+    }
+}
