@@ -1,0 +1,22 @@
+import ArgumentParser
+import ResponderProtocol
+
+struct BecomeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "become",
+        abstract: "Ask a responder to become first responder (responder.become).",
+        discussion: "Prints whether it did, why not if it did not, and which responder resigned."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: "Id of the responder.") var id: String
+
+    func run() throws {
+        try global.run { client in
+            let reply = try client.call("responder.become", ["session": .string(session.session), "id": .string(id)])
+            FirstResponderReply.print(reply, verb: "become first responder", id: id, json: global.json)
+        }
+    }
+}

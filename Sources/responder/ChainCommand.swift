@@ -1,0 +1,22 @@
+import ArgumentParser
+import ResponderProtocol
+
+struct ChainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chain",
+        abstract: "Print the responder chain from a responder up to the app delegate (responderChain)."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: "Id of the responder to start from.") var id: String
+
+    func run() throws {
+        try global.run { client in
+            let reply = try client.call("responderChain", ["session": .string(session.session), "id": .string(id)])
+            if global.json { return Output.printJSON(reply) }
+            Output.line(Describe.path(reply["chain"]?.arrayValue ?? []))
+        }
+    }
+}

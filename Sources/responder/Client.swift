@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import ResponderClient
+import ResponderProtocol
+
+/// A problem on the CLI's side (an unreadable file, a malformed argument), reported as `error: …`.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One connection to the engine for the length of a command.
+final class Client {
+    let options: GlobalOptions
+    let connection: ResponderConnection
+
+    init(_ options: GlobalOptions) throws(ClientError) {
+        self.options = options
+        connection = try ResponderConnection(address: try options.address(), timeoutSeconds: options.timeout)
+        // Name ourselves so that events caused by this command read "responder" rather than a routing id.
+        _ = try? connection.send("client.hello", ["name": "responder", "kind": "cli"])
+    }
+
+    /// Calls `method`; an error reply throws `.rpc`.
+    func call(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
+        try connection.call(method, params)
+    }
+}
+
+extension GlobalOptions {
+    /// Connects, runs `body`, and turns failures into a readable message and exit status 1.
+    func run(_ body: (Client) throws -> Void) throws {
+        do {
+            try body(try Client(self))
+        } catch let error as ClientError {
+            report(error)
+            throw ExitCode.failure
+        } catch let error as CLIError {
+            Output.error("error: \(error.description)")
+            throw ExitCode.failure
+        }
+    }
+
+    func report(_ error: ClientError) {
+        guard case .rpc(let e) = error else {
+            if json { Output.printJSON(["error": ["message": .string(error.description)]]) }
+            Output.error("error: \(error.description)")
+            return
+        }
+        if json { Output.printJSON(["error": e.json]) }
+        Output.error(Output.describe(e))
+    }
+}

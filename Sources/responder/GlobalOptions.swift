@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import ResponderClient
+
+/// How to reach the engine and how to print: on every command.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Name of the engine instance to talk to (responderd --name).")
+    var name = "default"
+
+    @Option(help: ArgumentHelp("Directory holding the engine's discovery file. Default: $XDG_RUNTIME_DIR/responder or /tmp/responder-<uid>.", valueName: "dir"))
+    var dir: String?
+
+    @Option(help: ArgumentHelp("Explicit endpoints instead of discovery, e.g. tcp://127.0.0.1:5555,tcp://127.0.0.1:5556. Default: $RESPONDER_RPC and $RESPONDER_EVENTS, else the discovery file.", valueName: "rpc,events"))
+    var connect: String?
+
+    @Flag(help: "Machine output: print the engine's JSON instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for each reply.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    func validate() throws {
+        if let connect, endpoints(connect) == nil {
+            throw ValidationError("--connect expects RPC,EVENTS (two endpoints separated by a comma), got \"\(connect)\"")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    private func endpoints(_ text: String) -> (rpc: String, events: String)? {
+        guard let comma = text.firstIndex(of: ",") else { return nil }
+        let rpc = String(text[..<comma]).trimmingCharacters(in: .whitespaces)
+        let events = String(text[text.index(after: comma)...]).trimmingCharacters(in: .whitespaces)
+        guard !rpc.isEmpty, !events.isEmpty else { return nil }
+        return (rpc, events)
+    }
+
+    /// The engine's address: --connect, then the environment, then the discovery file.
+    func address() throws(ClientError) -> EngineAddress {
+        let explicit = connect.flatMap(endpoints)
+        return try EngineAddress.locate(name: name, directory: dir, rpc: explicit?.rpc, events: explicit?.events)
+    }
+}
+
+/// The session a command addresses.
+struct SessionOptions: ParsableArguments {
+    @Option(help: "Session to address.")
+    var session = "default"
+}

@@ -1,0 +1,45 @@
+import Foundation
+import ResponderProtocol
+
+/// Reading JSON given on the command line: a file, `-` for stdin, or (for inline options) `@file`.
+enum InputFile {
+    static func read(_ path: String) throws(CLIError) -> JSON {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let d = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
+            data = d
+        }
+        do { return try JSONCodec.decode(Array(data)) } catch {
+            throw CLIError("\(path == "-" ? "stdin" : path) is not valid JSON: \(error)")
+        }
+    }
+
+    /// Inline JSON text, or the contents of a file when the text starts with `@`.
+    static func inline(_ text: String, option: String) throws(CLIError) -> JSON {
+        if text.hasPrefix("@") { return try read(String(text.dropFirst())) }
+        do { return try JSONCodec.decode(text) } catch { throw CLIError("\(option) is not valid JSON: \(error)") }
+    }
+
+    /// A world file: `{"tree": …, "detached"?: …}` or a bare application node.
+    static func world(_ path: String) throws(CLIError) -> (tree: JSON, detached: JSON?) {
+        let json = try read(path)
+        guard json.objectMembers != nil else { throw CLIError("\(path): expected an object ({\"tree\": …} or an application node)") }
+        if let tree = json["tree"] { return (tree, json["detached"]) }
+        return (json, nil)
+    }
+
+    /// Counts the nodes of a nested tree (`children` arrays), iteratively.
+    static func countNodes(_ root: JSON?) -> Int {
+        guard let root else { return 0 }
+        var count = 0
+        var stack = [root]
+        while let node = stack.popLast() {
+            guard node.objectMembers != nil else { continue }
+            count += 1
+            stack.append(contentsOf: node["children"]?.arrayValue ?? [])
+        }
+        return count
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import ResponderProtocol
+
+struct PressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "press",
+        abstract: "Press a physical key or button (event.press).",
+        discussion: "Without --phase the press begins and then ends. Phases: began, changed, stationary, ended, cancelled."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: "Key or button, e.g. a, return, select, menu.") var key: String
+
+    @Option(name: .customLong("phase"), help: ArgumentHelp("Phase to send (repeatable, in order). Default: began, then ended.", valueName: "phase"))
+    var phases: [String] = []
+
+    @Option(help: ArgumentHelp("Press id, to continue a press begun earlier.", valueName: "id"))
+    var press = "1"
+
+    func run() throws {
+        try global.run { client in
+            for phase in phases.isEmpty ? ["began", "ended"] : phases {
+                let reply = try client.call("event.press", ["session": .string(session.session), "press": DispatchReply.identifier(press),
+                                                            "key": .string(key), "phase": .string(phase)])
+                DispatchReply.print(reply, json: global.json, message: "presses" + phase.prefix(1).uppercased() + phase.dropFirst())
+            }
+        }
+    }
+}

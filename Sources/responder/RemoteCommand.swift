@@ -1,0 +1,21 @@
+import ArgumentParser
+import ResponderProtocol
+
+struct RemoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remote",
+        abstract: "Send a remote-control event (event.remoteControl), e.g. play, pause, togglePlayPause, nextTrack."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: "Subtype: play, pause, stop, togglePlayPause, nextTrack, previousTrack, …") var subtype: String
+
+    func run() throws {
+        try global.run { client in
+            let reply = try client.call("event.remoteControl", ["session": .string(session.session), "subtype": .string(subtype)])
+            DispatchReply.print(reply, json: global.json, message: "remoteControlReceived")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import ResponderProtocol
+
+struct TapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tap",
+        abstract: "Tap at a screen point: a touch that begins and ends there (event.tap).",
+        discussion: "Prints each delivery as a path, e.g. `touchesBegan: E → C → W → App → AD, handled by C`."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: "Screen x.") var x: Double
+    @Argument(help: "Screen y.") var y: Double
+
+    func run() throws {
+        try global.run { client in
+            let reply = try client.call("event.tap", ["session": .string(session.session), "point": DispatchReply.point(x, y)])
+            DispatchReply.print(reply, json: global.json)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import ResponderProtocol
+
+struct TouchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "touch",
+        abstract: "Deliver one touch event with one or more touches in given phases (event.touch).",
+        discussion: """
+            Give touches as ID:PHASE:X,Y groups (e.g. `responder touch 1:began:100,100 2:began:200,200`), or \
+            with repeated --touch/--phase/--at options taken in order. Phases: began, moved, stationary, ended, cancelled.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: ArgumentHelp("Touches as ID:PHASE:X,Y.", valueName: "id:phase:x,y"))
+    var specs: [String] = []
+
+    @Option(name: .customLong("touch"), help: ArgumentHelp("Touch id (repeatable; pairs with --phase and --at in order).", valueName: "id"))
+    var touchIDs: [String] = []
+
+    @Option(name: .customLong("phase"), help: ArgumentHelp("Phase of the touch: began, moved, stationary, ended, cancelled.", valueName: "phase"))
+    var phases: [String] = []
+
+    @Option(name: .customLong("at"), help: ArgumentHelp("Screen point of the touch.", valueName: "x,y"))
+    var points: [String] = []
+
+    func validate() throws {
+        guard touchIDs.count == phases.count, phases.count == points.count else {
+            throw ValidationError("give as many --touch as --phase and --at (got \(touchIDs.count), \(phases.count), \(points.count))")
+        }
+        guard !specs.isEmpty || !touchIDs.isEmpty else { throw ValidationError("give at least one touch (ID:PHASE:X,Y or --touch/--phase/--at)") }
+        _ = try touches()
+    }
+
+    func touches() throws -> [JSON] {
+        var groups = zip(touchIDs, zip(phases, points)).map { ($0, $1.0, $1.1) }
+        for spec in specs {
+            let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
+            guard parts.count == 3 else { throw ValidationError("\"\(spec)\": expected ID:PHASE:X,Y") }
+            groups.append((parts[0], parts[1], parts[2]))
+        }
+        return try groups.map { id, phase, at in
+            let xy = at.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard xy.count == 2, let x = xy[0], let y = xy[1] else { throw ValidationError("\"\(at)\": expected X,Y") }
+            return ["touch": DispatchReply.identifier(id), "phase": .string(phase), "point": DispatchReply.point(x, y)]
+        }
+    }
+
+    func run() throws {
+        let list = try touches()
+        try global.run { client in
+            let reply = try client.call("event.touch", ["session": .string(session.session), "touches": .array(list)])
+            DispatchReply.print(reply, json: global.json)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import ResponderProtocol
+
+struct TreeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tree",
+        abstract: "Draw a session's world: one line per node, children indented in order.",
+        discussion: """
+            Each line reads `id  kind  class  (x, y, w, h)  [flags]`; flags name what changes delivery: hidden, \
+            alpha below 1, interaction off, disabled, key (window), clips, ★ first responder. Detached subtrees \
+            follow the application's tree. With --json prints the tree.get reply.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Option(help: ArgumentHelp("Draw only the subtree of this node.", valueName: "id"))
+    var id: String?
+
+    @Option(help: ArgumentHelp("Depth beyond which guides are abbreviated to `[depth N]`.", valueName: "levels"))
+    var maxIndent = 48
+
+    func run() throws {
+        try global.run { client in
+            if global.json || id != nil {
+                var params: [(key: String, value: JSON)] = [("session", .string(session.session))]
+                if let id { params.append(("id", .string(id))) }
+                let reply = try client.call("tree.get", .object(params))
+                if global.json { return Output.printJSON(reply) }
+                let drawer = TreeDrawer(maxGuideDepth: maxIndent)
+                drawer.draw(reply["tree"] ?? .null) { Output.line($0) }
+                return
+            }
+            // The whole world: the snapshot also names the first responders.
+            let snapshot = try client.call("session.snapshot", ["session": .string(session.session)])
+            let drawer = TreeDrawer(firstResponders: TreeDrawer.firstResponders(in: snapshot["firstResponders"]), maxGuideDepth: maxIndent)
+            drawer.draw(snapshot["tree"] ?? .null) { Output.line($0) }
+            let detached = snapshot["detached"]?.arrayValue ?? []
+            if !detached.isEmpty {
+                Output.line()
+                Output.line("detached:")
+                for root in detached { drawer.draw(root) { Output.line($0) } }
+            }
+        }
+    }
+}
