@@ -1,0 +1,149 @@
+"""The published spec is consistent with itself: schemas are valid draft 2020-12 and every $ref resolves,
+errors.json agrees with error-response.json and the README, the demo world is a valid tree, and the node
+schema encodes the field-applicability table. No engine needed."""
+
+import json
+import re
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from harness import DEMO_WORLD, PROTOCOL, SCHEMA_BASE, SCHEMAS, ids
+
+ERRORS = json.loads((PROTOCOL / "errors.json").read_text())
+README = (PROTOCOL / "README.md").read_text()
+
+FOUNDATION = ["engine.info", "client.hello", "session.create", "session.list", "session.delete",
+              "session.snapshot", "tree.get", "tree.load", "tree.apply"]
+DISPATCH = ["hitTest", "responderChain", "event.touch", "event.tap", "event.motion", "event.remoteControl",
+            "event.press", "responder.become", "responder.resign", "responder.first", "window.makeKey",
+            "action.send", "action.canPerform"]
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS.documents))
+def test_schema_is_valid_and_refs_resolve(name):
+    doc = SCHEMAS.documents[name]
+    Draft202012Validator.check_schema(doc)
+    assert doc["$id"] == SCHEMA_BASE + name, "the $id must match the file's place"
+    resolver = SCHEMAS.registry.resolver(base_uri=doc["$id"])
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                resolver.lookup(node["$ref"])  # raises if it does not resolve
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+@pytest.mark.parametrize("method", FOUNDATION + DISPATCH)
+def test_every_method_has_params_and_result_schemas(method):
+    assert SCHEMAS.has(f"methods/{method}.params.json")
+    assert SCHEMAS.has(f"methods/{method}.result.json")
+    assert f"`{method}`" in README, f"{method} is not documented in Protocol/README.md"
+
+
+def test_errors_json_is_well_formed():
+    names = [e["name"] for e in ERRORS]
+    codes = [e["code"] for e in ERRORS]
+    assert len(set(names)) == len(names) and len(set(codes)) == len(codes)
+    for e in ERRORS:
+        assert set(e) == {"name", "code", "meaning"}
+        assert re.fullmatch(r"[A-Z][A-Z_]+", e["name"])
+        assert isinstance(e["code"], int) and e["meaning"]
+        assert -32768 <= e["code"] <= -32000
+
+
+def test_errors_json_agrees_with_error_response_schema():
+    doc = SCHEMAS.documents["error-response.json"]
+    assert doc["properties"]["error"]["properties"]["data"]["properties"]["name"]["enum"] == [e["name"] for e in ERRORS]
+    for e in ERRORS:
+        good = {"jsonrpc": "2.0", "id": 1, "error": {"code": e["code"], "message": "m", "data": {
+            "name": e["name"], "field": "f", "id": "x", "revision": 1, "expected": 2, "limit": "nodes", "max": 1}}}
+        assert SCHEMAS.errors("error-response.json", good) == []
+        bad = json.loads(json.dumps(good))
+        bad["error"]["code"] = e["code"] - 1000
+        assert SCHEMAS.errors("error-response.json", bad), f"{e['name']} must be tied to code {e['code']}"
+
+
+def test_errors_json_agrees_with_readme_table():
+    for e in ERRORS:
+        assert re.search(rf"\|\s*{e['code']}\s*\|\s*`{e['name']}`\s*\|", README), \
+            f"README error table lacks {e['code']} {e['name']}"
+
+
+@pytest.mark.parametrize("name,required", [
+    ("LIMIT_EXCEEDED", ["limit", "max"]), ("REVISION_CONFLICT", ["revision", "expected"]),
+    ("INVALID_NODE", ["field"]), ("INVALID_PARAMS", ["field"]), ("NODE_NOT_FOUND", ["id"]),
+])
+def test_error_schema_requires_details(name, required):
+    code = next(e["code"] for e in ERRORS if e["name"] == name)
+    resp = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": "m", "data": {"name": name}}}
+    errors = SCHEMAS.errors("error-response.json", resp)
+    for r in required:
+        assert any(repr(r) in e for e in errors), f"{name} without {r} must be rejected: {errors}"
+
+
+def test_demo_world():
+    world = json.loads(DEMO_WORLD.read_text())
+    assert list(world) == ["tree"]
+    tree = world["tree"]
+    SCHEMAS.validate("node.json", tree, "demo world")
+    all_ids = ids(tree)
+    assert len(all_ids) == len(set(all_ids))
+    assert tree["id"] == "app" and tree["kind"] == "application"
+    kinds = {c["kind"] for c in tree["children"]}
+    assert kinds == {"appDelegate", "window"}
+    window = next(c for c in tree["children"] if c["kind"] == "window")
+    assert window["id"] == "window" and window["key"] is True and window["frame"] == [0, 0, 390, 844]
+    [root_vc] = window["children"]
+    assert root_vc["id"] == "rootVC" and root_vc["kind"] == "viewController"
+    assert root_vc["handles"] == {"buttonTapped:": "handle"}
+    [root] = root_vc["children"]
+    assert root["id"] == "root" and root["frame"] == [0, 0, 390, 844]
+    from harness import find
+    button = find(tree, "button")
+    assert button["kind"] == "control" and button["class"] == "UIButton"
+    assert button["targets"] == [{"event": "touchUpInside", "action": "buttonTapped:", "target": None}]
+    assert find(tree, "textField")["kind"] == "textField"
+    card = find(tree, "card")
+    assert {c["id"] for c in card["children"]} == {"button", "textField"}
+
+
+@pytest.mark.parametrize("kind,field,ok", [
+    ("view", "frame", True), ("viewController", "frame", False), ("application", "alpha", False),
+    ("control", "targets", True), ("textField", "enabled", True), ("textView", "enabled", False),
+    ("view", "targets", False), ("window", "key", True), ("view", "key", False),
+    ("viewController", "presentedBy", True), ("window", "presentedBy", False),
+    ("application", "receivesRemoteControlEvents", True), ("appDelegate", "receivesRemoteControlEvents", False),
+    ("appDelegate", "handles", True), ("application", "vetoes", True),
+])
+def test_node_schema_encodes_applicability(kind, field, ok):
+    values = {"frame": [0, 0, 1, 1], "alpha": 0.5, "targets": [], "enabled": False, "key": True,
+              "presentedBy": "x", "receivesRemoteControlEvents": True, "handles": {}, "vetoes": []}
+    node = {"id": "n", "kind": kind, field: values[field]}
+    assert (SCHEMAS.errors("node.json", node) == []) == ok
+
+
+@pytest.mark.parametrize("node", [
+    {"id": "n", "kind": "view", "hiden": True},
+    {"id": "n", "kind": "view", "alpha": 1.5},
+    {"id": "n", "kind": "view", "frame": [0, 0, -1, 1]},
+    {"id": "", "kind": "view"},
+    {"id": "n", "kind": "widget"},
+    {"id": "n", "kind": "view", "children": [{"id": "m", "kind": "view", "hiden": False}]},
+    {"id": "n", "kind": "view", "hitTest": {"mode": "sometimes"}},
+    {"id": "n", "kind": "control", "targets": [{"event": "tap", "action": "a:"}]},
+])
+def test_node_schema_rejects(node):
+    assert SCHEMAS.errors("node.json", node)
+
+
+def test_op_schema():
+    assert SCHEMAS.errors("op.json", {"op": "insert", "parent": None, "node": {"id": "a", "kind": "view"}}) == []
+    assert SCHEMAS.errors("op.json", {"op": "insert", "node": {"id": "a", "kind": "view"}}), "parent is required"
+    assert SCHEMAS.errors("op.json", {"op": "update", "id": "a", "set": {"alpha": None}}) == []
+    assert SCHEMAS.errors("op.json", {"op": "update", "id": "a", "set": {"id": "b"}})
+    assert SCHEMAS.errors("op.json", {"op": "remove", "id": "a", "index": 0})
+    assert SCHEMAS.errors("op.json", {"op": "explode", "id": "a"})
