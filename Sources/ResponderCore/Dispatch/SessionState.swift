@@ -68,13 +68,9 @@ public struct SessionState: Sendable {
 
     // MARK: - Queries
 
-    /// F4: `{windowId: responderId}` in window order.
+    /// F4: `{windowId: responderId | null}` for every attached window, in window order.
     public var firstResponders: JSON {
-        var members: [(key: String, value: JSON)] = []
-        for w in world.windows {
-            if let fr = firstResponderByWindow[w] { members.append((w, .string(fr))) }
-        }
-        return .object(members)
+        .object(world.windows.map { (key: $0, value: JSON(firstResponderByWindow[$0])) })
     }
 
     /// `[{touch, client, view, window, phase}]` in the order the touches began.
