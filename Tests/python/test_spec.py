@@ -14,7 +14,7 @@ ERRORS = json.loads((PROTOCOL / "errors.json").read_text())
 README = (PROTOCOL / "README.md").read_text()
 
 FOUNDATION = ["engine.info", "client.hello", "session.create", "session.list", "session.delete",
-              "session.snapshot", "tree.get", "tree.load", "tree.apply"]
+              "session.snapshot", "session.clients", "tree.get", "tree.load", "tree.apply", "trace.replay"]
 DISPATCH = ["hitTest", "responderChain", "event.touch", "event.tap", "event.motion", "event.remoteControl",
             "event.press", "responder.become", "responder.resign", "responder.first", "window.makeKey",
             "action.send", "action.canPerform"]
