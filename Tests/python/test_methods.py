@@ -42,9 +42,15 @@ def test_fresh_engine_has_only_default_session(engines):
     assert same == got, "session defaults to \"default\""
 
 
-def test_client_hello(engine):
-    c = engine.client()
-    assert c.call("client.hello", name="inspector") == {"client": "inspector"}
+def test_client_hello_and_clients(engine):
+    c = engine.client(routing_id=b"hello-test")
+    assert c.call("engine.info")["client"] == b"hello-test".hex()
+    assert c.call("client.hello", name="inspector", kind="inspector") == {"client": b"hello-test".hex(), "name": "inspector"}
+    s = new_session(c)
+    other = engine.client()
+    other.call("engine.info")  # engine-wide: does not attach it to a session
+    listed = c.call("session.clients", session=s)["clients"]
+    assert [(e["client"], e["name"], e["kind"]) for e in listed] == [(b"hello-test".hex(), "inspector", "inspector")]
 
 
 # ----------------------------------------------------------------------------------------- sessions
@@ -52,13 +58,13 @@ def test_client_hello(engine):
 def test_session_lifecycle(client):
     name = unique_name("life")
     created = client.call("session.create", session=name, tree=demo_tree())
-    assert created["session"] == name and created["profile"] == "uikit"
+    assert created["session"] == name and created["profile"]["name"] == "uikit"
     assert created["seq"] == 1 and created["seqRange"] == [1, 1], "session.create publishes the first tree event"
     entry = session_entry(client, name)
     assert entry == {"session": name, "revision": created["revision"], "seq": 1, "nodes": len(ids(demo_tree()))}
     snap = client.call("session.snapshot", session=name)
     assert snap["session"] == name and snap["revision"] == created["revision"] and snap["seq"] == 1
-    assert snap["detached"] == [] and snap["liveTouches"] == [] and snap["profile"] == "uikit"
+    assert snap["detached"] == [] and snap["liveTouches"] == [] and snap["profile"] == created["profile"]
     assert all(v is None for v in snap["firstResponders"].values())
     assert strip_revisions(snap["tree"]) == strip_revisions(client.call("tree.get", session=name)["tree"])
     n = client.call("engine.info")["sessions"]
@@ -68,6 +74,19 @@ def test_session_lifecycle(client):
     assert client.error("tree.get", session=name).name == "SESSION_NOT_FOUND"
     again = client.call("session.create", session=name)
     assert again["seq"] == 1, "a session created again starts its seq at 1"
+
+
+def test_session_create_with_profile_switches(client):
+    name = unique_name("prof")
+    created = client.call("session.create", session=name, profile={"controlSlop": 0, "becomeOrder": "resignFirst"})
+    p = created["profile"]
+    assert p["name"] == "uikit" and p["controlSlop"] == 0 and p["becomeOrder"] == "resignFirst"
+    assert p["alphaBoundary"] == "inclusive" and p["touchOnRemoval"] == "cancel", "omitted switches keep UIKit's"
+    assert client.call("session.snapshot", session=name)["profile"] == p
+    e = client.error("session.create", session=unique_name("prof"), profile={"controlSlop": 0, "slop": 1})
+    assert e.name == "INVALID_PARAMS" and e.data["field"] == "profile.slop"
+    e = client.error("session.create", session=unique_name("prof"), profile={"name": "android"})
+    assert e.name == "INVALID_PARAMS" and e.data["field"] == "profile.name"
 
 
 def test_session_create_without_tree(client):
