@@ -54,6 +54,17 @@ struct ResponderChainTests {
         #expect(strings(moved["handledBy"]) == ["Q"])
     }
 
+    @Test("N2 a presentedBy cycle cannot make a walk loop forever")
+    func n2PresentedCycle() throws {
+        let a = #"{"id": "VA", "kind": "viewController", "presentedBy": "VB", "children": [\#(v("MA", 0, 0, 10, 10))]}"#
+        let b = #"{"id": "VB", "kind": "viewController", "presentedBy": "VA", "children": [\#(v("MB", 0, 0, 10, 10))]}"#
+        var s = try session(fixtureF(windows: []))
+        _ = try s.ops(#"{"op": "insert", "parent": "W", "node": \#(a)}"#, #"{"op": "insert", "parent": "W", "node": \#(b)}"#)
+        #expect(try s.chain("MA") == ["MA", "VA", "VB"])
+        let d = try s.tap(5, 5)
+        #expect(steps(d, "discard").first?["reason"] == "cycle")
+    }
+
     @Test("responderChain: unknown id is NODE_NOT_FOUND; unknown params are rejected")
     func chainErrors() throws {
         let s = try session(fixtureF())
