@@ -141,16 +141,17 @@ struct Transaction {
         var created: [Node] = []
         var queue: [(json: JSON, parent: String?, path: String, depth: Int)] = [(json, parent, "node.", (parentNode?.depth ?? -1) + 1)]
         var head = 0
-        var newIDs: Set<String> = []
+        var newKinds: [String: NodeKind] = [:]
         while head < queue.count {
             let item = queue[head]
             head += 1
             var parsed = try NodeReader.read(item.json, path: item.path)
             let id = parsed.node.id
-            if world.nodes[id] != nil || !newIDs.insert(id).inserted {
+            if world.nodes[id] != nil || newKinds[id] != nil {
                 throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(item.path + "id"))])
             }
-            let parentKind = item.parent.flatMap { p in world.nodes[p]?.kind ?? created.first(where: { $0.id == p })?.kind }
+            newKinds[id] = parsed.node.kind
+            let parentKind = item.parent.flatMap { p in world.nodes[p]?.kind ?? newKinds[p] }
             if let message = Placement.kindError(child: parsed.node.kind, parent: item.parent == nil ? nil : parentKind) {
                 throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(item.parent))])
             }
@@ -162,8 +163,11 @@ struct Transaction {
             }
             parsed.node.parent = item.parent
             parsed.node.depth = item.depth
+            // Field paths name the way down ("node.children[1].children[0].frame") while short; deeper
+            // they restart at the parent's id so a deep chain does not build ever longer strings.
+            let prefix = item.path.utf8.count < 160 ? item.path : "…\(id)."
             for (i, child) in parsed.children.enumerated() {
-                queue.append((child, id, "\(item.path)children[\(i)].", item.depth + 1))
+                queue.append((child, id, "\(prefix)children[\(i)].", item.depth + 1))
             }
             created.append(parsed.node)
             // Free parsed JSON as we go so a huge subtree is not held twice.

@@ -13,8 +13,9 @@ struct RequestProcessor {
         guard body.count <= limits.maxMessageBytes else {
             return encode(id: .null, .failure(RPCError(.limitExceeded, "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted", [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))])))
         }
+        // Each tree level nests twice in JSON (the node object and its children array).
         let request: RPCRequest
-        switch RPCRequest.parse(body, maxDepth: limits.maxDepth + 64) {
+        switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
         case .success(let r): request = r
         case .failure(let failure): return encode(id: failure.id, .failure(failure.error))
         }
