@@ -7,7 +7,7 @@ typealias Handler = @Sendable (inout RequestContext) throws(RPCError) -> ReplyBo
 enum Methods {
     static let all: [String: Handler] = {
         var table: [String: Handler] = [:]
-        for family in [EngineMethods.table, SessionMethods.table, TreeMethods.table, StreamMethods.table] {
+        for family in [EngineMethods.table, SessionMethods.table, TreeMethods.table, StreamMethods.table, DispatchMethods.table] {
             table.merge(family) { _, _ in fatalError("a method is registered twice") }
         }
         return table

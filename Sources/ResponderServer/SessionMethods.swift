@@ -74,6 +74,7 @@ enum SessionMethods {
         w.key("detached"); w.raw(host.state.world.encodedDetached())
         w.key("firstResponders"); w.value(host.state.firstResponders)
         w.key("liveTouches"); w.value(host.state.liveTouches)
+        w.key("livePresses"); w.value(host.state.livePresses)
         w.key("profile"); w.value(host.state.profile.json)
         w.endObject()
         return .encoded(w.bytes)

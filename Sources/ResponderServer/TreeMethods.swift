@@ -60,9 +60,6 @@ enum TreeMethods {
     /// A tree change can cancel touches (T6) and resign first responders (F6): publish those as a trace.
     static func publishConsequences(_ dispatch: Dispatch?, _ host: SessionHost, _ ctx: inout RequestContext, _ published: inout Published) {
         guard let dispatch else { return }
-        published.add(ctx.state.publish(host, stream: "trace", cause: ctx.cause, payload: [("trace", dispatch.trace)]))
-        for change in dispatch.focus {
-            published.add(ctx.state.publish(host, stream: "focus", cause: ctx.cause, payload: [("change", change)]))
-        }
+        DispatchMethods.publish(dispatch, host, &ctx, &published)
     }
 }
