@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "responderd", targets: ["responderd"]),
         .executable(name: "responder", targets: ["responder"]),
+        .executable(name: "responder-subscribe", targets: ["ResponderSubscribe"]),
         .library(name: "ResponderClient", targets: ["ResponderClient"]),
     ],
     dependencies: [
@@ -38,6 +39,11 @@ let package = Package(
             "ResponderClient", "ResponderProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
+        .executableTarget(name: "ResponderSubscribe", dependencies: [
+            "ResponderClient", "ResponderProtocol",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "clients/swift/SampleSubscriber"),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
         .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol"]),
         .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),
