@@ -408,7 +408,11 @@ def demo_tree() -> dict:
 def new_session(client: Client, prefix: str = "s", tree: dict | None = None, **params) -> str:
     """Creates a session with a unique name (the demo world unless `tree` is given) and returns its name."""
     name = unique_name(prefix)[:64]
-    client.call("session.create", session=name, tree=demo_tree() if tree is None else tree, **params)
+    # Setup only: the reply is checked for success, and its schema in test_methods, so that a schema
+    # mismatch in session.create's result is reported once, not by every test that needs a session.
+    resp = client.rpc("session.create", dict(session=name, tree=demo_tree() if tree is None else tree, **params),
+                      validate=False)
+    assert "result" in resp, f"session.create failed: {resp}"
     return name
 
 

@@ -60,7 +60,8 @@ def test_errors_json_agrees_with_error_response_schema():
     assert doc["properties"]["error"]["properties"]["data"]["properties"]["name"]["enum"] == [e["name"] for e in ERRORS]
     for e in ERRORS:
         good = {"jsonrpc": "2.0", "id": 1, "error": {"code": e["code"], "message": "m", "data": {
-            "name": e["name"], "field": "f", "id": "x", "revision": 1, "expected": 2, "limit": "nodes", "max": 1}}}
+            "name": e["name"], "field": "f", "id": "x", "revision": 1, "expected": 2, "limit": "nodes", "max": 1,
+            "oldest": 1, "seq": 2}}}
         assert SCHEMAS.errors("error-response.json", good) == []
         bad = json.loads(json.dumps(good))
         bad["error"]["code"] = e["code"] - 1000
