@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import ResponderClient
+import ResponderCore
+import ResponderProtocol
+@testable import ResponderServer
+
+/// Several tools on one session, from Swift through the client library: joins, gaps, causality, concurrency.
+@Suite struct StreamTests {
+    func update(_ c: ResponderConnection, _ id: String, alpha: Double, ifNodeRevision: Int? = nil) throws -> JSON {
+        var op: JSON = ["op": "update", "id": .string(id), "set": ["alpha": JSON(alpha)]]
+        if let ifNodeRevision { op = op.setting("ifNodeRevision", JSON(ifNodeRevision)) }
+        return try c.call("tree.apply", ["ops": [op]])
+    }
+
+    @Test func aFollowerThatJoinsDuringWritesMissesNothingAndDuplicatesNothing() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let done = DispatchSemaphore(value: 0)
+        let address = try t.address
+        let writes = 300
+        // The writer starts before the follower joins and keeps going while it does.
+        Thread.detachNewThread {
+            defer { done.signal() }
+            guard let w = try? ResponderConnection(address: address) else { return }
+            for i in 0..<writes { _ = try? w.call("tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]]) }
+        }
+        let follower = try SessionFollower(connection: try t.connect(), session: "default")
+        var startSeq: Int?
+        var seqs: [Int] = []
+        while startSeq == nil || (seqs.last ?? startSeq!) < writes {
+            guard let item = try follower.next(timeoutMs: 10_000) else { break }
+            switch item {
+            case .snapshot(let s): startSeq = s["seq"]?.intValue
+            case .event(let e): seqs.append(e.seq ?? -1)
+            default: break
+            }
+        }
+        done.wait()
+        let start = try #require(startSeq)
+        #expect(seqs == Array((start + 1)...writes))
+    }
+
+    @Test func aFollowerRecoversEventsItMissedFromTheReplayRing() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let c = try t.connect()
+        _ = try update(c, "A", alpha: 0.5)
+        _ = try update(c, "A", alpha: 0.6)
+        // Joining with --since replays history first, as after a subscriber restart.
+        let follower = try SessionFollower(connection: try t.connect(), session: "default", since: 0)
+        _ = try update(c, "A", alpha: 0.7)
+        var seqs: [Int] = []
+        var recovered = 0
+        while seqs.count < 3, let item = try follower.next(timeoutMs: 5000) {
+            if case .event(let e) = item { seqs.append(e.seq ?? -1) }
+            if case .recovered(_, _, let n) = item { recovered += n }
+        }
+        #expect(seqs == [1, 2, 3])
+        #expect(recovered == 2)
+    }
+
+    @Test func aReplySeqRangeCoversExactlyTheEventsOfItsRequest() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let me = try t.connect()
+        let other = try t.connect()
+        _ = try me.call("client.hello", ["name": "me"])
+        let sub = try t.subscribe(["default/"])
+        _ = try update(other, "A", alpha: 0.1)
+        let reply = try me.call("event.tap", ["point": [20, 410]])  // the button B: a trace event
+        _ = try update(other, "A", alpha: 0.2)
+        let range = (reply["seqRange"]?.arrayValue ?? []).compactMap { $0.intValue }
+        try #require(range.count == 2)
+        var mine: [Int] = []
+        for _ in 0..<(2 + range[1] - range[0] + 1) {
+            let e = try #require(try sub.next(timeoutMs: 5000))
+            if e.body["cause"]?["client"] == "me" { mine.append(e.seq!) }
+        }
+        #expect(mine == Array(range[0]...range[1]))
+    }
+
+    @Test func ifNodeRevisionLetsUnrelatedEditsThroughAndOneOfTwoRivalsWin() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let a = try t.connect()
+        let b = try t.connect()
+        let revA = try #require(try a.call("tree.get", ["id": "A"])["tree"]?["revision"]?.intValue)
+        let revB = try #require(try b.call("tree.get", ["id": "B"])["tree"]?["revision"]?.intValue)
+        _ = try update(a, "A", alpha: 0.3, ifNodeRevision: revA)
+        _ = try update(b, "B", alpha: 0.3, ifNodeRevision: revB)  // no false conflict from A's edit
+        let current = try #require(try a.call("tree.get", ["id": "A"])["tree"]?["revision"]?.intValue)
+        let winner = try update(a, "A", alpha: 0.4, ifNodeRevision: current)
+        do {
+            _ = try update(b, "A", alpha: 0.9, ifNodeRevision: current)
+            Issue.record("the second edit of the same node revision won too")
+        } catch let error as ClientError {
+            #expect(error.rpcName == .revisionConflict)
+            #expect(error.rpcError?.detail("id") == "A")
+            #expect(error.rpcError?.detail("revision") == winner["revision"])
+        }
+    }
+
+    @Test func aSecondClientCannotInterleaveOnALiveTouch() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let a = try t.connect()
+        let b = try t.connect()
+        _ = try a.call("event.touch", ["touches": [["touch": 1, "phase": "began", "point": [50, 50]]]])
+        do {
+            _ = try b.call("event.touch", ["touches": [["touch": 1, "phase": "moved", "point": [60, 60]]]])
+            Issue.record("expected TOUCH_IN_USE")
+        } catch let error as ClientError {
+            #expect(error.rpcName == .touchInUse)
+        }
+        _ = try a.call("event.touch", ["touches": [["touch": 1, "phase": "ended", "point": [60, 60]]]])
+        _ = try b.call("event.touch", ["touches": [["touch": 1, "phase": "began", "point": [60, 60]]]])
+        let live = try b.call("session.snapshot")["liveTouches"]?.arrayValue
+        #expect(live?.count == 1)
+    }
+
+    @Test func ticksCarryEachSessionsLastSeq() throws {
+        let t = try TestEngine(world: Fixtures.world, tickMilliseconds: 50)
+        defer { t.stop() }
+        let c = try t.connect()
+        _ = try update(c, "A", alpha: 0.5)
+        let sub = try t.subscribe([])
+        var tick: EngineEvent?
+        while tick == nil, let e = try sub.next(timeoutMs: 2000) {
+            if e.topic == "$sys/tick" { tick = e }
+        }
+        #expect(tick?.body["sessions"]?["default"] == 1)
+    }
+}
