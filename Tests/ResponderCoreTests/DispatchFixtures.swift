@@ -51,6 +51,11 @@ func steps(_ d: Dispatch, _ kind: String) -> [JSON] {
 
 func point(_ x: Double, _ y: Double) -> JSON { [.number(x), .number(y)] }
 
+/// A query's reply without its `trace` member.
+func withoutTrace(_ reply: JSON) -> JSON {
+    .object((reply.objectMembers ?? []).filter { $0.key != "trace" })
+}
+
 extension SessionState {
     /// One phase of one touch from client "c".
     mutating func phase(_ touch: String, _ phase: String, _ x: Double, _ y: Double, client: String = "c") throws -> JSON {

@@ -257,4 +257,19 @@ struct HitTestTests {
         expectError(.invalidParams) { _ = try s.hitTest(["session": "x"]) }
         #expect(try s.hitTest(["point": point(1, 1), "session": "x"])["view"] == "R")
     }
+
+    @Test("H8 hitTest answers with a trace: one hitTest step per view asked, the outcome beside it")
+    func hitTestTrace() throws {
+        let s = try session(fixtureF(treeT1))
+        let reply = try s.hit(250, 250)
+        let trace = try #require(reply["trace"])
+        #expect(trace["kind"] == "hitTest")
+        #expect(trace["outcome"] == withoutTrace(reply))
+        let asked = (trace["steps"]?.arrayValue ?? []).filter { $0["step"] == "hitTest" }
+        #expect(asked.map { $0["id"]! } == ["W", "R", "A", "C", "E"])
+        #expect(asked.map { $0.setting("step", .null) } == (reply["visited"]?.arrayValue ?? []).map { $0.setting("step", .null) })
+        let nowhere = try s.hit(900, 900)
+        #expect(nowhere["view"] == .null)
+        #expect((nowhere["trace"]?["steps"]?.arrayValue ?? []).last?["reason"] == "no-hit")
+    }
 }

@@ -72,4 +72,15 @@ struct ResponderChainTests {
         expectError(.invalidParams) { _ = try s.responderChain(["id": "R", "extra": true]) }
         #expect(try s.responderChain(["id": "R", "session": "s"])["chain"] == JSON(["R", "RVC", "W", "app", "AD"]))
     }
+
+    @Test("responderChain answers with a trace: one next step per hop with its rule, ending at none (N3)")
+    func chainTrace() throws {
+        let s = try session(fixtureF())
+        let reply = try s.responderChain(["id": "R"])
+        let trace = try #require(reply["trace"])
+        #expect(trace["kind"] == "responderChain")
+        #expect(trace["outcome"] == ["chain": ["R", "RVC", "W", "app", "AD"]])
+        let hops = (trace["steps"]?.arrayValue ?? []).map { [$0["from"]!, $0["to"]!, $0["rule"]!] }
+        #expect(hops == [["R", "RVC", "N1"], ["RVC", "W", "N2"], ["W", "app", "N3"], ["app", "AD", "N3"], ["AD", nil, "N3"]])
+    }
 }

@@ -97,8 +97,9 @@ extension SessionState {
         return trace.finish(outcome.json)
     }
 
-    /// `{action, sender?}` → `{available, by, visited, editingCommand}` (A5): the nil-target walk with the
-    /// application as sender (unless `sender` names another node); no side effects.
+    /// `{action, sender?}` → `{available, by, visited, editingCommand, trace}` (A5): the nil-target walk with
+    /// the application as sender (unless `sender` names another node); no side effects. The trace has kind
+    /// `canPerform` and the walk's steps.
     public func canPerformAction(_ params: JSON) throws(RPCError) -> JSON {
         var r = try ParamReader(params)
         _ = r.raw("session")
@@ -107,8 +108,8 @@ extension SessionState {
         let sender = try r.string("sender") ?? World.rootID
         try r.finish()
         _ = try existing(sender, field: "sender")
-        var scratch = Trace(kind: "action")
-        let outcome = performAction(action, target: nil, sender: sender, responders: Responders(world), trace: &scratch)
-        return ["available": .bool(outcome.performed), "by": JSON(outcome.by), "visited": JSON(outcome.visited), "editingCommand": .bool(editingCommands.contains(action))]
+        var trace = Trace(kind: "canPerform")
+        let outcome = performAction(action, target: nil, sender: sender, responders: Responders(world), trace: &trace)
+        return Self.withTrace(trace.finish(["available": .bool(outcome.performed), "by": JSON(outcome.by), "visited": JSON(outcome.visited), "editingCommand": .bool(editingCommands.contains(action))]))
     }
 }

@@ -79,24 +79,50 @@ public struct SessionState: Sendable {
     /// `[{press, client, key, responder, window, phase}]` in the order the presses began.
     public var livePresses: JSON { .array(presses.map(\.json)) }
 
-    /// `{point: [x, y]}` → `{window, view, localPoint, visited}`; no side effects.
+    /// `{point: [x, y]}` → `{window, view, localPoint, visited, trace}`; no side effects. The trace (kind
+    /// `hitTest`) has one `hitTest` step per view asked (H8), as a touch's began does.
     public func hitTest(_ params: JSON) throws(RPCError) -> JSON {
         var r = try ParamReader(params)
         _ = r.raw("session")
         guard let (x, y) = try r.point("point") else { throw r.error("point", "is required") }
         try r.finish()
         var tester = HitTester(world: world, profile: profile)
-        return tester.run(screen: Point(x, y)).json
+        let hit = tester.run(screen: Point(x, y))
+        var trace = Trace(kind: "hitTest")
+        for v in hit.visits { trace.add(.object([("step", "hitTest")] + v.json.objectMembers!)) }
+        if hit.view == nil { trace.discard("hitTest", reason: "no-hit", rule: "H1") }
+        return Self.withTrace(trace.finish(hit.json))
     }
 
-    /// `{id}` → `{chain: [ids]}` starting with `id` (N1–N4).
+    /// `{id}` → `{chain: [ids], trace}` starting with `id` (N1–N4). The trace (kind `responderChain`) has one
+    /// `next` step per hop, `{step: "next", from, to, rule}`, `to` null at the end of the chain (N3).
     public func responderChain(_ params: JSON) throws(RPCError) -> JSON {
         var r = try ParamReader(params)
         _ = r.raw("session")
         let id = try r.requiredString("id")
         try r.finish()
         _ = try existing(id)
-        return ["chain": JSON(world.responderChain(from: id))]
+        let chain = world.responderChain(from: id)
+        var trace = Trace(kind: "responderChain")
+        for (i, from) in chain.enumerated() {
+            let to: String? = i + 1 < chain.count ? chain[i + 1] : world.nextResponder(of: from)
+            trace.add(["step": "next", "from": .string(from), "to": JSON(to), "rule": .string(Self.nextRule(world[from]!.kind))])
+        }
+        return Self.withTrace(trace.finish(["chain": JSON(chain)]))
+    }
+
+    /// The rule that gives a node's next responder: N1 views, N2 view controllers, N3 the rest.
+    static func nextRule(_ kind: NodeKind) -> String {
+        switch kind {
+        case .view, .control, .textField, .textView: return "N1"
+        case .viewController: return "N2"
+        case .window, .application, .appDelegate: return "N3"
+        }
+    }
+
+    /// A query's reply: its outcome members at the top level, then `trace` (section 12 of the protocol).
+    static func withTrace(_ d: Dispatch) -> JSON {
+        .object((d.result.objectMembers ?? []) + [("trace", d.trace)])
     }
 
     /// `{window?}` → the window's first responder id or null; default: the key window's (F4).

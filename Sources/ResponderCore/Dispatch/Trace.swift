@@ -4,7 +4,7 @@ import ResponderProtocol
 /// first-responder changes it makes, then assembles the `Dispatch`.
 ///
 /// A trace is `{kind, steps, outcome}`; `kind` is touch | motion | remoteControl | press | action | become |
-/// resign | treeChange. Steps, in the order they happened (`touch`/`press` name the event in multi-event traces):
+/// resign | treeChange, or (queries, never published) hitTest | responderChain | canPerform. Steps, in the order they happened (`touch`/`press` name the event in multi-event traces):
 /// - `{step: "hitTest", id, result: hit|miss|skipped, reason?, rule, point, to?, touch}` — one per view asked;
 ///   reason: hidden | alpha | interaction-disabled | disabled-control | outside-bounds | singular-transform |
 ///   pass-through | never | redirect (`to` names the redirect target)
@@ -16,6 +16,7 @@ import ResponderProtocol
 /// - `{step: "check", id, check: inWindow|isFirstResponder|canBecomeFirstResponder|canResignFirstResponder,
 ///   value, rule}` — the questions becomeFirstResponder / resignFirstResponder asked
 /// - `{step: "firstResponder", window, from, to, reason, rule}`; reason: become | tap | resign | left-window
+/// - `{step: "next", from, to, rule: N1|N2|N3}` — responderChain: one per hop, `to` null at the end
 /// - `{step: "discard", message, reason, rule, touch?|press?|blockedBy?}`; reason: end-of-chain | cycle | no-hit
 ///   | multiple-touch-disabled | exclusive-touch | no-view | no-key-window | no-first-responder | no-responder
 ///   | not-receiving-remote-control-events | view-left-window
