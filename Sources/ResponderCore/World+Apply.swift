@@ -31,7 +31,7 @@ extension World {
         for (index, guarded) in ops.enumerated() {
             tx.opIndex = index
             do throws(RPCError) { try tx.perform(guarded) } catch {
-                throw error.detail("opIndex") == nil ? error.with("opIndex", JSON(index)) : error
+                throw Self.locate(error, opIndex: index)
             }
         }
         try tx.checkInvariants()
@@ -41,6 +41,29 @@ extension World {
         for id in tx.changed where world.nodes[id] != nil { world.nodes[id]!.revision = next }
         self = world
         return AppliedBatch(revision: next, removed: tx.removed, changed: Array(tx.changedOrder))
+    }
+
+    static func relocateLoadError(_ error: RPCError, children: Int) -> RPCError {
+        guard let index = error.detail("opIndex")?.intValue else { return error }
+        var located = error
+        located.details.removeAll { $0.key == "opIndex" }
+        let base = index < children ? "tree.children[\(index)]" : "detached[\(index - children)]"
+        if var field = error.detail("field")?.stringValue {
+            let opPrefix = "ops[\(index)]."
+            if field.hasPrefix(opPrefix) { field.removeFirst(opPrefix.count) }
+            if field.hasPrefix("node.") { field = base + field.dropFirst("node".count) } else { field = base + "." + field }
+            located = located.with("field", .string(field))
+        }
+        return located
+    }
+
+    /// Names the op in an error: `opIndex`, and a field path from the top of the params ("ops[2].set.alpha").
+    static func locate(_ error: RPCError, opIndex: Int) -> RPCError {
+        var located = error.with("opIndex", JSON(opIndex))
+        if let field = error.detail("field")?.stringValue, !field.hasPrefix("ops[") {
+            located = located.with("field", .string("ops[\(opIndex)].\(field)"))
+        }
+        return located
     }
 
     /// Replaces the whole world with `tree` (an application node with id "app") and `detached` subtrees.
@@ -60,7 +83,10 @@ extension World {
         for subtree in detached {
             ops.append(GuardedOp(op: .insert(parent: nil, index: nil, node: subtree), ifNodeRevision: nil, json: .null))
         }
-        _ = try fresh.apply(ops, limits: limits)
+        do throws(RPCError) { _ = try fresh.apply(ops, limits: limits) } catch {
+            // The ops were ours, not the client's: name the place in `tree` / `detached` instead.
+            throw Self.relocateLoadError(error, children: parsed.children.count)
+        }
         for id in fresh.nodes.keys { fresh.nodes[id]!.revision = fresh.revision }
         self = fresh
     }
@@ -76,11 +102,18 @@ struct Transaction {
     var changedOrder: [String] = []
     /// Nodes whose sibling/child invariants must hold at the end, with the last op that touched them.
     var toCheck: [String: Int] = [:]
+    /// Whether the batch may have changed which windows are key, and the last op that did.
     var keyTouched = false
+    var keyOpIndex = 0
 
     init(world: World, limits: Limits) {
         self.world = world
         self.limits = limits
+    }
+
+    private mutating func touchKey() {
+        keyTouched = true
+        keyOpIndex = opIndex
     }
 
     private func fail(_ name: ErrorName, _ message: String, _ details: [(key: String, value: JSON)] = []) -> RPCError {
@@ -186,7 +219,7 @@ struct Transaction {
         } else {
             world.detachedRoots.insert(rootID, at: position)
         }
-        if created.contains(where: { $0.kind == .window }) { keyTouched = true }
+        if created.contains(where: { $0.kind == .window }) { touchKey() }
     }
 
     mutating func remove(_ id: String) throws(RPCError) {
@@ -200,7 +233,7 @@ struct Transaction {
             world.detachedRoots.removeAll { $0 == id }
         }
         for g in gone {
-            if world.nodes[g]?.kind == .window { keyTouched = true }
+            if world.nodes[g]?.kind == .window { touchKey() }
             world.nodes[g] = nil
             toCheck[g] = nil
         }
@@ -243,7 +276,7 @@ struct Transaction {
                 }
             }
         }
-        if node.kind == .window { keyTouched = true }
+        if node.kind == .window { touchKey() }
         markChanged(id)
     }
 
@@ -251,7 +284,7 @@ struct Transaction {
         var node = try existing(id, field: "id")
         try NodeReader.update(&node, set: set)
         world.nodes[id] = node
-        if set.contains(where: { $0.key == "key" }) { keyTouched = true }
+        if set.contains(where: { $0.key == "key" }) { touchKey() }
         markChanged(id)
     }
 
@@ -264,7 +297,7 @@ struct Transaction {
         if keyTouched {
             let keys = world.windows.filter { world.nodes[$0]!.key }
             if keys.count > 1 {
-                throw RPCError(.invalidNode, "at most one window can be key (\(keys.joined(separator: ", ")))", [("field", "key"), ("id", .string(keys[1]))])
+                throw RPCError(.invalidNode, "at most one window can be key (\(keys.joined(separator: ", ")))", [("field", "key"), ("id", .string(keys[1])), ("opIndex", JSON(keyOpIndex))])
             }
         }
     }

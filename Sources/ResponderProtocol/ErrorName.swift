@@ -1,5 +1,5 @@
 /// Every error the engine can answer with: a stable name (what clients match on) and its numeric code.
-/// Protocol/errors.md documents each one; a test checks the two lists agree.
+/// Protocol/errors.json lists each one; a test checks the two lists agree.
 public enum ErrorName: String, Sendable, CaseIterable {
     // JSON-RPC 2.0
     case parseError = "PARSE_ERROR"

@@ -45,11 +45,16 @@ enum DispatchMethods {
 
     static func makeKey(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {
         let host = try ctx.session()
+        let previous = host.state.world.keyWindow
         let change = try host.state.makeKey(.object(ctx.params.members))
         var published = Published()
         published.add(ctx.state.publish(host, stream: "tree", cause: ctx.cause, payload: [("change", "apply"), ("ops", .array(change.ops))]))
         TreeMethods.publishConsequences(change.consequences, host, &ctx, &published)
-        return .json(.object([("key", host.state.world.keyWindow.map(JSON.string) ?? .null), ("revision", JSON(host.revision))] + published.members(session: host)))
+        let key = JSON(host.state.world.keyWindow)
+        // F4: the key window decides where first-responder events go; the trace records the switch.
+        let outcome: JSON = ["key": key, "previous": JSON(previous)]
+        let trace: JSON = ["kind": "makeKey", "steps": [["step": "keyWindow", "from": JSON(previous), "to": key, "rule": "F4"]], "outcome": outcome]
+        return .json(.object([("key", key), ("previous", JSON(previous)), ("revision", JSON(host.revision)), ("trace", trace)] + published.members(session: host)))
     }
 
     /// Publishes a dispatch's trace and its first-responder changes.

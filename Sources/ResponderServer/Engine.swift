@@ -34,8 +34,12 @@ public final class Engine: Sendable {
         let sockets = try EngineSockets(config: config)
         let now = Date()
         let sink = XPubSink(socket: sockets.events)
+        // tcp://…:* binds resolve to a real port: report that one everywhere.
+        var bound = config
+        bound.rpcEndpoint = sockets.rpcEndpoint
+        bound.eventsEndpoint = sockets.eventsEndpoint
         let state: EngineState
-        do throws(RPCError) { state = try EngineState(config: config, sink: sink, now: now) } catch {
+        do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now) } catch {
             sockets.close()
             throw EngineError.io("cannot load the initial world: \(error)")
         }

@@ -13,6 +13,9 @@ struct RequestContext {
     /// The session named by `session` (default "default").
     mutating func session() throws(RPCError) -> SessionHost {
         let name = try params.session()
+        guard EngineConfig.isValidName(name) else {
+            throw params.error("session", "session names match [A-Za-z0-9_-]{1,64}")
+        }
         guard let host = state.sessions[name] else {
             throw RPCError(.sessionNotFound, "no session \"\(name)\"", [("session", .string(name)), ("field", "session")])
         }

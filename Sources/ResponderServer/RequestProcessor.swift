@@ -17,7 +17,9 @@ struct RequestProcessor {
         let request: RPCRequest
         switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
         case .success(let r): request = r
-        case .failure(let failure): return encode(id: failure.id, .failure(failure.error))
+        case .failure(let failure):
+            let error = failure.error.name == .limitExceeded ? failure.error.with("max", JSON(limits.maxDepth)) : failure.error
+            return encode(id: failure.id, .failure(error))
         }
         let outcome: Result<ReplyBody, RPCError>
         if let handler = Methods.all[request.method] {

@@ -18,7 +18,7 @@ enum SessionMethods {
     }
 
     static func create(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {
-        let name = try ctx.params.requiredString("session")
+        let name = try ctx.params.session()
         try validName(ctx, name)
         let profileJSON = ctx.params.raw("profile")
         let tree = ctx.params.raw("tree")

@@ -79,11 +79,8 @@ struct Responderd: ParsableCommand {
         let config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
                                   replayBuffer: replayBuffer, tickMilliseconds: tickMs, initialWorld: initial)
         let engine = Engine(config: config, logger: logger)
-        do { try engine.start() } catch {
-            FileHandle.standardError.write(Data("responderd: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        // Signals are turned into stop(); the engine thread notices within 100 ms and cleans up.
+        // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
+        // cleanly; the engine thread notices within 100 ms and removes what it created.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "responderd.signals")
@@ -92,6 +89,10 @@ struct Responderd: ParsableCommand {
             source.setEventHandler { engine.stop() }
             source.resume()
             return source
+        }
+        do { try engine.start() } catch {
+            FileHandle.standardError.write(Data("responderd: \(error)\n".utf8))
+            throw ExitCode(1)
         }
         FileHandle.standardOutput.write(Data("responderd \(EngineConfig.version): engine \"\(name)\" running; discovery file \(engine.discoveryPath)\n".utf8))
         engine.wait()

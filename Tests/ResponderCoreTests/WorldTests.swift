@@ -52,21 +52,21 @@ import ResponderProtocol
     }
 
     @Test func unknownFieldIsNamed() throws {
-        try expectError(.invalidNode, try base(), [["op": "update", "id": "A", "set": ["hiden": true]]], field: "set.hiden", opIndex: 0)
-        try expectError(.invalidNode, try base(), [["op": "insert", "parent": "R", "node": ["id": "X", "kind": "view", "hiden": true]]], field: "node.hiden")
+        try expectError(.invalidNode, try base(), [["op": "update", "id": "A", "set": ["hiden": true]]], field: "ops[0].set.hiden", opIndex: 0)
+        try expectError(.invalidNode, try base(), [["op": "insert", "parent": "R", "node": ["id": "X", "kind": "view", "hiden": true]]], field: "ops[0].node.hiden")
     }
 
     @Test func wrongTypesAndBadValuesAreInvalidNode() throws {
         let w = try base()
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["hidden": "yes"]]], field: "set.hidden")
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["alpha": 1.5]]], field: "set.alpha")
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["frame": [0, 0, -1, 10]]]], field: "set.frame")
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["frame": [0, 0, 10]]]], field: "set.frame")
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["key": true]]], field: "set.key")
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["handles": ["touchesBegan": "maybe"]]]], field: "set.handles.touchesBegan")
-        try expectError(.invalidNode, w, [["op": "update", "id": "B", "set": ["targets": [["event": "tapped", "action": "x:"]]]]], field: "set.targets[0].event")
-        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["id": "Z"]]], field: "set.id")
-        try expectError(.invalidNode, w, [["op": "insert", "parent": "R", "node": ["id": "X", "kind": "gadget"]]], field: "node.kind")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["hidden": "yes"]]], field: "ops[0].set.hidden")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["alpha": 1.5]]], field: "ops[0].set.alpha")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["frame": [0, 0, -1, 10]]]], field: "ops[0].set.frame")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["frame": [0, 0, 10]]]], field: "ops[0].set.frame")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["key": true]]], field: "ops[0].set.key")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["handles": ["touchesBegan": "maybe"]]]], field: "ops[0].set.handles.touchesBegan")
+        try expectError(.invalidNode, w, [["op": "update", "id": "B", "set": ["targets": [["event": "tapped", "action": "x:"]]]]], field: "ops[0].set.targets[0].event")
+        try expectError(.invalidNode, w, [["op": "update", "id": "A", "set": ["id": "Z"]]], field: "ops[0].set.id")
+        try expectError(.invalidNode, w, [["op": "insert", "parent": "R", "node": ["id": "X", "kind": "gadget"]]], field: "ops[0].node.kind")
     }
 
     @Test func nullResetsAFieldToItsDefault() throws {
@@ -198,6 +198,15 @@ import ResponderProtocol
         #expect(Set(loaded.nodes.keys) == Set(w.nodes.keys))
         #expect(loaded["R"]?.children == ["A", "B"])
         #expect(loaded["B"]?.className == "UIButton")
+        // Errors in a loaded tree name their place in it, not an internal op.
+        var bad = World()
+        do {
+            try bad.load(tree: ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window", "children": [["id": "v", "kind": "view", "hiden": true]]]]])
+            Issue.record("loaded a tree with an unknown field")
+        } catch {
+            #expect(error.detail("field") == "tree.children[0].children[0].hiden")
+            #expect(error.detail("opIndex") == nil)
+        }
         #expect(try JSONCodec.decode(loaded.encoded()) == JSONCodec.decode(w.encoded()).setting("revision", JSON(loaded.revision)))
     }
 }
