@@ -40,10 +40,17 @@ enum NodeReader {
                 throw invalid("field \(path)\(member.key) does not apply to a \(kind.rawValue)", field: path + member.key, id: id)
             }
             _ = r.raw(member.key)
-            try field.read(member.value, into: &node, path: path)
+            try withID(id) { () throws(RPCError) in try field.read(member.value, into: &node, path: path) }
         }
         try r.finish()
         return Parsed(node: node, children: children)
+    }
+
+    /// Runs `body`, making sure an error it throws names the node.
+    static func withID(_ id: String, _ body: () throws(RPCError) -> Void) throws(RPCError) {
+        do { try body() } catch {
+            throw error.detail("id") == nil ? error.with("id", .string(id)) : error
+        }
     }
 
     /// Applies `update … set` members to a node.
@@ -59,7 +66,8 @@ enum NodeReader {
             guard field.applies(to: node.kind) else {
                 throw invalid("field \(path)\(key) does not apply to a \(node.kind.rawValue)", field: path + key, id: node.id)
             }
-            try field.read(value, into: &node, path: path)
+            let id = node.id
+            try withID(id) { () throws(RPCError) in try field.read(value, into: &node, path: path) }
         }
     }
 }
