@@ -18,7 +18,13 @@ final class Client {
         self.options = options
         connection = try ResponderConnection(address: try options.address(), timeoutSeconds: options.timeout)
         // Name ourselves so that events caused by this command read "responder" rather than a routing id.
-        _ = try? connection.send("client.hello", ["name": "responder", "kind": "cli"])
+        // `kind` is an engine extension; fall back to the documented name-only form if it is refused.
+        // A timeout here means the engine does not answer: report it now rather than on the real request.
+        do {
+            _ = try connection.call("client.hello", ["name": "responder", "kind": "cli"])
+        } catch .rpc {
+            _ = try? connection.call("client.hello", ["name": "responder"])
+        }
     }
 
     /// Calls `method`; an error reply throws `.rpc`.

@@ -19,7 +19,8 @@ struct FirstCommand: ParsableCommand {
             if let window { params.append(("window", .string(window))) }
             let reply = try client.call("responder.first", .object(params))
             if global.json { return Output.printJSON(reply) }
-            let first = reply["firstResponder"] ?? reply["responder"] ?? reply["id"] ?? .null
+            // The result is the first responder's id or null (older shapes wrapped it in an object).
+            let first = reply.objectMembers == nil ? reply : (reply["firstResponder"] ?? reply["responder"] ?? reply["id"] ?? .null)
             let where_ = (reply["window"]?.stringValue ?? window).map { " in window \($0)" } ?? ""
             Output.line(first.isNull ? "no first responder\(where_)" : "first responder\(where_): \(Describe.id(first))")
         }

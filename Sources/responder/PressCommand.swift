@@ -5,7 +5,7 @@ struct PressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "press",
         abstract: "Press a physical key or button (event.press).",
-        discussion: "Without --phase the press begins and then ends. Phases: began, changed, stationary, ended, cancelled."
+        discussion: "Without --phase the press begins and then ends. Phases: began, changed, ended, cancelled."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -13,7 +13,7 @@ struct PressCommand: ParsableCommand {
 
     @Argument(help: "Key or button, e.g. a, return, select, menu.") var key: String
 
-    @Option(name: .customLong("phase"), help: ArgumentHelp("Phase to send (repeatable, in order). Default: began, then ended.", valueName: "phase"))
+    @Option(name: .customLong("phase"), help: ArgumentHelp("Phase to send: began, changed, ended, cancelled (repeatable, sent in order). Default: began, then ended.", valueName: "phase"))
     var phases: [String] = []
 
     @Option(help: ArgumentHelp("Press id, to continue a press begun earlier.", valueName: "id"))

@@ -31,7 +31,7 @@ enum PrettyJSON {
                 }
                 let comma = last ? "" : ","
                 switch v {
-                case .array(let elements) where !elements.isEmpty:
+                case .array(let elements) where !elements.isEmpty && !isShortScalarArray(elements):
                     out += "["
                     work.append(.close("]", depth: depth, last: last))
                     for (i, e) in elements.enumerated().reversed() {
@@ -44,11 +44,27 @@ enum PrettyJSON {
                         work.append(.value(m.value, depth: depth + 1, last: i == members.count - 1))
                         work.append(.key(m.key))
                     }
+                case .array(let elements) where !elements.isEmpty:
+                    out += "[" + elements.map { JSONCodec.encodeString($0) }.joined(separator: ", ") + "]" + comma
                 default:
                     out += JSONCodec.encodeString(v) + comma
                 }
             }
         }
         return out
+    }
+
+    /// Arrays of a few numbers, booleans or short strings (frames, points) print on one line.
+    private static func isShortScalarArray(_ elements: [JSON]) -> Bool {
+        guard elements.count <= 8 else { return false }
+        var length = 0
+        for e in elements {
+            switch e {
+            case .number, .bool, .null: length += 8
+            case .string(let s): length += s.utf8.count + 4
+            default: return false
+            }
+        }
+        return length <= 60
     }
 }

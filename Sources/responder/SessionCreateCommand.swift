@@ -29,7 +29,7 @@ struct SessionCreateCommand: ParsableCommand {
             }
             let reply = try client.call("session.create", .object(params))
             if global.json { return Output.printJSON(reply) }
-            let profileName = reply["profile"]?["name"].map(Output.plain)
+            let profileName = (reply["profile"]?.stringValue ?? reply["profile"]?["name"]?.stringValue)
             Output.line("created session \(name) at revision \(Output.number(reply["revision"])), seq \(Output.number(reply["seq"]))"
                 + (profileName.map { ", profile \($0)" } ?? ""))
         }
