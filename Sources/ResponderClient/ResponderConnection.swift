@@ -10,13 +10,16 @@ public final class ResponderConnection {
     private var nextID = 1
     public var timeoutSeconds: Double
 
-    public init(address: EngineAddress, timeoutSeconds: Double = 10) throws(ClientError) {
+    /// `routingID` fixes the connection's ZeroMQ routing id (its client id, protocol 14.4) so that a later
+    /// connection with the same id can continue the touches and presses this one began; nil lets the engine pick.
+    public init(address: EngineAddress, timeoutSeconds: Double = 10, routingID: [UInt8]? = nil) throws(ClientError) {
         self.address = address
         self.timeoutSeconds = timeoutSeconds
         do {
             context = try ZMQContext()
             socket = try ZMQSocket(context: context, type: .dealer)
             try socket.setLinger(0)
+            if let routingID { try socket.setRoutingID(routingID) }
             try socket.connect(address.rpc)
         } catch {
             throw .transport("cannot connect to \(address.rpc): \(error)")

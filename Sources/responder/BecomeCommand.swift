@@ -16,7 +16,7 @@ struct BecomeCommand: ParsableCommand {
     func run() throws {
         try global.run { client in
             let reply = try client.call("responder.become", ["session": .string(session.session), "id": .string(id)])
-            FirstResponderReply.print(reply, verb: "become first responder", id: id, json: global.json)
+            FirstResponderReply.print(reply, verb: "become", id: id, json: global.json)
         }
     }
 }

@@ -14,9 +14,14 @@ final class Client {
     let options: GlobalOptions
     let connection: ResponderConnection
 
-    init(_ options: GlobalOptions) throws(ClientError) {
+    /// The client id `touch` and `press` use by default, so that one invocation can end what another began.
+    static var stableID: String { "responder-\(getuid())" }
+
+    init(_ options: GlobalOptions, routingID: String? = nil) throws(ClientError) {
         self.options = options
-        connection = try ResponderConnection(address: try options.address(), timeoutSeconds: options.timeout)
+        let id = options.clientID ?? routingID
+        connection = try ResponderConnection(address: try options.address(), timeoutSeconds: options.timeout,
+                                             routingID: id.map { Array($0.utf8) })
         // Name ourselves so that events caused by this command read "responder" rather than a routing id.
         // `kind` is an engine extension; fall back to the documented name-only form if it is refused.
         // A timeout here means the engine does not answer: report it now rather than on the real request.
@@ -35,9 +40,10 @@ final class Client {
 
 extension GlobalOptions {
     /// Connects, runs `body`, and turns failures into a readable message and exit status 1.
-    func run(_ body: (Client) throws -> Void) throws {
+    /// `routingID` is the client id to use unless --client-id gives one (nil: a fresh one).
+    func run(routingID: String? = nil, _ body: (Client) throws -> Void) throws {
         do {
-            try body(try Client(self))
+            try body(try Client(self, routingID: routingID))
         } catch let error as ClientError {
             report(error)
             throw ExitCode.failure

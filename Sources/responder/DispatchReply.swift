@@ -5,7 +5,7 @@ import ResponderProtocol
 enum DispatchReply {
     static func print(_ reply: JSON, json: Bool, message: String? = nil) {
         if json { return Output.printJSON(reply) }
-        for line in TraceFormatter.lines(outcome: reply, message: message) { Output.line(line) }
+        for line in TraceFormatter.lines(outcome: reply, message: message, trace: reply["trace"]) { Output.line(line) }
         for line in focusLines(reply["trace"]) { Output.line(line) }
     }
 

@@ -4,13 +4,23 @@ import ResponderProtocol
 enum FirstResponderReply {
     static func print(_ reply: JSON, verb: String, id: String, json: Bool) {
         if json { return Output.printJSON(reply) }
-        let result = reply["result"] ?? .null
-        let ok = result.boolValue ?? (result.stringValue.map { ["ok", "became", "resigned", "done", "success"].contains($0) } ?? false)
-        var text = "\(id) \(verb): " + (result.boolValue != nil ? (ok ? "yes" : "no") : Output.plain(result))
-        if let reason = reply["reason"], !reason.isNull { text += " (\(Output.plain(reason)))" }
-        Output.line(text)
-        let resigned = TraceFormatter.ids(reply["resigned"])
-        if !resigned.isEmpty { Output.line("resigned: " + resigned.joined(separator: ", ")) }
+        Output.line(summary(reply, verb: verb, id: id))
         for line in DispatchReply.focusLines(reply["trace"]) { Output.line(line) }
+    }
+
+    /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.
+    static func summary(_ outcome: JSON, verb: String, id: String?) -> String {
+        let ok = outcome["result"]?.boolValue == true
+        let subject = id.map { "\($0) " } ?? ""
+        var text: String
+        switch (verb, ok) {
+        case ("become", true): text = "\(subject)became first responder"
+        case ("become", false): text = "\(subject)did not become first responder"
+        case (_, true): text = "\(subject)resigned first responder"
+        default: text = "\(subject)did not resign first responder"
+        }
+        if let reason = outcome["reason"]?.stringValue { text += " (\(reason))" }
+        if verb == "become", let resigned = outcome["resigned"]?.stringValue { text += ", replacing \(resigned)" }
+        return text
     }
 }

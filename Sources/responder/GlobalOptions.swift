@@ -19,11 +19,17 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds to wait for each reply.", valueName: "seconds"))
     var timeout: Double = 10
 
+    @Option(help: ArgumentHelp("Connect with this client id (ZeroMQ routing id) to continue touches and presses begun under it. Default: a fresh id, except `touch` and `press`, which use responder-<uid>.", valueName: "id"))
+    var clientID: String?
+
     func validate() throws {
         if let connect, endpoints(connect) == nil {
             throw ValidationError("--connect expects RPC,EVENTS (two endpoints separated by a comma), got \"\(connect)\"")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let clientID, clientID.isEmpty || clientID.utf8.count > 255 || clientID.hasPrefix("\0") {
+            throw ValidationError("--client-id must be 1…255 bytes")
+        }
     }
 
     private func endpoints(_ text: String) -> (rpc: String, events: String)? {

@@ -14,7 +14,7 @@ struct HitCommand: ParsableCommand {
     @Argument(help: "Screen x.") var x: Double
     @Argument(help: "Screen y.") var y: Double
 
-    @Flag(help: "List every node visited and why it was passed over, with the rule id.")
+    @Flag(help: "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why.")
     var explain = false
 
     func run() throws {
@@ -28,9 +28,12 @@ struct HitCommand: ParsableCommand {
             }
             guard explain else { return }
             let rows = (reply["visited"]?.arrayValue ?? []).map { v -> [String] in
-                [Describe.id(v["id"]), v["result"]?.stringValue ?? "?", v["rule"]?.stringValue ?? "", v["reason"]?.stringValue ?? ""]
+                let redirect = v["to"].flatMap { $0.isNull ? nil : " → \(Describe.id($0))" } ?? ""
+                return [Describe.id(v["id"]), v["result"]?.stringValue ?? "?", v["rule"]?.stringValue ?? "",
+                        Output.point(v["point"]), (v["reason"]?.stringValue ?? "") + redirect]
             }
-            Table.print(header: ["NODE", "RESULT", "RULE", "REASON"], rows: rows)
+            Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
+            if let discard = TraceFormatter.discard(in: reply["trace"]) { Output.line("discarded (\(discard))") }
         }
     }
 }

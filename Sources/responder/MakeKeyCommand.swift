@@ -16,8 +16,10 @@ struct MakeKeyCommand: ParsableCommand {
         try global.run { client in
             let reply = try client.call("window.makeKey", ["session": .string(session.session), "id": .string(id)])
             if global.json { return Output.printJSON(reply) }
-            Output.line("\(id) is the key window")
-            for line in DispatchReply.focusLines(reply["trace"]) { Output.line(line) }
+            let previous = reply["previous"].flatMap { $0.isNull ? nil : Describe.id($0) }
+            Output.line("\(Describe.id(reply["key"] ?? .string(id))) is the key window"
+                + (previous.map { $0 == id ? " (it already was)" : " (was \($0))" } ?? " (there was none)")
+                + ": revision \(Output.number(reply["revision"]))\(Describe.seqRange(reply["seqRange"]))")
         }
     }
 }

@@ -5,7 +5,11 @@ struct PressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "press",
         abstract: "Press a physical key or button (event.press).",
-        discussion: "Without --phase the press begins and then ends. Phases: began, changed, ended, cancelled."
+        discussion: """
+            Without --phase the press begins and then ends. Phases: began, changed, ended, cancelled. A press belongs \
+            to the client that began it: this command connects as responder-<uid> (or --client-id) so that a later \
+            invocation can end it.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -20,7 +24,7 @@ struct PressCommand: ParsableCommand {
     var press = "1"
 
     func run() throws {
-        try global.run { client in
+        try global.run(routingID: Client.stableID) { client in
             for phase in phases.isEmpty ? ["began", "ended"] : phases {
                 let reply = try client.call("event.press", ["session": .string(session.session), "press": DispatchReply.identifier(press),
                                                             "key": .string(key), "phase": .string(phase)])

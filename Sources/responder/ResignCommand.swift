@@ -16,7 +16,7 @@ struct ResignCommand: ParsableCommand {
     func run() throws {
         try global.run { client in
             let reply = try client.call("responder.resign", ["session": .string(session.session), "id": .string(id)])
-            FirstResponderReply.print(reply, verb: "resign first responder", id: id, json: global.json)
+            FirstResponderReply.print(reply, verb: "resign", id: id, json: global.json)
         }
     }
 }

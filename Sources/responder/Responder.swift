@@ -43,7 +43,7 @@ struct Responder: ParsableCommand {
     /// Global options may come before the subcommand (`responder --name x tree`): move them after it, where
     /// the subcommand's own parser reads them.
     static func hoistGlobalOptions(_ arguments: [String]) -> [String] {
-        let withValue: Set<String> = ["--name", "--dir", "--connect", "--timeout", "--session"]
+        let withValue: Set<String> = ["--name", "--dir", "--connect", "--timeout", "--client-id", "--session"]
         let flags: Set<String> = ["--json"]
         var leading: [String] = []
         var rest = arguments[...]

@@ -8,7 +8,9 @@ struct TouchCommand: ParsableCommand {
         abstract: "Deliver one touch event with one or more touches in given phases (event.touch).",
         discussion: """
             Give touches as ID:PHASE:X,Y groups (e.g. `responder touch 1:began:100,100 2:began:200,200`), or \
-            with repeated --touch/--phase/--at options taken in order. Phases: began, moved, stationary, ended, cancelled.
+            with repeated --touch/--phase/--at options taken in order. Phases: began, moved, stationary, ended, cancelled; \
+            a later phase may omit the point (ID:PHASE) to keep the last one. A touch belongs to the client that began \
+            it: this command connects as responder-<uid> (or --client-id) so that a later invocation can move and end it.
             """
     )
 
@@ -38,20 +40,23 @@ struct TouchCommand: ParsableCommand {
     func touches() throws -> [JSON] {
         var groups = zip(touchIDs, zip(phases, points)).map { ($0, $1.0, $1.1) }
         for spec in specs {
-            let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
-            guard parts.count == 3 else { throw ValidationError("\"\(spec)\": expected ID:PHASE:X,Y") }
-            groups.append((parts[0], parts[1], parts[2]))
+            let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ValidationError("\"\(spec)\": expected ID:PHASE:X,Y") }
+            groups.append((parts[0], parts[1], parts.count == 3 ? parts[2] : ""))
         }
         return try groups.map { id, phase, at in
+            var touch: JSON = ["touch": DispatchReply.identifier(id), "phase": .string(phase)]
+            if at.isEmpty { return touch }
             let xy = at.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard xy.count == 2, let x = xy[0], let y = xy[1] else { throw ValidationError("\"\(at)\": expected X,Y") }
-            return ["touch": DispatchReply.identifier(id), "phase": .string(phase), "point": DispatchReply.point(x, y)]
+            touch = touch.setting("point", DispatchReply.point(x, y))
+            return touch
         }
     }
 
     func run() throws {
         let list = try touches()
-        try global.run { client in
+        try global.run(routingID: Client.stableID) { client in
             let reply = try client.call("event.touch", ["session": .string(session.session), "touches": .array(list)])
             DispatchReply.print(reply, json: global.json)
         }
