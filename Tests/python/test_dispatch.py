@@ -1,23 +1,19 @@
-"""Dispatch methods (issue 3, provisional shapes) on the demo world. Replies are validated against the
-permissive schemas (documented top-level members required); the assertions are the UIKit rules of
-uikit-semantics.md that the documented members expose."""
+"""Dispatch methods (Protocol/README.md section 12) against the real engine. Every reply is validated against
+methods/<method>.result.json and every event against events/<stream>.json (the harness does both), so the
+closed schemas (trace steps, reasons, rules, dispositions, outcome shapes) are checked on real output. The
+assertions are the UIKit rules of uikit-semantics.md that the replies expose; test_every_trace_shape_occurs
+drives every step, reason and outcome variant the protocol documents and checks that each one occurs."""
+
+import json
 
 import pytest
 
-from harness import new_session
+from harness import SCHEMAS, event_schema_for, new_session
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
 BUTTON = [100, 150]
 TEXT_FIELD = [100, 210]
 NOWHERE = [1000, 1000]
-
-
-def unvalidated(client, method, **params):
-    """The result without schema validation: the schema is checked once per method in
-    test_dispatch_result_schema, so that the semantics are checked even while a shape is in question."""
-    resp = client.rpc(method, params, validate=False)
-    assert "result" in resp, resp
-    return resp["result"]
 
 
 @pytest.fixture
@@ -28,19 +24,19 @@ def demo(engine, client):
 
 def test_hit_test(client, demo):
     s, _ = demo
-    r = unvalidated(client, "hitTest", session=s, point=BUTTON)
+    r = client.call("hitTest", session=s, point=BUTTON)
     assert (r["window"], r["view"], r["localPoint"]) == ("window", "button", [68, 14])
     order = [v["id"] for v in r["visited"]]
     assert order == ["window", "root", "card", "textField", "button"], "front-most subviews first (H2)"
     assert [v["result"] for v in r["visited"]] == ["hit", "hit", "hit", "miss", "hit"]
     assert "header" not in order, "views behind the winner are never asked"
-    r = unvalidated(client, "hitTest", session=s, point=NOWHERE)
+    r = client.call("hitTest", session=s, point=NOWHERE)
     assert r["window"] is None and r["view"] is None and r["localPoint"] is None
 
 
 def test_responder_chain(client, demo):
     s, _ = demo
-    assert unvalidated(client, "responderChain", session=s, id="button")["chain"] == \
+    assert client.call("responderChain", session=s, id="button")["chain"] == \
         ["button", "card", "root", "rootVC", "window", "app", "delegate"]
     e = client.error("responderChain", session=s, id="ghost")
     assert e.name == "NODE_NOT_FOUND" and e.data.get("id") == "ghost"
@@ -143,8 +139,16 @@ def test_press_errors(client, demo):
 
 
 def test_make_key(client, demo):
-    s, _ = demo
-    unvalidated(client, "window.makeKey", session=s, id="window")
+    s, sub = demo
+    r = client.call("window.makeKey", session=s, id="window")
+    assert (r["key"], r["previous"]) == ("window", "window")
+    assert r["trace"] == {"kind": "makeKey", "steps": [{"step": "keyWindow", "from": "window", "to": "window", "rule": "F4"}],
+                          "outcome": {"key": "window", "previous": "window"}}
+    assert r["seqRange"] == [r["seq"], r["seq"]], "one tree event of update ops, even when the window was key"
+    _, event = sub.next(f"{s}/tree")
+    assert event["change"] == "apply" and event["ops"] == [{"op": "update", "id": "window", "set": {"key": True}}]
+    assert event["seq"] == r["seq"] and event["revision"] == r["revision"]
+    sub.nothing(0.2)
     e = client.error("window.makeKey", session=s, id="title")
     assert e.name == "WRONG_KIND" and e.data.get("id") == "title"
 
@@ -167,3 +171,293 @@ def test_make_key(client, demo):
 def test_dispatch_result_schema(client, demo, method, params):
     s, _ = demo
     client.call(method, session=s, **params)  # validated against methods/<method>.result.json
+
+
+@pytest.mark.parametrize("method,params,kind", [
+    ("hitTest", {"point": BUTTON}, "hitTest"),
+    ("responderChain", {"id": "button"}, "responderChain"),
+    ("action.canPerform", {"action": "copy:"}, "canPerform"),
+    ("responder.first", {}, None),
+])
+def test_queries_publish_nothing(client, demo, method, params, kind):
+    s, sub = demo
+    before = client.call("session.snapshot", session=s)["seq"]
+    r = client.call(method, session=s, **params)
+    if kind is None:
+        assert r is None, "responder.first answers the bare id (or null), without a trace"
+    else:
+        assert r["trace"]["kind"] == kind and "seq" not in r and "seqRange" not in r
+        assert r["trace"]["outcome"] == {k: v for k, v in r.items() if k != "trace"}
+    sub.nothing(0.2)
+    assert client.call("session.snapshot", session=s)["seq"] == before
+
+
+# ------------------------------------------------------------------------------------------ every shape
+
+def _v(id, frame, *children, kind="view", **fields):
+    n = {"id": id, "kind": kind, "frame": list(frame), **fields}
+    if children:
+        n["children"] = list(children)
+    return n
+
+
+def _vc(id, root, **fields):
+    return {"id": id, "kind": "viewController", "children": [root], **fields}
+
+
+def coverage_world() -> dict:
+    """One view of each hit-test kind in a row, an exclusive view, a button with actions for every target case,
+    text fields, a view that handles with super, a presented-controller cycle (B ⇄ C) and a second window."""
+    row = [
+        _v("hid", (0, 0, 10, 10), hidden=True),
+        _v("al", (10, 0, 10, 10), alpha=0.005),
+        _v("ui", (20, 0, 10, 10), userInteractionEnabled=False),
+        _v("dis", (30, 0, 10, 10), kind="control", enabled=False),
+        _v("sing", (40, 0, 10, 10), transform=[0, 0, 0, 0, 0, 0]),
+        _v("nev", (50, 0, 10, 10), hitTest={"mode": "never"}),
+        _v("ins", (60, 0, 20, 20), hitTest={"insets": [5, 5, 5, 5]}),
+        _v("pass", (0, 20, 100, 20), hitTest={"mode": "passThroughSelf"}),
+        _v("redir", (100, 20, 50, 20), hitTest={"redirect": {"to": "tgt", "when": "self"}}),
+        _v("tgt", (200, 20, 20, 20)),
+        _v("ex", (0, 100, 50, 50), exclusiveTouch=True),
+        _v("other", (100, 100, 50, 50)),
+        _v("btn", (0, 200, 100, 44), kind="control", targets=[
+            {"event": "touchUpInside", "action": "tap:", "target": None},
+            {"event": "touchUpInside", "action": "tap:", "target": "RVC"},
+            {"event": "touchDown", "action": "down:", "target": "ghost"},
+            {"event": "touchCancel", "action": "cancelled:", "target": "RVC"}]),
+        _v("tf", (0, 300, 200, 44), kind="textField"),
+        _v("tf2", (0, 350, 200, 44), kind="textField", canResignFirstResponder=False),
+        _v("sup", (0, 400, 100, 100), canBecomeFirstResponder=True, vetoes=["copy:"],
+           handles={"touchesBegan": "handle+super", "copy:": "handle", "motionBegan": "handle"}),
+    ]
+    window = {"id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": True, "children": [
+        _vc("RVC", _v("R", (0, 0, 400, 800), *row), handles={"tap:": "handle", "touchesCancelled": "handle"}),
+        _vc("B", _v("rb", (300, 700, 10, 10)), presentedBy="C"),
+        _vc("C", _v("rc", (320, 700, 10, 10)), presentedBy="B")]}
+    window2 = {"id": "W2", "kind": "window", "frame": [0, 0, 400, 800], "windowLevel": -1, "children": [
+        _vc("RVC2", _v("R2", (0, 0, 400, 800)))]}
+    return {"id": "app", "kind": "application", "receivesRemoteControlEvents": True,
+            "children": [{"id": "AD", "kind": "appDelegate"}, window, window2]}
+
+
+class Recorder:
+    """Calls one session's methods and keeps every trace it sees. The params are checked against
+    methods/<method>.params.json (the engine accepts them, so the schema must too); the harness checks replies."""
+
+    def __init__(self, client, session):
+        self.client, self.session, self.traces = client, session, []
+
+    def __call__(self, method, **params):
+        SCHEMAS.validate(f"methods/{method}.params.json", {"session": self.session, **params}, f"params of {method}")
+        r = self.client.call(method, session=self.session, **params)
+        if isinstance(r, dict) and "trace" in r:
+            self.traces.append(r["trace"])
+        return r
+
+    def touch(self, *entries, **params):
+        return self(  # (id, phase, point-or-None)
+            "event.touch", touches=[{"touch": t, "phase": ph, **({"point": list(p)} if p else {})} for t, ph, p in entries],
+            **params)
+
+
+def drain(sub, session, until):
+    """Every event of `session` up to seq `until` (validated against events/<stream>.json by the harness)."""
+    events = []
+    while not events or events[-1][1]["seq"] < until:
+        topic, e = sub.next()
+        if topic.startswith(f"{session}/"):
+            events.append((topic, e))
+    assert [e["seq"] for _, e in events] == list(range(events[0][1]["seq"], until + 1)), "no gap, no repeat"
+    return events
+
+
+def test_every_trace_shape_occurs(engine, client):
+    s = new_session(client, "cov", tree=coverage_world(),
+                    detached=[{"id": "det", "kind": "textField", "frame": [0, 0, 10, 10]}])
+    sub = engine.subscriber(f"{s}/")
+    r = Recorder(client, s)
+
+    # hitTest: every visit variant, a redirect, a miss everywhere
+    row = r("hitTest", point=[5, 5])
+    assert row["view"] == "R"
+    assert {v["id"]: (v["result"], v.get("reason"), v["rule"]) for v in row["visited"]
+            if v["id"] in ("hid", "al", "ui", "dis", "sing", "nev", "ins")} == {
+        "hid": ("miss", "hidden", "H2"), "al": ("miss", "alpha", "H2"), "ui": ("miss", "interaction-disabled", "H2"),
+        "dis": ("miss", "disabled-control", "H7"), "sing": ("miss", "singular-transform", "H4"),
+        "nev": ("skipped", "never", "H6"), "ins": ("miss", "outside-bounds", "H6")}
+    assert r("hitTest", point=[10, 30])["view"] == "R"
+    redirected = r("hitTest", point=[110, 30])
+    assert redirected["view"] == "tgt" and redirected["localPoint"] == [-90, 10]
+    assert r("hitTest", point=[1000, 1000])["view"] is None
+    assert r("responderChain", id="rb")["chain"] == ["rb", "B", "C"]
+    assert r("responderChain", id="btn")["chain"][-3:] == ["W", "app", "AD"]
+
+    # touches: T5, T4, no hit, a control through every control event, stationary, a cycle, F5
+    r.touch(("e1", "began", (10, 110)), ("o1", "began", (110, 110)), ("e2", "began", (20, 120)))
+    live = client.call("session.snapshot", session=s)["liveTouches"]
+    assert [(t["touch"], t["view"], t["window"], t["phase"]) for t in live] == \
+        [("e1", "ex", "W", "began"), ("o1", None, "W", "began"), ("e2", None, "W", "began")]
+    r.touch(("e1", "ended", None), ("o1", "ended", None), ("e2", "ended", None), ("n", "began", (1000, 1000)))
+    r.touch(("n", "ended", None))
+    b = r.touch(("b", "began", (10, 210)), ("b", "moved", (10, 360)), ("b", "moved", (10, 400)),
+                ("b", "moved", (10, 215)), ("b", "moved", (12, 216)), ("b", "moved", (10, 400)),
+                ("b", "ended", (10, 400)), tapCount=2)
+    assert [d["controlEvents"] for d in b["deliveries"]] == [
+        ["touchDown", "touchDownRepeat"], ["touchDragExit", "touchDragOutside"], ["touchDragOutside"],
+        ["touchDragEnter", "touchDragInside"], ["touchDragInside"], ["touchDragExit", "touchDragOutside"],
+        ["touchUpOutside"]]
+    assert b["deliveries"][0]["actions"] == [
+        {"action": "down:", "event": "touchDown", "target": "ghost", "performed": False, "by": None}]
+    tap = r("event.tap", point=[10, 210])
+    assert [(a["target"], a["performed"], a["by"]) for a in tap["deliveries"][1]["actions"]] == \
+        [(None, True, "RVC"), ("RVC", True, "RVC")]
+    r.touch(("c", "began", (10, 210)))
+    r.touch(("c", "cancelled", None))
+    st = r.touch(("s", "began", (10, 410)), ("s", "stationary", None), ("s", "ended", None))
+    assert st["deliveries"][1]["reason"] == "stationary" and st["deliveries"][1]["message"] is None
+    assert st["deliveries"][0]["handledBy"] == ["sup"] and st["deliveries"][0]["visited"][-1] == "AD", "handle+super"
+    cyc = r("event.tap", point=[305, 705])
+    assert cyc["deliveries"][0]["visited"] == ["rb", "B", "C"]
+    r("event.tap", point=[10, 310])
+    assert r("responder.first") == "tf"
+
+    # first responder: every become / resign outcome
+    assert r("responder.become", id="tf")["reason"] == "already-first-responder"
+    assert r("responder.become", id="det")["reason"] == "not-in-window"
+    assert r("responder.become", id="btn")["reason"] == "cannot-become"
+    assert r("responder.become", id="tf2")["resigned"] == "tf"
+    assert r("responder.become", id="tf")["reason"] == "current-cannot-resign"
+    assert r("responder.resign", id="tf2")["reason"] == "cannot-resign"
+    assert r("responder.resign", id="tf")["reason"] == "not-first-responder"
+    r("tree.apply", ops=[{"op": "update", "id": "tf2", "set": {"canResignFirstResponder": True}}])
+    assert r("responder.resign", id="tf2")["reason"] == "resigned"
+
+    # first-responder events, actions
+    assert r("responder.become", id="sup")["result"] is True
+    assert r("event.motion", phase="began")["handledBy"] == ["sup"]
+    assert r("event.remoteControl", subtype="play")["start"] == "sup"
+    r("event.press", press="p1", key="a", phase="began")
+    r("event.press", press="p1", phase="changed")
+    live = client.call("session.snapshot", session=s)["livePresses"]
+    assert [(p["press"], p["key"], p["responder"], p["window"], p["phase"]) for p in live] == \
+        [("p1", "a", "sup", "W", "changed")]
+    vetoed = r("action.send", action="copy:")
+    assert vetoed["trace"]["steps"][0]["reason"] == "vetoed" and vetoed["performed"] is False
+    assert r("action.send", action="tap:", target="RVC")["by"] == "RVC"
+    assert r("action.send", action="nope:", target="btn")["reason"] == "not-implemented"
+    assert r("action.canPerform", action="copy:")["editingCommand"] is True
+
+    # tree changes: T6 (plain view and control), E2, F6
+    r.touch(("t6", "began", (10, 410)), ("tc", "began", (10, 210)))
+    change = r("tree.apply", ops=[{"op": "remove", "id": "sup"}, {"op": "move", "id": "btn", "parent": None}])
+    assert change["seqRange"] == [change["seq"] - 2, change["seq"]], "tree, trace, focus"
+
+    # key windows
+    make_key = r("window.makeKey", id="W2")
+    assert (make_key["key"], make_key["previous"]) == ("W2", "W")
+    assert r("event.motion", phase="ended")["start"] == "W2", "E3: no first responder: the key window"
+    r("tree.apply", ops=[{"op": "update", "id": "W2", "set": {"key": False}}])
+    assert r("event.motion", phase="cancelled")["start"] is None
+    r("event.press", press="p2", key="b", phase="began")
+    r("event.press", press="p2", phase="ended")
+
+    last = client.call("session.snapshot", session=s)["seq"]
+    events = drain(sub, s, last)
+    (key_event,) = [e for _, e in events if e["seq"] == make_key["seq"]]
+    assert key_event["stream"] == "tree" and key_event["ops"] == [
+        {"op": "update", "id": "W", "set": {"key": False}}, {"op": "update", "id": "W2", "set": {"key": True}}]
+
+    # the profile switches: drop, resignFirst, no remote control events
+    s2 = new_session(client, "cov2", profile={"touchOnRemoval": "drop", "noFirstResponder": "drop",
+                                              "becomeOrder": "resignFirst"})
+    sub2 = engine.subscriber(f"{s2}/")
+    r2 = Recorder(client, s2)
+    assert r2("event.remoteControl", subtype="pause")["start"] is None
+    assert r2("event.motion", phase="began")["start"] is None
+    r2("responder.become", id="textField")
+    refused = r2("responder.become", id="button")
+    assert (refused["result"], refused["reason"], refused["resigned"]) == (False, "cannot-become", "textField")
+    r2.touch(("d", "began", BUTTON))
+    r2("tree.apply", ops=[{"op": "remove", "id": "card"}])
+    events += drain(sub2, s2, client.call("session.snapshot", session=s2)["seq"])
+
+    # replayed events are the published ones, and match their stream's schema too
+    replay = client.call("trace.replay", session=s, after=0)
+    assert replay["complete"] is True and len(replay["events"]) == last
+    for entry in replay["events"]:
+        SCHEMAS.validate(event_schema_for(entry["topic"]), entry["event"], f"replayed {entry['topic']}")
+    published = {e["seq"]: e for t, e in events if e["session"] == s}
+    assert all(published[x["event"]["seq"]] == x["event"] for x in replay["events"] if x["event"]["seq"] in published)
+
+    traces = r.traces + r2.traces + [e["trace"] for t, e in events if e["stream"] == "trace"]
+    focus = [e["change"] for t, e in events if e["stream"] == "focus"]
+    steps = [st for tr in traces for st in tr["steps"]]
+
+    def seen(step, *keys):
+        return {tuple(x.get(k) for k in keys) for x in steps if x["step"] == step}
+
+    trace_doc = SCHEMAS.documents["trace.json"]
+    defs = trace_doc["$defs"]
+    assert {t["kind"] for t in traces} == set(trace_doc["properties"]["kind"]["enum"])
+    assert {x["step"] for x in steps} == set(defs["step"]["properties"]["step"]["enum"])
+    assert seen("hitTest", "result", "reason", "rule") == {
+        ("hit", None, "H2"), ("hit", "redirect", "H6"), ("miss", "hidden", "H2"), ("miss", "alpha", "H2"),
+        ("miss", "interaction-disabled", "H2"), ("miss", "disabled-control", "H7"), ("miss", "outside-bounds", "H3"),
+        ("miss", "outside-bounds", "H6"), ("miss", "singular-transform", "H4"), ("skipped", "never", "H6"),
+        ("skipped", "pass-through", "H6")}
+    assert {x for (x,) in seen("hitTest", "reason")} - {None} == set(defs["hitTestStep"]["properties"]["reason"]["enum"])
+    assert seen("deliver", "disposition") == {(d,) for d in defs["deliverStep"]["properties"]["disposition"]["enum"]}
+    assert seen("deliver", "rule") == {(x,) for x in defs["deliverStep"]["properties"]["rule"]["enum"]}
+    assert ("vetoed",) in seen("deliver", "reason")
+    assert seen("controlEvent", "event") == {(x,) for x in defs["controlEventStep"]["properties"]["event"]["enum"]}
+    assert seen("action", "rule", "performed", "reason") == {
+        ("A2", True, None), ("A2", False, "not-implemented"), ("A2", False, "target-missing"),
+        ("A4", True, None), ("A4", False, "end-of-chain")}
+    assert seen("check", "check") == {(x,) for x in defs["checkStep"]["properties"]["check"]["enum"]}
+    assert seen("check", "rule") == {("F2",), ("F3",)}
+    assert seen("firstResponder", "reason", "rule") == {
+        ("become", "F2"), ("tap", "F5"), ("resign", "F3"), ("resign", "F2"), ("left-window", "F6")}
+    assert seen("next", "rule") == {("N1",), ("N2",), ("N3",)}
+    assert seen("discard", "reason", "rule") == {
+        ("end-of-chain", "N3"), ("end-of-chain", "A4"), ("cycle", "N4"), ("no-hit", "H1"),
+        ("multiple-touch-disabled", "T4"), ("exclusive-touch", "T5"), ("no-key-window", "E3"),
+        ("no-first-responder", "E3"), ("no-responder", "E2"), ("not-receiving-remote-control-events", "E1"),
+        ("view-left-window", "T6")}
+    # `no-view` (T1) is the engine's defensive fallback for a touch with no view and no recorded cause: no
+    # request sequence reaches it, but the schema keeps it.
+    assert {x for (x,) in seen("discard", "reason")} == set(defs["discardStep"]["properties"]["reason"]["enum"]) - {"no-view"}
+    assert {x for (x,) in seen("keyWindow", "rule")} == {"F4"}
+    assert {f["reason"] for f in focus} == {"become", "tap", "resign", "left-window"}
+
+    deliveries = [d for tr in traces if tr["kind"] in ("touch", "treeChange")
+                  for d in tr["outcome"].get("deliveries", tr["outcome"].get("touches", []))]
+    assert {(d.get("reason"), d.get("rule"), d.get("dropped", False)) for d in deliveries} == {
+        (None, None, False), ("stationary", None, False), ("view-left-window", None, False),
+        ("no-hit", "H1", False), ("multiple-touch-disabled", "T4", False), ("exclusive-touch", "T5", False),
+        ("view-left-window", None, True)}
+    tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
+    assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
+    outcome_reasons = {(tr["kind"], tr["outcome"].get("reason")) for tr in traces
+                       if tr["kind"] in ("become", "resign", "action")}
+    assert outcome_reasons == {("become", x) for x in defs["becomeOutcome"]["properties"]["reason"]["enum"]} | \
+        {("resign", x) for x in defs["resignOutcome"]["properties"]["reason"]["enum"]} | \
+        {("action", None), ("action", "not-implemented"), ("action", "end-of-chain")}
+
+
+@pytest.mark.parametrize("instance", [
+    {"kind": "touch", "steps": [], "outcome": {"deliveries": []}},                       # minItems 1
+    {"kind": "hitTest", "steps": [{"step": "next", "from": "a", "to": None, "rule": "N1"}],
+     "outcome": {"window": None, "view": None, "localPoint": None, "visited": []}},      # step not of this kind
+    {"kind": "responderChain", "steps": [], "outcome": {"chain": ["a"], "extra": 1}},    # closed outcome
+    {"kind": "action", "steps": [{"step": "discard", "message": "a:", "reason": "end-of-chain", "rule": "N4"}],
+     "outcome": {"performed": False, "by": None, "visited": []}},                        # reason/rule pairing
+    {"kind": "action", "steps": [{"step": "action", "action": "a:", "target": None, "sender": None,
+                                  "performed": True, "by": None, "rule": "A4"}],
+     "outcome": {"performed": True, "by": None, "visited": []}},                          # performed needs by
+    {"kind": "become", "steps": [], "outcome": {"result": True, "reason": "ok", "resigned": None}},
+    {"kind": "makeKey", "steps": [{"step": "keyWindow", "from": None, "to": "w", "rule": "F4", "x": 1}],
+     "outcome": {"key": "w", "previous": None}},                                          # closed step
+])
+def test_trace_schema_is_closed(instance):
+    assert SCHEMAS.errors("trace.json", instance), json.dumps(instance)

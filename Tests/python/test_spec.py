@@ -148,3 +148,84 @@ def test_op_schema():
     assert SCHEMAS.errors("op.json", {"op": "update", "id": "a", "set": {"id": "b"}})
     assert SCHEMAS.errors("op.json", {"op": "remove", "id": "a", "index": 0})
     assert SCHEMAS.errors("op.json", {"op": "explode", "id": "a"})
+
+
+# ------------------------------------------------------------------------------------------ versioning
+
+def section(title_prefix: str) -> str:
+    """The text of the README's `## <title_prefix>…` section, up to the next `## ` heading."""
+    m = re.search(rf"^## {re.escape(title_prefix)}.*?$(.*?)(?=^## |\Z)", README, re.S | re.M)
+    assert m, f"README has no section '## {title_prefix}…'"
+    return m.group(1)
+
+
+def test_readme_is_versioned_with_a_changelog():
+    assert re.search(r"^## Protocol version 1$", README, re.M), "a 'Protocol version 1' header"
+    current = re.search(r"Document revision (\d+\.\d+)", README)
+    assert current, "the header names the document revision"
+    revisions = re.findall(r"^- \*\*(\d+\.\d+)\*\* — ", section("16. Changelog"), re.M)
+    assert revisions and revisions[0] == current.group(1), "the changelog starts with the current revision"
+    assert revisions == sorted(revisions, key=lambda r: tuple(map(int, r.split("."))), reverse=True)
+    discovery = SCHEMAS.documents["discovery.json"]
+    assert discovery["properties"]["protocol"].get("const", 1) == 1
+
+
+def test_nothing_is_provisional_any_more():
+    outside_changelog = README.replace(section("16. Changelog"), "")
+    assert "provisional" not in outside_changelog.lower()
+    for name, doc in SCHEMAS.documents.items():
+        assert "provisional" not in json.dumps(doc).lower(), f"{name} still says provisional"
+
+
+# ------------------------------------------------------------------------------------------ dispatch: README ↔ schemas
+
+def enum_values(schema) -> set:
+    """Every string in `enum`/`const` anywhere under a schema."""
+    out, stack = set(), [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "enum":
+                    out |= {x for x in v if isinstance(x, str)}
+                elif k == "const" and isinstance(v, str):
+                    out.add(v)
+                else:
+                    stack.append(v)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
+
+
+def test_every_trace_value_is_documented():
+    """Each step kind, result, reason, disposition, rule id, check and outcome reason the trace schema allows is
+    explained in README section 12."""
+    dispatch = section("12. Dispatch methods")
+    trace = SCHEMAS.documents["trace.json"]
+    values = enum_values(trace)
+    assert {"hitTest", "deliver", "discard", "keyWindow", "view-left-window", "consumed-by-control"} <= values
+    missing = sorted(v for v in values
+                     if f"`{v}`" not in dispatch and f'"{v}"' not in dispatch and not re.fullmatch(r"[A-Z]\d", v))
+    assert not missing, f"README section 12 does not mention: {missing}"
+    rules = sorted(v for v in values if re.fullmatch(r"[A-Z]\d", v))
+    assert rules and all(re.search(rf"^\| {r} \|", dispatch, re.M) for r in rules), "every rule id in the 12.1 table"
+
+
+def test_profile_switches_are_documented():
+    profiles = section("12. Dispatch methods").split("### 12.7")[1].split("### 12.8")[0]
+    profile = SCHEMAS.documents["common.json"]["$defs"]["profile"]
+    for member, schema in profile["properties"].items():
+        assert re.search(rf"^\| `{member}` \|", profiles, re.M), f"12.7 lacks {member}"
+        for value in enum_values(schema):
+            assert f'`"{value}"`' in profiles, f"12.7 lacks {member} = {value}"
+    state = SCHEMAS.documents["common.json"]["$defs"]["profileState"]
+    assert set(state["required"]) == set(profile["properties"])
+
+
+def test_joining_section_covers_the_procedure():
+    join = section("14. Joining a session without missing an event")
+    for needle in ["`<session>/`", "`$sys/`", "`$sys/welcome`", "`session.snapshot`", "`trace.replay`",
+                   "`complete`", "`REPLAY_EXPIRED`", "`$sys/tick`", "`cause: {client, request}`", "`seqRange`", "`ifRevision`",
+                   "`ifNodeRevision`", "`client.hello`", "`session.clients`", "`TOUCH_IN_USE`", "`PRESS_IN_USE`",
+                   "--replay-buffer", "10,000", "responder_client.py", "SessionFollower.swift"]:
+        assert needle in join, f"section 14 does not mention {needle}"
