@@ -72,8 +72,11 @@ extension World {
         fresh.revision = revision
         let parsed: NodeReader.Parsed
         parsed = try NodeReader.read(tree, path: "tree.")
-        guard parsed.node.kind == .application, parsed.node.id == World.rootID else {
-            throw RPCError(.invalidNode, "the tree's root must be the application with id \"app\"", [("field", "tree.id")])
+        guard parsed.node.kind == .application else {
+            throw RPCError(.invalidNode, "the tree's root must be the application, not a \(parsed.node.kind.rawValue)", [("field", "tree.kind"), ("id", .string(parsed.node.id))])
+        }
+        guard parsed.node.id == World.rootID else {
+            throw RPCError(.invalidNode, "the application's id must be \"app\", not \"\(parsed.node.id)\"", [("field", "tree.id"), ("id", .string(parsed.node.id))])
         }
         fresh.nodes[World.rootID] = parsed.node
         var ops: [GuardedOp] = []

@@ -50,6 +50,9 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Period of the $sys/tick event, in milliseconds.")
     var tickMs = 1000
 
+    @Option(name: .long, help: "Events queued per subscriber before the engine drops (it never blocks on a slow subscriber; a subscriber recovers drops with trace.replay).")
+    var publishHwm = 100_000
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -57,7 +60,7 @@ struct Responderd: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \"\(logLevel)\"") }
         guard EngineConfig.isValidName(name) else { throw ValidationError("--name must match [A-Za-z0-9_-]{1,64}") }
         for (flag, value) in [("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs)] where value < 1 {
+                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm)] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
     }
@@ -77,7 +80,8 @@ struct Responderd: ParsableCommand {
         }
         let limits = Limits(maxNodes: maxNodes, maxDepth: maxDepth, maxMessageBytes: maxMessageBytes, maxOpsPerBatch: maxOps)
         let config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
-                                  replayBuffer: replayBuffer, tickMilliseconds: tickMs, initialWorld: initial)
+                                  replayBuffer: replayBuffer, tickMilliseconds: tickMs, initialWorld: initial,
+                                  publishHighWaterMark: publishHwm)
         let engine = Engine(config: config, logger: logger)
         // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
         // cleanly; the engine thread notices within 100 ms and removes what it created.

@@ -409,3 +409,16 @@ def test_batch_failing_at_completion_applies_nothing(client, demo):
                                 {"op": "move", "id": "root", "parent": None}])
     assert e.name == "INVALID_PLACEMENT" and e.data.get("id") == "rootVC" and e.data.get("opIndex") == 1
     assert_unchanged(client, s, before)
+
+
+def test_errors_name_the_parameter_that_was_wrong(client, demo):
+    s, before = demo
+    e = client.error("responder.first", session=s, window="ghost")
+    assert e.name == "NODE_NOT_FOUND" and e.data.get("field") == "window"
+    e = client.error("responder.first", session=s, window="card")
+    assert e.name == "WRONG_KIND" and e.data.get("field") == "window"
+    e = client.error("tree.load", session=s, tree={"id": "app", "kind": "view"})
+    assert e.name == "INVALID_NODE" and e.data.get("field") == "tree.kind"
+    e = client.error("tree.load", session=s, tree={"id": "root", "kind": "application"})
+    assert e.name == "INVALID_NODE" and e.data.get("field") == "tree.id"
+    assert_unchanged(client, s, before)

@@ -132,9 +132,9 @@ public struct SessionState: Sendable {
         let window = try r.string("window")
         try r.finish()
         if let window {
-            let node = try existing(window)
+            let node = try existing(window, field: "window")
             guard node.kind == .window else {
-                throw RPCError(.wrongKind, "\"\(window)\" is a \(node.kind.rawValue), not a window", [("id", .string(window)), ("kind", .string(node.kind.rawValue))])
+                throw RPCError(.wrongKind, "\"\(window)\" is a \(node.kind.rawValue), not a window", [("id", .string(window)), ("field", "window"), ("kind", .string(node.kind.rawValue))])
             }
             return JSON(firstResponderByWindow[window])
         }
