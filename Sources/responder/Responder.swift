@@ -30,6 +30,7 @@ struct Responder: ParsableCommand {
     /// Runs the command on a thread with a large stack: replies can nest 100,000 levels deep, and while
     /// reading and printing them is iterative, releasing a nested JSON value recurses in the runtime.
     static func main() {
+        restoreDefaultSignals()
         let arguments = hoistGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         let thread = Thread {
             Self.main(arguments)
@@ -38,6 +39,18 @@ struct Responder: ParsableCommand {
         thread.stackSize = 1 << 30
         thread.start()
         while true { sleep(1000) }
+    }
+
+    /// Ctrl-C and SIGTERM must stop `watch` even when the parent started us with them blocked or ignored
+    /// (a spawn from a libdispatch worker thread inherits its blocked signal mask).
+    static func restoreDefaultSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            sigaddset(&set, sig)
+            signal(sig, SIG_DFL)
+        }
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Global options may come before the subcommand (`responder --name x tree`): move them after it, where

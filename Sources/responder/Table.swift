@@ -10,7 +10,9 @@ enum Table {
             let cells = row.enumerated().map { i, cell in
                 i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
             }
-            Output.line(cells.joined(separator: "  "))
+            var line = cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            Output.line(line)
         }
     }
 }

@@ -31,7 +31,9 @@ enum TraceFormatter {
         let kind = trace["kind"]?.stringValue ?? "dispatch"
         let outcome = trace["outcome"] ?? .null
         var parts = lines(outcome: outcome, message: outcome["message"]?.stringValue, trace: trace)
-        if parts.isEmpty, kind == "become" || kind == "resign" { parts = [FirstResponderReply.summary(outcome, verb: kind, id: nil)] }
+        if parts.isEmpty, kind == "become" || kind == "resign" {
+            parts = [FirstResponderReply.summary(outcome, verb: kind, id: subject(of: trace, kind: kind))]
+        }
         if parts.isEmpty {
             let steps = trace["steps"]?.arrayValue?.count ?? 0
             parts = ["\(steps) step\(steps == 1 ? "" : "s")"]
@@ -122,6 +124,14 @@ enum TraceFormatter {
             out.append("\(Describe.id(r["from"])) resigned first responder of \(Describe.id(r["window"])) (left its window)")
         }
         return out
+    }
+
+    /// Who a become/resign trace is about: the responder that changed, else the first node checked.
+    static func subject(of trace: JSON, kind: String) -> String? {
+        let steps = trace["steps"]?.arrayValue ?? []
+        if let change = steps.first(where: { $0["step"]?.stringValue == "firstResponder" }),
+           let id = change[kind == "become" ? "to" : "from"]?.stringValue { return id }
+        return steps.first(where: { $0["step"]?.stringValue == "check" })?["id"]?.stringValue
     }
 
     /// The reason of the first `discard` step of a trace (`no-key-window, E3`).

@@ -31,19 +31,22 @@ struct WatchCommand: ParsableCommand {
 
     func run() throws {
         try global.run { client in
-            let list = streams.flatMap { $0.split(separator: ",").map(String.init) }
-            let follower = try SessionFollower(connection: client.connection, session: session.session,
-                                               streams: list.isEmpty ? nil : list, since: since)
+            let list = Set(streams.flatMap { $0.split(separator: ",").map(String.init) })
+            // Follow every stream and filter here: seq runs across all streams, so following only some would
+            // look like gaps to the follower and make it replay what we do not want.
+            let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
+            let wanted = list.isEmpty ? nil : list
             if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
             while true {
                 guard let item = try follower.next(timeoutMs: 1000) else { continue }
-                if try !show(item) { return }
+                if try !show(item, wanted: wanted) { return }
             }
         }
     }
 
-    /// Prints one item; false when following must stop (the session was deleted).
-    private func show(_ item: SessionFollower.Item) throws -> Bool {
+    /// Prints one item (events only of the `wanted` streams; nil: all); false when following must stop
+    /// (the session was deleted).
+    private func show(_ item: SessionFollower.Item, wanted: Set<String>?) throws -> Bool {
         switch item {
         case .snapshot(let s):
             if global.json { emit(JSONCodec.encodeString(["snapshot": s])) } else {
@@ -51,6 +54,7 @@ struct WatchCommand: ParsableCommand {
                 emit("following \(session.session) from seq \(Output.number(s["seq"])) (revision \(Output.number(s["revision"])), \(nodes) node\(nodes == 1 ? "" : "s"))")
             }
         case .event(let e):
+            if let wanted, !wanted.contains(e.stream ?? "") { return true }
             emit(global.json ? JSONCodec.encodeString(e.body) : EventFormatter.line(e.body))
         case .recovered(let after, let through, let count):
             emit(global.json ? JSONCodec.encodeString(["recovered": ["after": JSON(after), "through": JSON(through), "count": JSON(count)]])

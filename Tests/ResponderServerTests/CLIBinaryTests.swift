@@ -1,0 +1,553 @@
+import Foundation
+import Testing
+import ResponderClient
+import ResponderCore
+import ResponderProtocol
+@testable import ResponderServer
+
+/// The `responder` binary end to end: each test starts its own in-process engine (own name, own short ipc
+/// directory) and runs the built binary against it with `--dir`/`--name`, checking output and exit status.
+@Suite struct CLIBinaryTests {
+    // MARK: World commands
+
+    @Test func infoPrintsTheEngineName() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let r = try t.run(["info"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("engine    \(t.name)  (responderd"))
+        #expect(r.stdout.contains("methods   "))
+        let json = try t.run(["info", "--json"])
+        #expect(try JSONCodec.decode(json.stdout)["name"] == .string(t.name))
+    }
+
+    @Test func globalOptionsMayComeBeforeTheSubcommand() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let r = try CLIRunner.run(["--dir", t.directory, "--name", t.name, "--json", "info"])
+        #expect(r.status == 0, "\(r)")
+        #expect(try JSONCodec.decode(r.stdout)["name"] == .string(t.name))
+    }
+
+    @Test func treeDrawsEveryNodeInOrderWithGuides() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let r = try t.run(["tree"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [
+            "app  application  UIApplication",
+            "├─ AD  appDelegate  AppDelegate",
+            "└─ W  window  UIWindow  (0, 0, 400, 800)  [key]",
+            "   └─ RVC  viewController  UIViewController",
+            "      └─ R  view  UIView  (0, 0, 400, 800)",
+            "         ├─ A  view  UIView  (0, 0, 300, 300)",
+            "         └─ B  control  UIButton  (10, 400, 100, 44)",
+        ])
+        let sub = try t.run(["tree", "--id", "R"])
+        #expect(sub.lines == ["R  view  UIView  (0, 0, 400, 800)", "├─ A  view  UIView  (0, 0, 300, 300)", "└─ B  control  UIButton  (10, 400, 100, 44)"])
+    }
+
+    @Test func treeShowsFlagsDetachedSubtreesAndTheFirstResponder() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let c = try t.engine.connect()
+        _ = try c.call("tree.apply", ["ops": [
+            ["op": "update", "id": "A", "set": ["hidden": true, "alpha": 0.5, "userInteractionEnabled": false]],
+            ["op": "update", "id": "B", "set": ["enabled": false]],
+            ["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField", "frame": [0, 300, 100, 30]]],
+            ["op": "insert", "parent": nil, "node": ["id": "D", "kind": "view", "children": [["id": "D1", "kind": "view"]]]],
+        ]])
+        _ = try c.call("responder.become", ["id": "T"])
+        let r = try t.run(["tree"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  [hidden, alpha 0.5, interaction off]"))
+        #expect(r.lines.contains("         ├─ B  control  UIButton  (10, 400, 100, 44)  [disabled]"))
+        #expect(r.lines.contains("         └─ T  textField  UITextField  (0, 300, 100, 30)  [★ first responder]"))
+        #expect(Array(r.lines.suffix(3)) == ["detached:", "D  view  UIView  (0, 0, 0, 0)", "└─ D1  view  UIView  (0, 0, 0, 0)"])
+    }
+
+    @Test func aDeepTreePrintsWithShortLines() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let depth = 3_000
+        var ops: [JSON] = [["op": "insert", "parent": "B", "node": ["id": "v0", "kind": "view"]]]
+        for i in 1 ..< depth { ops.append(["op": "insert", "parent": .string("v\(i - 1)"), "node": ["id": .string("v\(i)"), "kind": "view"]]) }
+        _ = try t.engine.connect().call("tree.apply", ["ops": .array(ops)])
+        let r = try t.run(["tree"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.count == 7 + depth)
+        // Under B (depth 4): v0 is at depth 5, the last at depth + 4.
+        #expect(r.lines.last == "┆ [depth \(depth + 4)] └─ v\(depth - 1)  view  UIView  (0, 0, 0, 0)")
+        #expect(r.lines.allSatisfy { $0.count < 200 })
+    }
+
+    @Test func applyWithATypoFailsNamingTheErrorAndTheField() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let file = try t.write("typo.json", #"{"ops": [{"op": "insert", "parent": "R", "node": {"id": "X", "kind": "view", "hiden": true}}]}"#)
+        let r = try t.run(["apply", file])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("error: INVALID_NODE (-32006)"), "\(r)")
+        #expect(r.stderr.contains("field: ops[0].node.hiden") || r.stderr.contains("field: node.hiden"), "\(r)")
+        #expect(r.stderr.contains("opIndex: 0"))
+        // Nothing changed.
+        #expect(try t.run(["tree", "--id", "R"]).lines.count == 3)
+        // The same batch without the typo applies, read from stdin as a bare array.
+        let ok = try t.run(["apply", "-"], stdin: #"[{"op": "insert", "parent": "R", "node": {"id": "X", "kind": "view", "hidden": true}}]"#)
+        #expect(ok.status == 0, "\(ok)")
+        #expect(ok.stdout.contains("applied 1 op to default: revision"))
+        #expect(try t.run(["tree", "--id", "R"]).lines.last == "└─ X  view  UIView  (0, 0, 0, 0)  [hidden]")
+    }
+
+    @Test func loadReplacesTheWorld() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let file = try t.write("world.json", #"{"id": "app", "kind": "application", "children": [{"id": "W2", "kind": "window"}]}"#)
+        let r = try t.run(["load", file])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("loaded 2 nodes into default"))
+        #expect(try t.run(["tree"]).lines == ["app  application  UIApplication", "└─ W2  window  UIWindow  (0, 0, 0, 0)"])
+        let stale = try t.run(["load", file, "--if-revision", "1"])
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("REVISION_CONFLICT"))
+    }
+
+    @Test func sessionsCanBeCreatedListedAndDeleted() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let world = try t.write("w.json", #"{"tree": {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window"}]}}"#)
+        let created = try t.run(["session", "create", "extra", "--tree", world])
+        #expect(created.status == 0, "\(created)")
+        #expect(created.stdout.contains("created session extra"))
+        let list = try t.run(["session", "list"])
+        #expect(list.lines.first?.hasPrefix("SESSION") == true)
+        #expect(list.lines.contains { $0.hasPrefix("extra ") && $0.hasSuffix(" 2") }, "\(list.lines)")
+        #expect(try t.run(["tree", "--session", "extra"]).lines == ["app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"])
+        let again = try t.run(["session", "create", "extra"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("SESSION_EXISTS"))
+        #expect(try t.run(["session", "delete", "extra"]).stdout.contains("deleted session extra"))
+        #expect(!(try t.run(["session", "list"]).lines.contains { $0.hasPrefix("extra ") }))
+        let gone = try t.run(["session", "delete", "extra"])
+        #expect(gone.status == 1)
+        #expect(gone.stderr.contains("error: SESSION_NOT_FOUND (-32001)"))
+        #expect(gone.stderr.contains("field: session"))
+    }
+
+    @Test func callPrintsTheWholeResponse() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let r = try t.run(["call", "tree.get", #"{"id": "B"}"#])
+        #expect(r.status == 0, "\(r)")
+        let response = try JSONCodec.decode(r.stdout)
+        #expect(response["jsonrpc"] == "2.0")
+        #expect(response["result"]?["tree"]?["id"] == "B")
+        #expect(r.stdout.contains("\n  \"result\": {"))  // pretty-printed
+    }
+
+    @Test func callOfAnUnknownMethodFails() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let r = try t.run(["call", "no.such.method"])
+        #expect(r.status == 1)
+        #expect(try JSONCodec.decode(r.stdout)["error"]?["data"]?["name"] == "METHOD_NOT_FOUND")
+        #expect(r.stderr.contains("error: METHOD_NOT_FOUND (-32601)"))
+        #expect(r.stderr.contains("method: no.such.method"))
+        let bad = try t.run(["call", "engine.info", "{not json"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("params is not valid JSON"))
+    }
+
+    @Test func noEngineIsAClearErrorWithStatus1() throws {
+        let dir = "/tmp/r-" + String(UInt32.random(in: 0 ... .max), radix: 36)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLIRunner.run(["tree", "--dir", dir, "--name", "nobody"])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("error: no engine named \"nobody\" is running"), "\(r)")
+        // A discovery file left by a crashed engine (its pid is gone) is reported as such, without waiting.
+        try #"{"name": "ghost", "pid": 2147483000, "rpc": "ipc:///nowhere.rpc", "events": "ipc:///nowhere.events"}"#
+            .write(toFile: dir + "/ghost.json", atomically: true, encoding: .utf8)
+        let ghost = try CLIRunner.run(["info", "--dir", dir, "--name", "ghost"])
+        #expect(ghost.status == 1)
+        #expect(ghost.stderr.contains("is not running"), "\(ghost)")
+    }
+
+    @Test func clientsListsNamedClients() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let c = try t.engine.connect()
+        _ = try c.call("client.hello", ["name": "inspector"])
+        _ = try c.call("tree.get")
+        let r = try t.run(["clients"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines.first?.hasPrefix("NAME") == true)
+        #expect(r.lines.contains { $0.hasPrefix("inspector ") })
+    }
+
+    // MARK: watch
+
+    @Test func watchPrintsATreeChangeMadeByAnotherClient() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let watch = try t.start(["watch"])
+        defer { watch.stop() }
+        // The snapshot line comes after the subscription is live: from then on nothing is missed.
+        try watch.waitFor { $0.contains("following default from seq 0") }
+        let c = try t.engine.connect()
+        _ = try c.call("client.hello", ["name": "other-tool"])
+        _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "index": 0, "node": ["id": "N", "kind": "view"]],
+                                              ["op": "update", "id": "A", "set": ["hidden": true]]]])
+        let line = try watch.waitFor { $0.hasPrefix("#1 tree") }
+        #expect(line == "#1 tree (other-tool) apply (2 ops): insert N (view) into R @0; update A hidden → revision 3")
+    }
+
+    @Test func watchPrintsTracesAndFocusChanges() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let watch = try t.start(["watch", "--stream", "trace", "focus"])
+        defer { watch.stop() }
+        try watch.waitFor { $0.hasPrefix("following default") }
+        let c = try t.engine.connect()
+        _ = try c.call("client.hello", ["name": "tapper"])
+        _ = try c.call("tree.apply", ["ops": [["op": "update", "id": "RVC", "set": ["handles": ["touchesBegan": "handle"]]]]])
+        _ = try c.call("event.tap", ["point": [50, 50]])
+        let tap = try watch.waitFor { $0.contains(" trace ") }
+        #expect(tap.hasPrefix("#2 trace (tapper) touch: touch tap-1 began on A: touchesBegan: A → R → RVC, handled by RVC; touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)"), "\(tap)")
+        _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField"]]]])
+        _ = try c.call("responder.become", ["id": "T"])
+        let focus = try watch.waitFor { $0.contains(" focus ") }
+        #expect(focus == "#5 focus (tapper) focus window W: - → T (become)")
+        #expect(watch.lines.contains("#4 trace (tapper) become: T became first responder (became)"))
+        // The tree stream was not asked for, and skipping it is not a gap to recover.
+        #expect(!watch.output.contains(" tree "))
+        #expect(!watch.output.contains("recovered"))
+    }
+
+    @Test func watchSinceReplaysHistoryFirst() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let c = try t.engine.connect()
+        for i in 0 ..< 3 { _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": .string("n\(i)"), "kind": "view"]]]]) }
+        let watch = try t.start(["watch", "--since", "1"])
+        defer { watch.stop() }
+        try watch.waitFor { $0.hasPrefix("recovered") }
+        let lines = watch.lines
+        #expect(lines.first == "replaying default after seq 1")
+        #expect(lines.contains { $0.hasPrefix("#2 tree (") && $0.contains("insert n1 (view) into R") })
+        #expect(lines.contains { $0.hasPrefix("#3 tree (") && $0.contains("insert n2 (view) into R") })
+        #expect(!lines.contains { $0.hasPrefix("#1 ") })
+        #expect(lines.contains("recovered 2 events (2…3)"))
+    }
+
+    // MARK: Help
+
+    static let commands: [[String]] = [
+        ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
+        ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
+        ["action"], ["shake"], ["press"], ["remote"], ["make-key"],
+    ]
+
+    @Test(arguments: commands)
+    func everySubcommandHasHelp(_ path: [String]) throws {
+        let r = try CLIRunner.run(path + ["--help"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("USAGE: responder \(path.joined(separator: " "))"))
+        #expect(r.stdout.contains("--name <name>"))
+        #expect(r.stdout.contains("--json"))
+        let viaHelp = try CLIRunner.run(["help"] + path)
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.stdout.contains("OPTIONS:"))
+    }
+
+    @Test func everyCommandAndOptionHasHelpText() throws {
+        let r = try CLIRunner.run(["--experimental-dump-help"])
+        #expect(r.status == 0)
+        var missing: [String] = []
+        var stack: [(JSON, String)] = [(try JSONCodec.decode(r.stdout)["command"] ?? .null, "responder")]
+        var seen = 0
+        while let (command, path) = stack.popLast() {
+            seen += 1
+            if (command["abstract"]?.stringValue ?? "").isEmpty { missing.append(path) }
+            for argument in command["arguments"]?.arrayValue ?? [] where (argument["abstract"]?.stringValue ?? "").isEmpty {
+                missing.append("\(path) \(argument["valueName"]?.stringValue ?? "?")")
+            }
+            for sub in command["subcommands"]?.arrayValue ?? [] where sub["commandName"] != "help" {
+                stack.append((sub, "\(path) \(sub["commandName"]?.stringValue ?? "?")"))
+            }
+        }
+        #expect(seen == 1 + 1 + Self.commands.count)  // the root, the session group, the leaves
+        #expect(missing.isEmpty, "\(missing)")
+    }
+
+    // MARK: Dispatch
+
+    @Test func hitNamesTheViewAndExplainsEveryStep() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let r = try t.run(["hit", "50", "60", "--explain"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines.first == "hit A in window W at local (50, 60)")
+        #expect(r.lines.dropFirst().first?.hasPrefix("NODE") == true)
+        // Front-most first: B is asked (and missed) before A.
+        let rows = r.lines.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.map { $0.first ?? "" } == ["W", "R", "B", "A"])
+        #expect(rows[2].starts(with: ["B", "miss", "H3"]) && rows[2].last == "outside-bounds")
+        let nothing = try t.run(["hit", "500", "900"])
+        #expect(nothing.lines == ["no view at (500, 900)"])
+    }
+
+    @Test func tapPrintsEachDeliveryAsAPath() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let c = try t.engine.connect()
+        _ = try c.call("tree.apply", ["ops": [
+            ["op": "update", "id": "RVC", "set": ["handles": ["touchesBegan": "handle", "save:": "handle"]]],
+            ["op": "update", "id": "B", "set": ["targets": [["event": "touchUpInside", "action": "save:", "target": nil]]]],
+        ]])
+        let a = try t.run(["tap", "50", "50"])
+        #expect(a.status == 0, "\(a)")
+        #expect(a.lines == [
+            "touch tap-1 began on A: touchesBegan: A → R → RVC, handled by RVC",
+            "touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+        ])
+        let b = try t.run(["tap", "20", "410"])
+        #expect(b.lines == [
+            "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
+            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside] [actions: save: → RVC]",
+        ])
+        let json = try t.run(["tap", "50", "50", "--json"])
+        let reply = try JSONCodec.decode(json.stdout)
+        #expect(reply["trace"]?["kind"] == "touch")
+        #expect(reply["deliveries"]?.arrayValue?.count == 2)
+    }
+
+    @Test func touchPhasesCanSpanInvocations() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let began = try t.run(["touch", "1:began:50,50", "2:began:20,410"])
+        #expect(began.status == 0, "\(began)")
+        #expect(began.lines.count == 2)
+        #expect(began.lines[0].hasPrefix("touch 1 began on A: touchesBegan: A → R"))
+        #expect(began.lines[1].hasPrefix("touch 2 began on B: touchesBegan: B"))
+        let moved = try t.run(["touch", "--touch", "1", "--phase", "moved", "--at", "60,60", "--touch", "2", "--phase", "ended", "--at", "20,410"])
+        #expect(moved.status == 0, "\(moved)")
+        #expect(moved.lines.first?.hasPrefix("touch 1 moved on A: touchesMoved: A") == true)
+        #expect(try t.run(["touch", "1:ended"]).status == 0)
+        let over = try t.run(["touch", "1:ended"])
+        #expect(over.status == 1)
+        #expect(over.stderr.contains("TOUCH_NOT_FOUND"))
+        let malformed = try t.run(["touch", "1:began"])  // began needs a point
+        #expect(malformed.status != 0)
+    }
+
+    @Test func chainAndFirstResponderCommands() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField"]]]])
+        #expect(try t.run(["chain", "A"]).lines == ["A → R → RVC → W → app → AD"])
+        #expect(try t.run(["first"]).lines == ["no first responder"])
+        let refused = try t.run(["become", "A"])
+        #expect(refused.status == 0)
+        #expect(refused.lines == ["A did not become first responder (cannot-become)"])
+        let became = try t.run(["become", "T"])
+        #expect(became.lines == ["T became first responder (became)", "focus window W: - → T (become)"])
+        #expect(try t.run(["first", "--window", "W"]).lines == ["first responder in window W: T"])
+        #expect(try t.run(["resign", "T"]).lines == ["T resigned first responder (resigned)", "focus window W: T → - (resign)"])
+        #expect(try t.run(["resign", "T"]).lines == ["T did not resign first responder (not-first-responder)"])
+        let missing = try t.run(["become", "nope"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("error: NODE_NOT_FOUND"))
+        #expect(missing.stderr.contains("id: nope"))
+    }
+
+    @Test func actionsEventsAndKeyWindow() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("tree.apply", ["ops": [
+            ["op": "update", "id": "RVC", "set": ["handles": ["save:": "handle", "motionBegan": "handle", "pressesBegan": "handle+super"]]],
+            ["op": "update", "id": "app", "set": ["receivesRemoteControlEvents": true]],
+        ]])
+        #expect(try t.run(["action", "save:", "--sender", "A"]).lines == ["save: A → R → RVC, performed by RVC"])
+        // No first responder and no sender: the walk starts at the application (A3).
+        #expect(try t.run(["action", "nothing:"]).lines == ["nothing: app → AD, not performed (end-of-chain)"])
+        let shake = try t.run(["shake"])
+        #expect(shake.lines == [
+            "motionBegan: W → app → AD, discarded (no responder handled it)",
+            "motionEnded: W → app → AD, discarded (no responder handled it)",
+        ])
+        let press = try t.run(["press", "a"])
+        #expect(press.status == 0, "\(press)")
+        #expect(press.lines.count == 2)
+        #expect(press.lines[0].hasPrefix("press 1 (a): pressesBegan: W → app → AD"))
+        #expect(try t.run(["remote", "play"]).lines == ["remoteControlReceived: W → app → AD, discarded (no responder handled it)"])
+        #expect(try t.run(["make-key", "W"]).lines.first?.hasPrefix("W is the key window (it already was): revision") == true)
+        let wrong = try t.run(["make-key", "A"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("WRONG_KIND"))
+    }
+}
+
+// MARK: - Support
+
+/// The result of one run of the binary.
+struct CLIResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    var description: String { "status \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+}
+
+enum CLIRunner {
+    /// The built `responder`: next to the test bundle (the products directory), else .build/debug.
+    static let binary: String? = {
+        var candidates: [String] = []
+        if let explicit = ProcessInfo.processInfo.environment["RESPONDER_CLI"] { candidates.append(explicit) }
+        let bundle = Bundle.main.bundleURL
+        candidates.append(bundle.appendingPathComponent("responder").path)
+        candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("responder").path)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/responder").path)
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// The child's environment: no RESPONDER_RPC/EVENTS, so only --dir/--name decide.
+    static var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["RESPONDER_RPC"] = nil
+        env["RESPONDER_EVENTS"] = nil
+        return env
+    }
+
+    static func process(_ arguments: [String]) throws -> Process {
+        guard let binary else { throw CLITestError("the responder binary was not found; build it with `swift build --product responder`") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        p.environment = environment
+        return p
+    }
+
+    /// Runs to completion (killed after `timeout` seconds); output goes through files, so any size is fine.
+    static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> CLIResult {
+        let p = try process(arguments)
+        let dir = NSTemporaryDirectory() + "cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let outPath = dir + "/out", errPath = dir + "/err"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        p.standardOutput = out
+        p.standardError = err
+        let input = Pipe()
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning, Date() < deadline { usleep(10_000) }
+        if p.isRunning {
+            p.terminate()
+            p.waitUntilExit()
+            throw CLITestError("responder \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+        }
+        p.waitUntilExit()
+        try out.close()
+        try err.close()
+        let stdout = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
+        let stderr = String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self)
+        return CLIResult(status: p.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// A long-running `responder` (watch) whose output is read as it comes.
+final class RunningCLI: @unchecked Sendable {
+    private let process: Process
+    private let lock = NSLock()
+    private var buffer = Data()
+
+    init(_ arguments: [String]) throws {
+        process = try CLIRunner.process(arguments)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock()
+            self.buffer.append(data)
+            self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    var output: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+
+    /// Waits for a printed line matching `match` and returns it.
+    @discardableResult
+    func waitFor(timeout: Double = 30, _ match: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = lines.first(where: match) { return line }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        if let line = lines.first(where: match) { return line }
+        throw CLITestError("no matching line within \(timeout) s; output so far:\n\(output)")
+    }
+
+    /// Stops it the way Ctrl-C would (SIGINT), then makes sure.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// An in-process engine (TestEngine: own name, own short /tmp directory) with the Fixtures world, and
+/// helpers to run the binary against it.
+final class CLIEngine {
+    let engine: TestEngine
+    var name: String { engine.name }
+    var directory: String { engine.directory }
+
+    init(world: JSON = Fixtures.world) throws {
+        engine = try TestEngine(name: "cli-" + String(UInt32.random(in: 0 ... .max), radix: 36), world: world)
+    }
+
+    var target: [String] { ["--dir", directory, "--name", name, "--timeout", "30"] }
+
+    func run(_ arguments: [String], stdin: String? = nil) throws -> CLIResult {
+        try CLIRunner.run(arguments + target, stdin: stdin)
+    }
+
+    func start(_ arguments: [String]) throws -> RunningCLI { try RunningCLI(arguments + target) }
+
+    /// Writes a file into the engine's directory and returns its path.
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func stop() { engine.stop() }
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
