@@ -11,7 +11,7 @@ struct HitCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    @Argument(help: "Screen x.") var x: Double
+    @Argument(help: "Screen x (put -- before a negative coordinate: responder \(Self.configuration.commandName!) -- -5 10).") var x: Double
     @Argument(help: "Screen y.") var y: Double
 
     @Flag(help: "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why.")

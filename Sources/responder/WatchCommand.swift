@@ -11,7 +11,8 @@ struct WatchCommand: ParsableCommand {
             Joins without missing anything: subscribes, takes a snapshot, then prints events in seq order, \
             filling gaps from the engine's replay ring (shown as "recovered N events (a…b)"). Each line reads \
             `#seq stream (cause client) summary`: the ops of a tree change, the path of a dispatch, a focus change. \
-            With --since the history after that seq is replayed first. --json prints one JSON object per line.
+            With --since the history after that seq is replayed first. --json prints one JSON object per line. \
+            Stops when the session is deleted (status 0) or the engine goes away (status 1).
             """
     )
 
@@ -37,8 +38,17 @@ struct WatchCommand: ParsableCommand {
             let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
             let wanted = list.isEmpty ? nil : list
             if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
+            var quietSince = Date()
             while true {
-                guard let item = try follower.next(timeoutMs: 1000) else { continue }
+                guard let item = try follower.next(timeoutMs: 1000) else {
+                    // The engine ticks every second or so: after a long silence, check that it is still there.
+                    if Date().timeIntervalSince(quietSince) > 5 {
+                        quietSince = Date()
+                        _ = try global.address()
+                    }
+                    continue
+                }
+                quietSince = Date()
                 if try !show(item, wanted: wanted) { return }
             }
         }

@@ -241,6 +241,25 @@ import ResponderProtocol
         #expect(lines.contains("recovered 2 events (2…3)"))
     }
 
+    @Test func watchStopsWhenItsSessionIsDeletedOrTheEngineGoesAway() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let c = try t.engine.connect()
+        _ = try c.call("session.create", ["session": "brief"])
+        let brief = try t.start(["watch", "--session", "brief"])
+        defer { brief.stop() }
+        let other = try t.start(["watch"])
+        defer { other.stop() }
+        try brief.waitFor { $0.hasPrefix("following brief") }
+        try other.waitFor { $0.hasPrefix("following default") }
+        _ = try c.call("session.delete", ["session": "brief"])
+        #expect(brief.waitForExit() == 0)
+        #expect(brief.lines.last == "session brief was deleted")
+        t.stop()
+        #expect(other.waitForExit(timeout: 20) == 1)
+        #expect(other.output.contains("error: no engine named \"\(t.name)\" is running"), "\(other.output)")
+    }
+
     // MARK: Help
 
     static let commands: [[String]] = [
@@ -505,6 +524,15 @@ final class RunningCLI: @unchecked Sendable {
         }
         if let line = lines.first(where: match) { return line }
         throw CLITestError("no matching line within \(timeout) s; output so far:\n\(output)")
+    }
+
+    /// Its exit status once it exits by itself within `timeout` seconds, else nil.
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// Stops it the way Ctrl-C would (SIGINT), then makes sure.
