@@ -23,6 +23,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from responder_client import ClientError, Connection, Follower, add_engine_arguments, discover, format_seqs  # noqa: E402
@@ -110,24 +111,31 @@ def main(argv=None) -> int:
         out.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
         out.flush()
 
+    idle_deadline = time.monotonic() + args.idle_exit
     try:
         while True:
             if args.until_seq and last_seq is not None and last_seq >= args.until_seq:
                 break
             if args.count and written >= args.count:
                 break
-            item = follower.next(args.idle_exit or None)
+            wait = None
+            if args.idle_exit:
+                wait = idle_deadline - time.monotonic()
+                if wait <= 0:
+                    break  # --idle-exit: no session event for that long ($sys/ events do not count)
+            item = follower.next(wait)
             if item is None:
-                break
+                continue
+            if item.kind != "sys":
+                idle_deadline = time.monotonic() + args.idle_exit
             if item.kind == "snapshot":
                 write({"snapshot": item.snapshot})
                 last_seq = item.snapshot["seq"]
                 if item.resnapshot:
                     log("!" * 72)
                     log(f"!!! GAP IN THE RECORDING: {item.describe()}")
-                    log(f"!!! wrote a new snapshot line at seq {last_seq} to {args.output}; events "
-                        + (f"seq {format_seqs(*item.lost)} " if item.lost else "")
-                        + "are not in the file")
+                    log(f"!!! wrote a new snapshot line at seq {last_seq} to {args.output}"
+                        + (f"; events seq {format_seqs(*item.lost)} are not in the file" if item.lost else ""))
                     log("!" * 72)
                 else:
                     log(f"wrote the starting snapshot (seq {last_seq}, revision {item.snapshot.get('revision')})")

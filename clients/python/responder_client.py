@@ -303,6 +303,7 @@ class Follower:
         self.replay_limit = replay_limit
         self.subscriber = subscriber or Subscriber(connection.address, [f"{session}/"], rcvhwm=rcvhwm)
         self.last_seq = 0
+        self._deleted = False
         self.recoveries: list[Item] = []
         self._pending: list[Item] = []
         if after is None:
@@ -346,7 +347,8 @@ class Follower:
             if isinstance(reply.get("seq"), int) and reply["seq"] < self.last_seq:
                 # The session's seq went backwards: the engine restarted or the session was re-created.
                 self._flush_recovered(start, count, reason)
-                self._restarted(reply["seq"])
+                self._restarted(f"session {self.session} restarted: its seq went back from {self.last_seq} to "
+                                f"{reply['seq']} (a new engine or a re-created session)")
                 return
             got = 0
             for entry in reply.get("events", []):
@@ -368,11 +370,11 @@ class Follower:
                 break
         self._flush_recovered(start, count, reason)
 
-    def _restarted(self, now: int) -> None:
-        before = self.last_seq
+    def _restarted(self, reason: str) -> None:
+        """The session's numbering started again (engine restart, or the session was deleted and re-created)."""
         self.last_seq = 0
-        self._take_snapshot(resnapshot=True, reason=f"session {self.session} restarted (its seq went back from "
-                                                    f"{before} to {now}: a new engine or a re-created session)")
+        self._deleted = False
+        self._take_snapshot(resnapshot=True, reason=reason)
 
     def _flush_recovered(self, start: int, count: int, reason: str) -> None:
         if count:
@@ -401,6 +403,13 @@ class Follower:
                         # Either a tick queued before events we since replayed, or the session restarted:
                         # trace.replay answers with the engine's current seq and tells which.
                         self._recover(reason=f"$sys/tick showed seq {latest}, below last seen {self.last_seq}")
+                elif event.topic == "$sys/sessions" and event.body.get("session") == self.session:
+                    action = event.body.get("action")
+                    if action == "deleted":
+                        # Until it is created again there is nothing to follow; its events stop here.
+                        self._deleted = True
+                    elif action == "created" and self._deleted:
+                        self._restarted(f"session {self.session} was deleted and created again")
                 self._pending.append(Item("sys", event=event))
                 continue
             if event.session != self.session or event.seq is None:

@@ -68,11 +68,19 @@ def main(argv=None) -> int:
         print(f"WARNING: missed seq {format_seqs(first, through)} ({n} event{'s' if n != 1 else ''}) on session "
               f"{args.session} [{how}]; use trace.replay to recover them (see trace_tail.py)", file=sys.stderr, flush=True)
 
+    idle_deadline = time.monotonic() + args.idle_exit
     try:
         while True:
-            event = sub.next(args.idle_exit or None)
+            wait = None
+            if args.idle_exit:
+                wait = idle_deadline - time.monotonic()
+                if wait <= 0:
+                    break  # --idle-exit: no session event for that long ($sys/ events do not count)
+            event = sub.next(wait)
             if event is None:
-                break
+                continue
+            if not event.is_sys:
+                idle_deadline = time.monotonic() + args.idle_exit
             if event.is_sys:
                 if event.topic == "$sys/tick":
                     latest = (event.body.get("sessions") or {}).get(args.session)

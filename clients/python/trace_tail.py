@@ -18,6 +18,7 @@ with trace.replay and reported as "recovered 37 events (seq 120\u2013156)"; if t
 import argparse
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from responder_client import ClientError, Connection, Follower, add_engine_arguments, discover  # noqa: E402
@@ -36,7 +37,7 @@ def _ids(value) -> list:
 
 def _path(visited) -> str:
     ids = _ids(visited)
-    return ARROW.join(ids) if ids else "(nothing visited)"
+    return ARROW.join(ids) if ids else "(no responder)"
 
 
 def _handled(handled) -> str:
@@ -44,46 +45,103 @@ def _handled(handled) -> str:
     return f"handled by {', '.join(ids)}" if ids else "unhandled"
 
 
-def describe_outcome(kind: str, outcome) -> str:
+def _json(value) -> str:
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _steps(steps, name: str) -> list:
+    return [s for s in (steps or []) if isinstance(s, dict) and s.get("step") == name]
+
+
+def _discard_reason(steps) -> str:
+    discards = _steps(steps, "discard")
+    return discards[-1].get("reason", "discarded") if discards else "discarded"
+
+
+def _delivery(d: dict, label_touch: bool) -> str:
+    """One touch delivery (12.5): delivered, undelivered or dropped."""
+    message = d.get("message") or d.get("phase") or "touch"
+    label = f"{d.get('touch')} {message}" if label_touch else message
+    if d.get("dropped"):
+        return f"{label}: dropped ({d.get('reason')})"
+    if d.get("view") is None and d.get("reason"):
+        return f"{label}: delivered to no one ({d.get('reason')})"
+    if d.get("message") is None and d.get("reason") == "stationary":
+        return f"{label}: stationary, nothing delivered"
+    text = f"{label}: {_path(d.get('visited'))}, {_handled(d.get('handledBy'))}"
+    extras = list(d.get("controlEvents") or [])
+    for a in d.get("actions") or []:
+        if isinstance(a, dict):
+            extras.append(f"{a.get('action')} " + (f"performed by {a.get('by')}" if a.get("performed") else "not performed"))
+    if extras:
+        text += f" ({'; '.join(extras)})"
+    if d.get("reason") and d.get("reason") != "stationary":
+        text += f" [{d.get('reason')}]"
+    return text
+
+
+def _deliveries(deliveries: list) -> str:
+    touches = {str(d.get("touch")) for d in deliveries if isinstance(d, dict)}
+    label_each = len(touches) > 1
+    parts = [_delivery(d, label_each) for d in deliveries if isinstance(d, dict)]
+    text = "; ".join(parts)
+    if not label_each and touches:
+        text = f"{touches.pop()} {text}" if len(parts) > 1 else text
+    return text
+
+
+def describe_outcome(kind: str, outcome, steps=None) -> str:
     """One readable phrase for a trace outcome; falls back to the trace kind for shapes it does not know."""
     if not isinstance(outcome, dict):
         return kind
     # Touches: one delivery per touch and phase.
     deliveries = outcome.get("deliveries")
     if isinstance(deliveries, list):
-        if not deliveries:
-            return f"{kind}: no deliveries"
+        return _deliveries(deliveries) if deliveries else f"{kind}: no deliveries"
+    # A tree change that cancelled touches or presses, or resigned first responders.
+    if kind == "treeChange" or ("touches" in outcome and "resigned" in outcome):
         parts = []
-        for d in deliveries:
-            if not isinstance(d, dict):
-                continue
-            message = d.get("message") or d.get("phase") or kind
-            label = f"{message}" + (f" [{d.get('touch')}]" if len(deliveries) > 1 and d.get("touch") is not None else "")
-            parts.append(f"{label}: {_path(d.get('visited'))}, {_handled(d.get('handledBy'))}")
-        return "; ".join(parts) if parts else kind
+        if outcome.get("touches"):
+            parts.append(_deliveries(outcome["touches"]))
+        for p in outcome.get("presses") or []:
+            if isinstance(p, dict):
+                parts.append(f"{p.get('press')} {p.get('message')}: {_path(p.get('visited'))}, {_handled(p.get('handledBy'))}")
+        for r in outcome.get("resigned") or []:
+            if isinstance(r, dict):
+                parts.append(f"{r.get('from')} resigned (left window {r.get('window')})")
+        return f"{kind}: " + ("; ".join(parts) if parts else "no consequences")
     # Actions: sendAction walks the responder chain to a target.
     if "performed" in outcome:
-        by = _ids(outcome.get("by"))
-        verdict = f"performed by {', '.join(by)}" if outcome.get("performed") and by else (
-            "performed" if outcome.get("performed") else "not performed")
-        visited = outcome.get("visited")
-        return f"{kind}: {_path(visited)}, {verdict}" if visited is not None else f"{kind}: {verdict}"
+        actions = _steps(steps, "action")
+        name = actions[-1].get("action") if actions else kind
+        if outcome.get("performed"):
+            verdict = f"performed by {_json(outcome.get('by'))}"
+        else:
+            verdict = "not performed" + (f" ({outcome['reason']})" if outcome.get("reason") else "")
+        return f"{name} {_path(outcome.get('visited'))}, {verdict}"
     # Become/resign first responder.
     if "result" in outcome and ("reason" in outcome or "resigned" in outcome):
-        text = f"{kind}: {outcome.get('result')}"
+        checks = _steps(steps, "check")
+        who = f" {checks[0].get('id')}" if checks and checks[0].get("id") else ""
+        text = f"{kind}{who}: {_json(outcome.get('result'))}"
         if outcome.get("reason"):
             text += f" ({outcome['reason']})"
         resigned = _ids(outcome.get("resigned"))
         if resigned:
             text += f", resigned {', '.join(resigned)}"
         return text
-    # Motion, remote control, presses: a start responder, the chain visited and who handled it.
-    if "visited" in outcome or "handledBy" in outcome:
-        start = outcome.get("start")
-        text = f"{kind}: {_path(outcome.get('visited'))}, {_handled(outcome.get('handledBy'))}"
-        if start is not None and not _ids(outcome.get("visited")):
-            text = f"{kind}: from {start}, {_handled(outcome.get('handledBy'))}"
-        return text
+    # Motion, remote control, presses: from a start responder up the chain.
+    if "visited" in outcome or "handledBy" in outcome or "start" in outcome:
+        message = outcome.get("message") or kind
+        if outcome.get("press") is not None:
+            message = f"{outcome.get('press')} {message}" + (f" {outcome['key']!r}" if outcome.get("key") else "")
+        if outcome.get("start") is None and not _ids(outcome.get("visited")):
+            return f"{message}: discarded ({_discard_reason(steps)})"
+        return f"{message}: {_path(outcome.get('visited'))}, {_handled(outcome.get('handledBy'))}"
     return kind
 
 
@@ -120,10 +178,10 @@ def describe_event(body: dict) -> tuple:
     if stream == "trace":
         trace = body.get("trace") or {}
         kind = trace.get("kind") or "trace"
-        return kind, describe_outcome(kind, trace.get("outcome"))
+        return kind, describe_outcome(kind, trace.get("outcome"), trace.get("steps"))
     if stream == "focus":
         c = body.get("change") or {}
-        return "focus", f"window {c.get('window')}: {c.get('from')}{ARROW}{c.get('to')} ({c.get('reason')})"
+        return "focus", f"window {c.get('window')}: first responder {_json(c.get('from'))}{ARROW}{_json(c.get('to'))} ({c.get('reason')})"
     if stream == "tree":
         return "tree", describe_tree(body)
     return stream or "?", stream or "?"
@@ -131,7 +189,7 @@ def describe_event(body: dict) -> tuple:
 
 def format_line(body: dict, replayed: bool = False) -> str:
     kind, text = describe_event(body)
-    line = f"seq {body.get('seq'):>6}  {cause_text(body.get('cause')):<14} {kind:<9} {text}"
+    line = f"seq {body.get('seq'):>6}  {cause_text(body.get('cause')):<16} {kind:<13} {text}"
     return line + ("  [replayed]" if replayed else "")
 
 
@@ -156,11 +214,21 @@ def main(argv=None) -> int:
         return 1
 
     printed = 0
+    if args.after is not None:
+        print(f"# following session {args.session} after seq {args.after} (history from trace.replay)", flush=True)
+    idle_deadline = time.monotonic() + args.idle_exit
     try:
         while not args.count or printed < args.count:
-            item = follower.next(args.idle_exit or None)
+            wait = None
+            if args.idle_exit:
+                wait = idle_deadline - time.monotonic()
+                if wait <= 0:
+                    break  # --idle-exit: no session event for that long ($sys/ events do not count)
+            item = follower.next(wait)
             if item is None:
-                break
+                continue
+            if item.kind != "sys":
+                idle_deadline = time.monotonic() + args.idle_exit
             if item.kind == "snapshot":
                 print(f"# {item.describe()}" if item.resnapshot else
                       f"# following session {args.session} from {item.describe()}", flush=True)
