@@ -16,6 +16,7 @@ Only needs pyzmq (``python3 -m pip install pyzmq``). The pieces:
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import os
@@ -247,8 +248,8 @@ class Item:
                          engine still held).
       ``"event"``     -- ``event`` is the next session event (seq = previous + 1); ``replayed`` tells whether
                          it came from trace.replay rather than the live subscription.
-      ``"recovered"`` -- a gap was filled from the replay ring: ``count`` events, seqs ``first``..``last``;
-                         follows the events themselves. ``reason`` says what revealed the gap.
+      ``"recovered"`` -- a gap was filled from the replay ring: ``count`` events, seqs ``first``..``last``,
+                         which follow this item (with ``replayed`` set). ``reason`` says what revealed the gap.
       ``"sys"``       -- ``event`` is a ``$sys/`` event (tick, sessions).
     """
     kind: str
@@ -305,7 +306,7 @@ class Follower:
         self.last_seq = 0
         self._deleted = False
         self.recoveries: list[Item] = []
-        self._pending: list[Item] = []
+        self._pending: collections.deque[Item] = collections.deque()
         if after is None:
             self._take_snapshot(resnapshot=False)
         else:
@@ -329,9 +330,12 @@ class Follower:
         self._pending.append(item)
 
     def _recover(self, reason: str) -> None:
-        """Fetches every event after ``last_seq`` that the engine holds; re-snapshots if it holds too few."""
+        """Fetches every event after ``last_seq`` that the engine holds; re-snapshots if it holds too few.
+
+        Hands out a ``recovered`` item first, then the recovered events in order.
+        """
         start = self.last_seq
-        count = 0
+        got: list[Item] = []
         while True:
             params: dict[str, Any] = {"session": self.session, "after": self.last_seq}
             if self.replay_limit:
@@ -341,16 +345,16 @@ class Follower:
             except RPCError as e:
                 if e.name != "REPLAY_EXPIRED":
                     raise
-                self._flush_recovered(start, count, reason)
+                self._hand_out_recovered(start, got, reason)
                 self._take_snapshot(resnapshot=True, oldest=e.data.get("oldest"))
                 return
             if isinstance(reply.get("seq"), int) and reply["seq"] < self.last_seq:
                 # The session's seq went backwards: the engine restarted or the session was re-created.
-                self._flush_recovered(start, count, reason)
+                self._hand_out_recovered(start, got, reason)
                 self._restarted(f"session {self.session} restarted: its seq went back from {self.last_seq} to "
                                 f"{reply['seq']} (a new engine or a re-created session)")
                 return
-            got = 0
+            before = len(got)
             for entry in reply.get("events", []):
                 body = entry["event"]
                 seq = body.get("seq")
@@ -359,16 +363,14 @@ class Follower:
                 if seq != self.last_seq + 1:
                     # Cannot happen with a consistent engine (it answers REPLAY_EXPIRED instead): never
                     # hand out a hole silently.
-                    self._flush_recovered(start, count, reason)
+                    self._hand_out_recovered(start, got, reason)
                     self._take_snapshot(resnapshot=True, oldest=seq)
                     return
                 self.last_seq = seq
-                count += 1
-                got += 1
-                self._pending.append(Item("event", event=Event(entry.get("topic", ""), body), replayed=True))
-            if reply.get("complete", True) or got == 0:
+                got.append(Item("event", event=Event(entry.get("topic", ""), body), replayed=True))
+            if reply.get("complete", True) or len(got) == before:
                 break
-        self._flush_recovered(start, count, reason)
+        self._hand_out_recovered(start, got, reason)
 
     def _restarted(self, reason: str) -> None:
         """The session's numbering started again (engine restart, or the session was deleted and re-created)."""
@@ -376,11 +378,12 @@ class Follower:
         self._deleted = False
         self._take_snapshot(resnapshot=True, reason=reason)
 
-    def _flush_recovered(self, start: int, count: int, reason: str) -> None:
-        if count:
-            item = Item("recovered", first=start + 1, last=start + count, count=count, reason=reason)
+    def _hand_out_recovered(self, start: int, got: list, reason: str) -> None:
+        if got:
+            item = Item("recovered", first=start + 1, last=start + len(got), count=len(got), reason=reason)
             self.recoveries.append(item)
             self._pending.append(item)
+            self._pending.extend(got)
 
     # -- delivery
 
@@ -389,7 +392,7 @@ class Follower:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             if self._pending:
-                return self._pending.pop(0)
+                return self._pending.popleft()
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             event = self.subscriber.next(left)
             if event is None:
