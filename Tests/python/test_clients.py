@@ -267,6 +267,15 @@ def test_discovery_env_override_and_clear_errors(tmp_path):
                                                       "startedAt": "2025-01-01T00:00:00Z"}))
     with pytest.raises(rc.NoEngineError, match="is gone"):
         rc.discover("ghost", str(tmp_path), env={})
+    # A protocol this client does not speak.
+    future = {"name": "future", "pid": os.getpid(), "version": "9.0.0", "protocol": 2, "rpc": "ipc:///f.rpc",
+              "events": "ipc:///f.ev", "startedAt": "2030-01-01T00:00:00Z"}
+    (tmp_path / "future.json").write_text(json.dumps(future))
+    with pytest.raises(rc.NoEngineError, match="speaks protocol 2"):
+        rc.discover("future", str(tmp_path), env={})
+    future["protocol"] = 1
+    (tmp_path / "future.json").write_text(json.dumps(future))
+    assert rc.discover("future", str(tmp_path), env={}).rpc == "ipc:///f.rpc"
 
 
 def test_request_example_and_rpc_error_name(engines, scripts):

@@ -26,6 +26,7 @@ from typing import Any, Iterator, Mapping, Optional
 
 import zmq
 
+PROTOCOL = 1  # the protocol version these clients speak
 WELCOME_TOPIC = b"$sys/welcome"
 SYS_PREFIX = "$sys/"
 
@@ -107,6 +108,9 @@ def discover(name: str = "default", directory: Optional[str] = None,
         raise NoEngineError(f"cannot read the discovery file {path}: {e}") from None
     if not isinstance(info, dict) or not isinstance(info.get("rpc"), str) or not isinstance(info.get("events"), str):
         raise NoEngineError(f"the discovery file {path} has no rpc/events endpoints")
+    if info.get("protocol", PROTOCOL) != PROTOCOL:
+        raise NoEngineError(f'the engine named "{name}" speaks protocol {info.get("protocol")}; '
+                            f"this client speaks protocol {PROTOCOL}")
     pid = info.get("pid")
     if isinstance(pid, int) and not _process_alive(pid):
         raise NoEngineError(f'the engine named "{name}" is not running: pid {pid} in {path} is gone '
