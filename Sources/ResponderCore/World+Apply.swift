@@ -25,21 +25,26 @@ extension World {
         guard ops.count <= limits.maxOpsPerBatch else {
             throw RPCError(.limitExceeded, "a batch holds at most \(limits.maxOpsPerBatch) ops", [("limit", "opsPerBatch"), ("max", JSON(limits.maxOpsPerBatch))])
         }
-        // The transaction works on a copy of the world; `self` is replaced only when every op and every
-        // invariant passed, so throwing is the rollback. (The dictionary copy is paid once per batch.)
-        var tx = Transaction(world: self, limits: limits)
+        // The transaction takes the world over (a swap, not a copy, so a batch costs what its ops touch,
+        // not the size of the world) and journals every node before it first changes it. On any error
+        // the journal puts those nodes back and the world returns exactly as it was.
+        var tx = Transaction(world: World(), limits: limits)
+        swap(&self, &tx.world)
+        defer { swap(&self, &tx.world) }
         for (index, guarded) in ops.enumerated() {
             tx.opIndex = index
             do throws(RPCError) { try tx.perform(guarded) } catch {
+                tx.rollback()
                 throw Self.locate(error, opIndex: index)
             }
         }
-        try tx.checkInvariants()
-        let next = revision + 1
-        var world = tx.world
-        world.revision = next
-        for id in tx.changed where world.nodes[id] != nil { world.nodes[id]!.revision = next }
-        self = world
+        do throws(RPCError) { try tx.checkInvariants() } catch {
+            tx.rollback()
+            throw error
+        }
+        let next = tx.world.revision + 1
+        tx.world.revision = next
+        for id in tx.changed where tx.world.nodes[id] != nil { tx.world.nodes[id]!.revision = next }
         return AppliedBatch(revision: next, removed: tx.removed, changed: Array(tx.changedOrder))
     }
 
@@ -112,6 +117,26 @@ struct Transaction {
     init(world: World, limits: Limits) {
         self.world = world
         self.limits = limits
+    }
+
+    /// Each node's value before the batch first changed it (nil: it did not exist).
+    private var journal: [String: Node?] = [:]
+    private var detachedBefore: [String]?
+
+    private mutating func save(_ id: String) {
+        if journal.index(forKey: id) == nil { journal.updateValue(world.nodes[id], forKey: id) }
+    }
+
+    private mutating func saveDetached() {
+        if detachedBefore == nil { detachedBefore = world.detachedRoots }
+    }
+
+    /// Puts back every node the batch changed.
+    mutating func rollback() {
+        for (id, original) in journal { world.nodes[id] = original }
+        if let detachedBefore { world.detachedRoots = detachedBefore }
+        journal = [:]
+        detachedBefore = nil
     }
 
     private mutating func touchKey() {
@@ -211,15 +236,18 @@ struct Transaction {
         }
         for var node in created {
             node.children = []
+            save(node.id)
             world.nodes[node.id] = node
             if let p = node.parent, p != parent { world.nodes[p]!.children.append(node.id) }
             markChanged(node.id)
         }
         let rootID = created[0].id
         if let parent {
+            save(parent)
             world.nodes[parent]!.children.insert(rootID, at: position)
             toCheck[parent] = opIndex
         } else {
+            saveDetached()
             world.detachedRoots.insert(rootID, at: position)
         }
         if created.contains(where: { $0.kind == .window }) { touchKey() }
@@ -230,13 +258,16 @@ struct Transaction {
         guard id != World.rootID else { throw fail(.invalidPlacement, "the application cannot be removed", [("id", .string(id))]) }
         let gone = world.subtree(id)
         if let p = node.parent {
+            save(p)
             world.nodes[p]!.children.removeAll { $0 == id }
             toCheck[p] = opIndex
         } else {
+            saveDetached()
             world.detachedRoots.removeAll { $0 == id }
         }
         for g in gone {
             if world.nodes[g]?.kind == .window { touchKey() }
+            save(g)
             world.nodes[g] = nil
             toCheck[g] = nil
         }
@@ -255,24 +286,30 @@ struct Transaction {
         }
         // Detach from the old place.
         if let old = node.parent {
+            save(old)
             world.nodes[old]!.children.removeAll { $0 == id }
             toCheck[old] = opIndex
         } else {
+            saveDetached()
             world.detachedRoots.removeAll { $0 == id }
         }
         let count = parent.map { world.nodes[$0]!.children.count } ?? world.detachedRoots.count
         let position = try checkIndex(index, count: count)
         if let parent {
+            save(parent)
             world.nodes[parent]!.children.insert(id, at: position)
             toCheck[parent] = opIndex
         } else {
+            saveDetached()
             world.detachedRoots.insert(id, at: position)
         }
+        save(id)
         world.nodes[id]!.parent = parent
         // Re-derive depths below the moved node.
         let delta = ((newParent?.depth ?? -1) + 1) - node.depth
         if delta != 0 {
             for d in world.subtree(id) {
+                save(d)
                 world.nodes[d]!.depth += delta
                 if world.nodes[d]!.depth > limits.maxDepth {
                     throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(d))])
@@ -286,6 +323,7 @@ struct Transaction {
     mutating func update(_ id: String, set: [(key: String, value: JSON)]) throws(RPCError) {
         var node = try existing(id, field: "id")
         try NodeReader.update(&node, set: set)
+        save(id)
         world.nodes[id] = node
         if set.contains(where: { $0.key == "key" }) { touchKey() }
         markChanged(id)

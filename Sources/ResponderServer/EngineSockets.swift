@@ -14,6 +14,10 @@ final class EngineSockets {
             rpc = try ZMQSocket(context: context, type: .router)
             events = try ZMQSocket(context: context, type: .xpub)
             try rpc.setLinger(0)
+            // A ROUTER drops replies silently past its send high-water mark; a client that pipelines many
+            // requests must still get every reply, so replies are never dropped (memory is bounded by
+            // what that client itself sent).
+            try rpc.setSendHWM(0)
             try events.setLinger(0)
             try events.setSendHWM(config.publishHighWaterMark)
             try events.setXPubWelcomeMessage("$sys/welcome")

@@ -3,6 +3,7 @@ import Testing
 import ResponderClient
 import ResponderCore
 import ResponderProtocol
+import ZMQ
 @testable import ResponderServer
 
 /// The engine end to end over real ipc sockets (libzmq), in process.
@@ -171,5 +172,29 @@ import ResponderProtocol
         #expect(list?["nodes"] == JSON(depth + 2))
         let reply = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":2,"method":"tree.get","params":{"id":"v99990"}}"#)
         #expect(reply.contains("\"v99999\""))
+    }
+
+    @Test func everyReplyArrivesWhenAClientPipelinesThousandsOfRequests() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let context = try ZMQContext()
+        let socket = try ZMQSocket(context: context, type: .dealer)
+        defer {
+            socket.close()
+            context.terminate()
+        }
+        try socket.setLinger(0)
+        try socket.setReceiveTimeout(30_000)
+        try socket.connect(try t.address.rpc)
+        let count = 5_000  // well past libzmq's default high-water mark of 1,000
+        for i in 0..<count {
+            let body = #"{"jsonrpc":"2.0","id":\#(i),"method":"tree.apply","params":{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}}"#
+            try socket.send([[], Array(body.utf8)])
+        }
+        var ids: [Int] = []
+        while ids.count < count, let frames = try socket.receiveMultipart(), let last = frames.last {
+            ids.append(try JSONCodec.decode(last)["id"]?.intValue ?? -1)
+        }
+        #expect(ids == Array(0..<count))
     }
 }

@@ -27,6 +27,19 @@ public struct SessionState: Sendable {
     /// Applies a batch atomically, then works out what it did to live touches, presses and first
     /// responders (T6, F6).
     public mutating func apply(_ ops: [GuardedOp], ifRevision: Int?, limits: Limits) throws(RPCError) -> TreeChange {
+        // Only a remove or a move can take a node out of its window (T6, E2, F6), and only live touches,
+        // presses and first responders can be affected. Otherwise skip keeping the old world: holding it
+        // would make the batch copy the whole world instead of changing it in place.
+        let mayLeave = ops.contains {
+            switch $0.op {
+            case .remove, .move: return true
+            case .insert, .update: return false
+            }
+        }
+        guard mayLeave, !touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty else {
+            let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
+            return TreeChange(batch: batch, ops: ops.map(\.json), consequences: nil)
+        }
         let before = world
         let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
         let consequences = reconcile(before: before)
