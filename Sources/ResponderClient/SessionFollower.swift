@@ -22,13 +22,16 @@ public final class SessionFollower {
     /// The seq of the last event delivered (or held by the snapshot).
     public private(set) var lastSeq: Int
     private var pending: [Item] = []
+    private let streams: Set<String>?
 
     /// Joins from a fresh snapshot, or — with `since` — replays the history after that seq first.
     public init(connection: ResponderConnection, session: String, streams: [String]? = nil, since: Int? = nil) throws(ClientError) {
         self.session = session
         self.connection = connection
-        let topics = streams.map { $0.map { "\(session)/\($0)" } } ?? ["\(session)/"]
-        subscriber = try EventSubscriber(address: connection.address, topics: topics)
+        // Seqs run across all of a session's streams, so the follower always receives every stream (a
+        // filtered subscription would look like gaps) and filters what it hands out instead.
+        self.streams = streams.map(Set.init)
+        subscriber = try EventSubscriber(address: connection.address, topics: ["\(session)/"])
         lastSeq = 0
         if let since {
             lastSeq = since
@@ -71,10 +74,15 @@ public final class SessionFollower {
         if count > 0 { pending.append(.recovered(after: from, through: lastSeq, count: count)) }
     }
 
-    /// The next item, or nil if nothing arrives within `timeoutMs`.
+    /// The next item, or nil if nothing arrives within `timeoutMs`. With `streams`, events of other streams
+    /// are followed (for seq continuity) but not returned.
     public func next(timeoutMs: Int) throws(ClientError) -> Item? {
         while true {
-            if !pending.isEmpty { return pending.removeFirst() }
+            while !pending.isEmpty {
+                let item = pending.removeFirst()
+                if case .event(let e) = item, let streams, !streams.contains(e.stream ?? "") { continue }
+                return item
+            }
             guard let event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
             if event.isSys {
                 // A tick that shows a later seq than ours means we lost the tail: recover it now.

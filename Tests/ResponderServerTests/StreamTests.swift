@@ -131,4 +131,23 @@ import ResponderProtocol
         }
         #expect(tick?.body["sessions"]?["default"] == 1)
     }
+
+    @Test func aFollowerOfOneStreamSeesNoFalseGapsFromTheOthers() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let c = try t.connect()
+        let follower = try SessionFollower(connection: try t.connect(), session: "default", streams: ["trace"])
+        _ = try update(c, "A", alpha: 0.5)              // seq 1: tree
+        _ = try c.call("event.tap", ["point": [20, 410]])  // seq 2: trace
+        var events: [EngineEvent] = []
+        var recovered = 0
+        while events.isEmpty, let item = try follower.next(timeoutMs: 5000) {
+            if case .event(let e) = item { events.append(e) }
+            if case .recovered = item { recovered += 1 }
+        }
+        #expect(events.map(\.stream) == ["trace"])
+        #expect(events.first?.seq == 2)
+        #expect(recovered == 0)
+        #expect(follower.lastSeq == 2)
+    }
 }
