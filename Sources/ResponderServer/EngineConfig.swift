@@ -19,6 +19,8 @@ public struct EngineConfig: Sendable {
     public var initialWorld: JSON?
     /// Messages queued per subscriber before the engine drops (never blocks on a slow subscriber).
     public var publishHighWaterMark: Int
+    /// A client that has sent no request for this long is no longer listed by session.clients.
+    public var clientIdleSeconds: Double = 600
 
     public init(name: String = "default", directory: String? = nil, rpcEndpoint: String? = nil, eventsEndpoint: String? = nil,
                 limits: Limits = .default, replayBuffer: Int = 10_000, tickMilliseconds: Int = 1000,

@@ -1,3 +1,4 @@
+import Foundation
 import ResponderCore
 import ResponderProtocol
 
@@ -83,7 +84,12 @@ enum SessionMethods {
     static func clients(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {
         let host = try ctx.session()
         try ctx.params.finish()
-        let attached = ctx.state.clients.values.filter { $0.attached.contains(host.name) }.sorted { $0.id < $1.id }
+        // libzmq does not tell a ROUTER when a peer goes away, so "attached" means: addressed this session
+        // and sent a request within the idle window.
+        let cutoff = Date().addingTimeInterval(-ctx.state.config.clientIdleSeconds)
+        let attached = ctx.state.clients.values
+            .filter { $0.attached.contains(host.name) && $0.lastSeen >= cutoff }
+            .sorted { $0.id < $1.id }
         return .json(["session": .string(host.name), "clients": .array(attached.map(\.json))])
     }
 }

@@ -53,6 +53,9 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Events queued per subscriber before the engine drops (it never blocks on a slow subscriber; a subscriber recovers drops with trace.replay).")
     var publishHwm = 100_000
 
+    @Option(name: .long, help: "Seconds without a request after which a client is no longer listed by session.clients.")
+    var clientIdleSeconds = 600
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -60,7 +63,7 @@ struct Responderd: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \"\(logLevel)\"") }
         guard EngineConfig.isValidName(name) else { throw ValidationError("--name must match [A-Za-z0-9_-]{1,64}") }
         for (flag, value) in [("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm)] where value < 1 {
+                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds)] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
     }
@@ -79,9 +82,10 @@ struct Responderd: ParsableCommand {
             do { initial = try JSONCodec.decode(Array(data)) } catch { throw ValidationError("--world: \(world) is not valid JSON: \(error)") }
         }
         let limits = Limits(maxNodes: maxNodes, maxDepth: maxDepth, maxMessageBytes: maxMessageBytes, maxOpsPerBatch: maxOps)
-        let config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
+        var config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
                                   replayBuffer: replayBuffer, tickMilliseconds: tickMs, initialWorld: initial,
                                   publishHighWaterMark: publishHwm)
+        config.clientIdleSeconds = Double(clientIdleSeconds)
         let engine = Engine(config: config, logger: logger)
         // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
         // cleanly; the engine thread notices within 100 ms and removes what it created.
