@@ -138,7 +138,7 @@ def test_tree_get_reports_every_field_with_defaults(client):
     assert window["class"] == "UIWindow" and window["key"] is True and window["windowLevel"] == 0
     vc = find(tree, "rootVC")
     assert vc["class"] == "UIViewController" and vc["presentedBy"] is None
-    assert vc["handles"] == {"buttonTapped:": "handle"}
+    assert vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle"}
     assert "frame" not in vc, "fields that do not apply are not listed"
     assert find(tree, "delegate")["class"] == "AppDelegate"
     assert find(tree, "title")["userInteractionEnabled"] is False

@@ -100,7 +100,7 @@ def test_demo_world():
     assert window["id"] == "window" and window["key"] is True and window["frame"] == [0, 0, 390, 844]
     [root_vc] = window["children"]
     assert root_vc["id"] == "rootVC" and root_vc["kind"] == "viewController"
-    assert root_vc["handles"] == {"buttonTapped:": "handle"}
+    assert root_vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle"}
     [root] = root_vc["children"]
     assert root["id"] == "root" and root["frame"] == [0, 0, 390, 844]
     from harness import find
