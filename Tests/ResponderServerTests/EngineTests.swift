@@ -3,7 +3,6 @@ import Testing
 import ResponderClient
 import ResponderCore
 import ResponderProtocol
-import ZMQ
 @testable import ResponderServer
 
 /// The engine end to end over real ipc sockets (libzmq), in process.
@@ -177,22 +176,14 @@ import ZMQ
     @Test func everyReplyArrivesWhenAClientPipelinesThousandsOfRequests() throws {
         let t = try TestEngine(world: Fixtures.world)
         defer { t.stop() }
-        let context = try ZMQContext()
-        let socket = try ZMQSocket(context: context, type: .dealer)
-        defer {
-            socket.close()
-            context.terminate()
-        }
-        try socket.setLinger(0)
-        try socket.setReceiveTimeout(30_000)
-        try socket.connect(try t.address.rpc)
+        let dealer = try RawDealer(address: try t.address, receiveTimeoutMs: 30_000)
         let count = 5_000  // well past libzmq's default high-water mark of 1,000
         for i in 0..<count {
             let body = #"{"jsonrpc":"2.0","id":\#(i),"method":"tree.apply","params":{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}}"#
-            try socket.send([[], Array(body.utf8)])
+            try dealer.send(body)
         }
         var ids: [Int] = []
-        while ids.count < count, let frames = try socket.receiveMultipart(), let last = frames.last {
+        while ids.count < count, let last = try dealer.receive() {
             ids.append(try JSONCodec.decode(last)["id"]?.intValue ?? -1)
         }
         #expect(ids == Array(0..<count))

@@ -1,20 +1,35 @@
 import ResponderClient
 import ZMQ
 
-/// Sends one request body as text and returns the reply as text, without parsing either into a JSON value.
-enum RawRequest {
-    static func send(address: EngineAddress, body: String) throws -> String {
-        let context = try ZMQContext()
-        let socket = try ZMQSocket(context: context, type: .dealer)
-        defer {
-            socket.close()
-            context.terminate()
-        }
+/// Talks to the engine with bare DEALER frames, without the client library parsing anything.
+final class RawDealer {
+    let context: ZMQContext
+    let socket: ZMQSocket
+
+    init(address: EngineAddress, receiveTimeoutMs: Int = 60_000) throws {
+        context = try ZMQContext()
+        socket = try ZMQSocket(context: context, type: .dealer)
         try socket.setLinger(0)
-        try socket.setReceiveTimeout(60_000)
+        try socket.setReceiveTimeout(receiveTimeoutMs)
         try socket.connect(address.rpc)
-        try socket.send([[], Array(body.utf8)])
-        guard let frames = try socket.receiveMultipart(), let last = frames.last else { return "" }
-        return String(decoding: last, as: UTF8.self)
+    }
+
+    deinit {
+        socket.close()
+        context.terminate()
+    }
+
+    func send(_ body: String) throws { try socket.send([[], Array(body.utf8)]) }
+
+    /// The body of the next reply, or nil on timeout.
+    func receive() throws -> [UInt8]? { try socket.receiveMultipart()?.last }
+}
+
+enum RawRequest {
+    /// Sends one request body as text and returns the reply as text.
+    static func send(address: EngineAddress, body: String) throws -> String {
+        let dealer = try RawDealer(address: address)
+        try dealer.send(body)
+        return try dealer.receive().map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 }

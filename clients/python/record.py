@@ -23,10 +23,9 @@ import json
 import os
 import signal
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from responder_client import ClientError, Connection, Follower, add_engine_arguments, discover, format_seqs  # noqa: E402
+from responder_client import IdleTimer, ClientError, Connection, Follower, add_engine_arguments, discover, format_seqs  # noqa: E402
 
 
 def log(message: str) -> None:
@@ -111,23 +110,20 @@ def main(argv=None) -> int:
         out.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
         out.flush()
 
-    idle_deadline = time.monotonic() + args.idle_exit
+    idle = IdleTimer(args.idle_exit)
     try:
         while True:
             if args.until_seq and last_seq is not None and last_seq >= args.until_seq:
                 break
             if args.count and written >= args.count:
                 break
-            wait = None
-            if args.idle_exit:
-                wait = idle_deadline - time.monotonic()
-                if wait <= 0:
-                    break  # --idle-exit: no session event for that long ($sys/ events do not count)
-            item = follower.next(wait)
+            if idle.expired:
+                break  # --idle-exit: no session event for that long ($sys/ events do not count)
+            item = follower.next(idle.wait())
             if item is None:
                 continue
             if item.kind != "sys":
-                idle_deadline = time.monotonic() + args.idle_exit
+                idle.reset()
             if item.kind == "snapshot":
                 write({"snapshot": item.snapshot})
                 last_seq = item.snapshot["seq"]

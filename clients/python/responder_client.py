@@ -454,3 +454,24 @@ def add_engine_arguments(parser) -> None:
 
 def format_seqs(first: int, last: int) -> str:
     return f"{first}" if first == last else f"{first}\u2013{last}"
+
+
+class IdleTimer:
+    """``--idle-exit``: how long to wait for the next item, and whether that many seconds passed with none.
+
+    ``seconds`` of 0 (or None) never expires and waits forever."""
+
+    def __init__(self, seconds: Optional[float]):
+        self.seconds = seconds or 0.0
+        self.reset()
+
+    def reset(self) -> None:
+        self.deadline = time.monotonic() + self.seconds
+
+    def wait(self) -> Optional[float]:
+        return None if not self.seconds else max(0.0, self.deadline - time.monotonic())
+
+    @property
+    def expired(self) -> bool:
+        return bool(self.seconds) and time.monotonic() >= self.deadline
+

@@ -18,7 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from responder_client import (ClientError, Connection, Subscriber, add_engine_arguments, discover,  # noqa: E402
+from responder_client import (IdleTimer, ClientError, Connection, Subscriber, add_engine_arguments, discover,  # noqa: E402
                               format_seqs)
 
 
@@ -68,19 +68,16 @@ def main(argv=None) -> int:
         print(f"WARNING: missed seq {format_seqs(first, through)} ({n} event{'s' if n != 1 else ''}) on session "
               f"{args.session} [{how}]; use trace.replay to recover them (see trace_tail.py)", file=sys.stderr, flush=True)
 
-    idle_deadline = time.monotonic() + args.idle_exit
+    idle = IdleTimer(args.idle_exit)
     try:
         while True:
-            wait = None
-            if args.idle_exit:
-                wait = idle_deadline - time.monotonic()
-                if wait <= 0:
-                    break  # --idle-exit: no session event for that long ($sys/ events do not count)
-            event = sub.next(wait)
+            if idle.expired:
+                break  # --idle-exit: no session event for that long ($sys/ events do not count)
+            event = sub.next(idle.wait())
             if event is None:
                 continue
             if not event.is_sys:
-                idle_deadline = time.monotonic() + args.idle_exit
+                idle.reset()
             if event.is_sys:
                 if event.topic == "$sys/tick":
                     latest = (event.body.get("sessions") or {}).get(args.session)

@@ -18,10 +18,9 @@ with trace.replay and reported as "recovered 37 events (seq 120\u2013156)"; if t
 import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from responder_client import ClientError, Connection, Follower, add_engine_arguments, discover  # noqa: E402
+from responder_client import IdleTimer, ClientError, Connection, Follower, add_engine_arguments, discover  # noqa: E402
 
 ARROW = " \u2192 "
 
@@ -216,19 +215,16 @@ def main(argv=None) -> int:
     printed = 0
     if args.after is not None:
         print(f"# following session {args.session} after seq {args.after} (history from trace.replay)", flush=True)
-    idle_deadline = time.monotonic() + args.idle_exit
+    idle = IdleTimer(args.idle_exit)
     try:
         while not args.count or printed < args.count:
-            wait = None
-            if args.idle_exit:
-                wait = idle_deadline - time.monotonic()
-                if wait <= 0:
-                    break  # --idle-exit: no session event for that long ($sys/ events do not count)
-            item = follower.next(wait)
+            if idle.expired:
+                break  # --idle-exit: no session event for that long ($sys/ events do not count)
+            item = follower.next(idle.wait())
             if item is None:
                 continue
             if item.kind != "sys":
-                idle_deadline = time.monotonic() + args.idle_exit
+                idle.reset()
             if item.kind == "snapshot":
                 print(f"# {item.describe()}" if item.resnapshot else
                       f"# following session {args.session} from {item.describe()}", flush=True)
