@@ -25,13 +25,16 @@ public final class SessionFollower {
     private let streams: Set<String>?
 
     /// Joins from a fresh snapshot, or — with `since` — replays the history after that seq first.
-    public init(connection: ResponderConnection, session: String, streams: [String]? = nil, since: Int? = nil) throws(ClientError) {
+    /// `receiveHighWaterMark` bounds the events queued on this side (0: unbounded, the default, so that only
+    /// the engine's own high-water mark can drop anything).
+    public init(connection: ResponderConnection, session: String, streams: [String]? = nil, since: Int? = nil,
+                receiveHighWaterMark: Int = 0) throws(ClientError) {
         self.session = session
         self.connection = connection
         // Seqs run across all of a session's streams, so the follower always receives every stream (a
         // filtered subscription would look like gaps) and filters what it hands out instead.
         self.streams = streams.map(Set.init)
-        subscriber = try EventSubscriber(address: connection.address, topics: ["\(session)/"])
+        subscriber = try EventSubscriber(address: connection.address, topics: ["\(session)/"], receiveHighWaterMark: receiveHighWaterMark)
         lastSeq = 0
         if let since {
             lastSeq = since
@@ -47,10 +50,11 @@ public final class SessionFollower {
         pending.append(.snapshot(snapshot))
     }
 
-    /// Fetches events after `lastSeq` from the replay ring until caught up (or through `through`).
+    /// Fetches events after `lastSeq` from the replay ring until caught up (or through `through`). The
+    /// `.recovered` report comes before the events it recovered.
     private func recover(through: Int?) throws(ClientError) {
         let from = lastSeq
-        var count = 0
+        var recovered: [Item] = []
         while true {
             let reply: JSON
             do {
@@ -65,13 +69,14 @@ public final class SessionFollower {
             for entry in reply["events"]?.arrayValue ?? [] {
                 guard let body = entry["event"], let seq = body["seq"]?.intValue, seq == lastSeq + 1 else { continue }
                 lastSeq = seq
-                count += 1
-                pending.append(.event(EngineEvent(topic: entry["topic"]?.stringValue ?? "", body: body)))
+                recovered.append(.event(EngineEvent(topic: entry["topic"]?.stringValue ?? "", body: body)))
             }
             if reply["complete"]?.boolValue ?? true { break }
             if let through, lastSeq >= through { break }
         }
-        if count > 0 { pending.append(.recovered(after: from, through: lastSeq, count: count)) }
+        guard !recovered.isEmpty else { return }
+        pending.append(.recovered(after: from, through: lastSeq, count: recovered.count))
+        pending.append(contentsOf: recovered)
     }
 
     /// The next item, or nil if nothing arrives within `timeoutMs`. With `streams`, events of other streams

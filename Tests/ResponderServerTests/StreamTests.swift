@@ -150,4 +150,42 @@ import ResponderProtocol
         #expect(recovered == 0)
         #expect(follower.lastSeq == 2)
     }
+
+    /// The flood, from Swift: a follower that stops reading loses events at the engine's high-water mark
+    /// (kept small here so the test is quick), then recovers every one of them and ends in the engine's state.
+    @Test(arguments: [(replayBuffer: 50_000, expectResnapshot: false), (replayBuffer: 50, expectResnapshot: true)])
+    func aStalledFollowerRecoversFromAFlood(replayBuffer: Int, expectResnapshot: Bool) throws {
+        let t = try TestEngine(world: Fixtures.world, replayBuffer: replayBuffer, tickMilliseconds: 100, publishHighWaterMark: 20)
+        defer { t.stop() }
+        let follower = try SessionFollower(connection: try t.connect(), session: "default", receiveHighWaterMark: 20)
+        guard case .snapshot = try follower.next(timeoutMs: 5000) else { Issue.record("no snapshot first"); return }
+        let writer = try t.connect()
+        let flood = 20_000
+        for i in 0..<flood { _ = try update(writer, "A", alpha: Double(i % 100) / 100) }
+        var last = 0
+        var gapless = true
+        var recovered = 0
+        var resnapshots = 0
+        while last < flood, let item = try follower.next(timeoutMs: 5000) {
+            switch item {
+            case .event(let e):
+                if e.seq != last + 1 { gapless = false }
+                last = e.seq ?? last
+            case .recovered(_, _, let n): recovered += n
+            case .snapshot(let s):
+                resnapshots += 1
+                last = s["seq"]?.intValue ?? last
+            case .system: break
+            }
+        }
+        #expect(last == flood)
+        #expect(follower.lastSeq == flood)
+        if expectResnapshot {
+            #expect(resnapshots >= 1, "a ring of 50 cannot hold what was missed")
+        } else {
+            #expect(gapless)
+            #expect(recovered > 0, "the flood should have overrun the high-water mark of 20")
+            #expect(resnapshots == 0)
+        }
+    }
 }

@@ -10,11 +10,13 @@ final class TestEngine {
     let directory: String
     let name: String
 
-    init(name: String = "t", world: JSON? = nil, replayBuffer: Int = 10_000, limits: Limits = .default, tickMilliseconds: Int = 1000) throws {
+    init(name: String = "t", world: JSON? = nil, replayBuffer: Int = 10_000, limits: Limits = .default, tickMilliseconds: Int = 1000,
+         publishHighWaterMark: Int = 100_000) throws {
         directory = "/tmp/re-" + String(UInt32.random(in: 0 ... .max), radix: 36)
         self.name = name
         engine = Engine(config: EngineConfig(name: name, directory: directory, limits: limits, replayBuffer: replayBuffer,
-                                             tickMilliseconds: tickMilliseconds, initialWorld: world))
+                                             tickMilliseconds: tickMilliseconds, initialWorld: world,
+                                             publishHighWaterMark: publishHighWaterMark))
         try engine.start()
     }
 
