@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "responderd", targets: ["responderd"]),
         .executable(name: "responder", targets: ["responder"]),
         .executable(name: "responder-subscribe", targets: ["ResponderSubscribe"]),
+        .executable(name: "responder-bench", targets: ["ResponderBench"]),
         .library(name: "ResponderClient", targets: ["ResponderClient"]),
     ],
     dependencies: [
@@ -44,6 +45,8 @@ let package = Package(
             "ResponderClient", "ResponderProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "clients/swift/SampleSubscriber"),
+        // Benchmarks that print figures against a same-run baseline: swift run -c release responder-bench
+        .executableTarget(name: "ResponderBench", dependencies: ["ResponderCore", "ResponderProtocol"]),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
         .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol"]),
         .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),

@@ -16,9 +16,13 @@ struct JSONParser {
         self.maxDepth = maxDepth
     }
 
-    private enum Frame {
-        case array([JSON])
-        case object([(key: String, value: JSON)], pendingKey: String)
+    /// An open container. Frames are changed in place on the stack (never copied out and back), so that
+    /// appending to a container with many elements stays amortised O(1).
+    private struct Frame {
+        var isObject: Bool
+        var elements: [JSON] = []
+        var members: [(key: String, value: JSON)] = []
+        var pendingKey = ""
     }
 
     mutating func parse() throws(JSONParseError) -> JSON {
@@ -38,7 +42,7 @@ struct JSONParser {
                     value = .object([])
                 } else {
                     let key = try readKey()
-                    stack.append(.object([], pendingKey: key))
+                    stack.append(Frame(isObject: true, pendingKey: key))
                     continue parsing
                 }
             case UInt8(ascii: "["):
@@ -49,7 +53,7 @@ struct JSONParser {
                     i += 1
                     value = .array([])
                 } else {
-                    stack.append(.array([]))
+                    stack.append(Frame(isObject: false))
                     continue parsing
                 }
             case UInt8(ascii: "\""):
@@ -67,34 +71,32 @@ struct JSONParser {
                 value = .number(try readNumber())
             }
             // Attach the finished value to its container; close containers as far as they end here.
-            while true {
-                guard let top = stack.popLast() else { break parsing }
+            while !stack.isEmpty {
                 skipWhitespace()
-                switch top {
-                case .array(var elements):
-                    elements.append(value)
-                    if peek(UInt8(ascii: ",")) {
-                        i += 1
-                        stack.append(.array(elements))
-                        continue parsing
-                    }
-                    guard peek(UInt8(ascii: "]")) else { throw fail("expected ',' or ']' in array") }
-                    i += 1
-                    value = .array(elements)
-                case .object(var members, let key):
-                    members.append((key, value))
+                let top = stack.count - 1
+                if stack[top].isObject {
+                    stack[top].members.append((stack[top].pendingKey, value))
                     if peek(UInt8(ascii: ",")) {
                         i += 1
                         skipWhitespace()
-                        let next = try readKey()
-                        stack.append(.object(members, pendingKey: next))
+                        stack[top].pendingKey = try readKey()
                         continue parsing
                     }
                     guard peek(UInt8(ascii: "}")) else { throw fail("expected ',' or '}' in object") }
                     i += 1
-                    value = .object(members)
+                    value = .object(stack.removeLast().members)
+                } else {
+                    stack[top].elements.append(value)
+                    if peek(UInt8(ascii: ",")) {
+                        i += 1
+                        continue parsing
+                    }
+                    guard peek(UInt8(ascii: "]")) else { throw fail("expected ',' or ']' in array") }
+                    i += 1
+                    value = .array(stack.removeLast().elements)
                 }
             }
+            break parsing
         }
         skipWhitespace()
         guard i == bytes.count else { throw fail("unexpected text after the JSON value") }

@@ -1,0 +1,80 @@
+import Foundation
+import ResponderCore
+import ResponderProtocol
+
+// Benchmarks that print figures, each as a ratio against a baseline measured in the same run, so the
+// numbers mean something on any machine. Run: swift run -c release responder-bench
+
+/// Runs `body` repeatedly for about `seconds` and returns operations per second.
+func rate(_ label: String, seconds: Double = 1.0, _ body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    var n = 0
+    let start = clock.now
+    var elapsed = 0.0
+    while elapsed < seconds {
+        for _ in 0..<16 { body() }
+        n += 16
+        let d = clock.now - start
+        elapsed = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+    let r = Double(n) / elapsed
+    print("  \(label): \(Int(r)) /s")
+    return r
+}
+
+func ratio(_ name: String, _ measured: Double, _ baseline: Double, _ meaning: String) {
+    print(String(format: "%@: %.2f  (%@)\n", name, measured / baseline, meaning))
+}
+
+func op(_ json: JSON) -> GuardedOp { try! GuardedOp.parse(json, index: 0) }
+
+/// A window with `width` views side by side under the root view.
+func wideWorld(_ width: Int) -> World {
+    var w = World()
+    let views: [JSON] = (0..<width).map { ["id": .string("v\($0)"), "kind": "view", "frame": [JSON(Double($0 % 100)), 0, 10, 10]] }
+    _ = try! w.apply([op(["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
+                                                                       "children": [["id": "R", "kind": "view", "frame": [0, 0, 400, 800], "children": .array(views)]]]])])
+    return w
+}
+
+/// A window holding a chain of `depth` nested views.
+func deepWorld(_ depth: Int) -> World {
+    var w = World()
+    var ops = [op(["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "frame": [0, 0, 100, 100], "key": true]])]
+    var parent = "W"
+    for i in 0..<depth {
+        ops.append(op(["op": "insert", "parent": .string(parent), "node": ["id": .string("d\(i)"), "kind": "view", "frame": [0, 0, 100, 100]]]))
+        parent = "d\(i)"
+    }
+    _ = try! w.apply(ops)
+    return w
+}
+
+print("== tree.apply: one update, small world vs large world (target ≈ 1: a batch costs what its ops touch)")
+var small = SessionState(world: wideWorld(100))
+var large = SessionState(world: wideWorld(100_000))
+let update = [op(["op": "update", "id": "v5", "set": ["alpha": 0.5]])]
+let smallRate = rate("100 nodes") { _ = try! small.apply(update, ifRevision: nil, limits: .default) }
+let largeRate = rate("100,000 nodes") { _ = try! large.apply(update, ifRevision: nil, limits: .default) }
+ratio("large/small", largeRate, smallRate, "1.0 means the world's size does not matter")
+
+print("== hitTest: 1,000-deep chain vs 10-deep chain (expected ≈ 1/100: linear in the views asked)")
+let shallow = SessionState(world: deepWorld(10))
+let deep = SessionState(world: deepWorld(1_000))
+let point: JSON = ["point": [50, 50]]
+let shallowRate = rate("10 deep") { _ = try! shallow.hitTest(point) }
+let deepRate = rate("1,000 deep") { _ = try! deep.hitTest(point) }
+ratio("deep/shallow", deepRate, shallowRate, "×100 views asked; near 0.01 is linear")
+
+print("== JSON: our codec vs Foundation's JSONSerialization on a 10,000-node tree (the codec seam)")
+let text = wideWorld(10_000).encoded()
+let data = Data(text)
+print("  document: \(text.count) bytes")
+let foundationDecode = rate("Foundation decode", seconds: 2) { _ = try! JSONSerialization.jsonObject(with: data) }
+let ourDecode = rate("JSONCodec decode", seconds: 2) { _ = try! JSONCodec.decode(text) }
+ratio("decode ours/Foundation", ourDecode, foundationDecode, "above 1 is faster than Foundation")
+let object = try! JSONSerialization.jsonObject(with: data)
+let value = try! JSONCodec.decode(text)
+let foundationEncode = rate("Foundation encode", seconds: 2) { _ = try! JSONSerialization.data(withJSONObject: object) }
+let ourEncode = rate("JSONCodec encode", seconds: 2) { _ = JSONCodec.encode(value) }
+ratio("encode ours/Foundation", ourEncode, foundationEncode, "above 1 is faster than Foundation")
