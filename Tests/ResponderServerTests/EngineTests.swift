@@ -171,6 +171,13 @@ import ResponderProtocol
         #expect(list?["nodes"] == JSON(depth + 2))
         let reply = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":2,"method":"tree.get","params":{"id":"v99990"}}"#)
         #expect(reply.contains("\"v99999\""))
+        // Hit-testing and the responder chain walk the whole depth without recursion (H2, N1).
+        let hit = try c.call("hitTest", ["point": [1, 1]])
+        #expect(hit["view"] == "v99999")
+        #expect(hit["visited"]?.arrayValue?.count == depth + 1)
+        let chain = try c.call("responderChain", ["id": "v99999"])["chain"]?.arrayValue
+        #expect(chain?.count == depth + 2)
+        #expect(chain?.last == "app")
     }
 
     @Test func everyReplyArrivesWhenAClientPipelinesThousandsOfRequests() throws {
