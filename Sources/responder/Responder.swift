@@ -21,7 +21,7 @@ struct Responder: ParsableCommand {
             ]),
             CommandGroup(name: "Dispatch", subcommands: [
                 HitCommand.self, TapCommand.self, TouchCommand.self, ChainCommand.self, BecomeCommand.self,
-                ResignCommand.self, FirstCommand.self, ActionCommand.self, ShakeCommand.self, PressCommand.self,
+                ResignCommand.self, FirstCommand.self, ActionCommand.self, CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
                 RemoteCommand.self, MakeKeyCommand.self,
             ]),
         ]

@@ -265,7 +265,7 @@ import ResponderProtocol
     static let commands: [[String]] = [
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
-        ["action"], ["shake"], ["press"], ["remote"], ["make-key"],
+        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"],
     ]
 
     @Test(arguments: commands)
@@ -391,6 +391,9 @@ import ResponderProtocol
         #expect(try t.run(["action", "save:", "--sender", "A"]).lines == ["save: A → R → RVC, performed by RVC"])
         // No first responder and no sender: the walk starts at the application (A3).
         #expect(try t.run(["action", "nothing:"]).lines == ["nothing: app → AD, not performed (end-of-chain)"])
+        // A5: who would perform it, from the application as sender, without performing anything.
+        #expect(try t.run(["can-perform", "save:", "--sender", "A"]).lines == ["save: A → R → RVC: available, performed by RVC"])
+        #expect(try t.run(["can-perform", "nothing:"]).lines == ["nothing: app → AD: not available"])
         let shake = try t.run(["shake"])
         #expect(shake.lines == [
             "motionBegan: W → app → AD, discarded (no responder handled it)",
