@@ -32,7 +32,7 @@ enum NodeReader {
         _ = r.raw("revision")  // read-only: accepted so tree.get output loads back, then reassigned
         let children = try r.array("children") ?? []
         for member in r.members {
-            guard !["id", "kind", "children", "revision"].contains(member.key) else { continue }
+            guard !NodeField.structural.contains(member.key) else { continue }
             guard let field = NodeField(rawValue: member.key) else {
                 throw invalid("unknown field \(path)\(member.key) on \(kind.rawValue) \"\(id)\"", field: path + member.key, id: id)
             }

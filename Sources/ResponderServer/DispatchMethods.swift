@@ -35,7 +35,7 @@ enum DispatchMethods {
             let host = try ctx.session()
             let outcome = try body(&host.state, .object(ctx.params.members), ctx.client.id)
             var published = Published()
-            publish(outcome, host, &ctx, &published)
+            ctx.publish(outcome, host, &published)
             var members = outcome.result.objectMembers ?? [("value", outcome.result)]
             members.append(("trace", outcome.trace))
             members.append(contentsOf: published.members(session: host))
@@ -48,20 +48,11 @@ enum DispatchMethods {
         let previous = host.state.world.keyWindow
         let change = try host.state.makeKey(.object(ctx.params.members))
         var published = Published()
-        published.add(ctx.state.publish(host, stream: "tree", cause: ctx.cause, payload: [("change", "apply"), ("ops", .array(change.ops))]))
-        TreeMethods.publishConsequences(change.consequences, host, &ctx, &published)
+        ctx.publishApplied(change, host, &published)
         let key = JSON(host.state.world.keyWindow)
         // F4: the key window decides where first-responder events go; the trace records the switch.
         let outcome: JSON = ["key": key, "previous": JSON(previous)]
         let trace: JSON = ["kind": "makeKey", "steps": [["step": "keyWindow", "from": JSON(previous), "to": key, "rule": "F4"]], "outcome": outcome]
         return .json(.object([("key", key), ("previous", JSON(previous)), ("revision", JSON(host.revision)), ("trace", trace)] + published.members(session: host)))
-    }
-
-    /// Publishes a dispatch's trace and its first-responder changes.
-    static func publish(_ outcome: Dispatch, _ host: SessionHost, _ ctx: inout RequestContext, _ published: inout Published) {
-        published.add(ctx.state.publish(host, stream: "trace", cause: ctx.cause, payload: [("trace", outcome.trace)]))
-        for change in outcome.focus {
-            published.add(ctx.state.publish(host, stream: "focus", cause: ctx.cause, payload: [("change", change)]))
-        }
     }
 }

@@ -30,19 +30,18 @@ enum SessionMethods {
         }
         let profile = try profileJSON.map { (p) throws(RPCError) in try Profile(json: p) } ?? .uikit
         var state = SessionState(world: World(), profile: profile)
-        if let tree, !tree.isNull {
-            _ = try state.load(tree: tree, detached: detached, limits: ctx.state.config.limits)
-        } else if !detached.isEmpty {
-            _ = try state.load(tree: ["id": "app", "kind": "application"], detached: detached, limits: ctx.state.config.limits)
+        if tree?.isNull == false || !detached.isEmpty {
+            let root = tree.flatMap { $0.isNull ? nil : $0 } ?? ["id": .string(World.rootID), "kind": "application"]
+            _ = try state.load(tree: root, detached: detached, limits: ctx.state.config.limits)
         }
         let host = SessionHost(name: name, state: state, replayBuffer: ctx.state.config.replayBuffer)
         ctx.state.sessions[name] = host
         ctx.client.attached.insert(name)
-        let seq = ctx.state.publish(host, stream: "tree", cause: ctx.cause, payload: [("change", "load")],
-                                    raw: [("tree", host.state.world.encoded()), ("detached", host.state.world.encodedDetached())])
+        var published = Published()
+        ctx.publishLoaded(host, consequences: nil, &published)
         ctx.state.publishSys(stream: "sessions", [("action", "created"), ("session", .string(name))])
-        return .json(.object([("session", .string(name)), ("revision", JSON(host.revision)), ("seq", JSON(seq)),
-                              ("seqRange", [JSON(seq), JSON(seq)]), ("profile", profile.json)]))
+        return .json(.object([("session", .string(name)), ("revision", JSON(host.revision))] + published.members(session: host)
+                             + [("profile", profile.json)]))
     }
 
     static func list(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {

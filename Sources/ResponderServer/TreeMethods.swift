@@ -36,9 +36,7 @@ enum TreeMethods {
         }
         let change = try host.state.load(tree: tree, detached: detached, limits: ctx.state.config.limits)
         var published = Published()
-        published.add(ctx.state.publish(host, stream: "tree", cause: ctx.cause, payload: [("change", "load")],
-                                         raw: [("tree", host.state.world.encoded()), ("detached", host.state.world.encodedDetached())]))
-        publishConsequences(change.consequences, host, &ctx, &published)
+        ctx.publishLoaded(host, consequences: change.consequences, &published)
         return .json(.object([("revision", JSON(host.revision))] + published.members(session: host)))
     }
 
@@ -52,14 +50,7 @@ enum TreeMethods {
         for (i, op) in opsJSON.enumerated() { ops.append(try GuardedOp.parse(op, index: i)) }
         let change = try host.state.apply(ops, ifRevision: ifRevision, limits: ctx.state.config.limits)
         var published = Published()
-        published.add(ctx.state.publish(host, stream: "tree", cause: ctx.cause, payload: [("change", "apply"), ("ops", .array(change.ops))]))
-        publishConsequences(change.consequences, host, &ctx, &published)
+        ctx.publishApplied(change, host, &published)
         return .json(.object([("revision", JSON(host.revision))] + published.members(session: host)))
-    }
-
-    /// A tree change can cancel touches (T6) and resign first responders (F6): publish those as a trace.
-    static func publishConsequences(_ dispatch: Dispatch?, _ host: SessionHost, _ ctx: inout RequestContext, _ published: inout Published) {
-        guard let dispatch else { return }
-        DispatchMethods.publish(dispatch, host, &ctx, &published)
     }
 }

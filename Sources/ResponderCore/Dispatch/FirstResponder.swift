@@ -79,7 +79,7 @@ extension SessionState {
     /// `{id}` → `{result, reason, resigned}`; reason: became | already-first-responder | not-in-window |
     /// cannot-become | current-cannot-resign; `resigned` is the first responder it replaced.
     public mutating func become(_ params: JSON) throws(RPCError) -> Dispatch {
-        let id = try focusTarget(params)
+        let id = try targetNode(params)
         var trace = Trace(kind: "become")
         let outcome = becomeFirstResponder(id, focusReason: "become", rule: "F2", trace: &trace)
         return trace.finish(outcome.json)
@@ -87,18 +87,9 @@ extension SessionState {
 
     /// `{id}` → `{result, reason, resigned}`; reason: resigned | not-first-responder | cannot-resign.
     public mutating func resign(_ params: JSON) throws(RPCError) -> Dispatch {
-        let id = try focusTarget(params)
+        let id = try targetNode(params)
         var trace = Trace(kind: "resign")
         let outcome = resignFirstResponder(id, trace: &trace)
         return trace.finish(outcome.json)
-    }
-
-    private func focusTarget(_ params: JSON) throws(RPCError) -> String {
-        var r = try ParamReader(params)
-        _ = r.raw("session")
-        let id = try r.requiredString("id")
-        try r.finish()
-        _ = try existing(id)
-        return id
     }
 }

@@ -60,11 +60,8 @@ public struct SessionState: Sendable {
 
     /// F4: makes `id` the key window with one batch of `update key` ops (the old key window first).
     public mutating func makeKey(_ params: JSON) throws(RPCError) -> TreeChange {
-        var r = try ParamReader(params)
-        _ = r.raw("session")
-        let id = try r.requiredString("id")
-        try r.finish()
-        let node = try existing(id)
+        let id = try targetNode(params)
+        let node = world[id]!
         guard node.kind == .window else {
             throw RPCError(.wrongKind, "\"\(id)\" is a \(node.kind.rawValue), not a window", [("id", .string(id)), ("kind", .string(node.kind.rawValue))])
         }
@@ -110,11 +107,7 @@ public struct SessionState: Sendable {
     /// `{id}` → `{chain: [ids], trace}` starting with `id` (N1–N4). The trace (kind `responderChain`) has one
     /// `next` step per hop, `{step: "next", from, to, rule}`, `to` null at the end of the chain (N3).
     public func responderChain(_ params: JSON) throws(RPCError) -> JSON {
-        var r = try ParamReader(params)
-        _ = r.raw("session")
-        let id = try r.requiredString("id")
-        try r.finish()
-        _ = try existing(id)
+        let id = try targetNode(params)
         let chain = world.responderChain(from: id)
         var trace = Trace(kind: "responderChain")
         for (i, from) in chain.enumerated() {
@@ -155,6 +148,16 @@ public struct SessionState: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Reads params `{id}` (plus the server's `session`) naming an existing node.
+    func targetNode(_ params: JSON) throws(RPCError) -> String {
+        var r = try ParamReader(params)
+        _ = r.raw("session")
+        let id = try r.requiredString("id")
+        try r.finish()
+        _ = try existing(id)
+        return id
+    }
 
     func existing(_ id: String, field: String = "id") throws(RPCError) -> Node {
         guard let node = world[id] else {

@@ -6,7 +6,8 @@ import ResponderProtocol
 /// A sample subscriber in Swift, built on the same client library as the `responder` CLI. It shows the
 /// snapshot+delta join: subscribe and wait for the welcome, take session.snapshot, then apply events with a
 /// greater seq in order, filling any gap from trace.replay (or re-snapshotting when the engine no longer
-/// holds it). It keeps a live count of the nodes it knows of, purely from the snapshot and the tree events.
+/// holds it). It keeps a live count of the session's nodes from the snapshot and the tree events (a remove
+/// op does not say how big the removed subtree was, so after one it re-reads the tree).
 @main
 struct SampleSubscriber: ParsableCommand {
     static let configuration = CommandConfiguration(
