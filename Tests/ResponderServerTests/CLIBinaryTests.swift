@@ -491,6 +491,8 @@ final class RunningCLI: @unchecked Sendable {
     private let process: Process
     private let lock = NSLock()
     private var buffer = Data()
+    /// Signalled when the pipe reaches end of file: everything the process wrote has been read.
+    private let drained = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String]) throws {
         process = try CLIRunner.process(arguments)
@@ -500,7 +502,12 @@ final class RunningCLI: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
+            guard let self else { return }
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                self.drained.signal()
+                return
+            }
             self.lock.lock()
             self.buffer.append(data)
             self.lock.unlock()
@@ -535,6 +542,9 @@ final class RunningCLI: @unchecked Sendable {
         while process.isRunning, Date() < deadline { usleep(20_000) }
         if process.isRunning { return nil }
         process.waitUntilExit()
+        // The output is read on another thread: wait for its end so the last lines are in `output`.
+        _ = drained.wait(timeout: .now() + 5)
+        drained.signal()
         return process.terminationStatus
     }
 
