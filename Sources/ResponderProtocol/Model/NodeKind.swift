@@ -1,5 +1,5 @@
 /// What a node of the responder world is.
-public enum NodeKind: String, Sendable, CaseIterable {
+public enum NodeKind: String, WireEnum {
     case application, appDelegate, window, viewController, view, control, textField, textView
 
     /// Views in the UIView sense: they have frames and take part in hit-testing (windows are views too).

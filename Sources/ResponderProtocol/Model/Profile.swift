@@ -1,4 +1,3 @@
-import ResponderProtocol
 
 /// The dispatch profile of a session: UIKit's behaviour (`uikit`, the default) with a switch for each
 /// point where the sources disagree. Wire form (every field optional, defaults shown first):
@@ -96,4 +95,9 @@ public struct Profile: Sendable, Equatable {
         case .exclusive: return alpha > 0.01
         }
     }
+}
+
+extension Profile: WireValue {
+    public init(wire value: JSON, path: String) throws(RPCError) { try self.init(json: value, path: path + ".") }
+    public var wire: JSON { json }
 }

@@ -1,0 +1,281 @@
+/// The outcomes of the dispatch methods (12.3): what a reply holds at its top level and its trace repeats.
+
+/// `hitTest`: the window and view hit (nil when nothing is), the point in the view, every view asked.
+public struct HitTestOutcome: Sendable, Equatable, Codable {
+    public var window: String?
+    public var view: String?
+    public var localPoint: Point?
+    public var visited: [HitVisit]
+    public init(window: String?, view: String?, localPoint: Point?, visited: [HitVisit]) {
+        self.window = window
+        self.view = view
+        self.localPoint = localPoint
+        self.visited = visited
+    }
+}
+
+/// `responderChain`: the node, then each next responder.
+public struct ChainOutcome: Sendable, Equatable, Codable {
+    public var chain: [String]
+    public init(chain: [String]) { self.chain = chain }
+}
+
+/// An action a control sent for a control event (A1).
+public struct ControlAction: Sendable, Equatable, Codable {
+    public var action: String
+    public var event: ControlEvent
+    public var target: String?
+    public var performed: Bool
+    public var by: String?
+    public init(action: String, event: ControlEvent, target: String?, performed: Bool, by: String?) {
+        self.action = action
+        self.event = event
+        self.target = target
+        self.performed = performed
+        self.by = by
+    }
+}
+
+/// Why a touch phase was not (or not normally) delivered (12.5).
+public enum TouchDeliveryReason: String, WireEnum {
+    case stationary
+    case viewLeftWindow = "view-left-window"
+    case noHit = "no-hit"
+    case multipleTouchDisabled = "multiple-touch-disabled"
+    case exclusiveTouch = "exclusive-touch"
+    case noView = "no-view"
+}
+
+/// One touch phase as delivered (12.5): delivered up the chain, undelivered (`rule` says why), or — in a
+/// treeChange under `touchOnRemoval: "drop"` — dropped.
+public struct TouchDelivery: Sendable, Equatable {
+    public var touch: EventID
+    public var phase: TouchPhase
+    public var view: String?
+    public var window: String?
+    public var localPoint: Point?
+    public var message: String?
+    public var visited: [String] = []
+    public var handledBy: [String] = []
+    public var controlEvents: [ControlEvent] = []
+    public var actions: [ControlAction] = []
+    public var reason: TouchDeliveryReason?
+    public var rule: Rule?
+    public var hitView: String?
+    public var dropped = false
+
+    public init(touch: EventID, phase: TouchPhase, view: String?, window: String?, localPoint: Point? = nil, message: String?) {
+        self.touch = touch
+        self.phase = phase
+        self.view = view
+        self.window = window
+        self.localPoint = localPoint
+        self.message = message
+    }
+}
+
+extension TouchDelivery: Codable {
+    private enum Key: String, CodingKey {
+        case touch, phase, view, window, localPoint, message, visited, handledBy, controlEvents, actions, reason, rule, hitView, dropped
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(touch, forKey: .touch)
+        try c.encode(phase, forKey: .phase)
+        try c.encodeIfPresent(view, forKey: .view)
+        try c.encodeIfPresent(window, forKey: .window)
+        if dropped {
+            try c.encodeIfPresent(message, forKey: .message)
+            try c.encodeIfPresent(reason, forKey: .reason)
+            try c.encode(true, forKey: .dropped)
+            return
+        }
+        try c.encodeIfPresent(localPoint, forKey: .localPoint)
+        try c.encodeIfPresent(message, forKey: .message)
+        try c.encode(visited, forKey: .visited)
+        try c.encode(handledBy, forKey: .handledBy)
+        try c.encode(controlEvents, forKey: .controlEvents)
+        try c.encode(actions, forKey: .actions)
+        if let reason { try c.encode(reason, forKey: .reason) }
+        if let rule { try c.encode(rule, forKey: .rule) }
+        if let hitView { try c.encode(hitView, forKey: .hitView) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        self.init(touch: try c.decode(EventID.self, forKey: .touch), phase: try c.decode(TouchPhase.self, forKey: .phase),
+                  view: try c.decodeIfPresent(String.self, forKey: .view), window: try c.decodeIfPresent(String.self, forKey: .window),
+                  localPoint: try c.decodeIfPresent(Point.self, forKey: .localPoint), message: try c.decodeIfPresent(String.self, forKey: .message))
+        visited = try c.decodeIfPresent([String].self, forKey: .visited) ?? []
+        handledBy = try c.decodeIfPresent([String].self, forKey: .handledBy) ?? []
+        controlEvents = try c.decodeIfPresent([ControlEvent].self, forKey: .controlEvents) ?? []
+        actions = try c.decodeIfPresent([ControlAction].self, forKey: .actions) ?? []
+        reason = try c.decodeIfPresent(TouchDeliveryReason.self, forKey: .reason)
+        rule = try c.decodeIfPresent(Rule.self, forKey: .rule)
+        hitView = try c.decodeIfPresent(String.self, forKey: .hitView)
+        dropped = try c.decodeIfPresent(Bool.self, forKey: .dropped) ?? false
+    }
+}
+
+/// `event.touch` and `event.tap`.
+public struct TouchOutcome: Sendable, Equatable, Codable {
+    public var deliveries: [TouchDelivery]
+    public init(deliveries: [TouchDelivery]) { self.deliveries = deliveries }
+}
+
+/// `event.motion`.
+public struct MotionOutcome: Sendable, Equatable, Codable {
+    public var subtype: MotionSubtype
+    public var phase: MotionPhase
+    public var message: String
+    public var start: String?
+    public var visited: [String]
+    public var handledBy: [String]
+    public init(subtype: MotionSubtype, phase: MotionPhase, start: String?, visited: [String], handledBy: [String]) {
+        self.subtype = subtype
+        self.phase = phase
+        self.message = phase.message
+        self.start = start
+        self.visited = visited
+        self.handledBy = handledBy
+    }
+}
+
+/// `event.remoteControl`.
+public struct RemoteControlOutcome: Sendable, Equatable, Codable {
+    public var subtype: RemoteControlSubtype
+    public var message: String
+    public var start: String?
+    public var visited: [String]
+    public var handledBy: [String]
+    public init(subtype: RemoteControlSubtype, start: String?, visited: [String], handledBy: [String]) {
+        self.subtype = subtype
+        self.message = "remoteControlReceived"
+        self.start = start
+        self.visited = visited
+        self.handledBy = handledBy
+    }
+}
+
+/// `event.press`.
+public struct PressOutcome: Sendable, Equatable, Codable {
+    public var press: EventID
+    public var key: String?
+    public var phase: PressPhase
+    public var message: String
+    public var start: String?
+    public var visited: [String]
+    public var handledBy: [String]
+    public init(press: EventID, key: String?, phase: PressPhase, start: String?, visited: [String], handledBy: [String]) {
+        self.press = press
+        self.key = key
+        self.phase = phase
+        self.message = phase.message
+        self.start = start
+        self.visited = visited
+        self.handledBy = handledBy
+    }
+}
+
+/// Why becomeFirstResponder / resignFirstResponder answered as it did (F2, F3).
+public enum FocusResultReason: String, WireEnum {
+    case became
+    case alreadyFirstResponder = "already-first-responder"
+    case notInWindow = "not-in-window"
+    case cannotBecome = "cannot-become"
+    case currentCannotResign = "current-cannot-resign"
+    case resigned
+    case notFirstResponder = "not-first-responder"
+    case cannotResign = "cannot-resign"
+}
+
+/// `responder.become` and `responder.resign`.
+public struct FocusOutcome: Sendable, Equatable, Codable {
+    public var result: Bool
+    public var reason: FocusResultReason
+    public var resigned: String?
+    public init(result: Bool, reason: FocusResultReason, resigned: String?) {
+        self.result = result
+        self.reason = reason
+        self.resigned = resigned
+    }
+}
+
+/// `action.send`.
+public struct ActionOutcome: Sendable, Equatable, Codable {
+    public var performed: Bool
+    public var by: String?
+    public var visited: [String]
+    @OmitNil public var reason: ActionFailure?
+    public init(performed: Bool, by: String?, visited: [String], reason: ActionFailure?) {
+        self.performed = performed
+        self.by = by
+        self.visited = visited
+        self.reason = reason
+    }
+}
+
+/// `action.canPerform` (A5).
+public struct CanPerformOutcome: Sendable, Equatable, Codable {
+    public var available: Bool
+    public var by: String?
+    public var visited: [String]
+    public var editingCommand: Bool
+    public init(available: Bool, by: String?, visited: [String], editingCommand: Bool) {
+        self.available = available
+        self.by = by
+        self.visited = visited
+        self.editingCommand = editingCommand
+    }
+}
+
+/// `window.makeKey` (F4).
+public struct MakeKeyOutcome: Sendable, Equatable, Codable {
+    public var key: String?
+    public var previous: String?
+    public init(key: String?, previous: String?) {
+        self.key = key
+        self.previous = previous
+    }
+}
+
+/// A bound press whose responder left its window (E2, 12.6).
+public struct PressCancellation: Sendable, Equatable, Codable {
+    public var press: EventID
+    public var responder: String
+    public var message: String
+    public var visited: [String]
+    public var handledBy: [String]
+    public var reason: String
+    public init(press: EventID, responder: String, visited: [String], handledBy: [String]) {
+        self.press = press
+        self.responder = responder
+        self.message = PressPhase.cancelled.message
+        self.visited = visited
+        self.handledBy = handledBy
+        self.reason = "responder-left-window"
+    }
+}
+
+/// A first responder resigned by force (F6, 12.6).
+public struct ForcedResign: Sendable, Equatable, Codable {
+    public var window: String
+    public var from: String
+    public init(window: String, from: String) {
+        self.window = window
+        self.from = from
+    }
+}
+
+/// A tree change's consequences for live dispatch state (12.6).
+public struct TreeChangeOutcome: Sendable, Equatable, Codable {
+    public var touches: [TouchDelivery]
+    public var presses: [PressCancellation]
+    public var resigned: [ForcedResign]
+    public init(touches: [TouchDelivery], presses: [PressCancellation], resigned: [ForcedResign]) {
+        self.touches = touches
+        self.presses = presses
+        self.resigned = resigned
+    }
+}

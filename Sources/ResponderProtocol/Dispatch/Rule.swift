@@ -1,0 +1,20 @@
+/// The dispatch rules, by the ids of the engine's UIKit reference (`uikit-semantics.md`) and of Protocol/
+/// README 12.1. Every trace step and every undelivered touch names one; a test checks this list against 12.1.
+public enum Rule: String, WireEnum, Comparable {
+    // H: hit-testing
+    case h1 = "H1", h2 = "H2", h3 = "H3", h4 = "H4", h5 = "H5", h6 = "H6", h7 = "H7", h8 = "H8"
+    // N: next responder
+    case n1 = "N1", n2 = "N2", n3 = "N3", n4 = "N4"
+    // T: touches
+    case t1 = "T1", t2 = "T2", t3 = "T3", t4 = "T4", t5 = "T5", t6 = "T6"
+    // E: events that go to the first responder
+    case e1 = "E1", e2 = "E2", e3 = "E3"
+    // F: first responder
+    case f1 = "F1", f2 = "F2", f3 = "F3", f4 = "F4", f5 = "F5", f6 = "F6", f7 = "F7"
+    // A: actions
+    case a1 = "A1", a2 = "A2", a3 = "A3", a4 = "A4", a5 = "A5"
+
+    public static func < (a: Rule, b: Rule) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}

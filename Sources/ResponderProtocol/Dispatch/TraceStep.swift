@@ -1,0 +1,282 @@
+/// What a trace is about (12.4): published kinds, then the kinds of replies only.
+public enum TraceKind: String, WireEnum {
+    case touch, motion, remoteControl, press, action, become, resign, treeChange
+    case hitTest, responderChain, canPerform, makeKey
+}
+
+/// One view asked during hit-testing (H8).
+public enum HitResult: String, WireEnum { case hit, miss, skipped }
+
+public enum HitReason: String, WireEnum {
+    case hidden, alpha
+    case interactionDisabled = "interaction-disabled"
+    case disabledControl = "disabled-control"
+    case outsideBounds = "outside-bounds"
+    case singularTransform = "singular-transform"
+    case passThrough = "pass-through"
+    case never, redirect
+}
+
+public enum Disposition: String, WireEnum {
+    case notHandled = "not-handled"
+    case handled
+    case handledAndSuper = "handled+super"
+    case consumedByControl = "consumed-by-control"
+}
+
+public enum DeliverReason: String, WireEnum { case vetoed }
+
+public enum ActionFailure: String, WireEnum {
+    case notImplemented = "not-implemented"
+    case targetMissing = "target-missing"
+    case endOfChain = "end-of-chain"
+}
+
+public enum FocusCheck: String, WireEnum { case inWindow, isFirstResponder, canBecomeFirstResponder, canResignFirstResponder }
+
+public enum FocusReason: String, WireEnum {
+    case become, tap, resign
+    case leftWindow = "left-window"
+}
+
+public enum DiscardReason: String, WireEnum {
+    case endOfChain = "end-of-chain"
+    case cycle
+    case noHit = "no-hit"
+    case multipleTouchDisabled = "multiple-touch-disabled"
+    case exclusiveTouch = "exclusive-touch"
+    case noView = "no-view"
+    case noKeyWindow = "no-key-window"
+    case noFirstResponder = "no-first-responder"
+    case noResponder = "no-responder"
+    case notReceivingRemoteControlEvents = "not-receiving-remote-control-events"
+    case viewLeftWindow = "view-left-window"
+}
+
+/// Which event of a multi-event trace a step belongs to.
+public enum EventTag: Sendable, Equatable {
+    case touch(EventID)
+    case press(EventID)
+
+    var key: String {
+        switch self {
+        case .touch: return "touch"
+        case .press: return "press"
+        }
+    }
+    var id: EventID {
+        switch self {
+        case .touch(let id), .press(let id): return id
+        }
+    }
+}
+
+/// One view asked by hitTest: `{id, result, reason?, rule, point, to?}` (12.3 `hitTest`, 12.4).
+public struct HitVisit: Sendable, Equatable, Codable {
+    public var id: String
+    public var result: HitResult
+    @OmitNil public var reason: HitReason?
+    public var rule: Rule
+    /// The point in `id`'s bounds coordinates; nil when it cannot be converted (singular transform).
+    public var point: Point?
+    /// The redirect target (H6).
+    @OmitNil public var to: String?
+
+    public init(id: String, point: Point?, result: HitResult = .miss, reason: HitReason? = nil, rule: Rule = .h2, to: String? = nil) {
+        self.id = id
+        self.result = result
+        self.reason = reason
+        self.rule = rule
+        self.point = point
+        self.to = to
+    }
+}
+
+/// One step of a trace (12.4). Each names the rule it applied.
+public enum TraceStep: Sendable, Equatable {
+    case hitTest(HitVisit, touch: EventID?)
+    case deliver(to: String, message: String, disposition: Disposition, rule: Rule, reason: DeliverReason?, tag: EventTag?)
+    case controlEvent(control: String, event: ControlEvent, touch: EventID)
+    case action(action: String, target: String?, sender: String?, performed: Bool, by: String?, rule: Rule, reason: ActionFailure?)
+    case check(id: String, check: FocusCheck, value: Bool, rule: Rule)
+    case firstResponder(FocusChange, rule: Rule)
+    case next(from: String, to: String?, rule: Rule)
+    case discard(message: String, reason: DiscardReason, rule: Rule, tag: EventTag?, blockedBy: String?, view: String?)
+    case keyWindow(from: String?, to: String?)
+
+    public var name: String {
+        switch self {
+        case .hitTest: return "hitTest"
+        case .deliver: return "deliver"
+        case .controlEvent: return "controlEvent"
+        case .action: return "action"
+        case .check: return "check"
+        case .firstResponder: return "firstResponder"
+        case .next: return "next"
+        case .discard: return "discard"
+        case .keyWindow: return "keyWindow"
+        }
+    }
+
+    public var rule: Rule {
+        switch self {
+        case .hitTest(let v, _): return v.rule
+        case .deliver(_, _, _, let rule, _, _), .action(_, _, _, _, _, let rule, _), .check(_, _, _, let rule),
+            .firstResponder(_, let rule), .next(_, _, let rule), .discard(_, _, let rule, _, _, _):
+            return rule
+        case .controlEvent: return .t3
+        case .keyWindow: return .f4
+        }
+    }
+}
+
+/// A first-responder change: a trace's `firstResponder` step without its rule, and a focus event's `change`.
+public struct FocusChange: Sendable, Equatable, Codable {
+    public var window: String
+    public var from: String?
+    public var to: String?
+    public var reason: FocusReason
+
+    public init(window: String, from: String?, to: String?, reason: FocusReason) {
+        self.window = window
+        self.from = from
+        self.to = to
+        self.reason = reason
+    }
+}
+
+extension TraceStep: Codable {
+    private enum Key: String, CodingKey {
+        case step, id, result, reason, rule, point, to, touch, press, message, disposition, control, event, action, target, sender
+        case performed, by, check, value, window, from, blockedBy, view
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(name, forKey: .step)
+        func tag(_ t: EventTag?) throws {
+            if let t { try c.encode(t.id, forKey: t.key == "touch" ? .touch : .press) }
+        }
+        switch self {
+        case .hitTest(let v, let touch):
+            try c.encode(v.id, forKey: .id)
+            try c.encode(v.result, forKey: .result)
+            if let reason = v.reason { try c.encode(reason, forKey: .reason) }
+            try c.encode(v.rule, forKey: .rule)
+            try c.encode(v.point, forKey: .point)
+            if let to = v.to { try c.encode(to, forKey: .to) }
+            if let touch { try c.encode(touch, forKey: .touch) }
+        case .deliver(let to, let message, let disposition, let rule, let reason, let t):
+            try c.encode(to, forKey: .to)
+            try c.encode(message, forKey: .message)
+            try c.encode(disposition, forKey: .disposition)
+            try c.encode(rule, forKey: .rule)
+            if let reason { try c.encode(reason, forKey: .reason) }
+            try tag(t)
+        case .controlEvent(let control, let event, let touch):
+            try c.encode(control, forKey: .control)
+            try c.encode(event, forKey: .event)
+            try c.encode(Rule.t3, forKey: .rule)
+            try c.encode(touch, forKey: .touch)
+        case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
+            try c.encode(action, forKey: .action)
+            try c.encodeIfPresent(target, forKey: .target)
+            try c.encodeIfPresent(sender, forKey: .sender)
+            try c.encode(performed, forKey: .performed)
+            try c.encodeIfPresent(by, forKey: .by)
+            try c.encode(rule, forKey: .rule)
+            if let reason { try c.encode(reason, forKey: .reason) }
+        case .check(let id, let check, let value, let rule):
+            try c.encode(id, forKey: .id)
+            try c.encode(check, forKey: .check)
+            try c.encode(value, forKey: .value)
+            try c.encode(rule, forKey: .rule)
+        case .firstResponder(let change, let rule):
+            try c.encode(change.window, forKey: .window)
+            try c.encodeIfPresent(change.from, forKey: .from)
+            try c.encodeIfPresent(change.to, forKey: .to)
+            try c.encode(change.reason, forKey: .reason)
+            try c.encode(rule, forKey: .rule)
+        case .next(let from, let to, let rule):
+            try c.encode(from, forKey: .from)
+            try c.encodeIfPresent(to, forKey: .to)
+            try c.encode(rule, forKey: .rule)
+        case .discard(let message, let reason, let rule, let t, let blockedBy, let view):
+            try c.encode(message, forKey: .message)
+            try c.encode(reason, forKey: .reason)
+            try c.encode(rule, forKey: .rule)
+            try tag(t)
+            if let blockedBy { try c.encode(blockedBy, forKey: .blockedBy) }
+            if let view { try c.encode(view, forKey: .view) }
+        case .keyWindow(let from, let to):
+            try c.encodeIfPresent(from, forKey: .from)
+            try c.encodeIfPresent(to, forKey: .to)
+            try c.encode(Rule.f4, forKey: .rule)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let rule = try c.decode(Rule.self, forKey: .rule)
+        func tag() throws -> EventTag? {
+            if let t = try c.decodeIfPresent(EventID.self, forKey: .touch) { return .touch(t) }
+            if let p = try c.decodeIfPresent(EventID.self, forKey: .press) { return .press(p) }
+            return nil
+        }
+        switch try c.decode(String.self, forKey: .step) {
+        case "hitTest":
+            let visit = HitVisit(id: try c.decode(String.self, forKey: .id), point: try c.decodeIfPresent(Point.self, forKey: .point),
+                                 result: try c.decode(HitResult.self, forKey: .result), reason: try c.decodeIfPresent(HitReason.self, forKey: .reason),
+                                 rule: rule, to: try c.decodeIfPresent(String.self, forKey: .to))
+            self = .hitTest(visit, touch: try c.decodeIfPresent(EventID.self, forKey: .touch))
+        case "deliver":
+            self = .deliver(to: try c.decode(String.self, forKey: .to), message: try c.decode(String.self, forKey: .message),
+                            disposition: try c.decode(Disposition.self, forKey: .disposition), rule: rule,
+                            reason: try c.decodeIfPresent(DeliverReason.self, forKey: .reason), tag: try tag())
+        case "controlEvent":
+            self = .controlEvent(control: try c.decode(String.self, forKey: .control), event: try c.decode(ControlEvent.self, forKey: .event),
+                                 touch: try c.decode(EventID.self, forKey: .touch))
+        case "action":
+            self = .action(action: try c.decode(String.self, forKey: .action), target: try c.decodeIfPresent(String.self, forKey: .target),
+                           sender: try c.decodeIfPresent(String.self, forKey: .sender), performed: try c.decode(Bool.self, forKey: .performed),
+                           by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule,
+                           reason: try c.decodeIfPresent(ActionFailure.self, forKey: .reason))
+        case "check":
+            self = .check(id: try c.decode(String.self, forKey: .id), check: try c.decode(FocusCheck.self, forKey: .check),
+                          value: try c.decode(Bool.self, forKey: .value), rule: rule)
+        case "firstResponder":
+            self = .firstResponder(FocusChange(window: try c.decode(String.self, forKey: .window), from: try c.decodeIfPresent(String.self, forKey: .from),
+                                               to: try c.decodeIfPresent(String.self, forKey: .to), reason: try c.decode(FocusReason.self, forKey: .reason)), rule: rule)
+        case "next":
+            self = .next(from: try c.decode(String.self, forKey: .from), to: try c.decodeIfPresent(String.self, forKey: .to), rule: rule)
+        case "discard":
+            self = .discard(message: try c.decode(String.self, forKey: .message), reason: try c.decode(DiscardReason.self, forKey: .reason), rule: rule,
+                            tag: try tag(), blockedBy: try c.decodeIfPresent(String.self, forKey: .blockedBy), view: try c.decodeIfPresent(String.self, forKey: .view))
+        case "keyWindow":
+            self = .keyWindow(from: try c.decodeIfPresent(String.self, forKey: .from), to: try c.decodeIfPresent(String.self, forKey: .to))
+        case let other:
+            throw RPCError(.internalError, "unknown trace step \"\(other)\"")
+        }
+    }
+}
+
+/// The steps of one dispatch, in the order they happened (H8: the explanation matters as much as the answer).
+public struct Trace: Sendable, Equatable, Codable {
+    public var kind: TraceKind
+    public var steps: [TraceStep]
+
+    public init(kind: TraceKind, steps: [TraceStep] = []) {
+        self.kind = kind
+        self.steps = steps
+    }
+
+    public mutating func add(_ step: TraceStep) { steps.append(step) }
+
+    /// Every first-responder change, in order: what `<session>/focus` publishes.
+    public var focusChanges: [FocusChange] {
+        steps.compactMap { step in
+            if case .firstResponder(let change, _) = step { return change }
+            return nil
+        }
+    }
+}

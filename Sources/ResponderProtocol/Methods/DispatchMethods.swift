@@ -1,0 +1,202 @@
+/// `hitTest` (H1–H8): the view at a screen point; no side effects.
+public struct HitTestRequest: SessionRequest {
+    public static let method = "hitTest"
+    public var session: String?
+    public var point: Point
+    public init(session: String?, point: Point) {
+        self.session = session
+        self.point = point
+    }
+    public typealias Response = Traced<HitTestOutcome>
+}
+
+/// `responderChain` (N1–N4).
+public struct ResponderChainRequest: SessionRequest {
+    public static let method = "responderChain"
+    public var session: String?
+    public var id: String
+    public init(session: String?, id: String) {
+        self.session = session
+        self.id = id
+    }
+    public typealias Response = Traced<ChainOutcome>
+}
+
+/// One entry of `event.touch`'s `touches`.
+public struct TouchInput: Codable, Sendable, Equatable {
+    public var touch: EventID
+    public var phase: TouchPhase
+    public var point: Point?
+    public init(touch: EventID, phase: TouchPhase, point: Point? = nil) {
+        self.touch = touch
+        self.phase = phase
+        self.point = point
+    }
+}
+
+/// `event.touch` (T1–T6): touch phases, in order, atomically.
+public struct TouchRequest: SessionRequest, ValidatedParams {
+    public static let method = "event.touch"
+    public var session: String?
+    public var touches: [TouchInput]
+    public var tapCount: Int?
+    public init(session: String?, touches: [TouchInput], tapCount: Int? = nil) {
+        self.session = session
+        self.touches = touches
+        self.tapCount = tapCount
+    }
+    public func validate() throws(RPCError) {
+        guard !touches.isEmpty else { throw invalid("touches", "is required and must not be empty") }
+        if let tapCount, tapCount < 1 { throw invalid("tapCount", "must be at least 1") }
+        for (i, t) in touches.enumerated() where t.phase == .began && t.point == nil {
+            throw invalid("touches[\(i)].point", "is required for began")
+        }
+    }
+    public typealias Response = Published<Traced<TouchOutcome>>
+}
+
+/// `event.tap`: a fresh touch that begins and ends at a point.
+public struct TapRequest: SessionRequest, ValidatedParams {
+    public static let method = "event.tap"
+    public var session: String?
+    public var point: Point
+    public var tapCount: Int?
+    public init(session: String?, point: Point, tapCount: Int? = nil) {
+        self.session = session
+        self.point = point
+        self.tapCount = tapCount
+    }
+    public func validate() throws(RPCError) {
+        if let tapCount, tapCount < 1 { throw invalid("tapCount", "must be at least 1") }
+    }
+    public typealias Response = Published<Traced<TouchOutcome>>
+}
+
+/// `event.motion` (E1, E3).
+public struct MotionRequest: SessionRequest {
+    public static let method = "event.motion"
+    public var session: String?
+    public var subtype: MotionSubtype?
+    public var phase: MotionPhase
+    public init(session: String?, subtype: MotionSubtype? = nil, phase: MotionPhase) {
+        self.session = session
+        self.subtype = subtype
+        self.phase = phase
+    }
+    public typealias Response = Published<Traced<MotionOutcome>>
+}
+
+/// `event.remoteControl` (E1, E3).
+public struct RemoteControlRequest: SessionRequest {
+    public static let method = "event.remoteControl"
+    public var session: String?
+    public var subtype: RemoteControlSubtype
+    public init(session: String?, subtype: RemoteControlSubtype) {
+        self.session = session
+        self.subtype = subtype
+    }
+    public typealias Response = Published<Traced<RemoteControlOutcome>>
+}
+
+/// `event.press` (E1–E3).
+public struct PressRequest: SessionRequest, ValidatedParams {
+    public static let method = "event.press"
+    public var session: String?
+    public var press: EventID
+    public var key: String?
+    public var phase: PressPhase
+    public init(session: String?, press: EventID, key: String? = nil, phase: PressPhase) {
+        self.session = session
+        self.press = press
+        self.key = key
+        self.phase = phase
+    }
+    public func validate() throws(RPCError) {
+        if phase == .began, key == nil { throw invalid("key", "is required for began") }
+    }
+    public typealias Response = Published<Traced<PressOutcome>>
+}
+
+/// `responder.become` (F2).
+public struct BecomeRequest: SessionRequest {
+    public static let method = "responder.become"
+    public var session: String?
+    public var id: String
+    public init(session: String?, id: String) {
+        self.session = session
+        self.id = id
+    }
+    public typealias Response = Published<Traced<FocusOutcome>>
+}
+
+/// `responder.resign` (F3).
+public struct ResignRequest: SessionRequest {
+    public static let method = "responder.resign"
+    public var session: String?
+    public var id: String
+    public init(session: String?, id: String) {
+        self.session = session
+        self.id = id
+    }
+    public typealias Response = Published<Traced<FocusOutcome>>
+}
+
+/// `responder.first` (F4): a window's first responder, bare.
+public struct FirstResponderRequest: SessionRequest {
+    public static let method = "responder.first"
+    public var session: String?
+    public var window: String?
+    public init(session: String?, window: String? = nil) {
+        self.session = session
+        self.window = window
+    }
+    public typealias Response = String?
+}
+
+/// `window.makeKey` (F4): applied as one tree batch.
+public struct MakeKeyRequest: SessionRequest {
+    public static let method = "window.makeKey"
+    public var session: String?
+    public var id: String
+    public init(session: String?, id: String) {
+        self.session = session
+        self.id = id
+    }
+    public typealias Response = Published<Traced<MakeKeyOutcome>>
+}
+
+/// `action.send` (A2–A4).
+public struct SendActionRequest: SessionRequest, ValidatedParams {
+    public static let method = "action.send"
+    public var session: String?
+    public var action: String
+    public var target: String?
+    public var sender: String?
+    public init(session: String?, action: String, target: String? = nil, sender: String? = nil) {
+        self.session = session
+        self.action = action
+        self.target = target
+        self.sender = sender
+    }
+    public func validate() throws(RPCError) {
+        guard !action.isEmpty else { throw invalid("action", "must not be empty") }
+    }
+    public typealias Response = Published<Traced<ActionOutcome>>
+}
+
+/// `action.canPerform` (A5): the nil-target walk without performing anything.
+public struct CanPerformRequest: SessionRequest, ValidatedParams {
+    public static let method = "action.canPerform"
+    public var session: String?
+    public var action: String
+    public var sender: String?
+    public init(session: String?, action: String, sender: String? = nil) {
+        self.session = session
+        self.action = action
+        self.sender = sender
+    }
+    public func validate() throws(RPCError) {
+        guard !action.isEmpty else { throw invalid("action", "must not be empty") }
+    }
+    public typealias Response = Traced<CanPerformOutcome>
+}

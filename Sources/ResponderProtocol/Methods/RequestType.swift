@@ -1,0 +1,33 @@
+/// A method of the protocol (section 11/12): its params are the type's members, `Response` is its result.
+/// Decoded strictly (an unknown member is an error naming it) and encoded with the wire encoder.
+public protocol RequestType: Codable, Sendable {
+    associatedtype Response: Codable & Sendable
+    static var method: String { get }
+}
+
+/// A method addressed to one session (`session`, default "default").
+public protocol SessionRequest: RequestType {
+    var session: String? { get }
+}
+
+extension SessionRequest {
+    public var sessionName: String { session ?? "default" }
+}
+
+/// Every method, in the order of Protocol/README.md. The engine builds its method table from this list.
+public enum MethodRegistry {
+    public static let all: [any RequestType.Type] = [
+        EngineInfoRequest.self, ClientHelloRequest.self,
+        SessionCreateRequest.self, SessionListRequest.self, SessionDeleteRequest.self, SessionSnapshotRequest.self, SessionClientsRequest.self,
+        TraceReplayRequest.self, TreeGetRequest.self, TreeLoadRequest.self, TreeApplyRequest.self,
+        HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, MotionRequest.self, RemoteControlRequest.self,
+        PressRequest.self, BecomeRequest.self, ResignRequest.self, FirstResponderRequest.self, MakeKeyRequest.self,
+        SendActionRequest.self, CanPerformRequest.self,
+    ]
+
+    public static var names: [String] { all.map { $0.method }.sorted() }
+}
+
+func invalid(_ field: String, _ message: String) -> RPCError {
+    RPCError(.invalidParams, "\(field): \(message)", [("field", .string(field))])
+}

@@ -1,0 +1,238 @@
+/// One settable field of a node (section 8.2): its wire name, the kinds that have it, how its value is read
+/// from JSON (with an error naming the field) and written back, and how it is copied from one node to another
+/// (which is also how `null` restores the default). Adding a field is one entry in `NodeField.all`.
+public struct NodeField: Sendable {
+    public let name: String
+    private let kinds: @Sendable (NodeKind) -> Bool
+    private let readValue: @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void
+    private let writeValue: @Sendable (NodeSpec, inout JSONWriter) -> Void
+    private let copyValue: @Sendable (NodeSpec, inout NodeSpec) -> Void
+
+    public func applies(to kind: NodeKind) -> Bool { kinds(kind) }
+
+    /// Sets this field on `node` from `value`; `null` restores the kind's default. `path` prefixes the field
+    /// name in errors ("ops[0].node.").
+    public func read(_ value: JSON, into node: inout NodeSpec, path: String) throws(RPCError) {
+        if value.isNull {
+            copy(from: NodeSpec(id: node.id, kind: node.kind), into: &node)
+            return
+        }
+        try readValue(value, &node, FieldError(field: path + name, id: node.id))
+    }
+
+    public func write(_ node: NodeSpec, to w: inout JSONWriter) { writeValue(node, &w) }
+
+    /// Copies this field's value from `source` into `node`.
+    public func copy(from source: NodeSpec, into node: inout NodeSpec) { copyValue(source, &node) }
+
+    /// Fields that name other nodes or structure and cannot be changed through `update … set`.
+    public static let structural: Set<String> = ["id", "kind", "children", "revision"]
+
+    public static func named(_ name: String) -> NodeField? { byName[name] }
+    private static let byName: [String: NodeField] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+}
+
+/// Builds INVALID_NODE errors for one field of one node.
+public struct FieldError: Sendable {
+    public let field: String
+    public let id: String
+    public func callAsFunction(_ message: String, suffix: String = "") -> RPCError {
+        RPCError(.invalidNode, "\(field)\(suffix): \(message)", [("field", .string(field + suffix)), ("id", .string(id))])
+    }
+}
+
+extension NodeField {
+    /// A field stored at `keyPath`, read by `read` and written by `write`.
+    static func field<V: Sendable>(
+        _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V> & Sendable, on kinds: @escaping @Sendable (NodeKind) -> Bool,
+        read: @escaping @Sendable (JSON, FieldError) throws(RPCError) -> V, write: @escaping @Sendable (V, inout JSONWriter) -> Void
+    ) -> NodeField {
+        NodeField(
+            name: name, kinds: kinds,
+            readValue: { (value, node, error) throws(RPCError) in node[keyPath: keyPath] = try read(value, error) },
+            writeValue: { node, w in write(node[keyPath: keyPath], &w) },
+            copyValue: { source, node in node[keyPath: keyPath] = source[keyPath: keyPath] })
+    }
+
+    static let anyKind: @Sendable (NodeKind) -> Bool = { _ in true }
+    static let views: @Sendable (NodeKind) -> Bool = { $0.isView }
+    static let controls: @Sendable (NodeKind) -> Bool = { $0.isControl }
+
+    static func bool(_ name: String, _ keyPath: WritableKeyPath<NodeSpec, Bool> & Sendable, on kinds: @escaping @Sendable (NodeKind) -> Bool) -> NodeField {
+        field(name, keyPath, on: kinds, read: { (v, bad) throws(RPCError) in
+            guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
+            return b
+        }, write: { v, w in w.bool(v) })
+    }
+
+    /// The table: every field, in the order nodes are written (8.5).
+    public static let all: [NodeField] = [
+        field("class", \.className, on: anyKind, read: { (v, bad) throws(RPCError) in
+            guard let s = v.stringValue, !s.isEmpty else { throw bad("expected a non-empty string") }
+            return s
+        }, write: { v, w in w.string(v) }),
+        field("frame", \.frame, on: views, read: { (v, bad) throws(RPCError) in
+            let f = try numbers(v, 4, "[x, y, width, height]", bad)
+            guard f[2] >= 0, f[3] >= 0 else { throw bad("width and height must not be negative") }
+            return Rect(f[0], f[1], f[2], f[3])
+        }, write: { v, w in w.numbers([v.x, v.y, v.width, v.height]) }),
+        field("boundsOrigin", \.boundsOrigin, on: views, read: { (v, bad) throws(RPCError) in
+            let p = try numbers(v, 2, "[x, y]", bad)
+            return Point(p[0], p[1])
+        }, write: { v, w in w.numbers([v.x, v.y]) }),
+        field("transform", \.transform, on: views, read: { (v, bad) throws(RPCError) in
+            let t = try numbers(v, 6, "[a, b, c, d, tx, ty]", bad)
+            return AffineTransform(t[0], t[1], t[2], t[3], t[4], t[5])
+        }, write: { v, w in if let t = v { w.numbers([t.a, t.b, t.c, t.d, t.tx, t.ty]) } else { w.null() } }),
+        bool("hidden", \.hidden, on: views),
+        field("alpha", \.alpha, on: views, read: { (v, bad) throws(RPCError) in
+            guard let a = v.doubleValue else { throw bad("expected a number, got \(v.typeName)") }
+            guard a.isFinite, a >= 0, a <= 1 else { throw bad("alpha must be within 0…1") }
+            return a
+        }, write: { v, w in w.number(v) }),
+        bool("clipsToBounds", \.clipsToBounds, on: views),
+        bool("userInteractionEnabled", \.userInteractionEnabled, on: views),
+        bool("multipleTouchEnabled", \.multipleTouchEnabled, on: views),
+        bool("exclusiveTouch", \.exclusiveTouch, on: views),
+        bool("enabled", \.enabled, on: controls),
+        field("windowLevel", \.windowLevel, on: { $0 == .window }, read: { (v, bad) throws(RPCError) in
+            guard let l = v.doubleValue, l.isFinite else { throw bad("expected a finite number") }
+            return l
+        }, write: { v, w in w.number(v) }),
+        bool("key", \.key, on: { $0 == .window }),
+        bool("canBecomeFirstResponder", \.canBecomeFirstResponder, on: anyKind),
+        bool("canResignFirstResponder", \.canResignFirstResponder, on: anyKind),
+        field("hitTest", \.hitTest, on: views, read: readHitTest, write: writeHitTest),
+        field("handles", \.handles, on: anyKind, read: { (v, bad) throws(RPCError) in
+            guard let members = v.objectMembers else { throw bad("expected an object of message: \"handle\" | \"handle+super\"") }
+            var handles: [String: HandleMode] = [:]
+            for (message, mode) in members {
+                guard !message.isEmpty else { throw bad("message names must not be empty") }
+                guard let m = mode.stringValue.flatMap(HandleMode.init(rawValue:)) else {
+                    throw bad("expected \"handle\" or \"handle+super\"", suffix: ".\(message)")
+                }
+                handles[message] = m
+            }
+            return handles
+        }, write: { v, w in
+            w.beginObject()
+            for message in v.keys.sorted() {
+                w.key(message)
+                w.string(v[message]!.rawValue)
+            }
+            w.endObject()
+        }),
+        field("vetoes", \.vetoes, on: anyKind, read: { (v, bad) throws(RPCError) in
+            guard let a = v.arrayValue else { throw bad("expected an array of action names") }
+            var out: [String] = []
+            for element in a {
+                guard let s = element.stringValue, !s.isEmpty else { throw bad("expected action names (strings)") }
+                out.append(s)
+            }
+            return out
+        }, write: { v, w in
+            w.beginArray()
+            for s in v { w.string(s) }
+            w.endArray()
+        }),
+        field("targets", \.targets, on: controls, read: readTargets, write: { v, w in
+            w.beginArray()
+            for t in v {
+                w.beginObject()
+                w.key("event"); w.string(t.event.rawValue)
+                w.key("action"); w.string(t.action)
+                w.key("target"); if let target = t.target { w.string(target) } else { w.null() }
+                w.endObject()
+            }
+            w.endArray()
+        }),
+        field("gestureRecognizers", \.gestureRecognizers, on: views, read: { (v, bad) throws(RPCError) in
+            guard let a = v.arrayValue, a.allSatisfy({ $0.objectMembers != nil }) else { throw bad("expected an array of objects") }
+            return a
+        }, write: { v, w in w.value(.array(v)) }),
+        field("presentedBy", \.presentedBy, on: { $0 == .viewController }, read: { (v, bad) throws(RPCError) in
+            guard let s = v.stringValue, !s.isEmpty else { throw bad("expected the id of the presenting view controller") }
+            return s
+        }, write: { v, w in if let p = v { w.string(p) } else { w.null() } }),
+        bool("receivesRemoteControlEvents", \.receivesRemoteControlEvents, on: { $0 == .application }),
+    ]
+
+    private static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {
+        guard let a = value.arrayValue, a.count == count else { throw bad("expected \(shape)") }
+        var out: [Double] = []
+        for element in a {
+            guard let n = element.doubleValue else { throw bad("expected \(shape) of numbers, got \(element.typeName)") }
+            guard n.isFinite else { throw bad("numbers must be finite") }
+            out.append(n)
+        }
+        return out
+    }
+
+    private static func readTargets(_ value: JSON, _ bad: FieldError) throws(RPCError) -> [TargetAction] {
+        guard let a = value.arrayValue else { throw bad("expected an array of {event, action, target}") }
+        var out: [TargetAction] = []
+        for (i, entry) in a.enumerated() {
+            var r = try ParamReader(entry, path: "\(bad.field)[\(i)].", errorName: .invalidNode)
+            let eventName = try r.requiredString("event")
+            guard let event = ControlEvent(rawValue: eventName) else { throw r.error("event", "unknown control event \"\(eventName)\"") }
+            let action = try r.requiredString("action")
+            guard !action.isEmpty else { throw r.error("action", "must not be empty") }
+            let target = try r.string("target")
+            try r.finish()
+            out.append(TargetAction(event: event, action: action, target: target))
+        }
+        return out
+    }
+
+    private static func readHitTest(_ value: JSON, _ bad: FieldError) throws(RPCError) -> HitTestOverride {
+        var r = try ParamReader(value, path: bad.field + ".", errorName: .invalidNode)
+        var result = HitTestOverride()
+        if let insets = try r.array("insets") {
+            let n = insets.compactMap(\.doubleValue)
+            guard insets.count == 4, n.count == 4, n.allSatisfy(\.isFinite) else {
+                throw r.error("insets", "expected [top, left, bottom, right] of finite numbers")
+            }
+            result.insets = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
+        }
+        if let mode = try r.string("mode") {
+            guard let m = HitTestOverride.Mode(rawValue: mode) else { throw r.error("mode", "expected default, passThroughSelf or never") }
+            result.mode = m
+        }
+        if let redirect = r.raw("redirect"), !redirect.isNull {
+            var rr = try ParamReader(redirect, path: bad.field + ".redirect.", errorName: .invalidNode)
+            let to = try rr.requiredString("to")
+            let whenText = try rr.string("when") ?? "self"
+            guard let when = HitTestOverride.RedirectWhen(rawValue: whenText) else { throw rr.error("when", "expected self or nil") }
+            try rr.finish()
+            result.redirect = .init(to: to, when: when)
+        }
+        try r.finish()
+        return result
+    }
+
+    private static func writeHitTest(_ h: HitTestOverride, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("insets")
+        w.numbers([h.insets.top, h.insets.left, h.insets.bottom, h.insets.right])
+        w.key("mode")
+        w.string(h.mode.rawValue)
+        w.key("redirect")
+        if let r = h.redirect {
+            w.beginObject()
+            w.key("to"); w.string(r.to)
+            w.key("when"); w.string(r.when.rawValue)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.endObject()
+    }
+}
+
+extension JSONWriter {
+    mutating func numbers(_ values: [Double]) {
+        beginArray()
+        for v in values { number(v) }
+        endArray()
+    }
+}

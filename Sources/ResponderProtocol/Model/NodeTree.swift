@@ -1,0 +1,211 @@
+/// A node object with its `children`, read into a flat list (parents before children, breadth first) so a tree
+/// of any depth is read, held and freed without recursion. Each entry remembers where it was in the document,
+/// so errors found later (a duplicate id, a misplaced kind) still name the field the client wrote.
+public struct NodeTree: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public var spec: NodeSpec
+        /// Index of the parent entry; nil for the root.
+        public var parent: Int?
+        /// Position among the parent's children.
+        public var childIndex: Int
+    }
+
+    public private(set) var entries: [Entry]
+    /// Where the root is in the request ("tree", "ops[2].node", "detached[0]").
+    public let path: String
+
+    public static let maxIDLength = 256
+
+    public var root: NodeSpec { entries[0].spec }
+
+    /// The field path prefix of entry `index`, e.g. "tree.children[1].children[0].". Paths name the way down
+    /// while short; deeper they restart at the parent's id so a deep chain does not build ever longer strings.
+    public func path(of index: Int) -> String {
+        var chain: [Int] = []
+        var current: Int? = index
+        while let c = current {
+            chain.append(c)
+            current = entries[c].parent
+        }
+        var prefix = path + "."
+        for c in chain.reversed().dropFirst() {
+            let parentPrefix = prefix.utf8.count < 160 ? prefix : "…\(entries[entries[c].parent!].spec.id)."
+            prefix = parentPrefix + "children[\(entries[c].childIndex)]."
+        }
+        return prefix
+    }
+
+    public init(root: NodeSpec, path: String) {
+        self.entries = [Entry(spec: root, parent: nil, childIndex: 0)]
+        self.path = path
+    }
+
+    /// Reads one node object and everything under it; errors are INVALID_NODE naming the field and the node.
+    public init(document: JSON, path: String) throws(RPCError) {
+        self.path = path
+        entries = []
+        var queue: [(json: JSON, parent: Int?, childIndex: Int, prefix: String)] = [(document, nil, 0, path + ".")]
+        var head = 0
+        while head < queue.count {
+            let item = queue[head]
+            // Free each node's JSON as it is read so a huge document is not held twice.
+            queue[head].json = .null
+            head += 1
+            let (spec, children) = try Self.read(item.json, path: item.prefix)
+            let index = entries.count
+            entries.append(Entry(spec: spec, parent: item.parent, childIndex: item.childIndex))
+            let prefix = item.prefix.utf8.count < 160 ? item.prefix : "…\(spec.id)."
+            for (i, child) in children.enumerated() {
+                queue.append((child, index, i, "\(prefix)children[\(i)]."))
+            }
+            if head > 4096, head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    static func invalid(_ message: String, field: String, id: String? = nil) -> RPCError {
+        var details: [(key: String, value: JSON)] = [("field", .string(field))]
+        if let id { details.append(("id", .string(id))) }
+        return RPCError(.invalidNode, message, details)
+    }
+
+    /// Reads one node object (without its children's contents).
+    static func read(_ json: JSON, path: String) throws(RPCError) -> (NodeSpec, [JSON]) {
+        var r = try ParamReader(json, path: path, errorName: .invalidNode)
+        guard let id = try r.string("id") else { throw invalid("\(path)id is required", field: path + "id") }
+        guard !id.isEmpty, id.utf8.count <= maxIDLength else {
+            throw invalid("\(path)id must be 1…\(maxIDLength) bytes", field: path + "id")
+        }
+        guard let kindName = try r.string("kind") else { throw invalid("\(path)kind is required", field: path + "kind", id: id) }
+        guard let kind = NodeKind(rawValue: kindName) else {
+            let all = NodeKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw invalid("\(path)kind: unknown kind \"\(kindName)\" (expected one of \(all))", field: path + "kind", id: id)
+        }
+        var node = NodeSpec(id: id, kind: kind)
+        _ = r.raw("revision")  // read-only: accepted so tree.get output loads back, then reassigned
+        let children: [JSON]
+        do throws(RPCError) { children = try r.array("children") ?? [] } catch { throw error.with("id", .string(id)) }
+        for member in r.members {
+            guard !NodeField.structural.contains(member.key) else { continue }
+            guard let field = NodeField.named(member.key) else {
+                throw invalid("unknown field \(path)\(member.key) on \(kind.rawValue) \"\(id)\"", field: path + member.key, id: id)
+            }
+            guard field.applies(to: kind) else {
+                throw invalid("field \(path)\(member.key) does not apply to a \(kind.rawValue)", field: path + member.key, id: id)
+            }
+            _ = r.raw(member.key)
+            do throws(RPCError) { try field.read(member.value, into: &node, path: path) } catch {
+                throw error.detail("id") == nil ? error.with("id", .string(id)) : error
+            }
+        }
+        try r.finish()
+        return (node, children)
+    }
+
+    /// Writes the tree back as a nested node object with only the fields that differ from the kind's defaults
+    /// (what a client would have written), iteratively.
+    public func write(to w: inout JSONWriter) {
+        var children: [[Int]] = Array(repeating: [], count: entries.count)
+        for (i, e) in entries.enumerated() { if let p = e.parent { children[p].append(i) } }
+        var stack: [(index: Int, next: Int)] = []
+        func open(_ i: Int, _ w: inout JSONWriter) {
+            let spec = entries[i].spec
+            let fresh = NodeSpec(id: spec.id, kind: spec.kind)
+            w.beginObject()
+            w.key("id"); w.string(spec.id)
+            w.key("kind"); w.string(spec.kind.rawValue)
+            for field in NodeField.all where field.applies(to: spec.kind) {
+                var a = JSONWriter(), b = JSONWriter()
+                field.write(spec, to: &a)
+                field.write(fresh, to: &b)
+                if a.bytes != b.bytes {
+                    w.key(field.name)
+                    w.raw(a.bytes)
+                }
+            }
+            w.key("children")
+            w.beginArray()
+        }
+        open(0, &w)
+        stack.append((0, 0))
+        while let top = stack.last {
+            if top.next < children[top.index].count {
+                stack[stack.count - 1].next += 1
+                let child = children[top.index][top.next]
+                open(child, &w)
+                stack.append((child, 0))
+            } else {
+                w.endArray()
+                w.endObject()
+                stack.removeLast()
+            }
+        }
+    }
+}
+
+extension NodeTree: WireValue {
+    public init(wire value: JSON, path: String) throws(RPCError) {
+        guard value.objectMembers != nil else {
+            throw RPCError(.invalidParams, "\(path): is required and must be an object", [("field", .string(path))])
+        }
+        try self.init(document: value, path: path)
+    }
+
+    public var wire: JSON {
+        var w = JSONWriter()
+        write(to: &w)
+        return (try? JSONCodec.decode(w.bytes)) ?? .null
+    }
+}
+
+/// The `set` of an `update` op: fields in the order given, each with a new value or nil to restore the
+/// kind's default. Values are read without knowing the node's kind; whether a field applies is checked
+/// when the op meets its node.
+public struct NodeUpdate: Sendable, Equatable {
+    public struct Assignment: Sendable, Equatable {
+        public var name: String
+        /// The new value in `values` (ignored when `reset`).
+        public var reset: Bool
+    }
+    public private(set) var assignments: [Assignment] = []
+    /// A node holding the new values (its id and kind are placeholders).
+    public private(set) var values = NodeSpec(id: "", kind: .view)
+
+    public init() {}
+
+    /// Sets `field` to `value` (nil: the default) — how the engine writes its own updates, e.g. `key`.
+    public mutating func set<V>(_ name: String, _ keyPath: WritableKeyPath<NodeSpec, V>, _ value: V?) {
+        if let value { values[keyPath: keyPath] = value }
+        assignments.append(Assignment(name: name, reset: value == nil))
+    }
+
+    /// Reads `set` members: unknown and structural names are errors here; values are checked by their field.
+    public init(members: [(key: String, value: JSON)], id: String, path: String) throws(RPCError) {
+        for (key, value) in members {
+            if NodeField.structural.contains(key) {
+                throw NodeTree.invalid("\(path)\(key) cannot be changed by update (use insert, move or remove)", field: path + key, id: id)
+            }
+            guard let field = NodeField.named(key) else {
+                throw NodeTree.invalid("unknown field \(path)\(key) on \"\(id)\"", field: path + key, id: id)
+            }
+            if !value.isNull {
+                do throws(RPCError) { try field.read(value, into: &values, path: path) } catch {
+                    throw error.with("id", .string(id))
+                }
+            }
+            assignments.append(Assignment(name: key, reset: value.isNull))
+        }
+    }
+
+    /// The members as they are written in an op.
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        for a in assignments {
+            w.key(a.name)
+            if a.reset { w.null() } else { NodeField.named(a.name)!.write(values, to: &w) }
+        }
+        w.endObject()
+    }
+}
