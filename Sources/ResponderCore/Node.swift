@@ -1,86 +1,11 @@
 import ResponderProtocol
 
-/// How a responder implements a message: it handles it and stops, or handles it and calls super
-/// (so the message also travels on to the next responder, T2).
-public enum HandleMode: String, Sendable, Equatable {
-    case handle
-    case handleAndSuper = "handle+super"
-}
-
-/// H6: the declarative form of a hitTest / point(inside:) override.
-public struct HitTestOverride: Sendable, Equatable {
-    public enum Mode: String, Sendable { case `default`, passThroughSelf, never }
-    public enum RedirectWhen: String, Sendable { case `self`, `nil` }
-    public struct Redirect: Sendable, Equatable {
-        public var to: String
-        public var when: RedirectWhen
-        public init(to: String, when: RedirectWhen) {
-            self.to = to
-            self.when = when
-        }
-    }
-    public var insets: EdgeInsets = .zero
-    public var mode: Mode = .default
-    public var redirect: Redirect?
-    public init(insets: EdgeInsets = .zero, mode: Mode = .default, redirect: Redirect? = nil) {
-        self.insets = insets
-        self.mode = mode
-        self.redirect = redirect
-    }
-    public var isDefault: Bool { self == HitTestOverride() }
-}
-
-/// A target-action registration of a control (A1): on `event`, send `action` to `target` (nil: the chain).
-public struct TargetAction: Sendable, Equatable {
-    public var event: ControlEvent
-    public var action: String
-    public var target: String?
-    public init(event: ControlEvent, action: String, target: String?) {
-        self.event = event
-        self.action = action
-        self.target = target
-    }
-}
-
-/// UIControl.Event values a control can emit from touches (T3), plus valueChanged/primaryActionTriggered
-/// which tools may register even though touches alone do not emit them.
-public enum ControlEvent: String, Sendable, CaseIterable {
-    case touchDown, touchDownRepeat, touchDragInside, touchDragOutside, touchDragEnter, touchDragExit
-    case touchUpInside, touchUpOutside, touchCancel, valueChanged, primaryActionTriggered
-    case editingDidBegin, editingChanged, editingDidEnd, editingDidEndOnExit
-}
-
-/// One node of a session's responder world. Structure (parent, children) lives here too, so the world is a
-/// flat table of nodes keyed by id: walks are loops over ids, never recursion.
+/// One node of a session's responder world: its fields (`spec`, the wire's node object) and its place in the
+/// tree. Structure lives here too, so the world is a flat table of nodes keyed by id: walks are loops over
+/// ids, never recursion. Fields read straight through: `node.hidden` is `node.spec.hidden`.
+@dynamicMemberLookup
 public struct Node: Sendable, Equatable {
-    public var id: String
-    public var kind: NodeKind
-    public var className: String
-    public var frame: Rect = .zero
-    public var boundsOrigin: Point = .zero
-    public var transform: AffineTransform?
-    public var hidden = false
-    public var alpha = 1.0
-    public var clipsToBounds = false
-    public var userInteractionEnabled = true
-    public var multipleTouchEnabled = false
-    public var exclusiveTouch = false
-    public var enabled = true
-    public var windowLevel = 0.0
-    public var key = false
-    public var canBecomeFirstResponder: Bool
-    public var canResignFirstResponder = true
-    public var hitTest = HitTestOverride()
-    /// Message name (touchesBegan, motionEnded, copy:, …) → how this responder implements it.
-    public var handles: [String: HandleMode] = [:]
-    /// Actions this responder's canPerformAction refuses even though it implements them (A4).
-    public var vetoes: [String] = []
-    public var targets: [TargetAction] = []
-    /// Shape reserved for gesture recognizers; stored and returned as given.
-    public var gestureRecognizers: [JSON] = []
-    public var presentedBy: String?
-    public var receivesRemoteControlEvents = false
-
+    public internal(set) var spec: NodeSpec
     public internal(set) var parent: String?
     public internal(set) var children: [String] = []
     /// The session revision of this node's last change (insert, move or field update).
@@ -88,13 +13,11 @@ public struct Node: Sendable, Equatable {
     /// Distance from the root of its tree (the application, or a detached subtree's root).
     public internal(set) var depth = 0
 
-    public init(id: String, kind: NodeKind) {
-        self.id = id
-        self.kind = kind
-        self.className = kind.defaultClassName
-        self.canBecomeFirstResponder = kind.defaultCanBecomeFirstResponder
-    }
+    public init(id: String, kind: NodeKind) { spec = NodeSpec(id: id, kind: kind) }
+    init(spec: NodeSpec) { self.spec = spec }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<NodeSpec, T>) -> T { spec[keyPath: keyPath] }
 
     /// Whether this responder implements `message`, and how.
-    public func handling(_ message: String) -> HandleMode? { handles[message] }
+    public func handling(_ message: String) -> HandleMode? { spec.handles[message] }
 }

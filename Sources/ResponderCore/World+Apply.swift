@@ -48,20 +48,6 @@ extension World {
         return AppliedBatch(revision: next, removed: tx.removed, changed: Array(tx.changedOrder))
     }
 
-    static func relocateLoadError(_ error: RPCError, children: Int) -> RPCError {
-        guard let index = error.detail("opIndex")?.intValue else { return error }
-        var located = error
-        located.details.removeAll { $0.key == "opIndex" }
-        let base = index < children ? "tree.children[\(index)]" : "detached[\(index - children)]"
-        if var field = error.detail("field")?.stringValue {
-            let opPrefix = "ops[\(index)]."
-            if field.hasPrefix(opPrefix) { field.removeFirst(opPrefix.count) }
-            if field.hasPrefix("node.") { field = base + field.dropFirst("node".count) } else { field = base + "." + field }
-            located = located.with("field", .string(field))
-        }
-        return located
-    }
-
     /// Names the op in an error: `opIndex`, and a field path from the top of the params ("ops[2].set.alpha").
     static func locate(_ error: RPCError, opIndex: Int) -> RPCError {
         var located = error.with("opIndex", JSON(opIndex))
@@ -72,29 +58,30 @@ extension World {
     }
 
     /// Replaces the whole world with `tree` (an application node with id "app") and `detached` subtrees.
-    public mutating func load(tree: JSON, detached: [JSON] = [], limits: Limits = .default) throws(RPCError) {
+    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits = .default) throws(RPCError) {
         var fresh = World()
         fresh.revision = revision
-        let parsed: NodeReader.Parsed
-        parsed = try NodeReader.read(tree, path: "tree.")
-        guard parsed.node.kind == .application else {
-            throw RPCError(.invalidNode, "the tree's root must be the application, not a \(parsed.node.kind.rawValue)", [("field", "tree.kind"), ("id", .string(parsed.node.id))])
+        let root = tree.root
+        guard root.kind == .application else {
+            throw RPCError(.invalidNode, "the tree's root must be the application, not a \(root.kind.rawValue)", [("field", .string("\(tree.path).kind")), ("id", .string(root.id))])
         }
-        guard parsed.node.id == World.rootID else {
-            throw RPCError(.invalidNode, "the application's id must be \"app\", not \"\(parsed.node.id)\"", [("field", "tree.id"), ("id", .string(parsed.node.id))])
+        guard root.id == World.rootID else {
+            throw RPCError(.invalidNode, "the application's id must be \"app\", not \"\(root.id)\"", [("field", .string("\(tree.path).id")), ("id", .string(root.id))])
         }
-        fresh.nodes[World.rootID] = parsed.node
-        var ops: [GuardedOp] = []
-        for child in parsed.children {
-            ops.append(GuardedOp(op: .insert(parent: World.rootID, index: nil, node: child), ifNodeRevision: nil, json: .null))
+        fresh.nodes[World.rootID] = Node(spec: root)
+        var tx = Transaction(world: fresh, limits: limits)
+        // Everything below the application is inserted as ops would insert it; errors keep the document's paths
+        // and name no op.
+        do throws(RPCError) {
+            try tx.insertChildren(of: tree)
+            for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
+            try tx.checkInvariants()
+        } catch {
+            var located = error
+            located.details.removeAll { $0.key == "opIndex" }
+            throw located
         }
-        for subtree in detached {
-            ops.append(GuardedOp(op: .insert(parent: nil, index: nil, node: subtree), ifNodeRevision: nil, json: .null))
-        }
-        do throws(RPCError) { _ = try fresh.apply(ops, limits: limits) } catch {
-            // The ops were ours, not the client's: name the place in `tree` / `detached` instead.
-            throw Self.relocateLoadError(error, children: parsed.children.count)
-        }
+        fresh = tx.world
         for id in fresh.nodes.keys { fresh.nodes[id]!.revision = fresh.revision }
         self = fresh
     }
@@ -162,12 +149,7 @@ struct Transaction {
 
     mutating func perform(_ guarded: GuardedOp) throws(RPCError) {
         if let expected = guarded.ifNodeRevision {
-            let target: String?
-            switch guarded.op {
-            case .insert(let parent, _, _): target = parent
-            case .remove(let id), .move(let id, _, _), .update(let id, _): target = id
-            }
-            if let target {
+            if let target = guarded.op.guardedNode {
                 let node = try existing(target, field: "ifNodeRevision")
                 if node.revision != expected {
                     throw fail(.revisionConflict, "node \"\(target)\" is at revision \(node.revision), not \(expected)", [("id", .string(target)), ("revision", JSON(node.revision)), ("expected", JSON(expected))])
@@ -175,7 +157,7 @@ struct Transaction {
             }
         }
         switch guarded.op {
-        case .insert(let parent, let index, let node): try insert(node, parent: parent, index: index)
+        case .insert(let parent, let index, let node): try insert(node, from: 0, parent: parent, index: index)
         case .remove(let id): try remove(id)
         case .move(let id, let parent, let index): try move(id, parent: parent, index: index)
         case .update(let id, let set): try update(id, set: set)
@@ -195,47 +177,56 @@ struct Transaction {
         return try existing(parent, field: "parent")
     }
 
-    mutating func insert(_ json: JSON, parent: String?, index: Int?) throws(RPCError) {
+    /// The children of a document's root, each inserted under it (tree.load).
+    mutating func insertChildren(of tree: NodeTree) throws(RPCError) {
+        for (i, entry) in tree.entries.enumerated() where entry.parent == 0 {
+            try insert(tree, from: i, parent: World.rootID, index: nil)
+        }
+    }
+
+    /// Inserts the subtree of `tree` rooted at entry `from` under `parent` at `index`. Every node is checked
+    /// (a new id, a kind allowed under its parent, the limits) before any is placed.
+    mutating func insert(_ tree: NodeTree, from start: Int, parent: String?, index: Int?) throws(RPCError) {
         let parentNode = try parentNode(parent)
         let position = try checkIndex(index, count: parentNode?.children.count ?? world.detachedRoots.count)
-        // Read the whole subtree first (breadth-first, no recursion), then place it.
+        // Entries are parents-first, so one pass finds the subtree of `start`: entry → its node in `created`.
+        var createdIndex: [Int: Int] = [:]
         var created: [Node] = []
-        var queue: [(json: JSON, parent: String?, path: String, depth: Int)] = [(json, parent, "node.", (parentNode?.depth ?? -1) + 1)]
-        var head = 0
         var newKinds: [String: NodeKind] = [:]
-        while head < queue.count {
-            let item = queue[head]
-            head += 1
-            var parsed = try NodeReader.read(item.json, path: item.path)
-            let id = parsed.node.id
-            if world.nodes[id] != nil || newKinds[id] != nil {
-                throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(item.path + "id"))])
+        for i in start..<tree.entries.count {
+            let entry = tree.entries[i]
+            let parentID: String?
+            var depth: Int
+            if i == start {
+                parentID = parent
+                depth = (parentNode?.depth ?? -1) + 1
+            } else {
+                guard let p = entry.parent, let pc = createdIndex[p] else { continue }
+                parentID = created[pc].id
+                depth = created[pc].depth + 1
             }
-            newKinds[id] = parsed.node.kind
-            let parentKind = item.parent.flatMap { p in world.nodes[p]?.kind ?? newKinds[p] }
-            if let message = Placement.kindError(child: parsed.node.kind, parent: item.parent == nil ? nil : parentKind) {
-                throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(item.parent))])
+            let id = entry.spec.id
+            if world.nodes[id] != nil || newKinds[id] != nil {
+                throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(tree.path(of: i) + "id"))])
+            }
+            newKinds[id] = entry.spec.kind
+            let parentKind = parentID.flatMap { p in world.nodes[p]?.kind ?? newKinds[p] }
+            if let message = Placement.kindError(child: entry.spec.kind, parent: parentID == nil ? nil : parentKind) {
+                throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(parentID))])
             }
             guard world.nodes.count + created.count + 1 <= limits.maxNodes else {
                 throw fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))])
             }
-            guard item.depth <= limits.maxDepth else {
+            guard depth <= limits.maxDepth else {
                 throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
             }
-            parsed.node.parent = item.parent
-            parsed.node.depth = item.depth
-            // Field paths name the way down ("node.children[1].children[0].frame") while short; deeper
-            // they restart at the parent's id so a deep chain does not build ever longer strings.
-            let prefix = item.path.utf8.count < 160 ? item.path : "…\(id)."
-            for (i, child) in parsed.children.enumerated() {
-                queue.append((child, id, "\(prefix)children[\(i)].", item.depth + 1))
-            }
-            created.append(parsed.node)
-            // Free parsed JSON as we go so a huge subtree is not held twice.
-            queue[head - 1].json = .null
+            var node = Node(spec: entry.spec)
+            node.parent = parentID
+            node.depth = depth
+            createdIndex[i] = created.count
+            created.append(node)
         }
-        for var node in created {
-            node.children = []
+        for node in created {
             save(node.id)
             world.nodes[node.id] = node
             if let p = node.parent, p != parent { world.nodes[p]!.children.append(node.id) }
@@ -320,12 +311,19 @@ struct Transaction {
         markChanged(id)
     }
 
-    mutating func update(_ id: String, set: [(key: String, value: JSON)]) throws(RPCError) {
+    mutating func update(_ id: String, set: NodeUpdate) throws(RPCError) {
         var node = try existing(id, field: "id")
-        try NodeReader.update(&node, set: set)
+        let fresh = NodeSpec(id: id, kind: node.kind)
+        for assignment in set.assignments {
+            let field = NodeField.named(assignment.name)!
+            guard field.applies(to: node.kind) else {
+                throw fail(.invalidNode, "field set.\(assignment.name) does not apply to a \(node.kind.rawValue)", [("field", .string("set.\(assignment.name)")), ("id", .string(id))])
+            }
+            field.copy(from: assignment.reset ? fresh : set.values, into: &node.spec)
+        }
         save(id)
         world.nodes[id] = node
-        if set.contains(where: { $0.key == "key" }) { touchKey() }
+        if set.assignments.contains(where: { $0.name == "key" }) { touchKey() }
         markChanged(id)
     }
 

@@ -36,9 +36,9 @@ extension World {
         w.string(node.kind.rawValue)
         w.key("revision")
         w.number(Double(node.revision))
-        for field in NodeField.allCases where field.applies(to: node.kind) {
+        for field in NodeField.all where field.applies(to: node.kind) {
             w.key(field.name)
-            field.write(node, to: &w)
+            field.write(node.spec, to: &w)
         }
         w.key("children")
         w.beginArray()

@@ -15,18 +15,18 @@ struct ChainWalk {
 /// responders that take the message over instead (controls and touches, T3). Each hop's next responder
 /// is computed when it is reached (N4).
 func walkChain(
-    _ message: String, from start: String?, responders: Responders, rule: String, tag: [(key: String, value: JSON)],
+    _ message: String, from start: String?, responders: Responders, rule: Rule, tag: EventTag?,
     trace: inout Trace, consumes: (Node) -> Bool = { _ in false }
 ) -> ChainWalk {
     var walk = ChainWalk()
     var seen: Set<String> = []
     var current = start
-    func step(_ to: String, _ disposition: String, _ rule: String) -> JSON {
-        .object([("step", "deliver"), ("to", .string(to)), ("message", .string(message)), ("disposition", .string(disposition)), ("rule", .string(rule))] + tag)
+    func step(_ to: String, _ disposition: Disposition, _ rule: Rule) -> TraceStep {
+        .deliver(to: to, message: message, disposition: disposition, rule: rule, reason: nil, tag: tag)
     }
     while let id = current {
         guard seen.insert(id).inserted, let node = responders.node(id) else {
-            trace.discard(message, reason: "cycle", rule: "N4", extra: tag)
+            trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
             walk.discarded = true
             return walk
         }
@@ -34,24 +34,24 @@ func walkChain(
         if consumes(node) {
             walk.handledBy.append(id)
             walk.consumedBy = id
-            trace.add(step(id, "consumed-by-control", "T3"))
+            trace.add(step(id, .consumedByControl, .t3))
             return walk
         }
         switch node.handling(message) {
         case .handle?:
             walk.handledBy.append(id)
-            trace.add(step(id, "handled", rule))
+            trace.add(step(id, .handled, rule))
             return walk
         case .handleAndSuper?:
             walk.handledBy.append(id)
-            trace.add(step(id, "handled+super", rule))
+            trace.add(step(id, .handledAndSuper, rule))
         case nil:
-            trace.add(step(id, "not-handled", rule))
+            trace.add(step(id, .notHandled, rule))
         }
         current = responders.next(of: id)
     }
     // N3: the end of the chain; the event is discarded and the trace says so.
-    trace.discard(message, reason: "end-of-chain", rule: "N3", extra: tag)
+    trace.discard(message, reason: .endOfChain, rule: .n3, tag: tag)
     walk.discarded = true
     return walk
 }

@@ -3,14 +3,14 @@ import ResponderProtocol
 extension SessionState {
     /// T3: a control turns the phases of the touch it tracks into control events, then sends the actions
     /// registered for them (A1). A text field that sees touch-up inside becomes first responder (F5).
-    mutating func trackControl(_ control: String, touch: LiveTouch, phase: String, responders: Responders, trace: inout Trace) -> (events: [String], actions: [JSON]) {
+    mutating func trackControl(_ control: String, touch: LiveTouch, phase: TouchPhase, responders: Responders, trace: inout Trace) -> (events: [ControlEvent], actions: [ControlAction]) {
         var events: [ControlEvent] = []
         switch phase {
-        case "began":
+        case .began:
             tracking[touch.key] = ControlTrack(control: control, inside: true)
             events = [.touchDown]
             if touch.tapCount > 1 { events.append(.touchDownRepeat) }
-        case "moved":
+        case .moved:
             guard let track = tracking[touch.key], track.control == control else { break }
             let inside = isInside(control, touch: touch, responders: responders)
             switch (track.inside, inside) {
@@ -20,26 +20,26 @@ extension SessionState {
             case (false, false): events = [.touchDragOutside]
             }
             tracking[touch.key]!.inside = inside
-        case "ended":
+        case .ended:
             guard let track = tracking[touch.key], track.control == control else { break }
             events = [isInside(control, touch: touch, responders: responders) ? .touchUpInside : .touchUpOutside]
             tracking[touch.key] = nil
-        case "cancelled":
+        case .cancelled:
             guard let track = tracking[touch.key], track.control == control else { break }
             events = [.touchCancel]
             tracking[touch.key] = nil
-        default:
+        case .stationary:
             break
         }
         for event in events {
-            trace.add(["step": "controlEvent", "control": .string(control), "event": .string(event.rawValue), "rule": "T3", "touch": touch.id])
+            trace.add(.controlEvent(control: control, event: event, touch: touch.id))
         }
         let actions = sendControlActions(control, events: events, responders: responders, trace: &trace)
         // F5: a text field becomes first responder at touch-up inside; a button does not.
         if events.contains(.touchUpInside), responders.node(control)?.kind == .textField {
-            _ = becomeFirstResponder(control, focusReason: "tap", rule: "F5", trace: &trace)
+            _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
         }
-        return (events.map(\.rawValue), actions)
+        return (events, actions)
     }
 
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
@@ -54,12 +54,12 @@ extension SessionState {
 
     /// A1: every action registered for one of `events`, in registration order, via A2 (explicit target)
     /// or A3/A4 (nil target, the chain) with the control as sender.
-    func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [JSON] {
+    func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [ControlAction] {
         guard let node = responders.node(control), !events.isEmpty else { return [] }
-        var out: [JSON] = []
+        var out: [ControlAction] = []
         for registration in node.targets where events.contains(registration.event) {
             let outcome = performAction(registration.action, target: registration.target, sender: control, responders: responders, trace: &trace)
-            out.append(["action": .string(registration.action), "event": .string(registration.event.rawValue), "target": JSON(registration.target), "performed": .bool(outcome.performed), "by": JSON(outcome.by)])
+            out.append(ControlAction(action: registration.action, event: registration.event, target: registration.target, performed: outcome.performed, by: outcome.by))
         }
         return out
     }

@@ -1,26 +1,5 @@
 import ResponderProtocol
 
-/// One view asked during hit-testing (H8): `hit` — its hitTest answered a view (itself, a subview's answer
-/// or a redirect); `miss` — it answered nil because of its flags or bounds; `skipped` — it contained the
-/// point but an override (pass-through, never) made it answer nil.
-struct HitVisit {
-    var id: String
-    var point: Point?
-    var result = "miss"
-    var reason: String?
-    var rule = "H2"
-    var redirectTo: String?
-
-    var json: JSON {
-        var m: [(key: String, value: JSON)] = [("id", .string(id)), ("result", .string(result))]
-        if let reason { m.append(("reason", .string(reason))) }
-        m.append(("rule", .string(rule)))
-        m.append(("point", point?.json ?? .null))
-        if let redirectTo { m.append(("to", .string(redirectTo))) }
-        return .object(m)
-    }
-}
-
 struct HitTestResult {
     var window: String?
     var view: String?
@@ -29,9 +8,7 @@ struct HitTestResult {
     var localPoint: Point?
     var visits: [HitVisit] = []
 
-    var json: JSON {
-        ["window": JSON(window), "view": JSON(view), "localPoint": localPoint?.json ?? .null, "visited": .array(visits.map(\.json))]
-    }
+    var outcome: HitTestOutcome { HitTestOutcome(window: window, view: view, localPoint: localPoint, visited: visits) }
 }
 
 /// UIKit's recursive hitTest(_:with:) run with an explicit stack, so a tree of any depth is safe.
@@ -123,27 +100,27 @@ struct HitTester {
         visits.append(HitVisit(id: id, point: point))
         if node.hitTest.mode == .never {
             // H6 never: always nil, the whole subtree is hidden from touches.
-            visits[index].result = "skipped"
-            visits[index].reason = "never"
-            visits[index].rule = "H6"
+            visits[index].result = .skipped
+            visits[index].reason = .never
+            visits[index].rule = .h6
             return .answered(nil)
         }
-        let exclusion: (reason: String, rule: String)?
+        let exclusion: (reason: HitReason, rule: Rule)?
         if node.hidden {
-            exclusion = ("hidden", "H2")
+            exclusion = (.hidden, .h2)
         } else if !profile.isHittable(alpha: node.alpha) {
-            exclusion = ("alpha", "H2")  // each view checks only its own alpha
+            exclusion = (.alpha, .h2)  // each view checks only its own alpha
         } else if !node.userInteractionEnabled {
-            exclusion = ("interaction-disabled", "H2")
+            exclusion = (.interactionDisabled, .h2)
         } else if node.kind.isControl && !node.enabled {
-            exclusion = ("disabled-control", "H7")
+            exclusion = (.disabledControl, .h7)
         } else if let p = point {
             // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
             // is only asked when its superview contained the point, so clipsToBounds plays no part.
             let area = node.bounds.inset(by: node.hitTest.insets)
-            exclusion = area.contains(p) ? nil : ("outside-bounds", node.hitTest.insets == .zero ? "H3" : "H6")
+            exclusion = area.contains(p) ? nil : (.outsideBounds, node.hitTest.insets == .zero ? .h3 : .h6)
         } else {
-            exclusion = ("singular-transform", "H4")
+            exclusion = (.singularTransform, .h4)
         }
         if let (reason, rule) = exclusion {
             visits[index].reason = reason
@@ -164,8 +141,8 @@ struct HitTester {
         let node = world[frame.id]!
         let i = frame.visit
         if let a = subviewAnswer {
-            visits[i].result = "hit"
-            visits[i].rule = "H2"
+            visits[i].result = .hit
+            visits[i].rule = .h2
             return a
         }
         if let r = node.hitTest.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
@@ -174,21 +151,21 @@ struct HitTester {
         }
         if node.hitTest.mode == .passThroughSelf {
             // H6 pass-through-self: nil instead of itself; the parent goes on with the views behind.
-            visits[i].result = "skipped"
-            visits[i].reason = "pass-through"
-            visits[i].rule = "H6"
+            visits[i].result = .skipped
+            visits[i].reason = .passThrough
+            visits[i].rule = .h6
             return nil
         }
-        visits[i].result = "hit"
-        visits[i].rule = "H2"
+        visits[i].result = .hit
+        visits[i].rule = .h2
         return frame.id
     }
 
     private mutating func redirected(_ i: Int, to target: String) {
-        visits[i].result = "hit"
-        visits[i].reason = "redirect"
-        visits[i].rule = "H6"
-        visits[i].redirectTo = target
+        visits[i].result = .hit
+        visits[i].reason = .redirect
+        visits[i].rule = .h6
+        visits[i].to = target
     }
 
     /// H6 redirect: the named view must be a view in the window being tested.

@@ -10,8 +10,8 @@ public struct SessionState: Sendable {
     var touches: [LiveTouch] = []
     /// E2: live presses in the order they began.
     var presses: [LivePress] = []
-    /// T3: tracking controls by touch key.
-    var tracking: [String: ControlTrack] = [:]
+    /// T3: tracking controls by touch.
+    var tracking: [EventID: ControlTrack] = [:]
     /// F4: each window's first responder.
     var firstResponderByWindow: [String: String] = [:]
     /// Source of fresh ids for `tap`.
@@ -38,17 +38,17 @@ public struct SessionState: Sendable {
         }
         guard mayLeave, !touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty else {
             let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
-            return TreeChange(batch: batch, ops: ops.map(\.json), consequences: nil)
+            return TreeChange(batch: batch, ops: ops, consequences: nil)
         }
         let before = world
         let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
         let consequences = reconcile(before: before)
-        return TreeChange(batch: batch, ops: ops.map(\.json), consequences: consequences)
+        return TreeChange(batch: batch, ops: ops, consequences: consequences)
     }
 
     /// Replaces the world. `ops` is empty: the server publishes the whole tree for a load. `removed` lists
     /// the ids that no longer exist, sorted; `changed` every id of the new world, parents first.
-    public mutating func load(tree: JSON, detached: [JSON], limits: Limits) throws(RPCError) -> TreeChange {
+    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits) throws(RPCError) -> TreeChange {
         let before = world
         try world.load(tree: tree, detached: detached, limits: limits)
         let removed = before.nodes.keys.filter { world.nodes[$0] == nil }.sorted()
@@ -58,106 +58,88 @@ public struct SessionState: Sendable {
         return TreeChange(batch: AppliedBatch(revision: world.revision, removed: removed, changed: changed), ops: [], consequences: consequences)
     }
 
-    /// F4: makes `id` the key window with one batch of `update key` ops (the old key window first).
-    public mutating func makeKey(_ params: JSON) throws(RPCError) -> TreeChange {
-        let id = try targetNode(params)
-        let node = world[id]!
+    /// F4: makes `id` the key window with one batch of `update key` ops (the old key window first). The
+    /// trace (kind makeKey, never published) records the switch.
+    public mutating func makeKey(_ id: String) throws(RPCError) -> (change: TreeChange, outcome: Traced<MakeKeyOutcome>) {
+        let node = try existing(id)
         guard node.kind == .window else {
             throw RPCError(.wrongKind, "\"\(id)\" is a \(node.kind.rawValue), not a window", [("id", .string(id)), ("kind", .string(node.kind.rawValue))])
         }
         guard world.isAttached(id) else {
             throw RPCError(.invalidParams, "window \"\(id)\" is detached; only an attached window can be key", [("field", "id"), ("id", .string(id))])
         }
+        let previous = world.keyWindow
         var ops: [GuardedOp] = []
         for w in world.windows where w != id && world[w]!.key {
-            ops.append(try GuardedOp.parse(["op": "update", "id": .string(w), "set": ["key": false]], index: ops.count))
+            var set = NodeUpdate()
+            set.set("key", \.key, false)
+            ops.append(GuardedOp(.update(id: w, set: set)))
         }
-        ops.append(try GuardedOp.parse(["op": "update", "id": .string(id), "set": ["key": true]], index: ops.count))
-        return try apply(ops, ifRevision: nil, limits: .default)
+        var set = NodeUpdate()
+        set.set("key", \.key, true)
+        ops.append(GuardedOp(.update(id: id, set: set)))
+        let change = try apply(ops, ifRevision: nil, limits: .default)
+        let key = world.keyWindow
+        let trace = Trace(kind: .makeKey, steps: [.keyWindow(from: previous, to: key)])
+        return (change, trace.finish(MakeKeyOutcome(key: key, previous: previous)))
     }
 
     // MARK: - Queries
 
-    /// F4: `{windowId: responderId | null}` for every attached window, in window order.
-    public var firstResponders: JSON {
-        .object(world.windows.map { (key: $0, value: JSON(firstResponderByWindow[$0])) })
+    /// F4: every attached window → its first responder, in window order.
+    public var firstResponders: FirstResponders {
+        FirstResponders(world.windows.map { ($0, firstResponderByWindow[$0]) })
     }
 
-    /// `[{touch, client, view, window, phase}]` in the order the touches began.
-    public var liveTouches: JSON { .array(touches.map(\.json)) }
+    /// Touches in the order they began (12.8).
+    public var liveTouches: [LiveTouchInfo] { touches.map(\.info) }
 
-    /// `[{press, client, key, responder, window, phase}]` in the order the presses began.
-    public var livePresses: JSON { .array(presses.map(\.json)) }
+    /// Presses in the order they began (12.8).
+    public var livePresses: [LivePressInfo] { presses.map(\.info) }
 
-    /// `{point: [x, y]}` → `{window, view, localPoint, visited, trace}`; no side effects. The trace (kind
-    /// `hitTest`) has one `hitTest` step per view asked (H8), as a touch's began does.
-    public func hitTest(_ params: JSON) throws(RPCError) -> JSON {
-        var r = try ParamReader(params)
-        _ = r.raw("session")
-        guard let (x, y) = try r.point("point") else { throw r.error("point", "is required") }
-        try r.finish()
+    /// H1–H8: the view at a screen point; no side effects. The trace (kind hitTest) has one step per view
+    /// asked, as a touch's began does.
+    public func hitTest(at point: Point) -> Traced<HitTestOutcome> {
         var tester = HitTester(world: world, profile: profile)
-        let hit = tester.run(screen: Point(x, y))
-        var trace = Trace(kind: "hitTest")
-        for v in hit.visits { trace.add(.object([("step", "hitTest")] + v.json.objectMembers!)) }
-        if hit.view == nil { trace.discard("hitTest", reason: "no-hit", rule: "H1") }
-        return Self.withTrace(trace.finish(hit.json))
+        let hit = tester.run(screen: point)
+        var trace = Trace(kind: .hitTest)
+        for v in hit.visits { trace.add(.hitTest(v, touch: nil)) }
+        if hit.view == nil { trace.discard("hitTest", reason: .noHit, rule: .h1) }
+        return trace.finish(hit.outcome)
     }
 
-    /// `{id}` → `{chain: [ids], trace}` starting with `id` (N1–N4). The trace (kind `responderChain`) has one
-    /// `next` step per hop, `{step: "next", from, to, rule}`, `to` null at the end of the chain (N3).
-    public func responderChain(_ params: JSON) throws(RPCError) -> JSON {
-        let id = try targetNode(params)
+    /// N1–N4: the chain from `id`; the trace has one `next` step per hop, `to` nil at the end (N3).
+    public func responderChain(from id: String) throws(RPCError) -> Traced<ChainOutcome> {
+        _ = try existing(id)
         let chain = world.responderChain(from: id)
-        var trace = Trace(kind: "responderChain")
+        var trace = Trace(kind: .responderChain)
         for (i, from) in chain.enumerated() {
             let to: String? = i + 1 < chain.count ? chain[i + 1] : world.nextResponder(of: from)
-            trace.add(["step": "next", "from": .string(from), "to": JSON(to), "rule": .string(Self.nextRule(world[from]!.kind))])
+            trace.add(.next(from: from, to: to, rule: Self.nextRule(world[from]!.kind)))
         }
-        return Self.withTrace(trace.finish(["chain": JSON(chain)]))
+        return trace.finish(ChainOutcome(chain: chain))
     }
 
     /// The rule that gives a node's next responder: N1 views, N2 view controllers, N3 the rest.
-    static func nextRule(_ kind: NodeKind) -> String {
+    static func nextRule(_ kind: NodeKind) -> Rule {
         switch kind {
-        case .view, .control, .textField, .textView: return "N1"
-        case .viewController: return "N2"
-        case .window, .application, .appDelegate: return "N3"
+        case .view, .control, .textField, .textView: return .n1
+        case .viewController: return .n2
+        case .window, .application, .appDelegate: return .n3
         }
     }
 
-    /// A query's reply: its outcome members at the top level, then `trace` (section 12 of the protocol).
-    static func withTrace(_ d: Dispatch) -> JSON {
-        .object((d.result.objectMembers ?? []) + [("trace", d.trace)])
-    }
-
-    /// `{window?}` → the window's first responder id or null; default: the key window's (F4).
-    public func firstResponder(_ params: JSON) throws(RPCError) -> JSON {
-        var r = try ParamReader(params)
-        _ = r.raw("session")
-        let window = try r.string("window")
-        try r.finish()
-        if let window {
-            let node = try existing(window, field: "window")
-            guard node.kind == .window else {
-                throw RPCError(.wrongKind, "\"\(window)\" is a \(node.kind.rawValue), not a window", [("id", .string(window)), ("field", "window"), ("kind", .string(node.kind.rawValue))])
-            }
-            return JSON(firstResponderByWindow[window])
+    /// F4: the first responder of `window`, or of the key window when nil.
+    public func firstResponder(window: String?) throws(RPCError) -> String? {
+        guard let window else { return keyFirstResponder }
+        let node = try existing(window, field: "window")
+        guard node.kind == .window else {
+            throw RPCError(.wrongKind, "\"\(window)\" is a \(node.kind.rawValue), not a window", [("id", .string(window)), ("field", "window"), ("kind", .string(node.kind.rawValue))])
         }
-        return JSON(keyFirstResponder)
+        return firstResponderByWindow[window]
     }
 
     // MARK: - Helpers
-
-    /// Reads params `{id}` (plus the server's `session`) naming an existing node.
-    func targetNode(_ params: JSON) throws(RPCError) -> String {
-        var r = try ParamReader(params)
-        _ = r.raw("session")
-        let id = try r.requiredString("id")
-        try r.finish()
-        _ = try existing(id)
-        return id
-    }
 
     func existing(_ id: String, field: String = "id") throws(RPCError) -> Node {
         guard let node = world[id] else {

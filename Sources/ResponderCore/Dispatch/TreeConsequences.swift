@@ -4,12 +4,12 @@ extension SessionState {
     /// After a tree change: touches whose view left its window are cancelled (T6, or dropped by
     /// profile), presses whose responder left its window get pressesCancelled (E2), and first responders
     /// that left their window are resigned by force (F6). Nil when nothing was affected.
-    mutating func reconcile(before: World) -> Dispatch? {
-        var trace = Trace(kind: "treeChange")
+    mutating func reconcile(before: World) -> Traced<TreeChangeOutcome>? {
+        var trace = Trace(kind: .treeChange)
         let responders = Responders(world, before: before)
-        var touchEntries: [JSON] = []
-        var pressEntries: [JSON] = []
-        var resigned: [JSON] = []
+        var touchEntries: [TouchDelivery] = []
+        var pressEntries: [PressCancellation] = []
+        var resigned: [ForcedResign] = []
 
         // T6: a touch whose bound view no longer sits in the touch's window.
         var remaining: [LiveTouch] = []
@@ -19,15 +19,19 @@ extension SessionState {
         }
         touches = remaining
         for var t in leaving {
-            t.phase = "cancelled"
+            t.phase = .cancelled
             switch profile.touchOnRemoval {
             case .cancel:
-                let entry = deliver(t, phase: "cancelled", responders: responders, rule: "T6", trace: &trace)
-                touchEntries.append(entry.setting("reason", "view-left-window"))
+                var entry = deliver(t, phase: .cancelled, responders: responders, rule: .t6, trace: &trace)
+                entry.reason = .viewLeftWindow
+                touchEntries.append(entry)
             case .drop:
                 tracking[t.key] = nil
-                trace.discard("touchesCancelled", reason: "view-left-window", rule: "T6", extra: [("touch", t.id), ("view", JSON(t.view))])
-                touchEntries.append(["touch": t.id, "phase": "cancelled", "view": JSON(t.view), "window": JSON(t.window), "message": .null, "reason": "view-left-window", "dropped": true])
+                trace.discard("touchesCancelled", reason: .viewLeftWindow, rule: .t6, tag: .touch(t.id), view: t.view)
+                var entry = TouchDelivery(touch: t.id, phase: .cancelled, view: t.view, window: t.window, message: nil)
+                entry.reason = .viewLeftWindow
+                entry.dropped = true
+                touchEntries.append(entry)
             }
         }
 
@@ -38,9 +42,8 @@ extension SessionState {
                 keptPresses.append(p)
                 continue
             }
-            let tag: [(key: String, value: JSON)] = [("press", p.id)]
-            let walk = walkChain("pressesCancelled", from: responder, responders: responders, rule: "E2", tag: tag, trace: &trace)
-            pressEntries.append(["press": p.id, "responder": .string(responder), "message": "pressesCancelled", "visited": JSON(walk.visited), "handledBy": JSON(walk.handledBy), "reason": "responder-left-window"])
+            let walk = walkChain(PressPhase.cancelled.message, from: responder, responders: responders, rule: .e2, tag: .press(p.id), trace: &trace)
+            pressEntries.append(PressCancellation(press: p.id, responder: responder, visited: walk.visited, handledBy: walk.handledBy))
         }
         presses = keptPresses
 
@@ -51,11 +54,11 @@ extension SessionState {
             let windowAlive = world[window]?.kind == .window && world.isAttached(window)
             if windowAlive && world.responderWindow(of: fr) == window { continue }
             firstResponderByWindow[window] = nil
-            trace.focusChange(window: window, from: fr, to: nil, reason: "left-window", rule: "F6")
-            resigned.append(["window": .string(window), "from": .string(fr)])
+            trace.focusChange(window: window, from: fr, to: nil, reason: .leftWindow, rule: .f6)
+            resigned.append(ForcedResign(window: window, from: fr))
         }
 
         guard !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty else { return nil }
-        return trace.finish(["touches": .array(touchEntries), "presses": .array(pressEntries), "resigned": .array(resigned)])
+        return trace.finish(TreeChangeOutcome(touches: touchEntries, presses: pressEntries, resigned: resigned))
     }
 }

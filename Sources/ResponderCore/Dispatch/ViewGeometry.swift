@@ -1,6 +1,6 @@
 import ResponderProtocol
 
-extension Node {
+extension NodeSpec {
     /// H3: the view's bounds, whose origin is its bounds origin (a scroll offset shifts the tested rect).
     var bounds: Rect { Rect(boundsOrigin.x, boundsOrigin.y, frame.width, frame.height) }
 
@@ -16,6 +16,11 @@ extension Node {
         let centered = inverse.apply(Point(p.x - (frame.x + halfW), p.y - (frame.y + halfH)))
         return Point(centered.x + halfW + boundsOrigin.x, centered.y + halfH + boundsOrigin.y)
     }
+}
+
+extension Node {
+    var bounds: Rect { spec.bounds }
+    func convertFromSuperview(_ p: Point) -> Point? { spec.convertFromSuperview(p) }
 }
 
 extension World {

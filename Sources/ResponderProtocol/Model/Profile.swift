@@ -89,7 +89,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// H2: whether a view's own alpha lets it be hit.
-    func isHittable(alpha: Double) -> Bool {
+    public func isHittable(alpha: Double) -> Bool {
         switch alphaBoundary {
         case .inclusive: return alpha >= 0.01
         case .exclusive: return alpha > 0.01
