@@ -20,8 +20,7 @@ final class ClientInfo {
     /// How events' `cause.client` names this client.
     var displayName: String { name ?? id }
 
-    var json: JSON {
-        ["client": .string(id), "name": JSON(name), "kind": JSON(kind),
-         "lastSeen": .string(ISO8601DateFormatter().string(from: lastSeen))]
+    var summary: SessionClientsRequest.Client {
+        .init(client: id, name: name, kind: kind, lastSeen: ISO8601DateFormatter().string(from: lastSeen))
     }
 }

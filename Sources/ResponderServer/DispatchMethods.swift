@@ -4,55 +4,41 @@ import ResponderProtocol
 /// The UIKit dispatch methods. Queries answer without side effects; dispatching methods publish their
 /// trace on `<session>/trace` (first-responder changes also on `<session>/focus`) and return the same trace.
 enum DispatchMethods {
-    static let table: [String: Handler] = [
-        "hitTest": query { s, p throws(RPCError) in try s.hitTest(p) },
-        "responderChain": query { s, p throws(RPCError) in try s.responderChain(p) },
-        "responder.first": query { s, p throws(RPCError) in try s.firstResponder(p) },
-        "action.canPerform": query { s, p throws(RPCError) in try s.canPerformAction(p) },
-        "event.touch": dispatch { s, p, client throws(RPCError) in try s.touch(p, client: client) },
-        "event.tap": dispatch { s, p, client throws(RPCError) in try s.tap(p, client: client) },
-        "event.press": dispatch { s, p, client throws(RPCError) in try s.press(p, client: client) },
-        "event.motion": dispatch { s, p, _ throws(RPCError) in try s.motion(p) },
-        "event.remoteControl": dispatch { s, p, _ throws(RPCError) in try s.remoteControl(p) },
-        "responder.become": dispatch { s, p, _ throws(RPCError) in try s.become(p) },
-        "responder.resign": dispatch { s, p, _ throws(RPCError) in try s.resign(p) },
-        "action.send": dispatch { s, p, _ throws(RPCError) in try s.sendAction(p) },
-        "window.makeKey": makeKey,
-    ]
-
-    /// A method that reads the session state only. The core reads its own params (it knows their fields).
-    static func query(_ body: @escaping @Sendable (SessionState, JSON) throws(RPCError) -> JSON) -> Handler {
-        return { (ctx: inout RequestContext) throws(RPCError) -> ReplyBody in
-            let host = try ctx.session()
-            return .json(try body(host.state, .object(ctx.params.members)))
-        }
+    static func register(_ table: inout MethodTable) {
+        table.add(HitTestRequest.self) { r, host, _ in .typed(host.state.hitTest(at: r.point)) }
+        table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.responderChain(from: r.id)) }
+        table.add(FirstResponderRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.firstResponder(window: r.window)) }
+        table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.canPerformAction(r.action, sender: r.sender)) }
+        dispatch(&table, TouchRequest.self) { (r, s, client) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
+        dispatch(&table, TapRequest.self) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, client: client) }
+        dispatch(&table, PressRequest.self) { (r, s, client) throws(RPCError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
+        dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
+        dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }
+        dispatch(&table, BecomeRequest.self) { (r, s, _) throws(RPCError) in try s.become(r.id) }
+        dispatch(&table, ResignRequest.self) { (r, s, _) throws(RPCError) in try s.resign(r.id) }
+        dispatch(&table, SendActionRequest.self) { (r, s, _) throws(RPCError) in try s.sendAction(r.action, target: r.target, sender: r.sender) }
+        table.add(MakeKeyRequest.self, makeKey)
     }
 
     /// A method that dispatches: the state changes (or the request fails and nothing does), and the trace
     /// is published and returned beside the outcome.
-    static func dispatch(_ body: @escaping @Sendable (inout SessionState, JSON, String) throws(RPCError) -> Dispatch) -> Handler {
-        return { (ctx: inout RequestContext) throws(RPCError) -> ReplyBody in
-            let host = try ctx.session()
-            let outcome = try body(&host.state, .object(ctx.params.members), ctx.client.id)
+    static func dispatch<R: SessionRequest, Outcome>(
+        _ table: inout MethodTable, _ type: R.Type,
+        _ body: @escaping @Sendable (R, inout SessionState, String) throws(RPCError) -> Traced<Outcome>
+    ) where R.Response == ResponderProtocol.Published<Traced<Outcome>> {
+        table.add(type) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
+            let traced = try body(request, &host.state, ctx.client.id)
             var published = Published()
-            ctx.publish(outcome, host, &published)
-            var members = outcome.result.objectMembers ?? [("value", outcome.result)]
-            members.append(("trace", outcome.trace))
-            members.append(contentsOf: published.members(session: host))
-            return .json(.object(members))
+            ctx.publish(traced, host, &published)
+            return .typed(published.reply(traced, host))
         }
     }
 
-    static func makeKey(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {
-        let host = try ctx.session()
-        let previous = host.state.world.keyWindow
-        let change = try host.state.makeKey(.object(ctx.params.members))
+    /// F4: applied as a tree batch; its trace is returned, not published.
+    static func makeKey(_ r: MakeKeyRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<MakeKeyRequest.Response> {
+        let (change, traced) = try host.state.makeKey(r.id)
         var published = Published()
         ctx.publishApplied(change, host, &published)
-        let key = JSON(host.state.world.keyWindow)
-        // F4: the key window decides where first-responder events go; the trace records the switch.
-        let outcome: JSON = ["key": key, "previous": JSON(previous)]
-        let trace: JSON = ["kind": "makeKey", "steps": [["step": "keyWindow", "from": JSON(previous), "to": key, "rule": "F4"]], "outcome": outcome]
-        return .json(.object([("key", key), ("previous", JSON(previous)), ("revision", JSON(host.revision)), ("trace", trace)] + published.members(session: host)))
+        return .typed(published.reply(traced, host, revision: host.revision))
     }
 }

@@ -24,11 +24,8 @@ final class EngineState {
         self.startedAt = now
         var state = SessionState()
         if let initial = config.initialWorld {
-            var r = try ParamReader(initial, path: "world.")
-            guard let tree = r.raw("tree") else { throw r.error("tree", "is required") }
-            let detached = try r.array("detached") ?? []
-            try r.finish()
-            _ = try state.load(tree: tree, detached: detached, limits: config.limits)
+            let file = try WireDecoder.decode(WorldFile.self, from: initial)
+            _ = try state.load(tree: file.tree, detached: file.detached ?? [], limits: config.limits)
         }
         sessions["default"] = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer)
     }
@@ -63,4 +60,10 @@ final class EngineState {
         let sessionsSeq: [(key: String, value: JSON)] = sessions.keys.sorted().map { ($0, JSON(sessions[$0]!.seq)) }
         publishSys(stream: "tick", [("sessions", .object(sessionsSeq))])
     }
+}
+
+/// A world file (`responderd --world`): the params of `tree.load` without `session`.
+struct WorldFile: Codable {
+    var tree: NodeTree
+    var detached: [NodeTree]?
 }

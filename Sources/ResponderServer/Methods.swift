@@ -1,17 +1,69 @@
 import ResponderProtocol
 
-/// A method handler: reads its params from the context, answers a result or throws an RPCError.
-typealias Handler = @Sendable (inout RequestContext) throws(RPCError) -> ReplyBody
+/// A method handler: decodes its params, answers a result or throws an RPCError.
+typealias Handler = @Sendable (inout RequestContext, JSON) throws -> ReplyBody
 
-/// The registry from method name to handler; one file per family adds its entries.
+/// A typed handler's answer: the method's `Response`, or a result already encoded (large trees, replayed events).
+enum Reply<Response> {
+    case typed(Response)
+    case encoded([UInt8])
+}
+
+/// The method table, built from the request types: each family file registers a handler per type, and a
+/// test checks the table against `MethodRegistry` and Protocol/.
 enum Methods {
     static let all: [String: Handler] = {
-        var table: [String: Handler] = [:]
-        for family in [EngineMethods.table, SessionMethods.table, TreeMethods.table, StreamMethods.table, DispatchMethods.table] {
-            table.merge(family) { _, _ in fatalError("a method is registered twice") }
-        }
-        return table
+        var table = MethodTable()
+        EngineMethods.register(&table)
+        SessionMethods.register(&table)
+        TreeMethods.register(&table)
+        StreamMethods.register(&table)
+        DispatchMethods.register(&table)
+        return table.handlers
     }()
 
     static var names: [String] { all.keys.sorted() }
+}
+
+struct MethodTable {
+    private(set) var handlers: [String: Handler] = [:]
+
+    /// A method of the engine as a whole.
+    mutating func add<R: RequestType>(_ type: R.Type, _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
+        precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
+        handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: JSON) throws -> ReplyBody in
+            try Self.run(body, &ctx, params)
+        }
+    }
+
+    // Handlers are stored with untyped throws: swift-frontend 6.3.1 crashes lowering a generic closure that
+    // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
+    private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
+                                            _ ctx: inout RequestContext, _ params: JSON) throws(RPCError) -> ReplyBody {
+        let request: R = try WireDecoder.decode(R.self, from: params)
+        do {
+            return ReplyBody(try body(request, &ctx))
+        } catch let error as RPCError {
+            throw error
+        } catch {
+            throw RPCError(.internalError, "\(error)")
+        }
+    }
+
+    /// A method of one session: the session named by `session` is resolved before the handler runs.
+    mutating func add<R: SessionRequest>(_ type: R.Type, _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
+        add(type) { (request: R, ctx: inout RequestContext) throws -> Reply<R.Response> in
+            let host = try ctx.session(request.sessionName)
+            return try body(request, host, &ctx)
+        }
+    }
+}
+
+extension ReplyBody {
+    init<Response: Encodable>(_ reply: Reply<Response>) {
+        switch reply {
+        case .typed(let response): self = .json(WireEncoder.encode(response))
+        case .encoded(let bytes): self = .encoded(bytes)
+        }
+    }
 }

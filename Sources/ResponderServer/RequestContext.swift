@@ -1,21 +1,16 @@
-import ResponderCore
 import ResponderProtocol
 
-/// What a handler gets: the request, who sent it, and the engine state it may read and change.
+/// What a handler gets: who sent the request and the engine state it may read and change.
 struct RequestContext {
     let state: EngineState
     let client: ClientInfo
     let requestID: JSON?
-    var params: ParamReader
 
     var cause: Cause { Cause(client: client.displayName, request: requestID) }
 
-    /// The session named by `session` (default "default").
-    mutating func session() throws(RPCError) -> SessionHost {
-        let name = try params.session()
-        guard EngineConfig.isValidName(name) else {
-            throw params.error("session", "session names match [A-Za-z0-9_-]{1,64}")
-        }
+    /// The session named `name`; the client is then attached to it.
+    func session(_ name: String) throws(RPCError) -> SessionHost {
+        try SessionMethods.checkName(name)
         guard let host = state.sessions[name] else {
             throw RPCError(.sessionNotFound, "no session \"\(name)\"", [("session", .string(name)), ("field", "session")])
         }
@@ -38,8 +33,10 @@ struct Published {
         if first == nil { first = seq }
         last = seq
     }
-    func members(session: SessionHost) -> [(key: String, value: JSON)] {
-        let range: JSON = first.map { [JSON($0), JSON(last!)] } ?? .null
-        return [("seq", JSON(session.seq)), ("seqRange", range)]
+    var range: [Int]? { first.map { [$0, last!] } }
+
+    /// `base` with the session's seq and this range (12.2).
+    func reply<Base>(_ base: Base, _ host: SessionHost, revision: Int? = nil) -> ResponderProtocol.Published<Base> {
+        ResponderProtocol.Published(base, revision: revision, seq: host.seq, seqRange: range)
     }
 }

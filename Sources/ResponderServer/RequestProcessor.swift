@@ -23,11 +23,13 @@ struct RequestProcessor {
         }
         let outcome: Result<ReplyBody, RPCError>
         if let handler = Methods.all[request.method] {
-            do throws(RPCError) {
-                var ctx = RequestContext(state: state, client: client, requestID: request.id, params: try ParamReader(request.params))
-                outcome = .success(try handler(&ctx))
-            } catch {
+            do {
+                var ctx = RequestContext(state: state, client: client, requestID: request.id)
+                outcome = .success(try handler(&ctx, request.params))
+            } catch let error as RPCError {
                 outcome = .failure(error)
+            } catch {
+                outcome = .failure(RPCError(.internalError, "\(error)"))
             }
         } else {
             outcome = .failure(RPCError(.methodNotFound, "no method \"\(request.method)\"", [("method", .string(request.method))]))

@@ -2,26 +2,24 @@ import ResponderProtocol
 
 /// trace.replay: the events of a session after a seq, point to point, from the replay ring.
 enum StreamMethods {
-    static let table: [String: Handler] = ["trace.replay": replay]
-
     static let maxPerReply = 10_000
 
-    static func replay(_ ctx: inout RequestContext) throws(RPCError) -> ReplyBody {
-        let host = try ctx.session()
-        guard let after = try ctx.params.int("after") else { throw ctx.params.error("after", "is required") }
-        guard after >= 0 else { throw ctx.params.error("after", "must be ≥ 0") }
-        let limit = try ctx.params.int("limit") ?? maxPerReply
-        guard limit >= 1 else { throw ctx.params.error("limit", "must be ≥ 1") }
-        try ctx.params.finish()
+    static func register(_ table: inout MethodTable) {
+        table.add(TraceReplayRequest.self, replay)
+    }
+
+    static func replay(_ r: TraceReplayRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<TraceReplayRequest.Response> {
+        let after = r.after
         guard after < host.seq else {
-            return .json(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true])
+            return .encoded(JSONCodec.encode(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true]))
         }
         let oldest = host.log.oldestSeq ?? host.seq + 1
         guard after + 1 >= oldest else {
             throw RPCError(.replayExpired, "events after \(after) are no longer held (the oldest is \(oldest)); take a new session.snapshot",
                            [("oldest", JSON(oldest)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
         }
-        let entries = host.log.entries(after: after, limit: min(limit, maxPerReply))
+        let entries = host.log.entries(after: after, limit: min(r.limit ?? maxPerReply, maxPerReply))
+        // Events are kept encoded: the reply embeds them as they were published.
         var w = JSONWriter(reservingCapacity: entries.reduce(64) { $0 + $1.body.count + 32 })
         w.beginObject()
         w.key("session"); w.string(host.name)
