@@ -26,7 +26,7 @@ func ratio(_ name: String, _ measured: Double, _ baseline: Double, _ meaning: St
     print(String(format: "%@: %.2f  (%@)\n", name, measured / baseline, meaning))
 }
 
-func op(_ json: JSON) -> GuardedOp { try! GuardedOp.parse(json, index: 0) }
+func op(_ json: JSON) -> GuardedOp { try! GuardedOp(wire: json, index: 0) }
 
 /// A window with `width` views side by side under the root view.
 func wideWorld(_ width: Int) -> World {
@@ -61,9 +61,9 @@ ratio("large/small", largeRate, smallRate, "1.0 means the world's size does not 
 print("== hitTest: 1,000-deep chain vs 10-deep chain (expected ≈ 1/100: linear in the views asked)")
 let shallow = SessionState(world: deepWorld(10))
 let deep = SessionState(world: deepWorld(1_000))
-let point: JSON = ["point": [50, 50]]
-let shallowRate = rate("10 deep") { _ = try! shallow.hitTest(point) }
-let deepRate = rate("1,000 deep") { _ = try! deep.hitTest(point) }
+let point = Point(50, 50)
+let shallowRate = rate("10 deep") { _ = shallow.hitTest(at: point) }
+let deepRate = rate("1,000 deep") { _ = deep.hitTest(at: point) }
 ratio("deep/shallow", deepRate, shallowRate, "×100 views asked; near 0.01 is linear")
 
 print("== JSON: our codec vs Foundation's JSONSerialization on a 10,000-node tree (the codec seam)")

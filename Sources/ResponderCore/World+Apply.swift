@@ -82,6 +82,7 @@ extension World {
             throw located
         }
         fresh = tx.world
+        fresh.revision += 1
         for id in fresh.nodes.keys { fresh.nodes[id]!.revision = fresh.revision }
         self = fresh
     }

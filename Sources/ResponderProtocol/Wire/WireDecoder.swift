@@ -16,7 +16,13 @@ public enum WireDecoder {
         } catch {
             throw RPCError(errorName, "\(error)")
         }
-        if strict { try state.checkUnread() }
+        if strict {
+            // A type with no members (engine.info's params) never opens the object: every member is unknown.
+            if let members = value.objectMembers, !state.objects.contains(where: { $0.path.isEmpty }) {
+                state.objects.append(("", members, []))
+            }
+            try state.checkUnread()
+        }
         if let validating = decoded as? any ValidatedParams { try validating.validate() }
         return decoded
     }
