@@ -15,23 +15,24 @@ struct DeepTreeTests {
             let extra: JSON = i == depth - 1 ? ["canBecomeFirstResponder": true] : [:]
             var node: JSON = ["id": .string("v\(i)"), "kind": "view", "frame": [0, 0, 10, 10]]
             for (k, value) in extra.objectMembers! { node = node.setting(k, value) }
-            ops.append(try GuardedOp.parse(["op": "insert", "parent": .string(parent), "node": node], index: i))
+            ops.append(try GuardedOp(wire: ["op": "insert", "parent": .string(parent), "node": node], index: i))
         }
         _ = try s.apply(ops, ifRevision: nil, limits: .default)
         let deepest = "v\(depth - 1)"
 
-        let hit = try s.hit(5, 5)
-        #expect(hit["view"] == .string(deepest))
-        #expect(hit["visited"]?.arrayValue?.count == depth + 2)
+        // Typed outcomes: at this size the test is about the core, not the wire encoding.
+        let hit = s.hitTest(at: Point(5, 5)).outcome
+        #expect(hit.view == deepest)
+        #expect(hit.visited.count == depth + 2)
 
-        let chain = try s.chain(deepest)
+        let chain = try s.responderChain(from: deepest).outcome.chain
         #expect(chain.count == depth + 5)
         #expect(chain.suffix(5) == ["R", "RVC", "W", "app", "AD"])
 
-        let began = try s.phase("t", "began", 5, 5)
-        #expect(began["view"] == .string(deepest))
-        #expect(strings(began["visited"]).count == depth + 5)
-        #expect(try s.become(deepest).result["result"] == true)
+        let began = try #require(try s.touch([TouchInput(touch: "t", phase: .began, point: Point(5, 5))], client: "c").outcome.deliveries.first)
+        #expect(began.view == deepest)
+        #expect(began.visited.count == depth + 5)
+        #expect(try s.become(deepest).outcome.result)
 
         // Serialization streams the nesting; the text is checked as bytes (a decoded 100,000-deep JSON
         // value would recurse when freed, which is the codec's business, not this test's).
@@ -44,8 +45,8 @@ struct DeepTreeTests {
         // Removing the top of the chain cancels the touch and resigns the first responder.
         let change = try s.ops(#"{"op": "remove", "id": "v0"}"#)
         let c = try #require(change.consequences)
-        #expect(strings(c.result["touches"]?[0]?["visited"]).count == depth)
-        #expect(c.focus.count == 1)
+        #expect(c.outcome.touches.first?.visited.count == depth)
+        #expect(c.trace.focusChanges.count == 1)
         #expect(s.world.count == 5)
     }
 }

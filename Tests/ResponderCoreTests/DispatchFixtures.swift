@@ -44,9 +44,12 @@ func strings(_ value: JSON?) -> [String] {
     (value?.arrayValue ?? []).map { $0.stringValue ?? "<\($0)>" }
 }
 
+/// A typed value as it goes on the wire.
+func wire<T: Encodable>(_ value: T) -> JSON { WireEncoder.encode(value) }
+
 /// Steps of a dispatch's trace with `step == kind`.
-func steps(_ d: Dispatch, _ kind: String) -> [JSON] {
-    (d.trace["steps"]?.arrayValue ?? []).filter { $0["step"]?.stringValue == kind }
+func steps<O>(_ d: Traced<O>, _ kind: String) -> [JSON] {
+    d.trace.steps.filter { $0.name == kind }.map(wire)
 }
 
 func point(_ x: Double, _ y: Double) -> JSON { [.number(x), .number(y)] }
@@ -56,14 +59,76 @@ func withoutTrace(_ reply: JSON) -> JSON {
     .object((reply.objectMembers ?? []).filter { $0.key != "trace" })
 }
 
+/// The wire view of a typed dispatch, for tests written against the protocol's shapes (12.3–12.6).
+extension Traced {
+    /// The outcome members, as a reply holds them.
+    var result: JSON { wire(outcome) }
+    /// One `{window, from, to, reason}` per first-responder change, as `<session>/focus` publishes them.
+    var focus: [JSON] { trace.focusChanges.map(wire) }
+    /// `{kind, steps, outcome}`, as `<session>/trace` publishes it.
+    var traceJSON: JSON { wire(traceBody) }
+}
+
+/// The requests as a client sends them: params decoded by the protocol's request types (as the engine does),
+/// then the typed core. Tests written this way check the wire contract in memory, with no sockets.
 extension SessionState {
+    mutating func load(tree: JSON, detached: [JSON], limits: Limits) throws(RPCError) -> TreeChange {
+        let request = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)])
+        return try load(tree: request.tree, detached: request.detached ?? [], limits: limits)
+    }
+    mutating func touch(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
+        let r = try WireDecoder.decode(TouchRequest.self, from: params)
+        return try touch(r.touches, tapCount: r.tapCount ?? 1, client: client)
+    }
+    mutating func tap(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
+        let r = try WireDecoder.decode(TapRequest.self, from: params)
+        return try tap(at: r.point, tapCount: r.tapCount ?? 1, client: client)
+    }
+    mutating func press(_ params: JSON, client: String) throws(RPCError) -> Traced<PressOutcome> {
+        let r = try WireDecoder.decode(PressRequest.self, from: params)
+        return try press(r.press, key: r.key, phase: r.phase, client: client)
+    }
+    mutating func motion(_ params: JSON) throws(RPCError) -> Traced<MotionOutcome> {
+        let r = try WireDecoder.decode(MotionRequest.self, from: params)
+        return motion(r.subtype ?? .shake, phase: r.phase)
+    }
+    mutating func remoteControl(_ params: JSON) throws(RPCError) -> Traced<RemoteControlOutcome> {
+        remoteControl(try WireDecoder.decode(RemoteControlRequest.self, from: params).subtype)
+    }
+    mutating func become(_ params: JSON) throws(RPCError) -> Traced<FocusOutcome> {
+        try become(try WireDecoder.decode(BecomeRequest.self, from: params).id)
+    }
+    mutating func resign(_ params: JSON) throws(RPCError) -> Traced<FocusOutcome> {
+        try resign(try WireDecoder.decode(ResignRequest.self, from: params).id)
+    }
+    func sendAction(_ params: JSON) throws(RPCError) -> Traced<ActionOutcome> {
+        let r = try WireDecoder.decode(SendActionRequest.self, from: params)
+        return try sendAction(r.action, target: r.target, sender: r.sender)
+    }
+    func canPerformAction(_ params: JSON) throws(RPCError) -> JSON {
+        let r = try WireDecoder.decode(CanPerformRequest.self, from: params)
+        return wire(try canPerformAction(r.action, sender: r.sender))
+    }
+    func hitTest(_ params: JSON) throws(RPCError) -> JSON {
+        wire(hitTest(at: try WireDecoder.decode(HitTestRequest.self, from: params).point))
+    }
+    func responderChain(_ params: JSON) throws(RPCError) -> JSON {
+        wire(try responderChain(from: try WireDecoder.decode(ResponderChainRequest.self, from: params).id))
+    }
+    func firstResponder(_ params: JSON) throws(RPCError) -> JSON {
+        JSON(try firstResponder(window: try WireDecoder.decode(FirstResponderRequest.self, from: params).window))
+    }
+    mutating func makeKey(_ params: JSON) throws(RPCError) -> TreeChange {
+        try makeKey(try WireDecoder.decode(MakeKeyRequest.self, from: params).id).change
+    }
+
     /// One phase of one touch from client "c".
     mutating func phase(_ touch: String, _ phase: String, _ x: Double, _ y: Double, client: String = "c") throws -> JSON {
         let d = try self.touch(["touches": [["touch": .string(touch), "phase": .string(phase), "point": point(x, y)]]], client: client)
-        return d.result["deliveries"]!.arrayValue![0]
+        return d.result["deliveries"]![0]!
     }
 
-    mutating func tap(_ x: Double, _ y: Double) throws -> Dispatch {
+    mutating func tap(_ x: Double, _ y: Double) throws -> Traced<TouchOutcome> {
         try tap(["point": point(x, y)], client: "c")
     }
 
@@ -78,13 +143,22 @@ extension SessionState {
     /// Applies op objects written as JSON text, as one batch.
     mutating func ops(_ texts: String...) throws -> TreeChange {
         var parsed: [GuardedOp] = []
-        for (i, t) in texts.enumerated() { parsed.append(try GuardedOp.parse(json(t), index: i)) }
+        for (i, t) in texts.enumerated() { parsed.append(try GuardedOp(wire: json(t), index: i)) }
         return try apply(parsed, ifRevision: nil, limits: .default)
     }
 
-    mutating func become(_ id: String) throws -> Dispatch { try become(["id": .string(id)]) }
-    mutating func resign(_ id: String) throws -> Dispatch { try resign(["id": .string(id)]) }
     var keyFR: JSON { (try? firstResponder(["session": "s"])) ?? "<error>" }
+}
+
+extension World {
+    mutating func load(tree: JSON, detached: [JSON] = [], limits: Limits = .default) throws(RPCError) {
+        let request = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)])
+        try load(tree: request.tree, detached: request.detached ?? [], limits: limits)
+    }
+}
+
+extension GuardedOp {
+    static func parse(_ json: JSON, index: Int) throws(RPCError) -> GuardedOp { try GuardedOp(wire: json, index: index) }
 }
 
 /// The `visited` ids of a hit-test answer, and the visit for one id.

@@ -12,7 +12,7 @@ struct EventTests {
         #expect(d.result["start"] == "CV")
         #expect(d.result["visited"] == ["CV", "R", "RVC"])
         #expect(d.result["handledBy"] == ["RVC"])
-        #expect(d.trace["kind"] == "motion")
+        #expect(d.trace.kind == .motion)
         #expect(steps(d, "deliver").map { $0["message"]! } == ["motionEnded", "motionEnded", "motionEnded"])
         let b = try s.motion(["subtype": "shake", "phase": "began"])
         #expect(b.result["visited"] == ["CV", "R", "RVC", "W", "app", "AD"])
@@ -39,13 +39,13 @@ struct EventTests {
         _ = try s.become("TF1")
         let b = try s.press(["press": "p", "key": "a", "phase": "began"], client: "c")
         #expect(b.result["handledBy"] == ["TF1"])
-        #expect(s.livePresses[0]?["responder"] == "TF1")
+        #expect(wire(s.livePresses)[0]?["responder"] == "TF1")
         _ = try s.become("TF2")
         let changed = try s.press(["press": "p", "phase": "changed"], client: "c")
         #expect(changed.result["visited"] == ["TF1", "R", "RVC", "W", "app", "AD"])
         let e = try s.press(["press": "p", "phase": "ended"], client: "c")
         #expect(e.result["handledBy"] == ["TF1"])
-        #expect(s.livePresses == [])
+        #expect(wire(s.livePresses) == [])
         expectError(.pressNotFound) { _ = try s.press(["press": "p", "phase": "ended"], client: "c") }
         _ = try s.press(["press": "q", "key": "b", "phase": "began"], client: "c")
         expectError(.pressInUse) { _ = try s.press(["press": "q", "key": "b", "phase": "began"], client: "c") }
@@ -60,7 +60,7 @@ struct EventTests {
         _ = try s.press(["press": "p", "key": "a", "phase": "began"], client: "c")
         let c = try #require(try s.ops(#"{"op": "remove", "id": "P"}"#).consequences)
         #expect(c.result["presses"]?[0]?["handledBy"] == ["P"])
-        #expect(s.livePresses == [])
+        #expect(wire(s.livePresses) == [])
     }
 
     @Test("E3 with no first responder the event starts at the key window")

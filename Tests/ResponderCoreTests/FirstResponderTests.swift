@@ -83,13 +83,15 @@ struct FirstResponderTests {
         var s = try session(fixtureF([v("TF1", 0, 0, 100, 40, kind: "textField", #""handles": {"motionEnded": "handle"}"#)], windows: [w2]))
         _ = try s.become("TF1")
         _ = try s.become("TF9")
-        #expect(s.firstResponders == ["W": "TF1", "W2": "TF9"])
+        #expect(wire(s.firstResponders) == ["W": "TF1", "W2": "TF9"])
         #expect(try s.firstResponder(["window": "W2"]) == "TF9")
         #expect(s.keyFR == "TF1")
         #expect(try s.motion(["subtype": "shake", "phase": "ended"]).result["start"] == "TF1")
         let change = try s.makeKey(["id": "W2"])
         #expect(change.ops.count == 2)
-        #expect(change.ops.first?["set"]?["key"] == false)
+        var off = NodeUpdate()
+        off.set("key", \.key, false)
+        #expect(change.ops.first == GuardedOp(.update(id: "W", set: off)))
         #expect(s.world["W"]?.key == false)
         #expect(s.keyFR == "TF9")
         #expect(try s.motion(["subtype": "shake", "phase": "ended"]).result["handledBy"] == ["TF9"])
@@ -125,7 +127,7 @@ struct FirstResponderTests {
         #expect(c.focus == [["window": "W", "from": "TF", "to": nil, "reason": "left-window"]])
         #expect(c.result["resigned"] == [["window": "W", "from": "TF"]])
         #expect(steps(c, "firstResponder").first?["rule"] == "F6")
-        #expect(s.firstResponders == ["W": nil])
+        #expect(wire(s.firstResponders) == ["W": nil])
         // Detaching (move to null) counts as leaving too.
         _ = try s.become("Other")
         let d = try #require(try s.ops(#"{"op": "move", "id": "Other", "parent": null}"#).consequences)
@@ -149,6 +151,6 @@ struct FirstResponderTests {
         var s = try session(fixtureF(fields))
         expectError(.invalidParams) { _ = try s.become(["id": "TF1", "force": true]) }
         expectError(.invalidParams) { _ = try s.become(["session": "x"]) }
-        #expect(try s.become(["id": "TF1", "session": "x"]).trace["kind"] == "become")
+        #expect(try s.become(["id": "TF1", "session": "x"]).trace.kind == .become)
     }
 }

@@ -238,7 +238,7 @@ struct HitTestTests {
         let outside = try s.hit(500, 500)
         #expect(outside["view"] == .null)
         #expect(visit(outside, "W")?["reason"] == "outside-bounds")
-        #expect(s.liveTouches == [])
+        #expect(wire(s.liveTouches) == [])
     }
 
     @Test("H2 a view controller's root view is asked at the controller's place among its parent's subviews")

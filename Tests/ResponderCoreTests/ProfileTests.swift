@@ -93,6 +93,6 @@ struct ProfileTests {
         #expect(steps(c, "deliver").isEmpty)
         #expect(steps(c, "discard").first?["rule"] == "T6")
         #expect(c.result["touches"]?[0]?["dropped"] == true)
-        #expect(s.liveTouches == [])
+        #expect(wire(s.liveTouches) == [])
     }
 }

@@ -26,12 +26,12 @@ struct TouchTests {
         #expect(moved["localPoint"] == point(200, 200))
         #expect(strings(moved["visited"]) == ["V"])
         #expect(steps(d, "hitTest").isEmpty)
-        #expect(s.liveTouches.arrayValue?.count == 1)
-        #expect(s.liveTouches[0]?["view"] == "V")
+        #expect(wire(s.liveTouches).arrayValue?.count == 1)
+        #expect(wire(s.liveTouches)[0]?["view"] == "V")
         let ended = try s.phase("t", "ended", 300, 300)
         #expect(ended["view"] == "V")
         #expect(strings(ended["handledBy"]) == ["V"])
-        #expect(s.liveTouches == [])
+        #expect(wire(s.liveTouches) == [])
     }
 
     @Test("T1 phases are checked: began twice is TOUCH_IN_USE, another client is TOUCH_IN_USE, unknown is TOUCH_NOT_FOUND")
@@ -44,11 +44,11 @@ struct TouchTests {
         _ = try s.phase("t", "ended", 10, 10)
         expectError(.touchNotFound) { _ = try s.phase("t", "ended", 10, 10) }
         // A failing request changes nothing: the began before the bad entry is rolled back.
-        let before = s.liveTouches
+        let before = wire(s.liveTouches)
         expectError(.touchNotFound) {
             _ = try s.touch(["touches": [["touch": "u", "phase": "began", "point": point(1, 1)], ["touch": "zz", "phase": "ended"]]], client: "c")
         }
-        #expect(s.liveTouches == before)
+        #expect(wire(s.liveTouches) == before)
         expectError(.invalidParams) { _ = try s.touch(["touches": [["touch": "u", "phase": "began"]]], client: "c") }
         expectError(.invalidParams) { _ = try s.touch(["touches": [["touch": "u", "phase": "hover", "point": point(1, 1)]]], client: "c") }
         expectError(.invalidParams) { _ = try s.touch(["touches": [["touch": "u", "phase": "began", "point": point(1, 1), "force": 1]]], client: "c") }
@@ -63,7 +63,7 @@ struct TouchTests {
         #expect(entry["message"] == .null)
         #expect(entry["reason"] == "stationary")
         #expect(steps(d, "deliver").isEmpty)
-        #expect(s.liveTouches[0]?["touch"] == 7)
+        #expect(wire(s.liveTouches)[0]?["touch"] == 7)
     }
 
     @Test("T2 / P9 only began handled: began stops at V, moved and ended travel the chain")
@@ -192,14 +192,14 @@ struct TouchTests {
         _ = try s.phase("t", "began", 10, 10)
         let change = try s.ops(#"{"op": "remove", "id": "P"}"#)
         let c = try #require(change.consequences)
-        #expect(c.trace["kind"] == "treeChange")
+        #expect(c.trace.kind == .treeChange)
         let entry = c.result["touches"]![0]!
         #expect(entry["phase"] == "cancelled")
         #expect(entry["message"] == "touchesCancelled")
         #expect(strings(entry["visited"]) == ["V", "P"])
         #expect(strings(entry["handledBy"]) == ["P"])
         #expect(steps(c, "deliver").allSatisfy { $0["rule"] == "T6" })
-        #expect(s.liveTouches == [])
+        #expect(wire(s.liveTouches) == [])
         expectError(.touchNotFound) { _ = try s.phase("t", "ended", 10, 10) }
     }
 
@@ -231,6 +231,6 @@ struct TouchTests {
         #expect(ids[0] == ids[1])
         #expect(ids[0] != "tap-1")
         #expect(d.result["deliveries"]![1]!["phase"] == "ended")
-        #expect(s.liveTouches.arrayValue?.count == 1)
+        #expect(wire(s.liveTouches).arrayValue?.count == 1)
     }
 }

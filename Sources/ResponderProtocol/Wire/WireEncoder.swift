@@ -41,48 +41,49 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// A value being built: a finished value, or an object/array whose members are still being written.
+/// A value being built: a finished value, or an object/array whose members are still being written. Members
+/// are appended in place (never copied out of an enum payload and back), so a long array costs linear time.
 final class EncodingStorage {
-    enum Content {
-        case value(JSON)
-        case object([(key: String, value: EncodingStorage)])
-        case array([EncodingStorage])
-    }
-    var content: Content = .value(.null)
+    private enum Shape { case value, object, array }
+    private var shape = Shape.value
+    private var scalar: JSON = .null
+    private var members: [(key: String, value: EncodingStorage)] = []
+    private var elements: [EncodingStorage] = []
 
     var value: JSON {
         get { json }
-        set { content = .value(newValue) }
+        set {
+            shape = .value
+            scalar = newValue
+        }
     }
 
+    var count: Int { elements.count }
+
     var json: JSON {
-        switch content {
-        case .value(let v): return v
-        case .object(let members): return .object(members.map { ($0.key, $0.value.json) })
-        case .array(let elements): return .array(elements.map(\.json))
+        switch shape {
+        case .value: return scalar
+        case .object: return .object(members.map { ($0.key, $0.value.json) })
+        case .array: return .array(elements.map(\.json))
         }
     }
 
     func member(_ key: String) -> EncodingStorage {
-        var members: [(key: String, value: EncodingStorage)] = []
-        if case .object(let m) = content { members = m }
+        makeObject()
         let child = EncodingStorage()
         if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = child } else { members.append((key, child)) }
-        content = .object(members)
         return child
     }
 
     func append() -> EncodingStorage {
-        var elements: [EncodingStorage] = []
-        if case .array(let e) = content { elements = e }
+        makeArray()
         let child = EncodingStorage()
         elements.append(child)
-        content = .array(elements)
         return child
     }
 
-    func makeObject() { if case .object = content {} else { content = .object([]) } }
-    func makeArray() { if case .array = content {} else { content = .array([]) } }
+    func makeObject() { if shape != .object { shape = .object; members = [] } }
+    func makeArray() { if shape != .array { shape = .array; elements = [] } }
 }
 
 final class WireEncoderImpl: Encoder {
@@ -144,10 +145,7 @@ final class WireEncoderImpl: Encoder {
     struct Unkeyed: UnkeyedEncodingContainer {
         let encoder: WireEncoderImpl
         var codingPath: [any CodingKey] { encoder.codingPath }
-        var count: Int {
-            if case .array(let e) = encoder.storage.content { return e.count }
-            return 0
-        }
+        var count: Int { encoder.storage.count }
         mutating func encodeNil() throws { encoder.storage.append().value = .null }
         mutating func encode<T: Encodable>(_ value: T) throws {
             let path = codingPath + [WirePathKey(intValue: count)]

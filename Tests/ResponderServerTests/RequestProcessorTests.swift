@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import ResponderCore
+import ResponderProtocol
+@testable import ResponderServer
+
+/// Captures what the engine publishes, in order.
+final class CapturingSink: EventSink {
+    var events: [(topic: String, body: JSON)] = []
+    func send(topic: [UInt8], body: [UInt8]) {
+        events.append((String(decoding: topic, as: UTF8.self), (try? JSONCodec.decode(body)) ?? .null))
+    }
+}
+
+/// The request pipeline in memory, as swift-nio's EmbeddedChannel tests a pipeline: bytes in, bytes out,
+/// events captured; no sockets, no threads.
+struct EmbeddedEngine {
+    let sink = CapturingSink()
+    let processor: RequestProcessor
+    private static let client: [UInt8] = Array("tool-1".utf8)
+
+    init(world: JSON? = Fixtures.world) throws {
+        let config = EngineConfig(name: "embedded", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events",
+                                  initialWorld: world)
+        processor = RequestProcessor(state: try EngineState(config: config, sink: sink, now: Date()))
+    }
+
+    /// Sends raw request text; returns the raw reply text (nil for a notification).
+    func send(_ text: String) -> String? {
+        processor.process(Array(text.utf8), from: Self.client, now: Date()).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Sends a typed request; returns its typed result, or the error.
+    func send<R: RequestType>(_ request: R, id: Int = 1) throws -> Result<R.Response, RPCError> {
+        let body = JSONCodec.encode(RPCRequest(id: JSON(id), method: R.method, params: WireEncoder.encode(request)).json)
+        let reply = try JSONCodec.decode(processor.process(body, from: Self.client, now: Date())!)
+        switch RPCResponse.read(reply) {
+        case .success(let result): return .success(try WireDecoder.decode(R.Response.self, from: result, strict: false))
+        case .failure(let error): return .failure(error)
+        }
+    }
+}
+
+@Suite("RequestProcessor in memory")
+struct RequestProcessorTests {
+    @Test("a tap comes back typed, and its trace and focus are published in order with the reply's seq range")
+    func tapPublishesTraceThenFocus() throws {
+        let engine = try EmbeddedEngine()
+        let reply = try engine.send(TapRequest(session: nil, point: Point(20, 20))).get()
+        let began = try #require(reply.base.outcome.deliveries.first)
+        #expect(began.phase == .began && began.view == "A")
+        let events = engine.sink.events.filter { !$0.topic.hasPrefix("$sys/") }
+        #expect(events.map(\.topic) == ["default/trace"])
+        #expect(events[0].body["seq"]?.intValue == reply.seq && reply.seqRange == [reply.seq, reply.seq])
+        // The published trace is the reply's trace, outcome included.
+        #expect(events[0].body["trace"] == WireEncoder.encode(reply.base.traceBody))
+    }
+
+    @Test("bytes in, bytes out: a typo is INVALID_PARAMS naming the field, and nothing is published")
+    func unknownFieldIsNamed() throws {
+        let engine = try EmbeddedEngine()
+        let before = engine.sink.events.count
+        let text = try #require(engine.send(#"{"jsonrpc":"2.0","id":7,"method":"hitTest","params":{"point":[1,2],"pointt":1}}"#))
+        let reply = try JSONCodec.decode(text)
+        #expect(reply["id"] == 7)
+        #expect(reply["error"]?["data"]?["name"] == "INVALID_PARAMS")
+        #expect(reply["error"]?["data"]?["field"] == "pointt")
+        #expect(engine.sink.events.count == before)
+    }
+
+    @Test("a wrong type names its path inside arrays; a notification gets no reply")
+    func typeErrorsNameTheirPath() throws {
+        let engine = try EmbeddedEngine()
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"event.touch","params":{"touches":[{"touch":"t","phase":"began","point":[1,1]},{"touch":"t","phase":7}]}}"#
+        let reply = try JSONCodec.decode(try #require(engine.send(request)))
+        #expect(reply["error"]?["data"]?["field"] == "touches[1].phase")
+        #expect(engine.send(#"{"jsonrpc":"2.0","method":"engine.info"}"#) == nil)
+    }
+
+    @Test("T1 a failed touch request changes nothing: the began before the bad entry is not live")
+    func failedBatchChangesNothing() throws {
+        let engine = try EmbeddedEngine()
+        let result = try engine.send(TouchRequest(session: nil, touches: [
+            TouchInput(touch: "u", phase: .began, point: Point(1, 1)), TouchInput(touch: "zz", phase: .ended),
+        ]))
+        guard case .failure(let error) = result else { Issue.record("expected an error"); return }
+        #expect(error.name == .touchNotFound && error.detail("index") == 1)
+        let snapshot = try engine.send(SessionSnapshotRequest(session: nil)).get()
+        #expect(snapshot.liveTouches.isEmpty)
+    }
+
+    @Test("F4 window.makeKey publishes the ops it made as a client would write them")
+    func makeKeyPublishesItsOps() throws {
+        let engine = try EmbeddedEngine()
+        let reply = try engine.send(MakeKeyRequest(session: nil, id: "W")).get()
+        #expect(reply.base.outcome.key == "W" && reply.revision != nil)
+        let tree = try #require(engine.sink.events.last { $0.topic == "default/tree" })
+        #expect(tree.body["ops"] == [["op": "update", "id": "W", "set": ["key": true]]])
+    }
+}
