@@ -66,9 +66,6 @@ public final class Engine: Sendable {
             logger.info("engine \(config.name) stopped")
             finished.signal()
         }
-        // Deep trees are walked without recursion, but tearing down a deeply nested JSON value recurses:
-        // give the engine thread a stack that a 100,000-deep request cannot exhaust.
-        thread.stackSize = 1 << 30
         thread.name = "responderd-engine"
         thread.start()
     }
