@@ -87,7 +87,7 @@ struct Responderd: ParsableCommand {
         config.clientIdleSeconds = Double(clientIdleSeconds)
         let engine = Engine(config: config, logger: logger)
         // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
-        // cleanly; the engine thread notices within 100 ms and removes what it created.
+        // cleanly; stop() wakes the engine thread at once, and it removes what it created.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "responderd.signals")
