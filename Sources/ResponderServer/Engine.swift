@@ -52,11 +52,9 @@ public final class Engine: Sendable {
             waker.close()
             throw EngineError.io("cannot load the initial world: \(error)")
         }
-        let info: JSON = [
-            "name": .string(config.name), "pid": JSON(Int(getpid())), "version": .string(EngineConfig.version),
-            "protocol": JSON(EngineConfig.protocolVersion), "rpc": .string(sockets.rpcEndpoint),
-            "events": .string(sockets.eventsEndpoint), "startedAt": .string(ISO8601DateFormatter().string(from: now)),
-        ]
+        let info = Discovery.File(
+            name: config.name, pid: Int(getpid()), version: EngineConfig.version, protocolVersion: EngineConfig.protocolVersion,
+            rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: now))
         do { try DiscoveryFile.write(info, to: discoveryPath) } catch {
             sockets.close()
             waker.close()

@@ -54,13 +54,8 @@ public struct EngineConfig: Sendable {
 }
 
 public enum RuntimeDirectory {
-    /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>`.
-    public static func defaultPath() -> String {
-        if let xdg = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
-            return (xdg as NSString).appendingPathComponent("responder")
-        }
-        return "/tmp/responder-\(getuid())"
-    }
+    /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>` (the one default clients look in too).
+    public static func defaultPath() -> String { Discovery.defaultDirectory() }
 
     /// Creates the directory (and parents) with mode 0700 and tightens it if it already existed.
     public static func prepare(_ path: String) throws {
