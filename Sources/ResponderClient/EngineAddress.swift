@@ -17,8 +17,7 @@ public struct EngineAddress: Sendable, Equatable {
 
     /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>` (the engine's default directory).
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty { return xdg + "/responder" }
-        return "/tmp/responder-\(getuid())"
+        Discovery.defaultDirectory(environment: environment)
     }
 
     /// Finds the engine: explicit endpoints first, then RESPONDER_RPC + RESPONDER_EVENTS, then the discovery file.
@@ -29,23 +28,23 @@ public struct EngineAddress: Sendable, Equatable {
             return EngineAddress(rpc: rpc, events: events)
         }
         let dir = directory ?? defaultDirectory(environment: environment)
-        let path = "\(dir)/\(name).json"
+        let path = Discovery.filePath(directory: dir, name: name)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .noEngine("no engine named \"\(name)\" is running (no discovery file \(path)). Start one with `responderd --name \(name)`, or pass --connect RPC,EVENTS")
         }
-        let json: JSON
-        do { json = try JSONCodec.decode(Array(data)) } catch {
+        let file: Discovery.File?
+        do { file = Discovery.File(json: try JSONCodec.decode(Array(data))) } catch {
             throw .noEngine("the discovery file \(path) is not valid JSON: \(error)")
         }
-        guard let rpc = json["rpc"]?.stringValue, let events = json["events"]?.stringValue else {
+        guard let file else {
             throw .noEngine("the discovery file \(path) lacks rpc/events endpoints")
         }
-        let pid = json["pid"]?.intValue
+        let pid = file.pid
         // A discovery file whose process is gone was left by a crash: say so rather than hang on a dead socket.
         if let pid, kill(pid_t(pid), 0) != 0, errno == ESRCH {
             throw .noEngine("the engine named \"\(name)\" is not running (pid \(pid) in \(path) is gone)")
         }
-        return EngineAddress(rpc: rpc, events: events, name: json["name"]?.stringValue, pid: pid)
+        return EngineAddress(rpc: file.rpc, events: file.events, name: file.name, pid: pid)
     }
 }
 

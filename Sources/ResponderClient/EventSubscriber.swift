@@ -10,6 +10,9 @@ public struct EngineEvent: Sendable {
     public var stream: String? { body["stream"]?.stringValue }
     public var seq: Int? { body["seq"]?.intValue }
     public var isSys: Bool { topic.hasPrefix("$sys/") }
+
+    /// Frees the body without recursion (a tree event holds the whole world), leaving `null`.
+    public mutating func release() { JSON.release(&body) }
 }
 
 /// A SUB socket on the engine's events. `init` returns only once the engine's welcome message has arrived,

@@ -49,17 +49,25 @@ public final class ResponderConnection {
             let frames: [[UInt8]]?
             do { frames = try socket.receiveMultipart(dontWait: true) } catch { throw .transport("receive failed: \(error)") }
             guard let frames, let last = frames.last else { continue }
-            let reply: JSON
+            var reply: JSON
             do { reply = try JSONCodec.decode(last) } catch { throw .badReply("the engine sent invalid JSON: \(error)") }
-            // Replies to earlier requests that timed out are skipped.
-            guard reply["id"]?.intValue == id else { continue }
+            // Replies to earlier requests that timed out are skipped (and freed without recursion: a reply can
+            // hold a tree as deep as the world).
+            guard reply["id"]?.intValue == id else {
+                JSON.release(&reply)
+                continue
+            }
             return reply
         }
     }
 
-    /// Sends a request and returns its result, throwing `.rpc` for an error reply.
+    /// Sends a request and returns its result, throwing `.rpc` for an error reply. The result is the caller's
+    /// alone, so `JSON.release` on it frees it all.
     public func call(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
-        switch RPCResponse.read(try send(method, params)) {
+        var reply = try send(method, params)
+        let outcome = RPCResponse.read(reply)
+        JSON.release(&reply)  // the envelope; the result is shared with `outcome` and stays whole
+        switch outcome {
         case .success(let result): return result
         case .failure(let error): throw .rpc(error)
         }

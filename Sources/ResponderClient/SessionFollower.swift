@@ -14,6 +14,19 @@ public final class SessionFollower {
         case recovered(after: Int, through: Int, count: Int)
         /// A `$sys/` event (tick, sessions).
         case system(EngineEvent)
+
+        /// Frees the item's JSON without recursion (a snapshot or a tree event holds the whole world); call it
+        /// when done with an item.
+        public mutating func release() {
+            var body: JSON
+            switch self {
+            case .snapshot(let s): body = s
+            case .event(let e), .system(let e): body = e.body
+            case .recovered: return
+            }
+            self = .recovered(after: 0, through: 0, count: 0)  // `body` now holds the JSON alone
+            JSON.release(&body)
+        }
     }
 
     public let session: String
@@ -44,6 +57,11 @@ public final class SessionFollower {
         }
     }
 
+    deinit {
+        // Items not handed out yet can hold the whole world: free them without recursion.
+        for i in pending.indices { pending[i].release() }
+    }
+
     private func resnapshot() throws(ClientError) {
         let snapshot = try connection.call("session.snapshot", ["session": .string(session)])
         lastSeq = snapshot["seq"]?.intValue ?? 0
@@ -56,7 +74,7 @@ public final class SessionFollower {
         let from = lastSeq
         var recovered: [Item] = []
         while true {
-            let reply: JSON
+            var reply: JSON
             do {
                 reply = try connection.call("trace.replay", ["session": .string(session), "after": JSON(lastSeq)])
             } catch {
@@ -71,7 +89,9 @@ public final class SessionFollower {
                 lastSeq = seq
                 recovered.append(.event(EngineEvent(topic: entry["topic"]?.stringValue ?? "", body: body)))
             }
-            if reply["complete"]?.boolValue ?? true { break }
+            let complete = reply["complete"]?.boolValue ?? true
+            JSON.release(&reply)  // what was not recovered (the events kept are shared and stay whole)
+            if complete { break }
             if let through, lastSeq >= through { break }
         }
         guard !recovered.isEmpty else { return }
@@ -84,11 +104,16 @@ public final class SessionFollower {
     public func next(timeoutMs: Int) throws(ClientError) -> Item? {
         while true {
             while !pending.isEmpty {
-                let item = pending.removeFirst()
-                if case .event(let e) = item, let streams, !streams.contains(e.stream ?? "") { continue }
+                var item = pending.removeFirst()
+                var unwanted = false
+                if case .event(let e) = item, let streams { unwanted = !streams.contains(e.stream ?? "") }
+                if unwanted {
+                    item.release()
+                    continue
+                }
                 return item
             }
-            guard let event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
+            guard var event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
             if event.isSys {
                 // A tick that shows a later seq than ours means we lost the tail: recover it now.
                 if event.topic == "$sys/tick", let latest = event.body["sessions"]?[session]?.intValue, latest > lastSeq {
@@ -97,12 +122,16 @@ public final class SessionFollower {
                 pending.append(.system(event))
                 continue
             }
-            guard event.session == session, let seq = event.seq else { continue }
-            if seq <= lastSeq { continue }  // already held by the snapshot or recovered
+            guard event.session == session, let seq = event.seq else {
+                event.release()
+                continue
+            }
             if seq > lastSeq + 1 { try recover(through: seq) }
             if seq == lastSeq + 1 {
                 lastSeq = seq
                 pending.append(.event(event))
+            } else {
+                event.release()  // already held by the snapshot or recovered
             }
         }
     }

@@ -27,7 +27,33 @@ struct JSONParser {
 
     mutating func parse() throws(JSONParseError) -> JSON {
         var stack: [Frame] = []
-        var value: JSON
+        var value: JSON = .null
+        do {
+            try parse(&value, &stack)
+        } catch {
+            // A failure can leave finished values of any depth in the open frames and in `value` (text after a
+            // complete document): free them here without recursion, as a successful parse's caller would.
+            Self.release(&stack)
+            JSON.release(&value)
+            throw error
+        }
+        return value
+    }
+
+    /// Frees the open frames' finished values iteratively, innermost frame first.
+    private static func release(_ stack: inout [Frame]) {
+        while let top = stack.indices.last {
+            var elements = JSON.array(stack[top].elements)
+            var members = JSON.object(stack[top].members)
+            stack.removeLast()  // the frame's buffers are now held by `elements` and `members` alone
+            JSON.release(&elements)
+            JSON.release(&members)
+        }
+    }
+
+    /// Parses the document into `value`, with `stack` holding the open containers. Both belong to the caller
+    /// so that whatever they hold when an error is thrown is freed there, iteratively.
+    private mutating func parse(_ value: inout JSON, _ stack: inout [Frame]) throws(JSONParseError) {
         parsing: while true {
             skipWhitespace()
             // Read one value, or open a container and continue with its first element.
@@ -100,7 +126,6 @@ struct JSONParser {
         }
         skipWhitespace()
         guard i == bytes.count else { throw fail("unexpected text after the JSON value") }
-        return value
     }
 
     private func fail(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: i) }

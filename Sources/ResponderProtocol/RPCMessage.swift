@@ -13,11 +13,19 @@ public struct RPCRequest: Sendable {
 
     /// Parses a request body. On failure returns the error and, when it could be read, the id to answer with.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONCodec.defaultMaxDepth) -> Result<RPCRequest, RPCFailure> {
-        let body: JSON
+        var body: JSON
         do { body = try JSONCodec.decode(bytes, maxDepth: maxDepth) } catch {
             let limit = error.message.hasPrefix("nesting deeper")
             return .failure(RPCFailure(id: .null, error: RPCError(limit ? .limitExceeded : .parseError, "invalid JSON: \(error)", limit ? [("limit", "depth")] : [])))
         }
+        let request = read(body)
+        // Whatever the request does not keep (all of it, when it is refused) is freed here, iteratively; the
+        // params it keeps are shared, so they stay whole.
+        JSON.release(&body)
+        return request
+    }
+
+    private static func read(_ body: JSON) -> Result<RPCRequest, RPCFailure> {
         guard case .object = body else {
             return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "a request must be a JSON object")))
         }

@@ -3,11 +3,11 @@ import ResponderProtocol
 
 /// `<dir>/<name>.json`: how clients find a running engine. Written atomically (temp file + rename) with mode 0600.
 enum DiscoveryFile {
-    static func path(directory: String, name: String) -> String { "\(directory)/\(name).json" }
+    static func path(directory: String, name: String) -> String { Discovery.filePath(directory: directory, name: name) }
 
-    static func write(_ content: JSON, to path: String) throws {
+    static func write(_ content: Discovery.File, to path: String) throws {
         let temp = path + ".tmp-\(getpid())"
-        let bytes = JSONCodec.encode(content) + [0x0A]
+        let bytes = JSONCodec.encode(content.json) + [0x0A]
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw EngineError.io("cannot write \(temp): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -6,11 +6,13 @@ import ZMQ
 
 /// A running engine: one thread owns the sockets and the world and runs zmq_poll; nothing here blocks
 /// on the Swift concurrency pool. `start` binds and publishes the discovery file; `stop` asks the thread to
-/// finish, after which the sockets are closed and the discovery file is removed.
+/// finish (waking its poll through a pipe), after which the sockets are closed and the discovery file is removed.
 public final class Engine: Sendable {
     public let config: EngineConfig
     private let logger: Logger
     private let stopRequested = Atomic<Bool>(false)
+    /// Wakes the engine thread's poll for `stop`; set by `start`, closed by the thread when it finishes.
+    private let waker = Mutex<PollWaker?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     public init(config: EngineConfig, logger: Logger = Logger(label: "responderd")) {
@@ -31,7 +33,13 @@ public final class Engine: Sendable {
         DiscoveryFile.removeSocketFile(of: config.rpcEndpoint)
         DiscoveryFile.removeSocketFile(of: config.eventsEndpoint)
 
-        let sockets = try EngineSockets(config: config)
+        let waker: PollWaker
+        do { waker = try PollWaker() } catch { throw EngineError.io("cannot create the engine's wake-up pipe: \(error)") }
+        let sockets: EngineSockets
+        do { sockets = try EngineSockets(config: config) } catch {
+            waker.close()
+            throw error
+        }
         let now = Date()
         let sink = XPubSink(socket: sockets.events)
         // tcp://…:* binds resolve to a real port: report that one everywhere.
@@ -41,24 +49,26 @@ public final class Engine: Sendable {
         let state: EngineState
         do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now) } catch {
             sockets.close()
+            waker.close()
             throw EngineError.io("cannot load the initial world: \(error)")
         }
-        let info: JSON = [
-            "name": .string(config.name), "pid": JSON(Int(getpid())), "version": .string(EngineConfig.version),
-            "protocol": JSON(EngineConfig.protocolVersion), "rpc": .string(sockets.rpcEndpoint),
-            "events": .string(sockets.eventsEndpoint), "startedAt": .string(ISO8601DateFormatter().string(from: now)),
-        ]
+        let info = Discovery.File(
+            name: config.name, pid: Int(getpid()), version: EngineConfig.version, protocolVersion: EngineConfig.protocolVersion,
+            rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: now))
         do { try DiscoveryFile.write(info, to: discoveryPath) } catch {
             sockets.close()
+            waker.close()
             throw error
         }
         logger.info("engine \(config.name) listening", metadata: ["rpc": "\(sockets.rpcEndpoint)", "events": "\(sockets.eventsEndpoint)"])
 
+        self.waker.withLock { $0 = waker }
         let box = UnsafeTransfer((sockets, state, lock))
         let thread = Thread { [self] in
             let (sockets, state, lock) = box.value
-            run(sockets: sockets, state: state)
+            run(sockets: sockets, state: state, waker: waker)
             sockets.close()
+            waker.close()
             DiscoveryFile.remove(discoveryPath)
             DiscoveryFile.removeSocketFile(of: sockets.rpcEndpoint)
             DiscoveryFile.removeSocketFile(of: sockets.eventsEndpoint)
@@ -66,14 +76,15 @@ public final class Engine: Sendable {
             logger.info("engine \(config.name) stopped")
             finished.signal()
         }
-        // Deep trees are walked without recursion, but tearing down a deeply nested JSON value recurses:
-        // give the engine thread a stack that a 100,000-deep request cannot exhaust.
-        thread.stackSize = 1 << 30
         thread.name = "responderd-engine"
         thread.start()
     }
 
-    public func stop() { stopRequested.store(true, ordering: .relaxed) }
+    /// Asks the engine thread to finish; it wakes at once (callable from any thread, before or after `start`).
+    public func stop() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        waker.withLock { $0 }?.wake()
+    }
 
     /// Blocks until the engine thread has finished (after `stop`).
     public func wait() {
@@ -81,21 +92,25 @@ public final class Engine: Sendable {
         finished.signal()
     }
 
-    private func run(sockets: EngineSockets, state: EngineState) {
+    private func run(sockets: EngineSockets, state: EngineState, waker: PollWaker) {
         let processor = RequestProcessor(state: state)
         let tick = max(10, config.tickMilliseconds)
         var nextTick = Date().addingTimeInterval(Double(tick) / 1000)
-        let items: [PollItem] = [.socket(sockets.rpc, .readable), .socket(sockets.events, .readable)]
-        while !stopRequested.load(ordering: .relaxed) {
-            // Wake at least every 100 ms to notice stop(); otherwise sleep until the next tick.
-            let untilTick = Int(nextTick.timeIntervalSinceNow * 1000)
+        let items: [PollItem] = [.socket(sockets.rpc, .readable), .socket(sockets.events, .readable), waker.pollItem]
+        while !stopRequested.load(ordering: .sequentiallyConsistent) {
+            // Sleep until the next tick, a request, a subscription, or stop() writing to the wake-up pipe.
+            let untilTick = Int((nextTick.timeIntervalSinceNow * 1000).rounded(.up))
             let ready: [PollResult]
-            do { ready = try ZMQ.poll(items: items, timeoutMs: max(0, min(100, untilTick))) } catch {
+            do { ready = try ZMQ.poll(items: items, timeoutMs: max(0, untilTick)) } catch {
                 logger.error("poll failed: \(error)")
                 return
             }
             for item in ready {
-                if item.index == 0 { serveRequests(sockets.rpc, processor) } else { drainSubscriptions(sockets.events) }
+                switch item.index {
+                case 0: serveRequests(sockets.rpc, processor)
+                case 1: drainSubscriptions(sockets.events)
+                default: waker.drain()
+                }
             }
             if Date() >= nextTick {
                 state.publishTick()

@@ -16,7 +16,12 @@ public struct EngineConfig: Sendable {
     /// Period of `$sys/tick`, in milliseconds.
     public var tickMilliseconds: Int
     /// The world of the `default` session at start (`{"tree": …, "detached"?: …}`), or nil for an empty app.
-    public var initialWorld: JSON?
+    public var initialWorld: JSON? {
+        get { heldInitialWorld?.value }
+        set { heldInitialWorld = newValue.map(JSONHolder.init) }
+    }
+    /// Held so that a deep world is freed without recursion when the last copy of the configuration goes away.
+    private var heldInitialWorld: JSONHolder?
     /// Messages queued per subscriber before the engine drops (never blocks on a slow subscriber).
     public var publishHighWaterMark: Int
     /// A client that has sent no request for this long is no longer listed by session.clients.
@@ -33,7 +38,7 @@ public struct EngineConfig: Sendable {
         self.limits = limits
         self.replayBuffer = replayBuffer
         self.tickMilliseconds = tickMilliseconds
-        self.initialWorld = initialWorld
+        self.heldInitialWorld = initialWorld.map(JSONHolder.init)
         self.publishHighWaterMark = publishHighWaterMark
     }
 
@@ -49,13 +54,8 @@ public struct EngineConfig: Sendable {
 }
 
 public enum RuntimeDirectory {
-    /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>`.
-    public static func defaultPath() -> String {
-        if let xdg = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
-            return (xdg as NSString).appendingPathComponent("responder")
-        }
-        return "/tmp/responder-\(getuid())"
-    }
+    /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>` (the one default clients look in too).
+    public static func defaultPath() -> String { Discovery.defaultDirectory() }
 
     /// Creates the directory (and parents) with mode 0700 and tightens it if it already existed.
     public static func prepare(_ path: String) throws {

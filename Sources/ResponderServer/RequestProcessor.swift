@@ -14,7 +14,7 @@ struct RequestProcessor {
             return encode(id: .null, .failure(RPCError(.limitExceeded, "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted", [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))])))
         }
         // Each tree level nests twice in JSON (the node object and its children array).
-        let request: RPCRequest
+        var request: RPCRequest
         switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
         case .success(let r): request = r
         case .failure(let failure):
@@ -34,6 +34,9 @@ struct RequestProcessor {
         } else {
             outcome = .failure(RPCError(.methodNotFound, "no method \"\(request.method)\"", [("method", .string(request.method))]))
         }
+        // The handler's context is gone, so `request` holds the params alone (but for parts the world keeps,
+        // which stay whole): free them iteratively, whatever their depth.
+        JSON.release(&request.params)
         guard let id = request.id else { return nil }
         return encode(id: id, outcome)
     }

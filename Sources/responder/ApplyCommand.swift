@@ -19,7 +19,8 @@ struct ApplyCommand: ParsableCommand {
 
     func run() throws {
         try global.run { client in
-            let input = try InputFile.read(file)
+            var input = try InputFile.read(file)
+            defer { JSON.release(&input) }
             let ops: JSON
             var revision: JSON? = ifRevision.map { JSON($0) }
             if input.arrayValue != nil {

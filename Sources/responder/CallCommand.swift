@@ -18,8 +18,10 @@ struct CallCommand: ParsableCommand {
 
     func run() throws {
         try global.run { client in
-            let value = try params.map { (p) throws(CLIError) in try InputFile.inline(p, option: "params") } ?? [:]
-            let response = try client.connection.send(method, value)
+            var value = try params.map { (p) throws(CLIError) in try InputFile.inline(p, option: "params") } ?? [:]
+            defer { JSON.release(&value) }
+            var response = try client.connection.send(method, value)
+            defer { JSON.release(&response) }
             Output.printJSON(response)
             if case .failure(let e) = RPCResponse.read(response) {
                 Output.error(Output.describe(e))

@@ -24,10 +24,17 @@ enum InputFile {
 
     /// A world file: `{"tree": …, "detached"?: …}` or a bare application node.
     static func world(_ path: String) throws(CLIError) -> (tree: JSON, detached: JSON?) {
-        let json = try read(path)
+        var json = try read(path)
+        defer { JSON.release(&json) }  // all but what is returned (shared, so it stays whole)
         guard json.objectMembers != nil else { throw CLIError("\(path): expected an object ({\"tree\": …} or an application node)") }
         if let tree = json["tree"] { return (tree, json["detached"]) }
         return (json, nil)
+    }
+
+    /// Frees a world read by `world` without recursion.
+    static func release(_ world: inout (tree: JSON, detached: JSON?)) {
+        JSON.release(&world.tree)
+        if world.detached != nil { JSON.release(&world.detached!) }
     }
 
     /// Counts the nodes of a nested tree (`children` arrays), iteratively.

@@ -19,7 +19,8 @@ struct LoadCommand: ParsableCommand {
 
     func run() throws {
         try global.run { client in
-            let world = try InputFile.world(file)
+            var world = try InputFile.world(file)
+            defer { InputFile.release(&world) }
             var params: [(key: String, value: JSON)] = [("session", .string(session.session)), ("tree", world.tree)]
             if let detached = world.detached { params.append(("detached", detached)) }
             if let ifRevision { params.append(("ifRevision", JSON(ifRevision))) }

@@ -27,18 +27,11 @@ struct Responder: ParsableCommand {
         ]
     )
 
-    /// Runs the command on a thread with a large stack: replies can nest 100,000 levels deep, and while
-    /// reading and printing them is iterative, releasing a nested JSON value recurses in the runtime.
+    /// Runs the command. Replies and input files can nest 100,000 levels deep: reading, printing and (with
+    /// `JSON.release` where a command is done with them) freeing them is iterative, so any stack will do.
     static func main() {
         restoreDefaultSignals()
-        let arguments = hoistGlobalOptions(Array(CommandLine.arguments.dropFirst()))
-        let thread = Thread {
-            Self.main(arguments)
-            Foundation.exit(0)
-        }
-        thread.stackSize = 1 << 30
-        thread.start()
-        while true { sleep(1000) }
+        Self.main(hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())))
     }
 
     /// Ctrl-C and SIGTERM must stop `watch` even when the parent started us with them blocked or ignored

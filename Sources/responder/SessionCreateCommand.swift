@@ -21,6 +21,7 @@ struct SessionCreateCommand: ParsableCommand {
     func run() throws {
         try global.run { client in
             var params: [(key: String, value: JSON)] = [("session", .string(name))]
+            defer { JSON.release(&params) }
             if let profile { params.append(("profile", try InputFile.inline(profile, option: "--profile"))) }
             if let tree {
                 let world = try InputFile.world(tree)

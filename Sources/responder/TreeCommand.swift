@@ -26,14 +26,16 @@ struct TreeCommand: ParsableCommand {
             if global.json || id != nil {
                 var params: [(key: String, value: JSON)] = [("session", .string(session.session))]
                 if let id { params.append(("id", .string(id))) }
-                let reply = try client.call("tree.get", .object(params))
+                var reply = try client.call("tree.get", .object(params))
+                defer { JSON.release(&reply) }
                 if global.json { return Output.printJSON(reply) }
                 let drawer = TreeDrawer(maxGuideDepth: maxIndent)
                 drawer.draw(reply["tree"] ?? .null) { Output.line($0) }
                 return
             }
             // The whole world: the snapshot also names the first responders.
-            let snapshot = try client.call("session.snapshot", ["session": .string(session.session)])
+            var snapshot = try client.call("session.snapshot", ["session": .string(session.session)])
+            defer { JSON.release(&snapshot) }
             let drawer = TreeDrawer(firstResponders: TreeDrawer.firstResponders(in: snapshot["firstResponders"]), maxGuideDepth: maxIndent)
             drawer.draw(snapshot["tree"] ?? .null) { Output.line($0) }
             let detached = snapshot["detached"]?.arrayValue ?? []

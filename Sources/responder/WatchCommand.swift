@@ -40,7 +40,7 @@ struct WatchCommand: ParsableCommand {
             if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
             var quietSince = Date()
             while true {
-                guard let item = try follower.next(timeoutMs: 1000) else {
+                guard var item = try follower.next(timeoutMs: 1000) else {
                     // The engine ticks every second or so: after a long silence, check that it is still there.
                     if Date().timeIntervalSince(quietSince) > 5 {
                         quietSince = Date()
@@ -49,7 +49,9 @@ struct WatchCommand: ParsableCommand {
                     continue
                 }
                 quietSince = Date()
-                if try !show(item, wanted: wanted) { return }
+                let more = try show(item, wanted: wanted)
+                item.release()  // a snapshot or a tree event holds the whole world
+                if !more { return }
             }
         }
     }

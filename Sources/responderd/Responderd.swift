@@ -76,19 +76,18 @@ struct Responderd: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "responderd")
-        var initial: JSON?
-        if let world {
-            guard let data = FileManager.default.contents(atPath: world) else { throw ValidationError("--world: cannot read \(world)") }
-            do { initial = try JSONCodec.decode(Array(data)) } catch { throw ValidationError("--world: \(world) is not valid JSON: \(error)") }
-        }
         let limits = Limits(maxNodes: maxNodes, maxDepth: maxDepth, maxMessageBytes: maxMessageBytes, maxOpsPerBatch: maxOps)
         var config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
-                                  replayBuffer: replayBuffer, tickMilliseconds: tickMs, initialWorld: initial,
-                                  publishHighWaterMark: publishHwm)
+                                  replayBuffer: replayBuffer, tickMilliseconds: tickMs, publishHighWaterMark: publishHwm)
+        if let world {
+            guard let data = FileManager.default.contents(atPath: world) else { throw ValidationError("--world: cannot read \(world)") }
+            // Straight into the configuration, which holds it alone and frees it without recursion however deep.
+            do { config.initialWorld = try JSONCodec.decode(Array(data)) } catch { throw ValidationError("--world: \(world) is not valid JSON: \(error)") }
+        }
         config.clientIdleSeconds = Double(clientIdleSeconds)
         let engine = Engine(config: config, logger: logger)
         // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
-        // cleanly; the engine thread notices within 100 ms and removes what it created.
+        // cleanly; stop() wakes the engine thread at once, and it removes what it created.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "responderd.signals")

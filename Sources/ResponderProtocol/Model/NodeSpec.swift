@@ -75,7 +75,12 @@ public struct NodeSpec: Sendable, Equatable {
     public var vetoes: [String] = []
     public var targets: [TargetAction] = []
     /// Shape reserved for gesture recognizers; stored and returned as given.
-    public var gestureRecognizers: [JSON] = []
+    public var gestureRecognizers: [JSON] {
+        get { storedGestureRecognizers?.value.arrayValue ?? [] }
+        set { storedGestureRecognizers = newValue.isEmpty ? nil : JSONHolder(.array(newValue)) }
+    }
+    /// Held so that a deeply nested value given here is freed without recursion when the node goes away.
+    private var storedGestureRecognizers: JSONHolder?
     public var presentedBy: String?
     public var receivesRemoteControlEvents = false
 

@@ -39,7 +39,9 @@ struct SampleSubscriber: ParsableCommand {
             var seen = 0
             var nodes = 0
             while count.map({ seen < $0 }) ?? true {
-                guard let item = try follower.next(timeoutMs: 1000) else { continue }
+                guard var item = try follower.next(timeoutMs: 1000) else { continue }
+                // A snapshot or a tree event holds the whole world: free it without recursion when done.
+                defer { item.release() }
                 switch item {
                 case .snapshot(let s):
                     nodes = Self.countNodes(s["tree"])
@@ -60,7 +62,9 @@ struct SampleSubscriber: ParsableCommand {
                             }
                         }
                         if nodes < 0 {
-                            nodes = Self.countNodes(try connection.call("tree.get", ["session": .string(session)])["tree"])
+                            var reply = try connection.call("tree.get", ["session": .string(session)])
+                            nodes = Self.countNodes(reply["tree"])
+                            JSON.release(&reply)
                         }
                     }
                     let cause = e.body["cause"]?["client"]?.stringValue ?? "?"

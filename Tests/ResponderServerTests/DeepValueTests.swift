@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+import ResponderClient
+import ResponderCore
+import ResponderProtocol
+@testable import ResponderServer
+
+/// Deeply nested values end their life without recursion wherever they die: in the engine (whose thread has
+/// the default 8 MiB stack, where freeing 300,000 levels recursively would need about 50 MiB), in the engine's
+/// configuration, and in the CLI (run here with a 2 MiB main-thread stack).
+@Suite struct DeepValueTests {
+    /// JSON nested `depth` levels: arrays, or objects when `objects`.
+    static func nested(_ depth: Int, objects: Bool = false) -> String {
+        objects ? String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+            : String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    }
+
+    /// A chain of `depth` views, `<prefix>0` on top, as node text (each level nests twice in JSON).
+    static func deepNodes(_ prefix: String, _ depth: Int) -> String {
+        var text = ""
+        for i in 0..<depth { text += #"{"id":"\#(prefix)\#(i)","kind":"view","frame":[0,0,100,100],"children":["# }
+        return text.dropLast(#","children":["#.count) + "}" + String(repeating: "]}", count: depth - 1)
+    }
+
+    /// A world file: a window holding a chain of `depth` views.
+    static func deepWorld(_ depth: Int) -> String {
+        #"{"tree":{"id":"app","kind":"application","children":[{"id":"W","kind":"window","frame":[0,0,100,100],"key":true,"children":["#
+            + deepNodes("v", depth) + "]}]}}"
+    }
+
+    static func request(_ id: Int?, _ method: String, params: String) -> String {
+        #"{"jsonrpc":"2.0","# + (id.map { #""id":\#($0),"# } ?? "") + #""method":"\#(method)","params":\#(params)}"#
+    }
+
+    @Test func requestsCarryingDeepValuesAreAnsweredAndFreedWhateverHappensToThem() throws {
+        let t = try TestEngine()
+        defer { t.stop() }
+        let deep = Self.nested(300_000)
+        let dealer = try RawDealer(address: try t.address)
+        func reply(_ body: String) throws -> String {
+            try dealer.send(body)
+            return try dealer.receive().map { String(decoding: $0, as: UTF8.self) } ?? "(no reply)"
+        }
+        let cases: [(body: String, answer: String)] = [
+            (deep, "INVALID_REQUEST"),                                                        // not an object
+            (Self.request(1, "engine.info", params: deep), "INVALID_PARAMS"),                 // params not an object
+            (Self.request(2, "engine.info", params: #"{"x":"# + deep + "}"), "INVALID_PARAMS"),  // an unknown param
+            (Self.request(3, "no.such", params: #"{"x":"# + Self.nested(300_000, objects: true) + "}"), "METHOD_NOT_FOUND"),
+            (Self.request(4, "engine.info", params: "{}") + deep, "PARSE_ERROR"),            // text after the request
+            (#"{"jsonrpc":"2.0","id":5,"method":"engine.info","params":{"x":"# + deep, "PARSE_ERROR"),  // cut short
+            (#"{"jsonrpc":"2.0","junk":"# + deep + #","id":6,"method":"engine.info","params":{}}"#, #""protocol""#),
+        ]
+        for (body, answer) in cases {
+            let text = try reply(body)
+            #expect(text.contains(answer), "\(body.prefix(60))… → \(text.prefix(300))")
+        }
+        // A notification gets no reply, but its params are freed all the same.
+        try dealer.send(Self.request(nil, "engine.info", params: #"{"x":"# + deep + "}"))
+        #expect(try reply(Self.request(7, "engine.info", params: "{}")).contains(#""id":7"#))
+    }
+
+    @Test func aDeepGestureRecognizerValueIsFreedWhenItsNodeGoes() throws {
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let dealer = try RawDealer(address: try t.address)
+        func reply(_ id: Int, _ method: String, _ params: String) throws -> String {
+            try dealer.send(Self.request(id, method, params: params))
+            return try dealer.receive().map { String(decoding: $0, as: UTF8.self) } ?? "(no reply)"
+        }
+        let recognizers = #"[{"kind":"tap","deep":"# + Self.nested(300_000) + "}]"
+        let insert = #"{"ops":[{"op":"insert","parent":"R","node":{"id":"G","kind":"view","gestureRecognizers":"# + recognizers + "}}]}"
+        // Stored and returned as given (the world holds it, past the request that brought it).
+        #expect(try reply(1, "tree.apply", insert).contains(#""revision""#))
+        let stored = try reply(2, "tree.get", #"{"id":"G"}"#)
+        #expect(stored.contains(#""deep":[[[["#) && stored.utf8.count > 600_000)
+        // Replaced: the old value goes with the node's old version.
+        #expect(try reply(3, "tree.apply", #"{"ops":[{"op":"update","id":"G","set":{"gestureRecognizers":[]}}]}"#).contains(#""revision""#))
+        // Removed with its node.
+        #expect(try reply(4, "tree.apply", insert.replacingOccurrences(of: #""id":"G""#, with: #""id":"G2""#)).contains(#""revision""#))
+        #expect(try reply(5, "tree.apply", #"{"ops":[{"op":"remove","id":"G2"}]}"#).contains(#""revision""#))
+        // Dropped with a whole session.
+        #expect(try reply(6, "session.create", #"{"session":"s"}"#).contains(#""revision""#))
+        #expect(try reply(7, "tree.apply", #"{"session":"s","ops":[{"op":"insert","parent":null,"node":{"id":"G","kind":"view","gestureRecognizers":"# + recognizers + "}}]}").contains(#""revision""#))
+        #expect(try reply(8, "session.delete", #"{"session":"s"}"#).contains(#""deleted":true"#))
+        #expect(try reply(9, "engine.info", "{}").contains(#""protocol""#))
+    }
+
+    @Test func aDeepInitialWorldIsLoadedAndFreedIterativelyByItsConfiguration() throws {
+        let depth = 100_000
+        let text = Self.deepWorld(depth)
+        let t = try TestEngine(world: try JSONCodec.decode(text))
+        defer { t.stop() }
+        #expect(try t.connect().call("session.list")["sessions"]?.arrayValue?.first?["nodes"] == JSON(depth + 2))
+        // The configuration holds the world for as long as any copy of it lives (an engine keeps one) and frees
+        // it iteratively after the last: here on a 512 KiB stack, where 200,000 levels freed recursively crash.
+        let outcome = Self.onSmallStack { () throws -> Bool in
+            var config = EngineConfig(name: "x", directory: "/tmp/unused", initialWorld: try JSONCodec.decode(text))
+            let copy = config
+            config.initialWorld = nil  // a copy changes alone
+            return config.initialWorld == nil && copy.initialWorld?["tree"]?["id"] == "app"
+        }
+        #expect(outcome == .success(true))
+    }
+
+    // MARK: The CLI, on a 2 MiB main-thread stack
+
+    @Test func theCLILoadsDrawsAndWatchesADeepWorldOnASmallStack() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let depth = 20_000  // 40,000 JSON levels: about 7 MiB to free recursively
+        let world = try t.write("deep.json", Self.deepWorld(depth))
+        let watch = try SmallStackCLI.start(["watch"] + t.target, in: t.directory)
+        defer { watch.stop() }
+        try watch.waitFor { $0.hasPrefix("following default") }
+
+        let load = try SmallStackCLI.run(["load", world] + t.target)
+        #expect(load.status == 0, "\(load)")
+        #expect(load.stdout.contains("loaded \(depth + 2) nodes into default"), "\(load)")
+        // The watcher received the whole world in the tree event, and goes on.
+        try watch.waitFor { $0.contains(" tree ") && $0.contains("load: \(depth + 2) nodes") }
+
+        let tree = try SmallStackCLI.run(["tree"] + t.target)
+        #expect(tree.status == 0, "\(tree.stderr)")
+        #expect(tree.lines.count == depth + 2)
+        #expect(tree.lines.last?.hasSuffix("└─ v\(depth - 1)  view  UIView  (0, 0, 100, 100)") == true, "\(tree.lines.last ?? "")")
+
+        let snapshot = try SmallStackCLI.run(["call", "session.snapshot", #"{"session":"default"}"#] + t.target)
+        #expect(snapshot.status == 0, "\(snapshot.stderr)")
+        #expect(snapshot.stdout.contains(#""v\#(depth - 1)""#))
+
+        let ops = try t.write("ops.json", #"{"ops":[{"op":"insert","parent":"W","node":"# + Self.deepNodes("u", depth) + "}]}")
+        let apply = try SmallStackCLI.run(["apply", ops] + t.target)
+        #expect(apply.status == 0, "\(apply)")
+        #expect(apply.stdout.contains("applied 1 op to default"), "\(apply)")
+        try watch.waitFor { $0.contains(" tree ") && $0.contains("insert u0 (view) (+\(depth - 1) descendants)") }
+        #expect(watch.isRunning, "\(watch.output.suffix(2000))")
+    }
+
+    /// Runs `body` on a thread with a 512 KiB stack and waits for it.
+    static func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> Result<T, SmallStackError> {
+        let result = LockedBox<Result<T, SmallStackError>>(.failure(SmallStackError(description: "did not run")))
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do { result.set(.success(try body())) } catch { result.set(.failure(SmallStackError(description: "\(error)"))) }
+            done.signal()
+        }
+        thread.stackSize = 512 << 10
+        thread.start()
+        done.wait()
+        return result.get()
+    }
+}
+
+struct SmallStackError: Error, Equatable, CustomStringConvertible {
+    var description: String
+}
+
+final class LockedBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func set(_ newValue: T) { lock.withLock { value = newValue } }
+    func get() -> T { lock.withLock { value } }
+}
+
+/// Runs the built `responder` with its main thread's stack limited (`ulimit -s`), so that freeing a deep value
+/// recursively would crash it.
+enum SmallStackCLI {
+    static let stackKiB = 2048
+
+    static func process(_ arguments: [String], output: String) throws -> Process {
+        guard let binary = CLIRunner.binary else { throw CLITestError("the responder binary was not found") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", #"ulimit -S -s \#(stackKiB) && exec "$0" "$@" >"$RESPONDER_TEST_OUT" 2>&1"#, binary] + arguments
+        var environment = CLIRunner.environment
+        environment["RESPONDER_TEST_OUT"] = output
+        p.environment = environment
+        p.standardInput = FileHandle.nullDevice
+        return p
+    }
+
+    static func run(_ arguments: [String], timeout: Double = 120) throws -> CLIResult {
+        let dir = NSTemporaryDirectory() + "cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out"
+        let p = try process(arguments, output: out)
+        try p.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning, Date() < deadline { usleep(10_000) }
+        if p.isRunning {
+            p.terminate()
+            p.waitUntilExit()
+            throw CLITestError("responder \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+        }
+        p.waitUntilExit()
+        let text = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
+        // stdout and stderr share the file: good enough for these checks.
+        return CLIResult(status: p.terminationStatus, stdout: text, stderr: text)
+    }
+
+    /// A long-running command whose output is read from its file as it grows.
+    final class Running {
+        let process: Process
+        let outputPath: String
+
+        init(process: Process, outputPath: String) {
+            self.process = process
+            self.outputPath = outputPath
+        }
+
+        var output: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
+        var isRunning: Bool { process.isRunning }
+
+        func waitFor(timeout: Double = 120, _ match: (String) -> Bool) throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if output.split(separator: "\n").contains(where: { match(String($0)) }) { return }
+                guard process.isRunning else { break }
+                usleep(50_000)
+            }
+            if output.split(separator: "\n").contains(where: { match(String($0)) }) { return }
+            throw CLITestError("no matching line (running: \(process.isRunning)); output so far:\n\(output.suffix(3000))")
+        }
+
+        func stop() {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGINT)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
+    static func start(_ arguments: [String], in directory: String) throws -> Running {
+        let out = directory + "/watch-" + UUID().uuidString.prefix(8) + ".out"
+        let p = try process(arguments, output: out)
+        try p.run()
+        return Running(process: p, outputPath: out)
+    }
+}
