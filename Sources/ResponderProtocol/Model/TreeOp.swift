@@ -96,15 +96,17 @@ public struct GuardedOp: Sendable, Equatable {
 /// what the `tree` event republishes.
 public struct WireOps: Sendable, WireValue {
     public var ops: [GuardedOp]
-    public var sent: [JSON]
+    /// Held, not stored: an op may carry a deep subtree, and this copy outlives the request's params.
+    private var held: JSONHolder
+    public var sent: [JSON] { held.value.arrayValue ?? [] }
 
     public init(_ ops: [GuardedOp]) {
         self.ops = ops
-        self.sent = ops.map { op in
+        self.held = JSONHolder(.array(ops.map { op in
             var w = JSONWriter()
             op.write(to: &w)
             return (try? JSONCodec.decode(w.bytes)) ?? .null
-        }
+        }))
     }
 
     public init(wire value: JSON, path: String) throws(RPCError) {
@@ -114,8 +116,8 @@ public struct WireOps: Sendable, WireValue {
         ops = []
         ops.reserveCapacity(list.count)
         for (i, op) in list.enumerated() { ops.append(try GuardedOp(wire: op, index: i)) }
-        sent = list
+        held = JSONHolder(value)
     }
 
-    public var wire: JSON { .array(sent) }
+    public var wire: JSON { held.value }
 }
