@@ -27,13 +27,17 @@ struct Responder: ParsableCommand {
         ]
     )
 
+    // Declared here so that they parse before the subcommand as well as after it (the root reads them wherever
+    // they are); each command's own `@OptionGroup` of the same type shares these values and lists them in its help.
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
     /// Runs the command on a thread with a large stack: replies can nest 100,000 levels deep, and while
     /// reading and printing them is iterative, releasing a nested JSON value recurses in the runtime.
     static func main() {
         restoreDefaultSignals()
-        let arguments = hoistGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         let thread = Thread {
-            Self.main(arguments)
+            Self.main(nil)
             Foundation.exit(0)
         }
         thread.stackSize = 1 << 30
@@ -51,34 +55,5 @@ struct Responder: ParsableCommand {
             signal(sig, SIG_DFL)
         }
         sigprocmask(SIG_UNBLOCK, &set, nil)
-    }
-
-    /// Global options may come before the subcommand (`responder --name x tree`): move them after it, where
-    /// the subcommand's own parser reads them.
-    static func hoistGlobalOptions(_ arguments: [String]) -> [String] {
-        let withValue: Set<String> = ["--name", "--dir", "--connect", "--timeout", "--client-id", "--session"]
-        let flags: Set<String> = ["--json"]
-        var leading: [String] = []
-        var rest = arguments[...]
-        while let first = rest.first {
-            let option = String(first.split(separator: "=", maxSplits: 1).first ?? "")
-            if flags.contains(first) {
-                leading.append(first)
-                rest = rest.dropFirst()
-            } else if withValue.contains(option), first.contains("=") {
-                leading.append(first)
-                rest = rest.dropFirst()
-            } else if withValue.contains(first), rest.count >= 2 {
-                leading.append(contentsOf: rest.prefix(2))
-                rest = rest.dropFirst(2)
-            } else {
-                break
-            }
-        }
-        guard !leading.isEmpty, !rest.isEmpty else { return arguments }
-        var moved = Array(rest)
-        let end = moved.firstIndex(of: "--") ?? moved.count
-        moved.insert(contentsOf: leading, at: end)
-        return moved
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderProtocol
 
-struct TouchCommand: ParsableCommand {
+struct TouchCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "touch",
         abstract: "Deliver one touch event with one or more touches in given phases (event.touch).",
@@ -54,11 +54,11 @@ struct TouchCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    var routingID: String? { Client.stableID }
+
+    func run(_ client: Client) throws {
         let list = try touches()
-        try global.run(routingID: Client.stableID) { client in
-            let reply = try client.call("event.touch", ["session": .string(session.session), "touches": .array(list)])
-            DispatchReply.print(reply, json: global.json)
-        }
+        let reply = try client.call("event.touch", ["session": .string(session.session), "touches": .array(list)])
+        DispatchReply.print(reply, json: global.json)
     }
 }

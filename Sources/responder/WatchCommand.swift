@@ -3,7 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderProtocol
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print a session's events as they happen, one line each, until Ctrl-C.",
@@ -30,27 +30,25 @@ struct WatchCommand: ParsableCommand {
         if let since, since < 0 { throw ValidationError("--since must be 0 or more") }
     }
 
-    func run() throws {
-        try global.run { client in
-            let list = Set(streams.flatMap { $0.split(separator: ",").map(String.init) })
-            // Follow every stream and filter here: seq runs across all streams, so following only some would
-            // look like gaps to the follower and make it replay what we do not want.
-            let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
-            let wanted = list.isEmpty ? nil : list
-            if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
-            var quietSince = Date()
-            while true {
-                guard let item = try follower.next(timeoutMs: 1000) else {
-                    // The engine ticks every second or so: after a long silence, check that it is still there.
-                    if Date().timeIntervalSince(quietSince) > 5 {
-                        quietSince = Date()
-                        _ = try global.address()
-                    }
-                    continue
+    func run(_ client: Client) throws {
+        let list = Set(streams.flatMap { $0.split(separator: ",").map(String.init) })
+        // Follow every stream and filter here: seq runs across all streams, so following only some would
+        // look like gaps to the follower and make it replay what we do not want.
+        let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
+        let wanted = list.isEmpty ? nil : list
+        if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
+        var quietSince = Date()
+        while true {
+            guard let item = try follower.next(timeoutMs: 1000) else {
+                // The engine ticks every second or so: after a long silence, check that it is still there.
+                if Date().timeIntervalSince(quietSince) > 5 {
+                    quietSince = Date()
+                    _ = try global.address()
                 }
-                quietSince = Date()
-                if try !show(item, wanted: wanted) { return }
+                continue
             }
+            quietSince = Date()
+            if try !show(item, wanted: wanted) { return }
         }
     }
 
