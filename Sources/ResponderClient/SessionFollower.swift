@@ -7,7 +7,7 @@ import ResponderProtocol
 public final class SessionFollower {
     public enum Item {
         /// The state to start from (first, and again after REPLAY_EXPIRED).
-        case snapshot(JSON)
+        case snapshot(SessionSnapshotRequest.Response)
         /// The next event in seq order.
         case event(EngineEvent)
         /// A gap was found and filled from the replay ring.
@@ -22,12 +22,12 @@ public final class SessionFollower {
     /// The seq of the last event delivered (or held by the snapshot).
     public private(set) var lastSeq: Int
     private var pending: [Item] = []
-    private let streams: Set<String>?
+    private let streams: Set<EventStream>?
 
     /// Joins from a fresh snapshot, or — with `since` — replays the history after that seq first.
     /// `receiveHighWaterMark` bounds the events queued on this side (0: unbounded, the default, so that only
     /// the engine's own high-water mark can drop anything).
-    public init(connection: ResponderConnection, session: String, streams: [String]? = nil, since: Int? = nil,
+    public init(connection: ResponderConnection, session: String, streams: [EventStream]? = nil, since: Int? = nil,
                 receiveHighWaterMark: Int = 0) throws(ClientError) {
         self.session = session
         self.connection = connection
@@ -45,8 +45,8 @@ public final class SessionFollower {
     }
 
     private func resnapshot() throws(ClientError) {
-        let snapshot = try connection.call("session.snapshot", ["session": .string(session)])
-        lastSeq = snapshot["seq"]?.intValue ?? 0
+        let snapshot = try connection.send(SessionSnapshotRequest(session: session))
+        lastSeq = snapshot.seq
         pending.append(.snapshot(snapshot))
     }
 
@@ -56,9 +56,9 @@ public final class SessionFollower {
         let from = lastSeq
         var recovered: [Item] = []
         while true {
-            let reply: JSON
+            let reply: TraceReplayRequest.Response
             do {
-                reply = try connection.call("trace.replay", ["session": .string(session), "after": JSON(lastSeq)])
+                reply = try connection.send(TraceReplayRequest(session: session, after: lastSeq))
             } catch {
                 if case .rpc(let e) = error, e.name == .replayExpired {
                     try resnapshot()
@@ -66,12 +66,12 @@ public final class SessionFollower {
                 }
                 throw error
             }
-            for entry in reply["events"]?.arrayValue ?? [] {
-                guard let body = entry["event"], let seq = body["seq"]?.intValue, seq == lastSeq + 1 else { continue }
+            for entry in reply.events {
+                guard let seq = entry.event["seq"]?.intValue, seq == lastSeq + 1 else { continue }
                 lastSeq = seq
-                recovered.append(.event(EngineEvent(topic: entry["topic"]?.stringValue ?? "", body: body)))
+                recovered.append(.event(EngineEvent(topic: entry.topic, body: entry.event)))
             }
-            if reply["complete"]?.boolValue ?? true { break }
+            if reply.complete { break }
             if let through, lastSeq >= through { break }
         }
         guard !recovered.isEmpty else { return }
@@ -85,7 +85,7 @@ public final class SessionFollower {
         while true {
             while !pending.isEmpty {
                 let item = pending.removeFirst()
-                if case .event(let e) = item, let streams, !streams.contains(e.stream ?? "") { continue }
+                if case .event(let e) = item, let streams, e.eventStream.map(streams.contains) != true { continue }
                 return item
             }
             guard let event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }

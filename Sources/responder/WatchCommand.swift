@@ -20,8 +20,8 @@ struct WatchCommand: EngineCommand {
     @OptionGroup var session: SessionOptions
 
     @Option(name: .customLong("stream"), parsing: .upToNextOption,
-            help: ArgumentHelp("Streams to print: tree, trace, focus (repeatable or space-separated). Default: all.", valueName: "stream"))
-    var streams: [String] = []
+            help: ArgumentHelp("Streams to print (repeatable or space-separated). Default: all.", valueName: "stream"))
+    var streams: [EventStream] = []
 
     @Option(help: ArgumentHelp("Replay the events after this seq first, instead of starting from a snapshot.", valueName: "seq"))
     var since: Int?
@@ -31,11 +31,10 @@ struct WatchCommand: EngineCommand {
     }
 
     func run(_ client: Client) throws {
-        let list = Set(streams.flatMap { $0.split(separator: ",").map(String.init) })
-        // Follow every stream and filter here: seq runs across all streams, so following only some would
-        // look like gaps to the follower and make it replay what we do not want.
-        let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
-        let wanted = list.isEmpty ? nil : list
+        // The follower receives every stream and hands out only these: seq runs across all streams, so
+        // skipping the others is no gap to recover.
+        let follower = try SessionFollower(connection: client.connection, session: session.session,
+                                           streams: streams.isEmpty ? nil : streams, since: since)
         if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
         var quietSince = Date()
         while true {
@@ -48,21 +47,19 @@ struct WatchCommand: EngineCommand {
                 continue
             }
             quietSince = Date()
-            if try !show(item, wanted: wanted) { return }
+            if !show(item) { return }
         }
     }
 
-    /// Prints one item (events only of the `wanted` streams; nil: all); false when following must stop
-    /// (the session was deleted).
-    private func show(_ item: SessionFollower.Item, wanted: Set<String>?) throws -> Bool {
+    /// Prints one item; false when following must stop (the session was deleted).
+    private func show(_ item: SessionFollower.Item) -> Bool {
         switch item {
         case .snapshot(let s):
-            if global.json { emit(JSONCodec.encodeString(["snapshot": s])) } else {
-                let nodes = InputFile.countNodes(s["tree"])
-                emit("following \(session.session) from seq \(Output.number(s["seq"])) (revision \(Output.number(s["revision"])), \(nodes) node\(nodes == 1 ? "" : "s"))")
+            if global.json { emit(JSONCodec.encodeString(["snapshot": WireEncoder.encode(s)])) } else {
+                let nodes = InputFile.countNodes(s.tree)
+                emit("following \(session.session) from seq \(s.seq) (revision \(s.revision), \(nodes) node\(nodes == 1 ? "" : "s"))")
             }
         case .event(let e):
-            if let wanted, !wanted.contains(e.stream ?? "") { return true }
             emit(global.json ? JSONCodec.encodeString(e.body) : EventFormatter.line(e.body))
         case .recovered(let after, let through, let count):
             emit(global.json ? JSONCodec.encodeString(["recovered": ["after": JSON(after), "through": JSON(through), "count": JSON(count)]])
@@ -81,3 +78,5 @@ struct WatchCommand: EngineCommand {
         Output.flush()
     }
 }
+
+extension EventStream: ExpressibleByArgument {}
