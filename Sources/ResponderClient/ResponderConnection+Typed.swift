@@ -4,21 +4,23 @@ extension ResponderConnection {
     /// Sends a typed request (its members are the params) and returns its typed result, throwing `.rpc` for an
     /// error reply. The result is read leniently: members this client does not know (a newer engine) are ignored.
     public func send<R: RequestType>(_ request: R) throws(ClientError) -> R.Response {
-        try Self.response(to: R.self, from: try call(R.method, Self.params(of: request)))
+        try send(R.self, params: Self.params(of: request))
+    }
+
+    /// Sends params put together elsewhere — a world or a batch of ops as the user wrote it, for the engine to
+    /// read and to name any mistake in — and returns the typed result of `R`.
+    public func send<R: RequestType>(_: R.Type, params: JSON) throws(ClientError) -> R.Response {
+        let result = try call(R.method, params)
+        do {
+            return try WireDecoder.decode(R.Response.self, from: result, strict: false)
+        } catch {
+            throw .badReply("the reply to \(R.method) does not match the protocol: \(error.message)")
+        }
     }
 
     /// A request's params. A member left nil is left out rather than sent as null: the same to the engine,
     /// and an engine that predates the member (or reads null as a value) does not refuse it.
     public static func params<R: RequestType>(of request: R) -> JSON {
         .object((WireEncoder.encode(request).objectMembers ?? []).filter { !$0.value.isNull })
-    }
-
-    /// Reads the result of `R` from JSON (a `call`'s result, or a reply kept as it came).
-    public static func response<R: RequestType>(to _: R.Type, from result: JSON) throws(ClientError) -> R.Response {
-        do {
-            return try WireDecoder.decode(R.Response.self, from: result, strict: false)
-        } catch {
-            throw .badReply("the reply to \(R.method) does not match the protocol: \(error.message)")
-        }
     }
 }
