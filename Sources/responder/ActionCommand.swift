@@ -20,8 +20,8 @@ struct ActionCommand: EngineCommand {
     var sender: String?
 
     func run(_ client: Client) throws {
-        let reply = try client.call("action.send", ["session": .string(session.session), "action": .string(action),
-                                                    "target": JSON(target), "sender": JSON(sender)])
-        DispatchReply.print(reply, json: global.json, message: action)
+        try client.send(SendActionRequest(session: session.session, action: action, target: target, sender: sender)) {
+            DispatchReply.print($0, message: action)
+        }
     }
 }

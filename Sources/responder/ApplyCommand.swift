@@ -31,9 +31,9 @@ struct ApplyCommand: EngineCommand {
         }
         var params: [(key: String, value: JSON)] = [("session", .string(session.session)), ("ops", ops)]
         if let revision { params.append(("ifRevision", revision)) }
-        let reply = try client.call("tree.apply", .object(params))
-        if global.json { return Output.printJSON(reply) }
-        let count = ops.arrayValue?.count ?? 0
-        Output.line("applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Output.number(reply["revision"]))\(Describe.seqRange(reply["seqRange"]))")
+        try client.send(TreeApplyRequest.self, params: .object(params)) { reply in
+            let count = ops.arrayValue?.count ?? 0
+            Output.line("applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
+        }
     }
 }

@@ -14,7 +14,6 @@ struct BecomeCommand: EngineCommand {
     @Argument(help: "Id of the responder.") var id: String
 
     func run(_ client: Client) throws {
-        let reply = try client.call("responder.become", ["session": .string(session.session), "id": .string(id)])
-        FirstResponderReply.print(reply, verb: "become", id: id, json: global.json)
+        try client.send(BecomeRequest(session: session.session, id: id)) { FirstResponderReply.print($0, verb: .become, id: id) }
     }
 }

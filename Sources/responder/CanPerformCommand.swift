@@ -17,16 +17,11 @@ struct CanPerformCommand: EngineCommand {
     var sender: String?
 
     func run(_ client: Client) throws {
-        var params: JSON = ["session": .string(session.session), "action": .string(action)]
-        if let sender { params = params.setting("sender", .string(sender)) }
-        let reply = try client.call("action.canPerform", params)
-        if global.json {
-            Output.printJSON(reply)
-            return
+        try client.send(CanPerformRequest(session: session.session, action: action, sender: sender)) { reply in
+            let outcome = reply.outcome
+            let walk = outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
+            let verdict = outcome.available ? "available, performed by \(Describe.id(outcome.by))" : "not available"
+            Output.line("\(action) \(walk): \(verdict)")
         }
-        let visited = reply["visited"]?.arrayValue ?? []
-        let walk = visited.isEmpty ? "(no responders)" : Describe.path(visited)
-        let verdict = reply["available"]?.boolValue == true ? "available, performed by \(Describe.id(reply["by"]))" : "not available"
-        Output.line("\(action) \(walk): \(verdict)")
     }
 }

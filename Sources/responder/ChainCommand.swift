@@ -13,8 +13,6 @@ struct ChainCommand: EngineCommand {
     @Argument(help: "Id of the responder to start from.") var id: String
 
     func run(_ client: Client) throws {
-        let reply = try client.call("responderChain", ["session": .string(session.session), "id": .string(id)])
-        if global.json { return Output.printJSON(reply) }
-        Output.line(Describe.path(reply["chain"]?.arrayValue ?? []))
+        try client.send(ResponderChainRequest(session: session.session, id: id)) { Output.line(Describe.path($0.outcome.chain)) }
     }
 }

@@ -11,12 +11,9 @@ struct ClientsCommand: EngineCommand {
     @OptionGroup var session: SessionOptions
 
     func run(_ client: Client) throws {
-        let reply = try client.call("session.clients", ["session": .string(session.session)])
-        if global.json { return Output.printJSON(reply) }
-        let rows = (reply["clients"]?.arrayValue ?? []).map { c -> [String] in
-            let name = c["name"]?.stringValue ?? "(unnamed)"
-            return [name, c["kind"]?.stringValue ?? "-", c["client"]?.stringValue ?? "?", c["lastSeen"]?.stringValue ?? "?"]
+        try client.send(SessionClientsRequest(session: session.session)) { reply in
+            let rows = reply.clients.map { c in [c.name ?? "(unnamed)", c.kind ?? "-", c.client, c.lastSeen] }
+            Table.print(header: ["NAME", "KIND", "CLIENT", "LAST SEEN"], rows: rows)
         }
-        Table.print(header: ["NAME", "KIND", "CLIENT", "LAST SEEN"], rows: rows)
     }
 }

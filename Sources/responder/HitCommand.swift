@@ -18,20 +18,19 @@ struct HitCommand: EngineCommand {
     var explain = false
 
     func run(_ client: Client) throws {
-        let reply = try client.call("hitTest", ["session": .string(session.session), "point": DispatchReply.point(x, y)])
-        if global.json { return Output.printJSON(reply) }
-        if let view = reply["view"], !view.isNull {
-            Output.line("hit \(Describe.id(view)) in window \(Describe.id(reply["window"])) at local \(Output.point(reply["localPoint"]))")
-        } else {
-            Output.line("no view at (\(Output.number(x)), \(Output.number(y)))")
+        try client.send(HitTestRequest(session: session.session, point: Point(x, y))) { reply in
+            let hit = reply.outcome
+            if let view = hit.view {
+                Output.line("hit \(view) in window \(Describe.id(hit.window)) at local \(Output.point(hit.localPoint))")
+            } else {
+                Output.line("no view at (\(Output.number(x)), \(Output.number(y)))")
+            }
+            guard explain else { return }
+            let rows = hit.visited.map { v in
+                [v.id, v.result.rawValue, v.rule.rawValue, Output.point(v.point), (v.reason?.rawValue ?? "") + (v.to.map { " → \($0)" } ?? "")]
+            }
+            Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
+            if let discard = TraceFormatter.discard(in: reply.trace) { Output.line("discarded (\(discard))") }
         }
-        guard explain else { return }
-        let rows = (reply["visited"]?.arrayValue ?? []).map { v -> [String] in
-            let redirect = v["to"].flatMap { $0.isNull ? nil : " → \(Describe.id($0))" } ?? ""
-            return [Describe.id(v["id"]), v["result"]?.stringValue ?? "?", v["rule"]?.stringValue ?? "",
-                    Output.point(v["point"]), (v["reason"]?.stringValue ?? "") + redirect]
-        }
-        Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
-        if let discard = TraceFormatter.discard(in: reply["trace"]) { Output.line("discarded (\(discard))") }
     }
 }

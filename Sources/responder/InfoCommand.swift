@@ -11,19 +11,17 @@ struct InfoCommand: SessionlessCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(_ client: Client) throws {
-        let info = try client.call("engine.info")
-        if global.json { return Output.printJSON(info) }
-        Output.line("engine    \(Output.plain(info["name"] ?? "?"))  (responderd \(Output.plain(info["version"] ?? "?")), protocol \(Output.number(info["protocol"])))")
-        Output.line("pid       \(Output.number(info["pid"]))")
-        Output.line("started   \(Output.plain(info["startedAt"] ?? "?"))")
-        Output.line("rpc       \(Output.plain(info["rpc"] ?? "?"))")
-        Output.line("events    \(Output.plain(info["events"] ?? "?"))")
-        Output.line("sessions  \(Output.number(info["sessions"]))")
-        if let limits = info["limits"]?.objectMembers {
+        try client.send(EngineInfoRequest()) { info in
+            Output.line("engine    \(info.name)  (responderd \(info.version), protocol \(info.protocol))")
+            Output.line("pid       \(info.pid)")
+            Output.line("started   \(info.startedAt)")
+            Output.line("rpc       \(info.rpc)")
+            Output.line("events    \(info.events)")
+            Output.line("sessions  \(info.sessions)")
+            // By the names the protocol gives them, in its order.
+            let limits = WireEncoder.encode(info.limits).objectMembers ?? []
             Output.line("limits    " + limits.map { "\($0.key) \(Output.number($0.value))" }.joined(separator: ", "))
-        }
-        if let methods = info["methods"]?.arrayValue {
-            Output.line("methods   " + methods.map(Output.plain).joined(separator: " "))
+            Output.line("methods   " + info.methods.joined(separator: " "))
         }
     }
 }

@@ -22,9 +22,9 @@ struct LoadCommand: EngineCommand {
         var params: [(key: String, value: JSON)] = [("session", .string(session.session)), ("tree", world.tree)]
         if let detached = world.detached { params.append(("detached", detached)) }
         if let ifRevision { params.append(("ifRevision", JSON(ifRevision))) }
-        let reply = try client.call("tree.load", .object(params))
-        if global.json { return Output.printJSON(reply) }
-        let count = InputFile.countNodes(world.tree) + (world.detached?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
-        Output.line("loaded \(count) node\(count == 1 ? "" : "s") into \(session.session): revision \(Output.number(reply["revision"]))\(Describe.seqRange(reply["seqRange"]))")
+        try client.send(TreeLoadRequest.self, params: .object(params)) { reply in
+            let count = InputFile.countNodes(world.tree) + (world.detached?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
+            Output.line("loaded \(count) node\(count == 1 ? "" : "s") into \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
+        }
     }
 }

@@ -27,9 +27,9 @@ struct PressCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         for phase in phases.isEmpty ? ["began", "ended"] : phases {
-            let reply = try client.call("event.press", ["session": .string(session.session), "press": DispatchReply.identifier(press),
-                                                        "key": .string(key), "phase": .string(phase)])
-            DispatchReply.print(reply, json: global.json, message: "presses" + phase.prefix(1).uppercased() + phase.dropFirst())
+            let request = PressRequest(session: session.session, press: DispatchReply.identifier(press), key: key,
+                                       phase: try PressPhase(wire: phase, path: "phase"))
+            try client.send(request) { DispatchReply.print($0) }
         }
     }
 }

@@ -13,7 +13,7 @@ struct RemoteCommand: EngineCommand {
     @Argument(help: "Subtype: play, pause, stop, togglePlayPause, nextTrack, previousTrack, …") var subtype: String
 
     func run(_ client: Client) throws {
-        let reply = try client.call("event.remoteControl", ["session": .string(session.session), "subtype": .string(subtype)])
-        DispatchReply.print(reply, json: global.json, message: "remoteControlReceived")
+        let request = RemoteControlRequest(session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype"))
+        try client.send(request) { DispatchReply.print($0) }
     }
 }

@@ -14,7 +14,6 @@ struct ResignCommand: EngineCommand {
     @Argument(help: "Id of the responder.") var id: String
 
     func run(_ client: Client) throws {
-        let reply = try client.call("responder.resign", ["session": .string(session.session), "id": .string(id)])
-        FirstResponderReply.print(reply, verb: "resign", id: id, json: global.json)
+        try client.send(ResignRequest(session: session.session, id: id)) { FirstResponderReply.print($0, verb: .resign, id: id) }
     }
 }

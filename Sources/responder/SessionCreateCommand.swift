@@ -27,10 +27,8 @@ struct SessionCreateCommand: SessionlessCommand {
             params.append(("tree", world.tree))
             if let detached = world.detached { params.append(("detached", detached)) }
         }
-        let reply = try client.call("session.create", .object(params))
-        if global.json { return Output.printJSON(reply) }
-        let profileName = (reply["profile"]?.stringValue ?? reply["profile"]?["name"]?.stringValue)
-        Output.line("created session \(name) at revision \(Output.number(reply["revision"])), seq \(Output.number(reply["seq"]))"
-            + (profileName.map { ", profile \($0)" } ?? ""))
+        try client.send(SessionCreateRequest.self, params: .object(params)) { reply in
+            Output.line("created session \(name) at revision \(reply.revision), seq \(reply.seq), profile \(reply.profile.name)")
+        }
     }
 }

@@ -14,8 +14,6 @@ struct SessionDeleteCommand: SessionlessCommand {
     var name: String
 
     func run(_ client: Client) throws {
-        let reply = try client.call("session.delete", ["session": .string(name)])
-        if global.json { return Output.printJSON(reply) }
-        Output.line("deleted session \(name)")
+        try client.send(SessionDeleteRequest(session: name)) { _ in Output.line("deleted session \(name)") }
     }
 }

@@ -11,12 +11,9 @@ struct SessionListCommand: SessionlessCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(_ client: Client) throws {
-        let reply = try client.call("session.list")
-        if global.json { return Output.printJSON(reply) }
-        let sessions = reply["sessions"]?.arrayValue ?? []
-        let rows = sessions.map { s in
-            [Output.plain(s["session"] ?? "?"), Output.number(s["revision"]), Output.number(s["seq"]), Output.number(s["nodes"])]
+        try client.send(SessionListRequest()) { reply in
+            let rows = reply.sessions.map { s in [s.session, String(s.revision), String(s.seq), String(s.nodes)] }
+            Table.print(header: ["SESSION", "REVISION", "SEQ", "NODES"], rows: rows)
         }
-        Table.print(header: ["SESSION", "REVISION", "SEQ", "NODES"], rows: rows)
     }
 }

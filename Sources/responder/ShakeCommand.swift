@@ -11,9 +11,8 @@ struct ShakeCommand: EngineCommand {
     @OptionGroup var session: SessionOptions
 
     func run(_ client: Client) throws {
-        for (phase, message) in [("began", "motionBegan"), ("ended", "motionEnded")] {
-            let reply = try client.call("event.motion", ["session": .string(session.session), "subtype": "shake", "phase": .string(phase)])
-            DispatchReply.print(reply, json: global.json, message: message)
+        for phase in [MotionPhase.began, .ended] {
+            try client.send(MotionRequest(session: session.session, subtype: .shake, phase: phase)) { DispatchReply.print($0) }
         }
     }
 }

@@ -15,7 +15,6 @@ struct TapCommand: EngineCommand {
     @Argument(help: "Screen y.") var y: Double
 
     func run(_ client: Client) throws {
-        let reply = try client.call("event.tap", ["session": .string(session.session), "point": DispatchReply.point(x, y)])
-        DispatchReply.print(reply, json: global.json)
+        try client.send(TapRequest(session: session.session, point: Point(x, y))) { DispatchReply.print($0) }
     }
 }

@@ -23,19 +23,15 @@ struct TreeCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         if global.json || id != nil {
-            var params: [(key: String, value: JSON)] = [("session", .string(session.session))]
-            if let id { params.append(("id", .string(id))) }
-            let reply = try client.call("tree.get", .object(params))
-            if global.json { return Output.printJSON(reply) }
-            let drawer = TreeDrawer(maxGuideDepth: maxIndent)
-            drawer.draw(reply["tree"] ?? .null) { Output.line($0) }
-            return
+            return try client.send(TreeGetRequest(session: session.session, id: id)) { reply in
+                TreeDrawer(maxGuideDepth: maxIndent).draw(reply.tree) { Output.line($0) }
+            }
         }
         // The whole world: the snapshot also names the first responders.
-        let snapshot = try client.call("session.snapshot", ["session": .string(session.session)])
-        let drawer = TreeDrawer(firstResponders: TreeDrawer.firstResponders(in: snapshot["firstResponders"]), maxGuideDepth: maxIndent)
-        drawer.draw(snapshot["tree"] ?? .null) { Output.line($0) }
-        let detached = snapshot["detached"]?.arrayValue ?? []
+        let snapshot = try client.send(SessionSnapshotRequest(session: session.session))
+        let drawer = TreeDrawer(firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)), maxGuideDepth: maxIndent)
+        drawer.draw(snapshot.tree) { Output.line($0) }
+        let detached = snapshot.detached.arrayValue ?? []
         if !detached.isEmpty {
             Output.line()
             Output.line("detached:")
