@@ -2,17 +2,21 @@ import Foundation
 import ResponderProtocol
 import ZMQ
 
-/// One published event: its topic and body.
+/// One published event: its topic and body. The body is held (a tree event holds the whole world), so an
+/// event is freed without recursion wherever its last copy goes.
 public struct EngineEvent: Sendable {
     public var topic: String
-    public var body: JSON
+    @Held public var body: JSON
+
+    public init(topic: String, body: JSON) {
+        self.topic = topic
+        self.body = body
+    }
     public var session: String? { body["session"]?.stringValue }
     public var stream: String? { body["stream"]?.stringValue }
     public var seq: Int? { body["seq"]?.intValue }
     public var isSys: Bool { topic.hasPrefix("$sys/") }
 
-    /// Frees the body without recursion (a tree event holds the whole world), leaving `null`.
-    public mutating func release() { JSON.release(&body) }
 }
 
 /// A SUB socket on the engine's events. `init` returns only once the engine's welcome message has arrived,

@@ -7,26 +7,13 @@ import ResponderProtocol
 public final class SessionFollower {
     public enum Item {
         /// The state to start from (first, and again after REPLAY_EXPIRED).
-        case snapshot(JSON)
+        case snapshot(SessionSnapshotRequest.Response)
         /// The next event in seq order.
         case event(EngineEvent)
         /// A gap was found and filled from the replay ring.
         case recovered(after: Int, through: Int, count: Int)
         /// A `$sys/` event (tick, sessions).
         case system(EngineEvent)
-
-        /// Frees the item's JSON without recursion (a snapshot or a tree event holds the whole world); call it
-        /// when done with an item.
-        public mutating func release() {
-            var body: JSON
-            switch self {
-            case .snapshot(let s): body = s
-            case .event(let e), .system(let e): body = e.body
-            case .recovered: return
-            }
-            self = .recovered(after: 0, through: 0, count: 0)  // `body` now holds the JSON alone
-            JSON.release(&body)
-        }
     }
 
     public let session: String
@@ -35,12 +22,12 @@ public final class SessionFollower {
     /// The seq of the last event delivered (or held by the snapshot).
     public private(set) var lastSeq: Int
     private var pending: [Item] = []
-    private let streams: Set<String>?
+    private let streams: Set<EventStream>?
 
     /// Joins from a fresh snapshot, or — with `since` — replays the history after that seq first.
     /// `receiveHighWaterMark` bounds the events queued on this side (0: unbounded, the default, so that only
     /// the engine's own high-water mark can drop anything).
-    public init(connection: ResponderConnection, session: String, streams: [String]? = nil, since: Int? = nil,
+    public init(connection: ResponderConnection, session: String, streams: [EventStream]? = nil, since: Int? = nil,
                 receiveHighWaterMark: Int = 0) throws(ClientError) {
         self.session = session
         self.connection = connection
@@ -57,14 +44,9 @@ public final class SessionFollower {
         }
     }
 
-    deinit {
-        // Items not handed out yet can hold the whole world: free them without recursion.
-        for i in pending.indices { pending[i].release() }
-    }
-
     private func resnapshot() throws(ClientError) {
-        let snapshot = try connection.call("session.snapshot", ["session": .string(session)])
-        lastSeq = snapshot["seq"]?.intValue ?? 0
+        let snapshot = try connection.send(SessionSnapshotRequest(session: session))
+        lastSeq = snapshot.seq
         pending.append(.snapshot(snapshot))
     }
 
@@ -74,9 +56,9 @@ public final class SessionFollower {
         let from = lastSeq
         var recovered: [Item] = []
         while true {
-            var reply: JSON
+            let reply: TraceReplayRequest.Response
             do {
-                reply = try connection.call("trace.replay", ["session": .string(session), "after": JSON(lastSeq)])
+                reply = try connection.send(TraceReplayRequest(session: session, after: lastSeq))
             } catch {
                 if case .rpc(let e) = error, e.name == .replayExpired {
                     try resnapshot()
@@ -84,14 +66,12 @@ public final class SessionFollower {
                 }
                 throw error
             }
-            for entry in reply["events"]?.arrayValue ?? [] {
-                guard let body = entry["event"], let seq = body["seq"]?.intValue, seq == lastSeq + 1 else { continue }
+            for entry in reply.events {
+                guard let seq = entry.event["seq"]?.intValue, seq == lastSeq + 1 else { continue }
                 lastSeq = seq
-                recovered.append(.event(EngineEvent(topic: entry["topic"]?.stringValue ?? "", body: body)))
+                recovered.append(.event(EngineEvent(topic: entry.topic, body: entry.event)))
             }
-            let complete = reply["complete"]?.boolValue ?? true
-            JSON.release(&reply)  // what was not recovered (the events kept are shared and stay whole)
-            if complete { break }
+            if reply.complete { break }
             if let through, lastSeq >= through { break }
         }
         guard !recovered.isEmpty else { return }
@@ -104,16 +84,11 @@ public final class SessionFollower {
     public func next(timeoutMs: Int) throws(ClientError) -> Item? {
         while true {
             while !pending.isEmpty {
-                var item = pending.removeFirst()
-                var unwanted = false
-                if case .event(let e) = item, let streams { unwanted = !streams.contains(e.stream ?? "") }
-                if unwanted {
-                    item.release()
-                    continue
-                }
+                let item = pending.removeFirst()
+                if case .event(let e) = item, let streams, e.eventStream.map(streams.contains) != true { continue }
                 return item
             }
-            guard var event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
+            guard let event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
             if event.isSys {
                 // A tick that shows a later seq than ours means we lost the tail: recover it now.
                 if event.topic == "$sys/tick", let latest = event.body["sessions"]?[session]?.intValue, latest > lastSeq {
@@ -122,16 +97,12 @@ public final class SessionFollower {
                 pending.append(.system(event))
                 continue
             }
-            guard event.session == session, let seq = event.seq else {
-                event.release()
-                continue
-            }
+            guard event.session == session, let seq = event.seq else { continue }
+            if seq <= lastSeq { continue }  // already held by the snapshot or recovered
             if seq > lastSeq + 1 { try recover(through: seq) }
             if seq == lastSeq + 1 {
                 lastSeq = seq
                 pending.append(.event(event))
-            } else {
-                event.release()  // already held by the snapshot or recovered
             }
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct ActionCommand: ParsableCommand {
+struct ActionCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "action",
         abstract: "Send an action up the responder chain, like UIApplication.sendAction (action.send).",
@@ -19,11 +19,9 @@ struct ActionCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Sender id. Default: nil.", valueName: "id"))
     var sender: String?
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("action.send", ["session": .string(session.session), "action": .string(action),
-                                                        "target": JSON(target), "sender": JSON(sender)])
-            DispatchReply.print(reply, json: global.json, message: action)
+    func run(_ client: Client) throws {
+        try client.send(SendActionRequest(session: session.session, action: action, target: target, sender: sender)) {
+            DispatchReply.print($0, message: action)
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct ApplyCommand: ParsableCommand {
+struct ApplyCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply a batch of tree ops atomically (tree.apply).",
@@ -17,26 +17,29 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only apply if the session is still at this revision (overrides the file's ifRevision).", valueName: "revision"))
     var ifRevision: Int?
 
-    func run() throws {
-        try global.run { client in
-            var input = try InputFile.read(file)
-            defer { JSON.release(&input) }
-            let ops: JSON
-            var revision: JSON? = ifRevision.map { JSON($0) }
-            if input.arrayValue != nil {
-                ops = input
-            } else if let o = input["ops"] {
-                ops = o
-                if revision == nil { revision = input["ifRevision"] }
-            } else {
-                throw CLIError("\(file): expected {\"ops\": […]} or an array of ops")
-            }
-            var params: [(key: String, value: JSON)] = [("session", .string(session.session)), ("ops", ops)]
-            if let revision { params.append(("ifRevision", revision)) }
-            let reply = try client.call("tree.apply", .object(params))
-            if global.json { return Output.printJSON(reply) }
+    func run(_ client: Client) throws {
+        var input = try InputFile.read(file)
+        var ops: JSON
+        var revision: JSON? = ifRevision.map { JSON($0) }
+        if input.arrayValue != nil {
+            ops = input
+        } else if let o = input["ops"] {
+            ops = o
+            if revision == nil { revision = input["ifRevision"] }
+        } else {
+            throw CLIError("\(file): expected {\"ops\": […]} or an array of ops")
+        }
+        var params: JSON = .object([("session", .string(session.session)), ("ops", ops)])
+        if let revision { params = params.setting("ifRevision", revision) }
+        // The file may nest deeply: every holder lets go, the last frees it without recursion.
+        defer {
+            JSON.release(&params)
+            JSON.release(&ops)
+            JSON.release(&input)
+        }
+        try client.send(TreeApplyRequest.self, params: params) { reply in
             let count = ops.arrayValue?.count ?? 0
-            Output.line("applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Output.number(reply["revision"]))\(Describe.seqRange(reply["seqRange"]))")
+            Output.line("applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
         }
     }
 }

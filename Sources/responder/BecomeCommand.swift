@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct BecomeCommand: ParsableCommand {
+struct BecomeCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "become",
         abstract: "Ask a responder to become first responder (responder.become).",
@@ -13,10 +13,7 @@ struct BecomeCommand: ParsableCommand {
 
     @Argument(help: "Id of the responder.") var id: String
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("responder.become", ["session": .string(session.session), "id": .string(id)])
-            FirstResponderReply.print(reply, verb: "become", id: id, json: global.json)
-        }
+    func run(_ client: Client) throws {
+        try client.send(BecomeRequest(session: session.session, id: id)) { FirstResponderReply.print($0, verb: .become, id: id) }
     }
 }

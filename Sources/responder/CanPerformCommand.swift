@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct CanPerformCommand: ParsableCommand {
+struct CanPerformCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "can-perform",
         abstract: "Ask who would perform an action, without performing it (action.canPerform).",
@@ -16,18 +16,11 @@ struct CanPerformCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Sender id. Default: the application.", valueName: "id"))
     var sender: String?
 
-    func run() throws {
-        try global.run { client in
-            var params: JSON = ["session": .string(session.session), "action": .string(action)]
-            if let sender { params = params.setting("sender", .string(sender)) }
-            let reply = try client.call("action.canPerform", params)
-            if global.json {
-                Output.printJSON(reply)
-                return
-            }
-            let visited = reply["visited"]?.arrayValue ?? []
-            let walk = visited.isEmpty ? "(no responders)" : Describe.path(visited)
-            let verdict = reply["available"]?.boolValue == true ? "available, performed by \(Describe.id(reply["by"]))" : "not available"
+    func run(_ client: Client) throws {
+        try client.send(CanPerformRequest(session: session.session, action: action, sender: sender)) { reply in
+            let outcome = reply.outcome
+            let walk = outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
+            let verdict = outcome.available ? "available, performed by \(Describe.id(outcome.by))" : "not available"
             Output.line("\(action) \(walk): \(verdict)")
         }
     }

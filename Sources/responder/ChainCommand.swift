@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct ChainCommand: ParsableCommand {
+struct ChainCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "chain",
         abstract: "Print the responder chain from a responder up to the app delegate (responderChain)."
@@ -12,11 +12,7 @@ struct ChainCommand: ParsableCommand {
 
     @Argument(help: "Id of the responder to start from.") var id: String
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("responderChain", ["session": .string(session.session), "id": .string(id)])
-            if global.json { return Output.printJSON(reply) }
-            Output.line(Describe.path(reply["chain"]?.arrayValue ?? []))
-        }
+    func run(_ client: Client) throws {
+        try client.send(ResponderChainRequest(session: session.session, id: id)) { Output.line(Describe.path($0.outcome.chain)) }
     }
 }

@@ -26,15 +26,27 @@ final class Client {
         // `kind` is an engine extension; fall back to the documented name-only form if it is refused.
         // A timeout here means the engine does not answer: report it now rather than on the real request.
         do {
-            _ = try connection.call("client.hello", ["name": "responder", "kind": "cli"])
+            _ = try connection.send(ClientHelloRequest(name: "responder", kind: "cli"))
         } catch .rpc {
-            _ = try? connection.call("client.hello", ["name": "responder"])
+            _ = try? connection.send(ClientHelloRequest(name: "responder"))
         }
     }
 
-    /// Calls `method`; an error reply throws `.rpc`.
-    func call(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
-        try connection.call(method, params)
+    /// Sends `request` and returns its typed result; an error reply throws `.rpc`.
+    func send<R: RequestType>(_ request: R) throws(ClientError) -> R.Response {
+        try connection.send(request)
+    }
+
+    /// Sends `request` and shows the reply: with --json the engine's reply exactly as it came (members this
+    /// client does not know included), else whatever `text` prints from the typed result.
+    func send<R: RequestType>(_ request: R, text: (R.Response) throws -> Void) throws {
+        try send(R.self, params: ResponderConnection.params(of: request), text: text)
+    }
+
+    /// The same for params put together from a file the user wrote, sent as written.
+    func send<R: RequestType>(_: R.Type, params: JSON, text: (R.Response) throws -> Void) throws {
+        guard options.json else { return try text(try connection.send(R.self, params: params)) }
+        Output.printJSON(try connection.call(R.method, params))
     }
 }
 
@@ -46,6 +58,10 @@ extension GlobalOptions {
             try body(try Client(self, routingID: routingID))
         } catch let error as ClientError {
             report(error)
+            throw ExitCode.failure
+        } catch let error as RPCError {
+            // A value read here by the engine's own rules (a phase, a subtype): the error the engine would give.
+            report(.rpc(error))
             throw ExitCode.failure
         } catch let error as CLIError {
             Output.error("error: \(error.description)")

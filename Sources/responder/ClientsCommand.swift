@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct ClientsCommand: ParsableCommand {
+struct ClientsCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "clients",
         abstract: "List the clients attached to a session: name, kind, last seen (session.clients)."
@@ -10,14 +10,9 @@ struct ClientsCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("session.clients", ["session": .string(session.session)])
-            if global.json { return Output.printJSON(reply) }
-            let rows = (reply["clients"]?.arrayValue ?? []).map { c -> [String] in
-                let name = c["name"]?.stringValue ?? "(unnamed)"
-                return [name, c["kind"]?.stringValue ?? "-", c["client"]?.stringValue ?? "?", c["lastSeen"]?.stringValue ?? "?"]
-            }
+    func run(_ client: Client) throws {
+        try client.send(SessionClientsRequest(session: session.session)) { reply in
+            let rows = reply.clients.map { c in [c.name ?? "(unnamed)", c.kind ?? "-", c.client, c.lastSeen] }
             Table.print(header: ["NAME", "KIND", "CLIENT", "LAST SEEN"], rows: rows)
         }
     }

@@ -3,12 +3,19 @@ import ResponderProtocol
 /// Small readable renderings of reply fields shared by several commands.
 enum Describe {
     /// ` (seq 4)` or ` (seq 4…6)` from a `seqRange` of `[first, last]`; empty when no event was published.
-    static func seqRange(_ range: JSON?) -> String {
-        guard let a = range?.arrayValue, a.count == 2, let first = a[0].intValue, let last = a[1].intValue else { return "" }
-        return first == last ? " (seq \(first))" : " (seq \(first)…\(last))"
+    static func seqRange(_ range: [Int]?) -> String {
+        guard let range, range.count == 2 else { return "" }
+        return range[0] == range[1] ? " (seq \(range[0]))" : " (seq \(range[0])…\(range[1]))"
     }
 
-    /// A node id from a string, or from an object's `id`; `-` for null.
+    /// A node id; `-` for none.
+    static func id(_ id: String?) -> String { id ?? "-" }
+
+    /// `a → b → c`.
+    static func path(_ ids: [String]) -> String { ids.joined(separator: " → ") }
+
+    /// A node id in an event body (tree ops are shown as they were sent): a string, or an object's `id`;
+    /// `-` for null.
     static func id(_ value: JSON?) -> String {
         guard let value, !value.isNull else { return "-" }
         if let s = value.stringValue { return s }
@@ -16,6 +23,9 @@ enum Describe {
         return Output.plain(value)
     }
 
-    /// `a → b → c`.
-    static func path(_ values: [JSON]) -> String { values.map { id($0) }.joined(separator: " → ") }
+    /// A touch or press id as the user typed it: `1`, `tap-1`.
+    static func id(_ event: EventID) -> String { Output.plain(event.wire) }
+
+    /// `3`, or `?` when the reply did not say.
+    static func number(_ n: Int?) -> String { n.map(String.init) ?? "?" }
 }

@@ -13,7 +13,11 @@ enum EventFormatter {
         switch body["stream"]?.stringValue {
         case "tree": return tree(body)
         case "trace": return TraceFormatter.summary(trace: body["trace"] ?? .null)
-        case "focus": return focus(body["change"] ?? .null)
+        case "focus":
+            if let change = try? WireDecoder.decode(FocusChange.self, from: body["change"] ?? .null, strict: false) {
+                return TraceFormatter.focus(change)
+            }
+            fallthrough
         default:
             let header: Set<String> = ["session", "stream", "seq", "revision", "cause"]
             let rest = (body.objectMembers ?? []).filter { !header.contains($0.key) }
@@ -56,12 +60,5 @@ enum EventFormatter {
             return "update \(Describe.id(op["id"])) \(fields)"
         default: return kind
         }
-    }
-
-    /// `window w1: tf1 → tf2 (becomeFirstResponder)`.
-    static func focus(_ change: JSON) -> String {
-        let window = change["window"].map { "window \(Describe.id($0)): " } ?? ""
-        let reason = change["reason"]?.stringValue.map { " (\($0))" } ?? ""
-        return "focus \(window)\(Describe.id(change["from"])) → \(Describe.id(change["to"]))\(reason)"
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct FirstCommand: ParsableCommand {
+struct FirstCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "first",
         abstract: "Show the first responder of the key window, or of a given window (responder.first)."
@@ -13,16 +13,10 @@ struct FirstCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Window to ask about. Default: the key window.", valueName: "id"))
     var window: String?
 
-    func run() throws {
-        try global.run { client in
-            var params: [(key: String, value: JSON)] = [("session", .string(session.session))]
-            if let window { params.append(("window", .string(window))) }
-            let reply = try client.call("responder.first", .object(params))
-            if global.json { return Output.printJSON(reply) }
-            // The result is the first responder's id or null (older shapes wrapped it in an object).
-            let first = reply.objectMembers == nil ? reply : (reply["firstResponder"] ?? reply["responder"] ?? reply["id"] ?? .null)
-            let where_ = (reply["window"]?.stringValue ?? window).map { " in window \($0)" } ?? ""
-            Output.line(first.isNull ? "no first responder\(where_)" : "first responder\(where_): \(Describe.id(first))")
+    func run(_ client: Client) throws {
+        try client.send(FirstResponderRequest(session: session.session, window: window)) { first in
+            let where_ = window.map { " in window \($0)" } ?? ""
+            Output.line(first.map { "first responder\(where_): \($0)" } ?? "no first responder\(where_)")
         }
     }
 }

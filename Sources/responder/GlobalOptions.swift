@@ -49,6 +49,8 @@ struct GlobalOptions: ParsableArguments {
 
 /// The session a command addresses.
 struct SessionOptions: ParsableArguments {
+    static let defaultSession = "default"
+
     @Option(help: "Session to address.")
-    var session = "default"
+    var session = defaultSession
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct HitCommand: ParsableCommand {
+struct HitCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "hit",
         abstract: "Hit-test a point in screen coordinates: which view a touch there would go to (hitTest).",
@@ -17,23 +17,20 @@ struct HitCommand: ParsableCommand {
     @Flag(help: "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why.")
     var explain = false
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("hitTest", ["session": .string(session.session), "point": DispatchReply.point(x, y)])
-            if global.json { return Output.printJSON(reply) }
-            if let view = reply["view"], !view.isNull {
-                Output.line("hit \(Describe.id(view)) in window \(Describe.id(reply["window"])) at local \(Output.point(reply["localPoint"]))")
+    func run(_ client: Client) throws {
+        try client.send(HitTestRequest(session: session.session, point: Point(x, y))) { reply in
+            let hit = reply.outcome
+            if let view = hit.view {
+                Output.line("hit \(view) in window \(Describe.id(hit.window)) at local \(Output.point(hit.localPoint))")
             } else {
                 Output.line("no view at (\(Output.number(x)), \(Output.number(y)))")
             }
             guard explain else { return }
-            let rows = (reply["visited"]?.arrayValue ?? []).map { v -> [String] in
-                let redirect = v["to"].flatMap { $0.isNull ? nil : " → \(Describe.id($0))" } ?? ""
-                return [Describe.id(v["id"]), v["result"]?.stringValue ?? "?", v["rule"]?.stringValue ?? "",
-                        Output.point(v["point"]), (v["reason"]?.stringValue ?? "") + redirect]
+            let rows = hit.visited.map { v in
+                [v.id, v.result.rawValue, v.rule.rawValue, Output.point(v.point), (v.reason?.rawValue ?? "") + (v.to.map { " → \($0)" } ?? "")]
             }
             Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
-            if let discard = TraceFormatter.discard(in: reply["trace"]) { Output.line("discarded (\(discard))") }
+            if let discard = TraceFormatter.discard(in: reply.trace) { Output.line("discarded (\(discard))") }
         }
     }
 }

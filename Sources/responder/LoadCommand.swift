@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct LoadCommand: ParsableCommand {
+struct LoadCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract: "Replace a session's whole world with the one in a file (tree.load).",
@@ -17,17 +17,21 @@ struct LoadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only load if the session is still at this revision (else REVISION_CONFLICT).", valueName: "revision"))
     var ifRevision: Int?
 
-    func run() throws {
-        try global.run { client in
-            var world = try InputFile.world(file)
-            defer { InputFile.release(&world) }
-            var params: [(key: String, value: JSON)] = [("session", .string(session.session)), ("tree", world.tree)]
-            if let detached = world.detached { params.append(("detached", detached)) }
-            if let ifRevision { params.append(("ifRevision", JSON(ifRevision))) }
-            let reply = try client.call("tree.load", .object(params))
-            if global.json { return Output.printJSON(reply) }
+    func run(_ client: Client) throws {
+        var world = try InputFile.world(file)
+        var members: [(key: String, value: JSON)] = [("session", .string(session.session)), ("tree", world.tree)]
+        if let detached = world.detached { members.append(("detached", detached)) }
+        if let ifRevision { members.append(("ifRevision", JSON(ifRevision))) }
+        var params: JSON = .object(members)
+        members = []
+        // The file may nest deeply: every holder lets go, the last frees it without recursion.
+        defer {
+            JSON.release(&params)
+            InputFile.release(&world)
+        }
+        try client.send(TreeLoadRequest.self, params: params) { reply in
             let count = InputFile.countNodes(world.tree) + (world.detached?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
-            Output.line("loaded \(count) node\(count == 1 ? "" : "s") into \(session.session): revision \(Output.number(reply["revision"]))\(Describe.seqRange(reply["seqRange"]))")
+            Output.line("loaded \(count) node\(count == 1 ? "" : "s") into \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
         }
     }
 }

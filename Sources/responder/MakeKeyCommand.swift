@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct MakeKeyCommand: ParsableCommand {
+struct MakeKeyCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "make-key",
         abstract: "Make a window the key window (window.makeKey)."
@@ -12,14 +12,12 @@ struct MakeKeyCommand: ParsableCommand {
 
     @Argument(help: "Id of the window.") var id: String
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("window.makeKey", ["session": .string(session.session), "id": .string(id)])
-            if global.json { return Output.printJSON(reply) }
-            let previous = reply["previous"].flatMap { $0.isNull ? nil : Describe.id($0) }
-            Output.line("\(Describe.id(reply["key"] ?? .string(id))) is the key window"
-                + (previous.map { $0 == id ? " (it already was)" : " (was \($0))" } ?? " (there was none)")
-                + ": revision \(Output.number(reply["revision"]))\(Describe.seqRange(reply["seqRange"]))")
+    func run(_ client: Client) throws {
+        try client.send(MakeKeyRequest(session: session.session, id: id)) { reply in
+            let outcome = reply.base.outcome
+            Output.line("\(outcome.key ?? id) is the key window"
+                + (outcome.previous.map { $0 == id ? " (it already was)" : " (was \($0))" } ?? " (there was none)")
+                + ": revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
         }
     }
 }

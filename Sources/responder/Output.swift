@@ -43,9 +43,9 @@ enum Output {
         return plain(value)
     }
 
-    /// `(x, y)` from a `[x, y]` array.
-    static func point(_ value: JSON?) -> String {
-        guard let a = value?.arrayValue else { return value.map(plain) ?? "?" }
-        return "(" + a.map { number($0) }.joined(separator: ", ") + ")"
+    /// `(x, y)`; `null` when there is no point (a view whose transform cannot be inverted).
+    static func point(_ p: Point?) -> String {
+        guard let p else { return "null" }
+        return "(\(number(p.x)), \(number(p.y)))"
     }
 }

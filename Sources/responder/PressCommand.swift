@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct PressCommand: ParsableCommand {
+struct PressCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "press",
         abstract: "Press a physical key or button (event.press).",
@@ -23,13 +23,13 @@ struct PressCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Press id, to continue a press begun earlier.", valueName: "id"))
     var press = "1"
 
-    func run() throws {
-        try global.run(routingID: Client.stableID) { client in
-            for phase in phases.isEmpty ? ["began", "ended"] : phases {
-                let reply = try client.call("event.press", ["session": .string(session.session), "press": DispatchReply.identifier(press),
-                                                            "key": .string(key), "phase": .string(phase)])
-                DispatchReply.print(reply, json: global.json, message: "presses" + phase.prefix(1).uppercased() + phase.dropFirst())
-            }
+    var routingID: String? { Client.stableID }
+
+    func run(_ client: Client) throws {
+        for phase in phases.isEmpty ? ["began", "ended"] : phases {
+            let request = PressRequest(session: session.session, press: DispatchReply.identifier(press), key: key,
+                                       phase: try PressPhase(wire: phase, path: "phase"))
+            try client.send(request) { DispatchReply.print($0) }
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct RemoteCommand: ParsableCommand {
+struct RemoteCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote",
         abstract: "Send a remote-control event (event.remoteControl), e.g. play, pause, togglePlayPause, nextTrack."
@@ -12,10 +12,8 @@ struct RemoteCommand: ParsableCommand {
 
     @Argument(help: "Subtype: play, pause, stop, togglePlayPause, nextTrack, previousTrack, …") var subtype: String
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("event.remoteControl", ["session": .string(session.session), "subtype": .string(subtype)])
-            DispatchReply.print(reply, json: global.json, message: "remoteControlReceived")
-        }
+    func run(_ client: Client) throws {
+        let request = RemoteControlRequest(session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype"))
+        try client.send(request) { DispatchReply.print($0) }
     }
 }

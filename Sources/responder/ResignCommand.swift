@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct ResignCommand: ParsableCommand {
+struct ResignCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "resign",
         abstract: "Ask a responder to resign first responder (responder.resign).",
@@ -13,10 +13,7 @@ struct ResignCommand: ParsableCommand {
 
     @Argument(help: "Id of the responder.") var id: String
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("responder.resign", ["session": .string(session.session), "id": .string(id)])
-            FirstResponderReply.print(reply, verb: "resign", id: id, json: global.json)
-        }
+    func run(_ client: Client) throws {
+        try client.send(ResignRequest(session: session.session, id: id)) { FirstResponderReply.print($0, verb: .resign, id: id) }
     }
 }

@@ -27,11 +27,16 @@ struct Responder: ParsableCommand {
         ]
     )
 
-    /// Runs the command. Replies and input files can nest 100,000 levels deep: reading, printing and (with
-    /// `JSON.release` where a command is done with them) freeing them is iterative, so any stack will do.
+    // Declared here so that they parse before the subcommand as well as after it (the root reads them wherever
+    // they are); each command's own `@OptionGroup` of the same type shares these values and lists them in its help.
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    /// Runs the command. Replies and input files can nest 100,000 levels deep: reading, printing and freeing
+    /// them is iterative (`JSON.release`, `@Held` members of replies), so any stack will do.
     static func main() {
         restoreDefaultSignals()
-        Self.main(hoistGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+        Self.main(nil)
     }
 
     /// Ctrl-C and SIGTERM must stop `watch` even when the parent started us with them blocked or ignored
@@ -44,34 +49,5 @@ struct Responder: ParsableCommand {
             signal(sig, SIG_DFL)
         }
         sigprocmask(SIG_UNBLOCK, &set, nil)
-    }
-
-    /// Global options may come before the subcommand (`responder --name x tree`): move them after it, where
-    /// the subcommand's own parser reads them.
-    static func hoistGlobalOptions(_ arguments: [String]) -> [String] {
-        let withValue: Set<String> = ["--name", "--dir", "--connect", "--timeout", "--client-id", "--session"]
-        let flags: Set<String> = ["--json"]
-        var leading: [String] = []
-        var rest = arguments[...]
-        while let first = rest.first {
-            let option = String(first.split(separator: "=", maxSplits: 1).first ?? "")
-            if flags.contains(first) {
-                leading.append(first)
-                rest = rest.dropFirst()
-            } else if withValue.contains(option), first.contains("=") {
-                leading.append(first)
-                rest = rest.dropFirst()
-            } else if withValue.contains(first), rest.count >= 2 {
-                leading.append(contentsOf: rest.prefix(2))
-                rest = rest.dropFirst(2)
-            } else {
-                break
-            }
-        }
-        guard !leading.isEmpty, !rest.isEmpty else { return arguments }
-        var moved = Array(rest)
-        let end = moved.firstIndex(of: "--") ?? moved.count
-        moved.insert(contentsOf: leading, at: end)
-        return moved
     }
 }

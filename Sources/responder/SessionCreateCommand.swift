@@ -1,12 +1,13 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct SessionCreateCommand: ParsableCommand {
+struct SessionCreateCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Create a session, empty or from a world file (session.create)."
     )
 
+    @ParentCommand var responder: Responder
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Name of the new session ([A-Za-z0-9_-], at most 64).")
@@ -18,21 +19,20 @@ struct SessionCreateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("World file to start from: {\"tree\": …, \"detached\"?: …} or a bare application node.", valueName: "file"))
     var tree: String?
 
-    func run() throws {
-        try global.run { client in
-            var params: [(key: String, value: JSON)] = [("session", .string(name))]
-            defer { JSON.release(&params) }
-            if let profile { params.append(("profile", try InputFile.inline(profile, option: "--profile"))) }
-            if let tree {
-                let world = try InputFile.world(tree)
-                params.append(("tree", world.tree))
-                if let detached = world.detached { params.append(("detached", detached)) }
-            }
-            let reply = try client.call("session.create", .object(params))
-            if global.json { return Output.printJSON(reply) }
-            let profileName = (reply["profile"]?.stringValue ?? reply["profile"]?["name"]?.stringValue)
-            Output.line("created session \(name) at revision \(Output.number(reply["revision"])), seq \(Output.number(reply["seq"]))"
-                + (profileName.map { ", profile \($0)" } ?? ""))
+    func run(_ client: Client) throws {
+        var params: [(key: String, value: JSON)] = [("session", .string(name))]
+        if let profile { params.append(("profile", try InputFile.inline(profile, option: "--profile"))) }
+        if let tree {
+            var world = try InputFile.world(tree)
+            params.append(("tree", world.tree))
+            if let detached = world.detached { params.append(("detached", detached)) }
+            InputFile.release(&world)  // shared with params, which now hold it alone
+        }
+        var body: JSON = .object(params)
+        params = []
+        defer { JSON.release(&body) }
+        try client.send(SessionCreateRequest.self, params: body) { reply in
+            Output.line("created session \(name) at revision \(reply.revision), seq \(reply.seq), profile \(reply.profile.name)")
         }
     }
 }

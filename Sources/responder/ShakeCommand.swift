@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct ShakeCommand: ParsableCommand {
+struct ShakeCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "shake",
         abstract: "Shake the device: a shake motion that begins, then ends (event.motion twice)."
@@ -10,12 +10,9 @@ struct ShakeCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    func run() throws {
-        try global.run { client in
-            for (phase, message) in [("began", "motionBegan"), ("ended", "motionEnded")] {
-                let reply = try client.call("event.motion", ["session": .string(session.session), "subtype": "shake", "phase": .string(phase)])
-                DispatchReply.print(reply, json: global.json, message: message)
-            }
+    func run(_ client: Client) throws {
+        for phase in [MotionPhase.began, .ended] {
+            try client.send(MotionRequest(session: session.session, subtype: .shake, phase: phase)) { DispatchReply.print($0) }
         }
     }
 }

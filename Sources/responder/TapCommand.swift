@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct TapCommand: ParsableCommand {
+struct TapCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "tap",
         abstract: "Tap at a screen point: a touch that begins and ends there (event.tap).",
@@ -14,10 +14,7 @@ struct TapCommand: ParsableCommand {
     @Argument(help: "Screen x (put -- before a negative coordinate: responder \(Self.configuration.commandName!) -- -5 10).") var x: Double
     @Argument(help: "Screen y.") var y: Double
 
-    func run() throws {
-        try global.run { client in
-            let reply = try client.call("event.tap", ["session": .string(session.session), "point": DispatchReply.point(x, y)])
-            DispatchReply.print(reply, json: global.json)
-        }
+    func run(_ client: Client) throws {
+        try client.send(TapRequest(session: session.session, point: Point(x, y))) { DispatchReply.print($0) }
     }
 }

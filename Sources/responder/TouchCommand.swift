@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderProtocol
 
-struct TouchCommand: ParsableCommand {
+struct TouchCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "touch",
         abstract: "Deliver one touch event with one or more touches in given phases (event.touch).",
@@ -37,7 +37,8 @@ struct TouchCommand: ParsableCommand {
         _ = try touches()
     }
 
-    func touches() throws -> [JSON] {
+    /// The touches as given, in order: id, phase, point (nil: keep the last one).
+    func touches() throws -> [(id: String, phase: String, point: Point?)] {
         var groups = zip(touchIDs, zip(phases, points)).map { ($0, $1.0, $1.1) }
         for spec in specs {
             let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
@@ -45,20 +46,21 @@ struct TouchCommand: ParsableCommand {
             groups.append((parts[0], parts[1], parts.count == 3 ? parts[2] : ""))
         }
         return try groups.map { id, phase, at in
-            var touch: JSON = ["touch": DispatchReply.identifier(id), "phase": .string(phase)]
-            if at.isEmpty { return touch }
+            if at.isEmpty { return (id, phase, nil) }
             let xy = at.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard xy.count == 2, let x = xy[0], let y = xy[1] else { throw ValidationError("\"\(at)\": expected X,Y") }
-            touch = touch.setting("point", DispatchReply.point(x, y))
-            return touch
+            return (id, phase, Point(x, y))
         }
     }
 
-    func run() throws {
-        let list = try touches()
-        try global.run(routingID: Client.stableID) { client in
-            let reply = try client.call("event.touch", ["session": .string(session.session), "touches": .array(list)])
-            DispatchReply.print(reply, json: global.json)
+    var routingID: String? { Client.stableID }
+
+    func run(_ client: Client) throws {
+        var inputs: [TouchInput] = []
+        for (i, touch) in try touches().enumerated() {
+            let phase = try TouchPhase(wire: touch.phase, path: "touches[\(i)].phase")
+            inputs.append(TouchInput(touch: DispatchReply.identifier(touch.id), phase: phase, point: touch.point))
         }
+        try client.send(TouchRequest(session: session.session, touches: inputs)) { DispatchReply.print($0) }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ResponderProtocol
 
-struct TreeCommand: ParsableCommand {
+struct TreeCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "tree",
         abstract: "Draw a session's world: one line per node, children indented in order.",
@@ -21,29 +21,21 @@ struct TreeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Depth beyond which guides are abbreviated to `[depth N]`.", valueName: "levels"))
     var maxIndent = 48
 
-    func run() throws {
-        try global.run { client in
-            if global.json || id != nil {
-                var params: [(key: String, value: JSON)] = [("session", .string(session.session))]
-                if let id { params.append(("id", .string(id))) }
-                var reply = try client.call("tree.get", .object(params))
-                defer { JSON.release(&reply) }
-                if global.json { return Output.printJSON(reply) }
-                let drawer = TreeDrawer(maxGuideDepth: maxIndent)
-                drawer.draw(reply["tree"] ?? .null) { Output.line($0) }
-                return
+    func run(_ client: Client) throws {
+        if global.json || id != nil {
+            return try client.send(TreeGetRequest(session: session.session, id: id)) { reply in
+                TreeDrawer(maxGuideDepth: maxIndent).draw(reply.tree) { Output.line($0) }
             }
-            // The whole world: the snapshot also names the first responders.
-            var snapshot = try client.call("session.snapshot", ["session": .string(session.session)])
-            defer { JSON.release(&snapshot) }
-            let drawer = TreeDrawer(firstResponders: TreeDrawer.firstResponders(in: snapshot["firstResponders"]), maxGuideDepth: maxIndent)
-            drawer.draw(snapshot["tree"] ?? .null) { Output.line($0) }
-            let detached = snapshot["detached"]?.arrayValue ?? []
-            if !detached.isEmpty {
-                Output.line()
-                Output.line("detached:")
-                for root in detached { drawer.draw(root) { Output.line($0) } }
-            }
+        }
+        // The whole world: the snapshot also names the first responders.
+        let snapshot = try client.send(SessionSnapshotRequest(session: session.session))
+        let drawer = TreeDrawer(firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)), maxGuideDepth: maxIndent)
+        drawer.draw(snapshot.tree) { Output.line($0) }
+        let detached = snapshot.detached.arrayValue ?? []
+        if !detached.isEmpty {
+            Output.line()
+            Output.line("detached:")
+            for root in detached { drawer.draw(root) { Output.line($0) } }
         }
     }
 }

@@ -49,17 +49,4 @@ struct TreeDrawer {
         if !flags.isEmpty { parts.append("[" + flags.joined(separator: ", ") + "]") }
         return parts.joined(separator: "  ")
     }
-
-    /// The first responders named by a snapshot's `firstResponders`, whatever its exact shape
-    /// (`{window: id}`, `[id]` or `[{window, responder}]`).
-    static func firstResponders(in value: JSON?) -> Set<String> {
-        var ids: Set<String> = []
-        func take(_ v: JSON) {
-            if let s = v.stringValue { ids.insert(s) }
-            for key in ["responder", "firstResponder", "id"] { if let s = v[key]?.stringValue { ids.insert(s); break } }
-        }
-        if let members = value?.objectMembers { members.forEach { take($0.value) } }
-        if let elements = value?.arrayValue { elements.forEach(take) }
-        return ids
-    }
 }

@@ -3,7 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderProtocol
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print a session's events as they happen, one line each, until Ctrl-C.",
@@ -20,8 +20,8 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var session: SessionOptions
 
     @Option(name: .customLong("stream"), parsing: .upToNextOption,
-            help: ArgumentHelp("Streams to print: tree, trace, focus (repeatable or space-separated). Default: all.", valueName: "stream"))
-    var streams: [String] = []
+            help: ArgumentHelp("Streams to print (repeatable or space-separated). Default: all.", valueName: "stream"))
+    var streams: [EventStream] = []
 
     @Option(help: ArgumentHelp("Replay the events after this seq first, instead of starting from a snapshot.", valueName: "seq"))
     var since: Int?
@@ -30,43 +30,36 @@ struct WatchCommand: ParsableCommand {
         if let since, since < 0 { throw ValidationError("--since must be 0 or more") }
     }
 
-    func run() throws {
-        try global.run { client in
-            let list = Set(streams.flatMap { $0.split(separator: ",").map(String.init) })
-            // Follow every stream and filter here: seq runs across all streams, so following only some would
-            // look like gaps to the follower and make it replay what we do not want.
-            let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
-            let wanted = list.isEmpty ? nil : list
-            if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
-            var quietSince = Date()
-            while true {
-                guard var item = try follower.next(timeoutMs: 1000) else {
-                    // The engine ticks every second or so: after a long silence, check that it is still there.
-                    if Date().timeIntervalSince(quietSince) > 5 {
-                        quietSince = Date()
-                        _ = try global.address()
-                    }
-                    continue
+    func run(_ client: Client) throws {
+        // The follower receives every stream and hands out only these: seq runs across all streams, so
+        // skipping the others is no gap to recover.
+        let follower = try SessionFollower(connection: client.connection, session: session.session,
+                                           streams: streams.isEmpty ? nil : streams, since: since)
+        if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
+        var quietSince = Date()
+        while true {
+            guard let item = try follower.next(timeoutMs: 1000) else {
+                // The engine ticks every second or so: after a long silence, check that it is still there.
+                if Date().timeIntervalSince(quietSince) > 5 {
+                    quietSince = Date()
+                    _ = try global.address()
                 }
-                quietSince = Date()
-                let more = try show(item, wanted: wanted)
-                item.release()  // a snapshot or a tree event holds the whole world
-                if !more { return }
+                continue
             }
+            quietSince = Date()
+            if !show(item) { return }
         }
     }
 
-    /// Prints one item (events only of the `wanted` streams; nil: all); false when following must stop
-    /// (the session was deleted).
-    private func show(_ item: SessionFollower.Item, wanted: Set<String>?) throws -> Bool {
+    /// Prints one item; false when following must stop (the session was deleted).
+    private func show(_ item: SessionFollower.Item) -> Bool {
         switch item {
         case .snapshot(let s):
-            if global.json { emit(JSONCodec.encodeString(["snapshot": s])) } else {
-                let nodes = InputFile.countNodes(s["tree"])
-                emit("following \(session.session) from seq \(Output.number(s["seq"])) (revision \(Output.number(s["revision"])), \(nodes) node\(nodes == 1 ? "" : "s"))")
+            if global.json { emit(JSONCodec.encodeString(["snapshot": WireEncoder.encode(s)])) } else {
+                let nodes = InputFile.countNodes(s.tree)
+                emit("following \(session.session) from seq \(s.seq) (revision \(s.revision), \(nodes) node\(nodes == 1 ? "" : "s"))")
             }
         case .event(let e):
-            if let wanted, !wanted.contains(e.stream ?? "") { return true }
             emit(global.json ? JSONCodec.encodeString(e.body) : EventFormatter.line(e.body))
         case .recovered(let after, let through, let count):
             emit(global.json ? JSONCodec.encodeString(["recovered": ["after": JSON(after), "through": JSON(through), "count": JSON(count)]])
@@ -85,3 +78,5 @@ struct WatchCommand: ParsableCommand {
         Output.flush()
     }
 }
+
+extension EventStream: ExpressibleByArgument {}

@@ -56,11 +56,10 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Seconds without a request after which a client is no longer listed by session.clients.")
     var clientIdleSeconds = 600
 
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(name: .long, help: "Log level.")
+    var logLevel = LogLevel.info
 
     func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \"\(logLevel)\"") }
         guard EngineConfig.isValidName(name) else { throw ValidationError("--name must match [A-Za-z0-9_-]{1,64}") }
         for (flag, value) in [("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
                               ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds)] where value < 1 {
@@ -69,7 +68,7 @@ struct Responderd: ParsableCommand {
     }
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel)!
+        let level = logLevel.level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

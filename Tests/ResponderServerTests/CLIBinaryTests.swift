@@ -29,6 +29,18 @@ import ResponderProtocol
         #expect(try JSONCodec.decode(r.stdout)["name"] == .string(t.name))
     }
 
+    @Test func sessionMayComeBeforeTheSubcommandAndIsRefusedWhereItDoesNotApply() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("session.create", ["session": "extra", "tree": ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window"]]]])
+        let r = try CLIRunner.run(["--session", "extra", "--dir", t.directory, "--name", t.name, "tree"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == ["app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"])
+        let refused = try t.run(["info", "--session", "extra"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--session does not apply to info"), "\(refused)")
+    }
+
     @Test func treeDrawsEveryNodeInOrderWithGuides() throws {
         let t = try CLIEngine()
         defer { t.stop() }

@@ -27,8 +27,8 @@ final class RawDealer {
 
 enum RawRequest {
     /// Sends one request body as text and returns the reply as text.
-    static func send(address: EngineAddress, body: String) throws -> String {
-        let dealer = try RawDealer(address: address)
+    static func send(address: EngineAddress, body: String, receiveTimeoutMs: Int = 60_000) throws -> String {
+        let dealer = try RawDealer(address: address, receiveTimeoutMs: receiveTimeoutMs)
         try dealer.send(body)
         return try dealer.receive().map { String(decoding: $0, as: UTF8.self) } ?? ""
     }

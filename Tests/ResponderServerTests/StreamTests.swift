@@ -31,7 +31,7 @@ import ResponderProtocol
         while startSeq == nil || (seqs.last ?? startSeq!) < writes {
             guard let item = try follower.next(timeoutMs: 10_000) else { break }
             switch item {
-            case .snapshot(let s): startSeq = s["seq"]?.intValue
+            case .snapshot(let s): startSeq = s.seq
             case .event(let e): seqs.append(e.seq ?? -1)
             default: break
             }
@@ -136,7 +136,7 @@ import ResponderProtocol
         let t = try TestEngine(world: Fixtures.world)
         defer { t.stop() }
         let c = try t.connect()
-        let follower = try SessionFollower(connection: try t.connect(), session: "default", streams: ["trace"])
+        let follower = try SessionFollower(connection: try t.connect(), session: "default", streams: [.trace])
         _ = try update(c, "A", alpha: 0.5)              // seq 1: tree
         _ = try c.call("event.tap", ["point": [20, 410]])  // seq 2: trace
         var events: [EngineEvent] = []
@@ -174,7 +174,7 @@ import ResponderProtocol
             case .recovered(_, _, let n): recovered += n
             case .snapshot(let s):
                 resnapshots += 1
-                last = s["seq"]?.intValue ?? last
+                last = s.seq
             case .system: break
             }
         }

@@ -24,7 +24,8 @@ final class TestEngine {
         get throws { try EngineAddress.locate(name: name, directory: directory) }
     }
 
-    func connect() throws -> ResponderConnection { try ResponderConnection(address: address, timeoutSeconds: 20) }
+    /// A client; `timeoutSeconds` is generous because a busy machine (other builds, `stress`) slows everything.
+    func connect(timeoutSeconds: Double = 60) throws -> ResponderConnection { try ResponderConnection(address: address, timeoutSeconds: timeoutSeconds) }
 
     func subscribe(_ topics: [String]) throws -> EventSubscriber { try EventSubscriber(address: address, topics: topics) }
 

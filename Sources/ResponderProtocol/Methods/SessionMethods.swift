@@ -77,8 +77,8 @@ public struct SessionSnapshotRequest: SessionRequest {
         public var session: String
         public var revision: Int
         public var seq: Int
-        public var tree: JSON
-        public var detached: JSON
+        @Held public var tree: JSON
+        @Held public var detached: JSON
         public var firstResponders: FirstResponders
         public var liveTouches: [LiveTouchInfo]
         public var livePresses: [LivePressInfo]
@@ -187,6 +187,6 @@ public struct TraceReplayRequest: SessionRequest, ValidatedParams {
     }
     public struct Event: Codable, Sendable, Equatable {
         public var topic: String
-        public var event: JSON
+        @Held public var event: JSON
     }
 }

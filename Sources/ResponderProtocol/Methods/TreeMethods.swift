@@ -11,7 +11,7 @@ public struct TreeGetRequest: SessionRequest {
     public struct Response: Codable, Sendable, Equatable {
         public var revision: Int
         public var seq: Int
-        public var tree: JSON
+        @Held public var tree: JSON
     }
 }
 

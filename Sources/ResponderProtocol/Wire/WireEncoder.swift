@@ -188,3 +188,20 @@ extension JSON: WireValue {
     public init(wire value: JSON, path: String) throws(RPCError) { self = value }
     public var wire: JSON { self }
 }
+
+/// A member that may hold a deep document (a world, a replayed event): kept in a `JSONHolder` so the reply
+/// that carries it is freed without recursion, however deep the document.
+@propertyWrapper
+public struct Held: Codable, Sendable, Equatable {
+    private var holder: JSONHolder
+    public init(wrappedValue: JSON) { holder = JSONHolder(wrappedValue) }
+    public var wrappedValue: JSON {
+        get { holder.value }
+        set { holder = JSONHolder(newValue) }
+    }
+    public init(from decoder: any Decoder) throws { holder = JSONHolder(try decoder.singleValueContainer().decode(JSON.self)) }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(wrappedValue)
+    }
+}

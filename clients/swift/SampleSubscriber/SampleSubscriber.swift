@@ -34,18 +34,16 @@ struct SampleSubscriber: ParsableCommand {
         do {
             let address = try EngineAddress.locate(name: name, directory: dir)
             let connection = try ResponderConnection(address: address)
-            _ = try connection.call("client.hello", ["name": "responder-subscribe", "kind": "subscriber"])
+            _ = try connection.send(ClientHelloRequest(name: "responder-subscribe", kind: "subscriber"))
             let follower = try SessionFollower(connection: connection, session: session, since: since)
             var seen = 0
             var nodes = 0
             while count.map({ seen < $0 }) ?? true {
-                guard var item = try follower.next(timeoutMs: 1000) else { continue }
-                // A snapshot or a tree event holds the whole world: free it without recursion when done.
-                defer { item.release() }
+                guard let item = try follower.next(timeoutMs: 1000) else { continue }
                 switch item {
                 case .snapshot(let s):
-                    nodes = Self.countNodes(s["tree"])
-                    print("snapshot: seq \(s["seq"]?.intValue ?? 0), revision \(s["revision"]?.intValue ?? 0), \(nodes) nodes")
+                    nodes = Self.countNodes(s.tree)
+                    print("snapshot: seq \(s.seq), revision \(s.revision), \(nodes) nodes")
                 case .recovered(let after, let through, let n):
                     print("recovered \(n) events (seq \(after + 1)–\(through)) from trace.replay")
                 case .system:
@@ -62,9 +60,7 @@ struct SampleSubscriber: ParsableCommand {
                             }
                         }
                         if nodes < 0 {
-                            var reply = try connection.call("tree.get", ["session": .string(session)])
-                            nodes = Self.countNodes(reply["tree"])
-                            JSON.release(&reply)
+                            nodes = Self.countNodes(try connection.send(TreeGetRequest(session: session)).tree)
                         }
                     }
                     let cause = e.body["cause"]?["client"]?.stringValue ?? "?"
