@@ -110,7 +110,7 @@ import ResponderProtocol
         do {
             _ = try b.call("event.touch", ["touches": [["touch": 1, "phase": "moved", "point": [60, 60]]]])
             Issue.record("expected TOUCH_IN_USE")
-        } catch let error as ClientError {
+        } catch {
             #expect(error.rpcName == .touchInUse)
         }
         _ = try a.call("event.touch", ["touches": [["touch": 1, "phase": "ended", "point": [60, 60]]]])

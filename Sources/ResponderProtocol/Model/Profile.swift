@@ -50,7 +50,8 @@ public struct Profile: Sendable, Equatable {
 
     /// Reads a profile object; unknown fields and values are INVALID_PARAMS naming the field
     /// (`path` prefixes field names in errors).
-    public init(json: JSON, path: String = "profile.") throws(RPCError) {
+    /// `strict: false` (replies) ignores members a newer engine may have added.
+    public init(json: JSON, path: String = "profile.", strict: Bool = true) throws(RPCError) {
         var r = try ParamReader(json, path: path)
         self.init()
         if let name = try r.string("name"), name != "uikit" {
@@ -73,7 +74,7 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("noFirstResponder", NoFirstResponder.self, &r) { noFirstResponder = v }
         if let v = try choice("becomeOrder", BecomeOrder.self, &r) { becomeOrder = v }
         if let v = try choice("touchOnRemoval", TouchOnRemoval.self, &r) { touchOnRemoval = v }
-        try r.finish()
+        if strict { try r.finish() }
     }
 
     public var json: JSON {
@@ -97,7 +98,8 @@ public struct Profile: Sendable, Equatable {
     }
 }
 
-extension Profile: WireValue {
+extension Profile: WireValue, LenientWireValue {
     public init(wire value: JSON, path: String) throws(RPCError) { try self.init(json: value, path: path + ".") }
+    public init(lenientWire value: JSON, path: String) throws(RPCError) { try self.init(json: value, path: path + ".", strict: false) }
     public var wire: JSON { json }
 }

@@ -57,6 +57,11 @@ extension WireValue {
     }
 }
 
+/// A `WireValue` that reads replies leniently (members it does not know are ignored, for newer engines).
+public protocol LenientWireValue: WireValue {
+    init(lenientWire value: JSON, path: String) throws(RPCError)
+}
+
 /// Enums on the wire: a string that must be one of the cases; the error lists them.
 public protocol WireEnum: RawRepresentable, CaseIterable, Codable, Sendable where RawValue == String {}
 
@@ -132,6 +137,7 @@ final class WireDecoderImpl: Decoder {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSON.self { return value as! T }
+        if !state.strict, let lenient = T.self as? any LenientWireValue.Type { return try lenient.init(lenientWire: value, path: pathText) as! T }
         if let wire = T.self as? any WireValue.Type { return try wire.init(wire: value, path: pathText) as! T }
         if let e = T.self as? any WireEnum.Type {
             guard let text = value.stringValue else { throw typeError("a string") }
