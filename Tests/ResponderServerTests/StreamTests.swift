@@ -74,7 +74,7 @@ import ResponderProtocol
         try #require(range.count == 2)
         var mine: [Int] = []
         for _ in 0..<(2 + range[1] - range[0] + 1) {
-            let e = try #require(try sub.next(timeoutMs: 5000))
+            let e = try #require(try sub.nextSessionEvent())
             if e.body["cause"]?["client"] == "me" { mine.append(e.seq!) }
         }
         #expect(mine == Array(range[0]...range[1]))
@@ -125,11 +125,8 @@ import ResponderProtocol
         let c = try t.connect()
         _ = try update(c, "A", alpha: 0.5)
         let sub = try t.subscribe([])
-        var tick: EngineEvent?
-        while tick == nil, let e = try sub.next(timeoutMs: 2000) {
-            if e.topic == "$sys/tick" { tick = e }
-        }
-        #expect(tick?.body["sessions"]?["default"] == 1)
+        let tick = try #require(try sub.next { $0.topic == "$sys/tick" })
+        #expect(tick.body["sessions"]?["default"] == 1)
     }
 
     @Test func aFollowerOfOneStreamSeesNoFalseGapsFromTheOthers() throws {

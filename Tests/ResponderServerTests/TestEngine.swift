@@ -24,14 +24,41 @@ final class TestEngine {
         get throws { try EngineAddress.locate(name: name, directory: directory) }
     }
 
-    func connect() throws -> ResponderConnection { try ResponderConnection(address: address, timeoutSeconds: 20) }
+    func connect() throws -> ResponderConnection { try ResponderConnection(address: address, timeoutSeconds: patienceSeconds) }
 
-    func subscribe(_ topics: [String]) throws -> EventSubscriber { try EventSubscriber(address: address, topics: topics) }
+    func subscribe(_ topics: [String]) throws -> EventSubscriber {
+        try EventSubscriber(address: address, topics: topics, welcomeTimeoutSeconds: patienceSeconds)
+    }
 
     func stop() {
         engine.stop()
         engine.wait()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// How long a test waits for something that should happen (a reply, an event, a process to exit) before it
+/// fails. Only a broken engine takes this long; a busy machine (2 cores, other builds, `stress`) can take seconds.
+let patienceSeconds: Double = 60
+let patienceMs = Int(patienceSeconds * 1000)
+
+extension EventSubscriber {
+    /// The next event that `matches`, skipping the others, or nil if none arrives within `timeoutMs`.
+    /// A subscriber always receives `$sys/` events: a `$sys/tick` can come between any two session events,
+    /// so a test that expects "the next event of the session" must skip them rather than take whatever is next.
+    func next(timeoutMs: Int = patienceMs, where matches: (EngineEvent) -> Bool) throws -> EngineEvent? {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        while true {
+            let left = Int(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { return nil }
+            guard let event = try next(timeoutMs: left) else { return nil }
+            if matches(event) { return event }
+        }
+    }
+
+    /// The next session event (not `$sys/`), or nil if none arrives within `timeoutMs`.
+    func nextSessionEvent(timeoutMs: Int = patienceMs) throws -> EngineEvent? {
+        try next(timeoutMs: timeoutMs) { !$0.isSys }
     }
 }
 
