@@ -17,19 +17,29 @@ import ResponderProtocol
         let t = try TestEngine(world: Fixtures.world)
         defer { t.stop() }
         let done = DispatchSemaphore(value: 0)
+        let writing = DispatchSemaphore(value: 0)
+        let joined = DispatchSemaphore(value: 0)
         let address = try t.address
         let writes = 300
-        // The writer starts before the follower joins and keeps going while it does.
+        let joinAfter = 50
+        // The writer starts before the follower joins and keeps going while it does. However slow the machine,
+        // the join falls inside the writes: it starts after `joinAfter` of them, and the last one waits for it.
         Thread.detachNewThread {
             defer { done.signal() }
-            guard let w = try? ResponderConnection(address: address) else { return }
-            for i in 0..<writes { _ = try? w.call("tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]]) }
+            guard let w = try? ResponderConnection(address: address, timeoutSeconds: patienceSeconds) else { return }
+            for i in 0..<writes {
+                if i == joinAfter { writing.signal() }
+                if i == writes - 1 { _ = joined.wait(timeout: .now() + patienceSeconds) }
+                _ = try? w.call("tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]])
+            }
         }
+        try #require(writing.wait(timeout: .now() + patienceSeconds) == .success, "the writer did not start")
         let follower = try SessionFollower(connection: try t.connect(), session: "default")
+        joined.signal()
         var startSeq: Int?
         var seqs: [Int] = []
         while startSeq == nil || (seqs.last ?? startSeq!) < writes {
-            guard let item = try follower.next(timeoutMs: 10_000) else { break }
+            guard let item = try follower.next(timeoutMs: patienceMs) else { break }
             switch item {
             case .snapshot(let s): startSeq = s["seq"]?.intValue
             case .event(let e): seqs.append(e.seq ?? -1)
@@ -38,6 +48,7 @@ import ResponderProtocol
         }
         done.wait()
         let start = try #require(startSeq)
+        try #require(start >= joinAfter && start < writes, "the follower joined at seq \(start), not during the writes")
         #expect(seqs == Array((start + 1)...writes))
     }
 
@@ -52,7 +63,7 @@ import ResponderProtocol
         _ = try update(c, "A", alpha: 0.7)
         var seqs: [Int] = []
         var recovered = 0
-        while seqs.count < 3, let item = try follower.next(timeoutMs: 5000) {
+        while seqs.count < 3, let item = try follower.next(timeoutMs: patienceMs) {
             if case .event(let e) = item { seqs.append(e.seq ?? -1) }
             if case .recovered(_, _, let n) = item { recovered += n }
         }
@@ -138,7 +149,7 @@ import ResponderProtocol
         _ = try c.call("event.tap", ["point": [20, 410]])  // seq 2: trace
         var events: [EngineEvent] = []
         var recovered = 0
-        while events.isEmpty, let item = try follower.next(timeoutMs: 5000) {
+        while events.isEmpty, let item = try follower.next(timeoutMs: patienceMs) {
             if case .event(let e) = item { events.append(e) }
             if case .recovered = item { recovered += 1 }
         }
@@ -155,7 +166,7 @@ import ResponderProtocol
         let t = try TestEngine(world: Fixtures.world, replayBuffer: replayBuffer, tickMilliseconds: 100, publishHighWaterMark: 20)
         defer { t.stop() }
         let follower = try SessionFollower(connection: try t.connect(), session: "default", receiveHighWaterMark: 20)
-        guard case .snapshot = try follower.next(timeoutMs: 5000) else { Issue.record("no snapshot first"); return }
+        guard case .snapshot = try follower.next(timeoutMs: patienceMs) else { Issue.record("no snapshot first"); return }
         let writer = try t.connect()
         let flood = 20_000
         for i in 0..<flood { _ = try update(writer, "A", alpha: Double(i % 100) / 100) }
@@ -163,7 +174,7 @@ import ResponderProtocol
         var gapless = true
         var recovered = 0
         var resnapshots = 0
-        while last < flood, let item = try follower.next(timeoutMs: 5000) {
+        while last < flood, let item = try follower.next(timeoutMs: patienceMs) {
             switch item {
             case .event(let e):
                 if e.seq != last + 1 { gapless = false }
