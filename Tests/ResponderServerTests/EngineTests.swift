@@ -185,7 +185,7 @@ import ResponderProtocol
     @Test func everyReplyArrivesWhenAClientPipelinesThousandsOfRequests() throws {
         let t = try TestEngine(world: Fixtures.world)
         defer { t.stop() }
-        let dealer = try RawDealer(address: try t.address, receiveTimeoutMs: 30_000)
+        let dealer = try RawDealer(address: try t.address, receiveTimeoutMs: patienceMs)
         let count = 5_000  // well past libzmq's default high-water mark of 1,000
         for i in 0..<count {
             let body = #"{"jsonrpc":"2.0","id":\#(i),"method":"tree.apply","params":{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}}"#
