@@ -94,7 +94,7 @@ import Testing
         try dealer.connect(ipcEndpoint("gone"))
         #expect(try dealer.send([bytes("undeliverable")], dontWait: true))
         dealer.close()
-        #expect(finishes(within: 5) { ctx.terminate() })
+        #expect(finishes(within: patienceSeconds) { ctx.terminate() })
         ctx.terminate()  // idempotent
         #expect(ctx.isTerminated)
         let error = #expect(throws: ZMQError.self) { _ = try ZMQSocket(context: ctx, type: .pub) }
@@ -107,7 +107,9 @@ import Testing
         let started = DispatchSemaphore(value: 0)
         let result = ErrorBox()
         let receiverDone = DispatchSemaphore(value: 0)
+        let receiverName = "zt-recv-" + String(UInt32.random(in: 0 ..< 1_000_000))
         Thread {
+            Thread.current.name = receiverName
             do {
                 let s = try ZMQSocket(context: ctx, type: .pull)
                 defer { s.close() }
@@ -119,10 +121,11 @@ import Testing
             }
             receiverDone.signal()
         }.start()
-        #expect(started.wait(timeout: .now() + 5) == .success)
-        Thread.sleep(forTimeInterval: 0.05)
-        #expect(finishes(within: 5) { ctx.terminate() })
-        #expect(receiverDone.wait(timeout: .now() + 5) == .success)
+        #expect(started.wait(timeout: .now() + patienceSeconds) == .success)
+        // Terminate only once the receiver is really blocked in receive (not merely about to call it).
+        #expect(waitUntilAsleep(threadNamed: receiverName, timeoutSeconds: patienceSeconds))
+        #expect(finishes(within: patienceSeconds) { ctx.terminate() })
+        #expect(receiverDone.wait(timeout: .now() + patienceSeconds) == .success)
         #expect(result.get()?.isTerminated == true)
     }
 }

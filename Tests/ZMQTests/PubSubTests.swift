@@ -82,13 +82,14 @@ import Testing
         try sub.subscribe("")
         try sub.connect(endpoint)
 
-        // Wait until the subscription is live: probe until one arrives.
+        // Wait until the subscription is live: probe until one arrives (on a busy machine that can take seconds).
         var connected = false
-        for _ in 0..<200 where !connected {
+        let deadline = ContinuousClock.now + .milliseconds(patienceMs)
+        while !connected, ContinuousClock.now < deadline {
             try pub.send([bytes("probe")], dontWait: true)
-            connected = try receive(sub, timeoutMs: 10) != nil
+            connected = try receive(sub, timeoutMs: 50) != nil
         }
-        #expect(connected)
+        try #require(connected)
         while try sub.receiveMultipart(dontWait: true) != nil {}
 
         // The subscriber never reads; PUB must neither block nor fail.
@@ -101,8 +102,10 @@ import Testing
         }
         #expect(ContinuousClock.now - start < .seconds(10))
 
+        // What the queues held arrives; then nothing more does (the rest was dropped, not delayed).
         var received = 0
-        while try receive(sub, timeoutMs: 200) != nil { received += 1 }
+        if try receive(sub) != nil { received += 1 }
+        while try receive(sub, timeoutMs: 500) != nil { received += 1 }
         #expect(received > 0)
         #expect(received < total)
     }
