@@ -22,6 +22,7 @@ import ResponderProtocol
 
     @Test func removesTheDiscoveryFileOnStop() throws {
         let t = try TestEngine()
+        defer { t.stop() }  // again: removes the test's directory (the engine may leave its lock file)
         let path = t.engine.discoveryPath
         #expect(FileManager.default.fileExists(atPath: path))
         t.engine.stop()

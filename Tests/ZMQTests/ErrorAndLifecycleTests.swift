@@ -26,9 +26,10 @@ import Testing
     @Test func routerMandatoryRejectsUnknownPeer() throws {
         let ctx = try ZMQContext()
         let router = try ZMQSocket(context: ctx, type: .router)
-        defer { router.close(); ctx.terminate() }
+        let endpoint = ipcEndpoint("rm")
+        defer { router.close(); ctx.terminate(); removeIPC(endpoint) }
         try router.setRouterMandatory(true)
-        try router.bind(ipcEndpoint("rm"))
+        try router.bind(endpoint)
         let error = #expect(throws: ZMQError.self) {
             try router.send([bytes("nobody"), bytes("x")], dontWait: true)
         }
@@ -64,7 +65,7 @@ import Testing
         let endpoint = ipcEndpoint("mms")
         let pull = try ZMQSocket(context: ctx, type: .pull)
         let push = try ZMQSocket(context: ctx, type: .push)
-        defer { pull.close(); push.close(); ctx.terminate() }
+        defer { pull.close(); push.close(); ctx.terminate(); removeIPC(endpoint) }
         try pull.setLinger(0)
         try push.setLinger(0)
         try pull.setMaxMessageSize(100)
@@ -104,6 +105,7 @@ import Testing
     @Test func terminateWakesBlockedReceiverWithETERM() throws {
         let ctx = try ZMQContext()
         let endpoint = ipcEndpoint("term")
+        defer { removeIPC(endpoint) }
         let started = DispatchSemaphore(value: 0)
         let result = ErrorBox()
         let receiverDone = DispatchSemaphore(value: 0)

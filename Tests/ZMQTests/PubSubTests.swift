@@ -18,7 +18,7 @@ import Testing
         let endpoint = ipcEndpoint("xp")
         let xpub = try ZMQSocket(context: ctx, type: .xpub)
         let sub = try ZMQSocket(context: ctx, type: .sub)
-        defer { xpub.close(); sub.close(); ctx.terminate() }
+        defer { xpub.close(); sub.close(); ctx.terminate(); removeIPC(endpoint) }
         try xpub.setLinger(0)
         try sub.setLinger(0)
         try xpub.setXPubVerbose(true)
@@ -55,7 +55,7 @@ import Testing
         let xpub = try ZMQSocket(context: ctx, type: .xpub)
         let sub1 = try ZMQSocket(context: ctx, type: .sub)
         let sub2 = try ZMQSocket(context: ctx, type: .sub)
-        defer { xpub.close(); sub1.close(); sub2.close(); ctx.terminate() }
+        defer { xpub.close(); sub1.close(); sub2.close(); ctx.terminate(); removeIPC(endpoint) }
         for s in [xpub, sub1, sub2] { try s.setLinger(0) }
         try xpub.setXPubVerbose(true)
         try xpub.bind(endpoint)
@@ -73,7 +73,7 @@ import Testing
         let endpoint = ipcEndpoint("hwm")
         let pub = try ZMQSocket(context: ctx, type: .pub)
         let sub = try ZMQSocket(context: ctx, type: .sub)
-        defer { pub.close(); sub.close(); ctx.terminate() }
+        defer { pub.close(); sub.close(); ctx.terminate(); removeIPC(endpoint) }
         try pub.setLinger(0)
         try sub.setLinger(0)
         try pub.setSendHWM(5)
@@ -113,9 +113,10 @@ import Testing
     @Test func dontWaitWithoutPeerReturnsFalse() throws {
         let ctx = try ZMQContext()
         let push = try ZMQSocket(context: ctx, type: .push)
-        defer { push.close(); ctx.terminate() }
+        let endpoint = ipcEndpoint("np")
+        defer { push.close(); ctx.terminate(); removeIPC(endpoint) }
         try push.setLinger(0)
-        try push.bind(ipcEndpoint("np"))
+        try push.bind(endpoint)
         // No peer: PUSH has nowhere to queue, so a non-blocking send is refused.
         #expect(try push.send([bytes("a"), bytes("b")], dontWait: true) == false)
         // A blocking send with a timeout also reports false once it expires.

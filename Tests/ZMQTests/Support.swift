@@ -3,9 +3,17 @@ import Foundation
 import Testing
 @testable import ZMQ
 
-/// A short, unique ipc endpoint per call (tests run in parallel).
+/// A short, unique ipc endpoint per call (tests run in parallel). libzmq leaves the socket file behind when
+/// the bound socket closes: a test removes what it made with `removeIPC`.
 func ipcEndpoint(_ tag: String) -> String {
     "ipc:///tmp/zt-\(getpid())-\(tag)-\(UUID().uuidString.prefix(8))"
+}
+
+/// Removes the socket files of ipc endpoints made by `ipcEndpoint` (call it after closing the sockets).
+func removeIPC(_ endpoints: String...) {
+    for endpoint in endpoints where endpoint.hasPrefix("ipc://") {
+        unlink(String(endpoint.dropFirst("ipc://".count)))
+    }
 }
 
 /// How long a test waits for something that should happen (a message, a thread) before it fails. Only a
