@@ -162,17 +162,22 @@ import ResponderProtocol
     @Test func aHundredThousandDeepTreeLoadsAndSerializes() throws {
         let t = try TestEngine()
         defer { t.stop() }
-        let c = try t.connect()
+        // Loading, serializing and walking 100,000 levels takes a debug engine about 20 s on an idle 2-core
+        // machine and well over a minute under load: these requests get ten times the usual patience.
+        let heavyMs = 10 * patienceMs
+        let c = try ResponderConnection(address: try t.address, timeoutSeconds: Double(heavyMs) / 1000)
         let depth = 100_000
         // Built as text so the test itself holds no deeply nested value.
         var text = #"{"id":"app","kind":"application","children":[{"id":"W","kind":"window","frame":[0,0,100,100],"children":["#
         for i in 0..<depth { text += #"{"id":"v\#(i)","kind":"view","frame":[0,0,100,100],"children":["# }
         text += String(repeating: "]}", count: depth) + "]}]}"
-        let raw = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":1,"method":"tree.load","params":{"tree":"# + text + "}}")
+        let raw = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":1,"method":"tree.load","params":{"tree":"# + text + "}}",
+                                      timeoutMs: heavyMs)
         #expect(raw.contains("\"revision\""), "\(raw.prefix(300))")
         let list = try c.call("session.list")["sessions"]?.arrayValue?.first
         #expect(list?["nodes"] == JSON(depth + 2))
-        let reply = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":2,"method":"tree.get","params":{"id":"v99990"}}"#)
+        let reply = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":2,"method":"tree.get","params":{"id":"v99990"}}"#,
+                                        timeoutMs: heavyMs)
         #expect(reply.contains("\"v99999\""))
         // Hit-testing and the responder chain walk the whole depth without recursion (H2, N1).
         let hit = try c.call("hitTest", ["point": [1, 1]])
