@@ -60,13 +60,17 @@ import ResponderProtocol
         _ = try update(c, "A", alpha: 0.6)
         // Joining with --since replays history first, as after a subscriber restart.
         let follower = try SessionFollower(connection: try t.connect(), session: "default", since: 0)
-        _ = try update(c, "A", alpha: 0.7)
         var seqs: [Int] = []
         var recovered = 0
-        while seqs.count < 3, let item = try follower.next(timeoutMs: patienceMs) {
+        func take(_ item: SessionFollower.Item) {
             if case .event(let e) = item { seqs.append(e.seq ?? -1) }
             if case .recovered(_, _, let n) = item { recovered += n }
         }
+        // The replayed history, then a tick: from then on the follower's subscription is live, so the next
+        // event comes live (a lost one would be recovered and counted).
+        for item in try follower.itemsUntilLive() { take(item) }
+        _ = try update(c, "A", alpha: 0.7)
+        while seqs.count < 3, let item = try follower.next(timeoutMs: patienceMs) { take(item) }
         #expect(seqs == [1, 2, 3])
         #expect(recovered == 2)
     }
@@ -145,10 +149,12 @@ import ResponderProtocol
         defer { t.stop() }
         let c = try t.connect()
         let follower = try SessionFollower(connection: try t.connect(), session: "default", streams: ["trace"])
+        var recovered = 0
+        // Live first (see itemsUntilLive): a recovery must come from a false gap, not from a lost event.
+        for item in try follower.itemsUntilLive() { if case .recovered = item { recovered += 1 } }
         _ = try update(c, "A", alpha: 0.5)              // seq 1: tree
         _ = try c.call("event.tap", ["point": [20, 410]])  // seq 2: trace
         var events: [EngineEvent] = []
-        var recovered = 0
         while events.isEmpty, let item = try follower.next(timeoutMs: patienceMs) {
             if case .event(let e) = item { events.append(e) }
             if case .recovered = item { recovered += 1 }
