@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import zmq
 
-from harness import DEMO_WORLD, REPO
+from harness import DEMO_WORLD, PATIENCE, REPO
 
 CLIENTS = REPO / "clients" / "python"
 sys.path.insert(0, str(CLIENTS))
@@ -34,7 +34,7 @@ import trace_tail  # noqa: E402
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-def wait_for(predicate, timeout: float = 15.0, what: str = "condition", interval: float = 0.02):
+def wait_for(predicate, timeout: float = PATIENCE, what: str = "condition", interval: float = 0.02):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -59,7 +59,7 @@ def _close_connections():
 
 
 def connect(engine, name: str = "test") -> rc.Connection:
-    conn = rc.Connection(engine_address(engine))
+    conn = rc.Connection(engine_address(engine), timeout=PATIENCE)
     _connections.append(conn)
     conn.hello(name, kind="test")
     return conn
@@ -102,7 +102,7 @@ class Script:
     def stderr(self) -> str:
         return self.err_path.read_text(errors="replace")
 
-    def wait(self, timeout: float = 30) -> int:
+    def wait(self, timeout: float = 2 * PATIENCE) -> int:
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -114,7 +114,7 @@ class Script:
     def stop(self, sig=signal.SIGTERM) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
-            self.proc.wait(10)
+            self.proc.wait(PATIENCE)
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -151,7 +151,7 @@ class LossyProxy:
         self._up.setsockopt(zmq.LINGER, 0)
         self._up.setsockopt(zmq.SUBSCRIBE, b"")
         self._up.connect(engine.events_endpoint)
-        assert self._up.poll(10000), "the proxy got no $sys/welcome from the engine"
+        assert self._up.poll(int(PATIENCE * 1000)), "the proxy got no $sys/welcome from the engine"
         assert self._up.recv_multipart() == [b"$sys/welcome"]
         self._down = ctx.socket(zmq.XPUB)
         self._down.setsockopt(zmq.LINGER, 0)
@@ -208,7 +208,7 @@ def proxied_env(engine, proxy: LossyProxy) -> dict:
     return client_env(RESPONDER_RPC=engine.rpc_endpoint, RESPONDER_EVENTS=proxy.endpoint)
 
 
-def collect(follower: rc.Follower, until_seq: int, timeout: float = 30.0) -> list[rc.Item]:
+def collect(follower: rc.Follower, until_seq: int, timeout: float = PATIENCE) -> list[rc.Item]:
     """Items (sys ones left out) until the follower has delivered `until_seq`."""
     items = []
     deadline = time.monotonic() + timeout
@@ -306,7 +306,7 @@ def test_subscriber_names_missing_seqs(engines, proxies, scripts, drop):
     e = engines()
     proxy = proxies(e, drop)
     expected = [s for s in range(1, 21) if s not in drop]
-    s = scripts("subscriber.py", "--count", str(len(expected)), "--idle-exit", "10", env=proxied_env(e, proxy))
+    s = scripts("subscriber.py", "--count", str(len(expected)), "--idle-exit", "30", env=proxied_env(e, proxy))
     wait_for(lambda: "joined session default at seq 0" in s.stdout, what="the subscriber to join")
     conn = connect(e)
     insert_windows(conn, 20)
@@ -339,7 +339,8 @@ def test_follower_recovers_every_dropped_event_via_replay(engines, proxies):
     drop = set(range(7, 19)) | {40, 41, 55} | set(range(90, 101))  # includes the last events: only a tick shows those
     proxy = proxies(e, drop)
     conn = connect(e)
-    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"]))
+    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"],
+                                                                     welcome_timeout=PATIENCE))
     items = []
     try:
         # In three bursts, so that a later live event reveals the first gaps and only a tick the last one.
@@ -398,7 +399,8 @@ def test_follower_replay_expired_takes_a_new_snapshot(engines, proxies):
     e = engines(args=["--replay-buffer", "10"])
     proxy = proxies(e, drop=range(5, 31))
     conn = connect(e)
-    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"]))
+    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"],
+                                                                     welcome_timeout=PATIENCE))
     try:
         insert_windows(conn, 40)
         items = collect(follower, 40)
@@ -436,11 +438,11 @@ def test_follower_recovers_a_real_overflow(engines):
             sender.send_multipart([b"", request])
             in_flight += 1
             if in_flight >= 500:
-                assert sender.poll(10000)
+                assert sender.poll(int(PATIENCE * 1000))
                 sender.recv_multipart()
                 in_flight -= 1
         while in_flight:
-            assert sender.poll(10000)
+            assert sender.poll(int(PATIENCE * 1000))
             reply = json.loads(sender.recv_multipart()[-1])
             assert "result" in reply, reply
             in_flight -= 1
@@ -474,7 +476,7 @@ def test_follower_recovers_a_real_overflow(engines):
 def test_trace_tail_recovers_gaps_and_prints_paths(engines, proxies, scripts):
     e = engines(args=["--world", str(DEMO_WORLD)])
     proxy = proxies(e, drop=range(10, 16))
-    s = scripts("trace_tail.py", "--streams", "all", "--count", "30", "--idle-exit", "10", env=proxied_env(e, proxy))
+    s = scripts("trace_tail.py", "--streams", "all", "--count", "30", "--idle-exit", "30", env=proxied_env(e, proxy))
     wait_for(lambda: "# following session default from snapshot at seq 0" in s.stdout, what="trace_tail to join")
     conn = connect(e, "tester")
     for i in range(30):
