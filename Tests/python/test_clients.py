@@ -82,6 +82,13 @@ def client_env(**extra) -> dict:
     return env
 
 
+def _default_sigint() -> None:
+    # A test run started in the background by a non-interactive shell ignores SIGINT, and a child inherits that:
+    # Python then installs no KeyboardInterrupt handler. Restore the default so that SIGINT stops a script as
+    # Ctrl-C would in a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Script:
     """One sample script run as a subprocess, its stdout/stderr in files so they can be read while it runs."""
 
@@ -92,7 +99,8 @@ class Script:
         self._out = open(self.out_path, "wb")
         self._err = open(self.err_path, "wb")
         self.proc = subprocess.Popen([sys.executable, str(CLIENTS / script), *args], stdout=self._out,
-                                     stderr=self._err, stdin=subprocess.DEVNULL, env=env or client_env())
+                                     stderr=self._err, stdin=subprocess.DEVNULL, env=env or client_env(),
+                                     preexec_fn=_default_sigint)
 
     @property
     def stdout(self) -> str:
@@ -140,12 +148,20 @@ def scripts(tmp_path):
 
 class LossyProxy:
     """Forwards the engine's events to its own XPUB (with the same $sys/welcome), dropping the session events
-    whose seq is in `drop`. Stands in for a subscriber's lost messages, deterministically."""
+    whose seq is in `drop`. Stands in for a subscriber's lost messages, deterministically.
 
-    def __init__(self, ctx: zmq.Context, engine, directory: Path, drop=()):
+    A $sys/tick also reveals lost events: one that the engine happens to publish in the middle of a dropped run
+    would reveal part of it, and the client would report (or recover) the run in two pieces, or by tick where a
+    test expects a gap. With `ticks_from_seq`, the proxy withholds every tick until the session event with that
+    seq has passed through it (dropped or forwarded), so the outcome does not depend on when the engine ticks."""
+
+    def __init__(self, ctx: zmq.Context, engine, directory: Path, drop=(), ticks_from_seq: int | None = None):
         self.drop = set(drop)
         self.dropped: list[int] = []
         self.forwarded: list[int] = []
+        self.ticks_from_seq = ticks_from_seq
+        self.withheld_ticks = 0
+        self._highest_seq = 0
         self.endpoint = f"ipc://{directory}/proxy-{uuid.uuid4().hex[:6]}.events"
         self._up = ctx.socket(zmq.SUB)
         self._up.setsockopt(zmq.LINGER, 0)
@@ -170,8 +186,13 @@ class LossyProxy:
                 frames = sock.recv_multipart()
                 if sock is self._down:
                     continue  # subscription messages of our own subscribers
+                if len(frames) == 2 and frames[0] == b"$sys/tick" and self.ticks_from_seq is not None \
+                        and self._highest_seq < self.ticks_from_seq:
+                    self.withheld_ticks += 1
+                    continue
                 if len(frames) == 2 and not frames[0].startswith(b"$sys/"):
                     seq = json.loads(frames[1]).get("seq")
+                    self._highest_seq = max(self._highest_seq, seq)
                     if seq in self.drop:
                         self.dropped.append(seq)
                         continue
@@ -190,8 +211,8 @@ class LossyProxy:
 def proxies(ctx):
     made: list[LossyProxy] = []
 
-    def make(engine, drop=()) -> LossyProxy:
-        p = LossyProxy(ctx, engine, engine.dir, drop)
+    def make(engine, drop=(), ticks_from_seq: int | None = None) -> LossyProxy:
+        p = LossyProxy(ctx, engine, engine.dir, drop, ticks_from_seq)
         made.append(p)
         return p
 
@@ -304,7 +325,7 @@ def test_request_example_and_rpc_error_name(engines, scripts):
 @pytest.mark.parametrize("drop", [(), (5, 6, 7, 8, 9)], ids=["no-loss", "loss-5-9"])
 def test_subscriber_names_missing_seqs(engines, proxies, scripts, drop):
     e = engines()
-    proxy = proxies(e, drop)
+    proxy = proxies(e, drop, ticks_from_seq=10)  # the run 5–9 is reported once, by the gap at seq 10
     expected = [s for s in range(1, 21) if s not in drop]
     s = scripts("subscriber.py", "--count", str(len(expected)), "--idle-exit", "30", env=proxied_env(e, proxy))
     wait_for(lambda: "joined session default at seq 0" in s.stdout, what="the subscriber to join")
@@ -323,12 +344,17 @@ def test_subscriber_names_missing_seqs(engines, proxies, scripts, drop):
 
 def test_subscriber_notices_a_lost_tail_from_the_tick(engines, proxies, scripts):
     e = engines(args=["--tick-ms", "100"])
-    proxy = proxies(e, drop=(9, 10))
-    s = scripts("subscriber.py", "--idle-exit", "1.5", env=proxied_env(e, proxy))
+    # Only a tick can show the lost tail 9–10; one published between seq 9 and 10 would show it in two pieces.
+    proxy = proxies(e, drop=(9, 10), ticks_from_seq=10)
+    s = scripts("subscriber.py", env=proxied_env(e, proxy))
     wait_for(lambda: "joined session default" in s.stdout, what="the subscriber to join")
     insert_windows(connect(e), 10)
-    assert s.wait() == 0, s.stderr
+    wait_for(lambda: "$sys/tick shows seq 10" in s.stderr, what="a tick to show the lost tail")
+    s.stop(signal.SIGINT)  # as Ctrl-C: the subscriber prints its summary and exits 0
+    assert s.proc.returncode == 0, s.stderr
     assert "missed seq 9\u201310 (2 events)" in s.stderr and "$sys/tick shows seq 10" in s.stderr
+    warnings = [line for line in s.stderr.splitlines() if line.startswith("WARNING")]
+    assert len(warnings) == 1, s.stderr
     assert "last seq 10, 2 missed" in s.stdout
 
 
@@ -337,7 +363,7 @@ def test_subscriber_notices_a_lost_tail_from_the_tick(engines, proxies, scripts)
 def test_follower_recovers_every_dropped_event_via_replay(engines, proxies):
     e = engines()
     drop = set(range(7, 19)) | {40, 41, 55} | set(range(90, 101))  # includes the last events: only a tick shows those
-    proxy = proxies(e, drop)
+    proxy = proxies(e, drop, ticks_from_seq=19)  # the first loss, 7–18, is found by the gap at 19
     conn = connect(e)
     follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"],
                                                                      welcome_timeout=PATIENCE))
@@ -397,7 +423,7 @@ def test_follower_resumes_after_a_seq_without_a_snapshot(engines):
 
 def test_follower_replay_expired_takes_a_new_snapshot(engines, proxies):
     e = engines(args=["--replay-buffer", "10"])
-    proxy = proxies(e, drop=range(5, 31))
+    proxy = proxies(e, drop=range(5, 31), ticks_from_seq=31)  # the loss 5–30 is found in one piece, at seq 31
     conn = connect(e)
     follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"],
                                                                      welcome_timeout=PATIENCE))
@@ -475,7 +501,7 @@ def test_follower_recovers_a_real_overflow(engines):
 
 def test_trace_tail_recovers_gaps_and_prints_paths(engines, proxies, scripts):
     e = engines(args=["--world", str(DEMO_WORLD)])
-    proxy = proxies(e, drop=range(10, 16))
+    proxy = proxies(e, drop=range(10, 16), ticks_from_seq=16)  # the loss 10–15 is found in one piece, at seq 16
     s = scripts("trace_tail.py", "--streams", "all", "--count", "30", "--idle-exit", "30", env=proxied_env(e, proxy))
     wait_for(lambda: "# following session default from snapshot at seq 0" in s.stdout, what="trace_tail to join")
     conn = connect(e, "tester")
