@@ -244,6 +244,7 @@ def test_slow_joiner_gets_every_event_after_its_snapshot(engine, client):
     writer = engine.client()
     done: dict = {}
     go = threading.Event()
+    joined = threading.Event()
 
     def write():
         last = None
@@ -251,6 +252,10 @@ def test_slow_joiner_gets_every_event_after_its_snapshot(engine, client):
             for i in range(SLOW_JOINER_WRITES):
                 if i == JOIN_AFTER:
                     go.set()
+                if i == SLOW_JOINER_WRITES - 1:
+                    # However slow the join (a busy machine), it falls inside the write loop: the last write
+                    # waits for the snapshot.
+                    assert joined.wait(PATIENCE), "the follower did not join"
                 req = {"jsonrpc": "2.0", "id": i, "method": "tree.apply",
                        "params": {"session": s, "ops": writer_ops(i, template)}}
                 writer.send_json_text(json.dumps(req))
@@ -267,6 +272,7 @@ def test_slow_joiner_gets_every_event_after_its_snapshot(engine, client):
     # after the snapshot. Events published before the subscription was live never reach us (the slow joiner
     # problem); the welcome guarantees the snapshot is taken after it was, so those are in the snapshot.
     follower = Follower(connection(engine), session=s)
+    joined.set()
     raw: list[int] = []  # seqs as they come off the SUB, before the follower drops those the snapshot holds
     sub_next = follower.subscriber.next
 
