@@ -268,7 +268,7 @@ import ResponderProtocol
         #expect(brief.waitForExit() == 0)
         #expect(brief.lines.last == "session brief was deleted")
         t.stop()
-        #expect(other.waitForExit(timeout: 20) == 1)
+        #expect(other.waitForExit() == 1)
         #expect(other.output.contains("error: no engine named \"\(t.name)\" is running"), "\(other.output)")
     }
 
@@ -465,7 +465,7 @@ enum CLIRunner {
     }
 
     /// Runs to completion (killed after `timeout` seconds); output goes through files, so any size is fine.
-    static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> CLIResult {
+    static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = patienceSeconds) throws -> CLIResult {
         let p = try process(arguments)
         let dir = NSTemporaryDirectory() + "cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -537,7 +537,7 @@ final class RunningCLI: @unchecked Sendable {
 
     /// Waits for a printed line matching `match` and returns it.
     @discardableResult
-    func waitFor(timeout: Double = 30, _ match: (String) -> Bool) throws -> String {
+    func waitFor(timeout: Double = patienceSeconds, _ match: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = lines.first(where: match) { return line }
@@ -549,13 +549,13 @@ final class RunningCLI: @unchecked Sendable {
     }
 
     /// Its exit status once it exits by itself within `timeout` seconds, else nil.
-    func waitForExit(timeout: Double = 10) -> Int32? {
+    func waitForExit(timeout: Double = patienceSeconds) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(20_000) }
         if process.isRunning { return nil }
         process.waitUntilExit()
         // The output is read on another thread: wait for its end so the last lines are in `output`.
-        _ = drained.wait(timeout: .now() + 5)
+        _ = drained.wait(timeout: .now() + patienceSeconds)
         drained.signal()
         return process.terminationStatus
     }
@@ -564,7 +564,7 @@ final class RunningCLI: @unchecked Sendable {
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGINT)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(patienceSeconds)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -582,7 +582,7 @@ final class CLIEngine {
         engine = try TestEngine(name: "cli-" + String(UInt32.random(in: 0 ... .max), radix: 36), world: world)
     }
 
-    var target: [String] { ["--dir", directory, "--name", name, "--timeout", "30"] }
+    var target: [String] { ["--dir", directory, "--name", name, "--timeout", "\(Int(patienceSeconds))"] }
 
     func run(_ arguments: [String], stdin: String? = nil) throws -> CLIResult {
         try CLIRunner.run(arguments + target, stdin: stdin)

@@ -6,7 +6,7 @@ final class RawDealer {
     let context: ZMQContext
     let socket: ZMQSocket
 
-    init(address: EngineAddress, receiveTimeoutMs: Int = 60_000) throws {
+    init(address: EngineAddress, receiveTimeoutMs: Int = patienceMs) throws {
         context = try ZMQContext()
         socket = try ZMQSocket(context: context, type: .dealer)
         try socket.setLinger(0)
@@ -26,9 +26,9 @@ final class RawDealer {
 }
 
 enum RawRequest {
-    /// Sends one request body as text and returns the reply as text.
-    static func send(address: EngineAddress, body: String, receiveTimeoutMs: Int = 60_000) throws -> String {
-        let dealer = try RawDealer(address: address, receiveTimeoutMs: receiveTimeoutMs)
+    /// Sends one request body as text and returns the reply as text ("" if none comes within `timeoutMs`).
+    static func send(address: EngineAddress, body: String, timeoutMs: Int = patienceMs) throws -> String {
+        let dealer = try RawDealer(address: address, receiveTimeoutMs: timeoutMs)
         try dealer.send(body)
         return try dealer.receive().map { String(decoding: $0, as: UTF8.self) } ?? ""
     }

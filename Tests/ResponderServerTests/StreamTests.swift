@@ -17,19 +17,29 @@ import ResponderProtocol
         let t = try TestEngine(world: Fixtures.world)
         defer { t.stop() }
         let done = DispatchSemaphore(value: 0)
+        let writing = DispatchSemaphore(value: 0)
+        let joined = DispatchSemaphore(value: 0)
         let address = try t.address
         let writes = 300
-        // The writer starts before the follower joins and keeps going while it does.
+        let joinAfter = 50
+        // The writer starts before the follower joins and keeps going while it does. However slow the machine,
+        // the join falls inside the writes: it starts after `joinAfter` of them, and the last one waits for it.
         Thread.detachNewThread {
             defer { done.signal() }
-            guard let w = try? ResponderConnection(address: address) else { return }
-            for i in 0..<writes { _ = try? w.call("tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]]) }
+            guard let w = try? ResponderConnection(address: address, timeoutSeconds: patienceSeconds) else { return }
+            for i in 0..<writes {
+                if i == joinAfter { writing.signal() }
+                if i == writes - 1 { _ = joined.wait(timeout: .now() + patienceSeconds) }
+                _ = try? w.call("tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]])
+            }
         }
+        try #require(writing.wait(timeout: .now() + patienceSeconds) == .success, "the writer did not start")
         let follower = try SessionFollower(connection: try t.connect(), session: "default")
+        joined.signal()
         var startSeq: Int?
         var seqs: [Int] = []
         while startSeq == nil || (seqs.last ?? startSeq!) < writes {
-            guard let item = try follower.next(timeoutMs: 10_000) else { break }
+            guard let item = try follower.next(timeoutMs: patienceMs) else { break }
             switch item {
             case .snapshot(let s): startSeq = s.seq
             case .event(let e): seqs.append(e.seq ?? -1)
@@ -38,6 +48,7 @@ import ResponderProtocol
         }
         done.wait()
         let start = try #require(startSeq)
+        try #require(start >= joinAfter && start < writes, "the follower joined at seq \(start), not during the writes")
         #expect(seqs == Array((start + 1)...writes))
     }
 
@@ -49,13 +60,17 @@ import ResponderProtocol
         _ = try update(c, "A", alpha: 0.6)
         // Joining with --since replays history first, as after a subscriber restart.
         let follower = try SessionFollower(connection: try t.connect(), session: "default", since: 0)
-        _ = try update(c, "A", alpha: 0.7)
         var seqs: [Int] = []
         var recovered = 0
-        while seqs.count < 3, let item = try follower.next(timeoutMs: 5000) {
+        func take(_ item: SessionFollower.Item) {
             if case .event(let e) = item { seqs.append(e.seq ?? -1) }
             if case .recovered(_, _, let n) = item { recovered += n }
         }
+        // The replayed history, then a tick: from then on the follower's subscription is live, so the next
+        // event comes live (a lost one would be recovered and counted).
+        for item in try follower.itemsUntilLive() { take(item) }
+        _ = try update(c, "A", alpha: 0.7)
+        while seqs.count < 3, let item = try follower.next(timeoutMs: patienceMs) { take(item) }
         #expect(seqs == [1, 2, 3])
         #expect(recovered == 2)
     }
@@ -74,7 +89,7 @@ import ResponderProtocol
         try #require(range.count == 2)
         var mine: [Int] = []
         for _ in 0..<(2 + range[1] - range[0] + 1) {
-            let e = try #require(try sub.next(timeoutMs: 5000))
+            let e = try #require(try sub.nextSessionEvent())
             if e.body["cause"]?["client"] == "me" { mine.append(e.seq!) }
         }
         #expect(mine == Array(range[0]...range[1]))
@@ -125,11 +140,8 @@ import ResponderProtocol
         let c = try t.connect()
         _ = try update(c, "A", alpha: 0.5)
         let sub = try t.subscribe([])
-        var tick: EngineEvent?
-        while tick == nil, let e = try sub.next(timeoutMs: 2000) {
-            if e.topic == "$sys/tick" { tick = e }
-        }
-        #expect(tick?.body["sessions"]?["default"] == 1)
+        let tick = try #require(try sub.next { $0.topic == "$sys/tick" })
+        #expect(tick.body["sessions"]?["default"] == 1)
     }
 
     @Test func aFollowerOfOneStreamSeesNoFalseGapsFromTheOthers() throws {
@@ -137,11 +149,13 @@ import ResponderProtocol
         defer { t.stop() }
         let c = try t.connect()
         let follower = try SessionFollower(connection: try t.connect(), session: "default", streams: [.trace])
+        var recovered = 0
+        // Live first (see itemsUntilLive): a recovery must come from a false gap, not from a lost event.
+        for item in try follower.itemsUntilLive() { if case .recovered = item { recovered += 1 } }
         _ = try update(c, "A", alpha: 0.5)              // seq 1: tree
         _ = try c.call("event.tap", ["point": [20, 410]])  // seq 2: trace
         var events: [EngineEvent] = []
-        var recovered = 0
-        while events.isEmpty, let item = try follower.next(timeoutMs: 5000) {
+        while events.isEmpty, let item = try follower.next(timeoutMs: patienceMs) {
             if case .event(let e) = item { events.append(e) }
             if case .recovered = item { recovered += 1 }
         }
@@ -158,7 +172,7 @@ import ResponderProtocol
         let t = try TestEngine(world: Fixtures.world, replayBuffer: replayBuffer, tickMilliseconds: 100, publishHighWaterMark: 20)
         defer { t.stop() }
         let follower = try SessionFollower(connection: try t.connect(), session: "default", receiveHighWaterMark: 20)
-        guard case .snapshot = try follower.next(timeoutMs: 5000) else { Issue.record("no snapshot first"); return }
+        guard case .snapshot = try follower.next(timeoutMs: patienceMs) else { Issue.record("no snapshot first"); return }
         let writer = try t.connect()
         let flood = 20_000
         for i in 0..<flood { _ = try update(writer, "A", alpha: Double(i % 100) / 100) }
@@ -166,7 +180,7 @@ import ResponderProtocol
         var gapless = true
         var recovered = 0
         var resnapshots = 0
-        while last < flood, let item = try follower.next(timeoutMs: 5000) {
+        while last < flood, let item = try follower.next(timeoutMs: patienceMs) {
             switch item {
             case .event(let e):
                 if e.seq != last + 1 { gapless = false }

@@ -26,9 +26,10 @@ import Testing
     @Test func routerMandatoryRejectsUnknownPeer() throws {
         let ctx = try ZMQContext()
         let router = try ZMQSocket(context: ctx, type: .router)
-        defer { router.close(); ctx.terminate() }
+        let endpoint = ipcEndpoint("rm")
+        defer { router.close(); ctx.terminate(); removeIPC(endpoint) }
         try router.setRouterMandatory(true)
-        try router.bind(ipcEndpoint("rm"))
+        try router.bind(endpoint)
         let error = #expect(throws: ZMQError.self) {
             try router.send([bytes("nobody"), bytes("x")], dontWait: true)
         }
@@ -64,7 +65,7 @@ import Testing
         let endpoint = ipcEndpoint("mms")
         let pull = try ZMQSocket(context: ctx, type: .pull)
         let push = try ZMQSocket(context: ctx, type: .push)
-        defer { pull.close(); push.close(); ctx.terminate() }
+        defer { pull.close(); push.close(); ctx.terminate(); removeIPC(endpoint) }
         try pull.setLinger(0)
         try push.setLinger(0)
         try pull.setMaxMessageSize(100)
@@ -94,7 +95,7 @@ import Testing
         try dealer.connect(ipcEndpoint("gone"))
         #expect(try dealer.send([bytes("undeliverable")], dontWait: true))
         dealer.close()
-        #expect(finishes(within: 5) { ctx.terminate() })
+        #expect(finishes(within: patienceSeconds) { ctx.terminate() })
         ctx.terminate()  // idempotent
         #expect(ctx.isTerminated)
         let error = #expect(throws: ZMQError.self) { _ = try ZMQSocket(context: ctx, type: .pub) }
@@ -104,10 +105,13 @@ import Testing
     @Test func terminateWakesBlockedReceiverWithETERM() throws {
         let ctx = try ZMQContext()
         let endpoint = ipcEndpoint("term")
+        defer { removeIPC(endpoint) }
         let started = DispatchSemaphore(value: 0)
         let result = ErrorBox()
         let receiverDone = DispatchSemaphore(value: 0)
+        let receiverName = "zt-recv-" + String(UInt32.random(in: 0 ..< 1_000_000))
         Thread {
+            Thread.current.name = receiverName
             do {
                 let s = try ZMQSocket(context: ctx, type: .pull)
                 defer { s.close() }
@@ -119,10 +123,11 @@ import Testing
             }
             receiverDone.signal()
         }.start()
-        #expect(started.wait(timeout: .now() + 5) == .success)
-        Thread.sleep(forTimeInterval: 0.05)
-        #expect(finishes(within: 5) { ctx.terminate() })
-        #expect(receiverDone.wait(timeout: .now() + 5) == .success)
+        #expect(started.wait(timeout: .now() + patienceSeconds) == .success)
+        // Terminate only once the receiver is really blocked in receive (not merely about to call it).
+        #expect(waitUntilAsleep(threadNamed: receiverName, timeoutSeconds: patienceSeconds))
+        #expect(finishes(within: patienceSeconds) { ctx.terminate() })
+        #expect(receiverDone.wait(timeout: .now() + patienceSeconds) == .success)
         #expect(result.get()?.isTerminated == true)
     }
 }

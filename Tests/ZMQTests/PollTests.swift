@@ -9,10 +9,11 @@ import Testing
         let pull = try ZMQSocket(context: ctx, type: .pull)
         let idle = try ZMQSocket(context: ctx, type: .pull)
         let push = try ZMQSocket(context: ctx, type: .push)
-        defer { pull.close(); idle.close(); push.close(); ctx.terminate() }
+        let idleEndpoint = ipcEndpoint("idle")
+        defer { pull.close(); idle.close(); push.close(); ctx.terminate(); removeIPC(endpoint, idleEndpoint) }
         for s in [pull, idle, push] { try s.setLinger(0) }
         try pull.bind(endpoint)
-        try idle.bind(ipcEndpoint("idle"))
+        try idle.bind(idleEndpoint)
         try push.connect(endpoint)
 
         // Nothing pending: times out with no results, after actually waiting.
@@ -35,7 +36,7 @@ import Testing
         let endpoint = ipcEndpoint("pw")
         let pull = try ZMQSocket(context: ctx, type: .pull)
         let push = try ZMQSocket(context: ctx, type: .push)
-        defer { pull.close(); push.close(); ctx.terminate() }
+        defer { pull.close(); push.close(); ctx.terminate(); removeIPC(endpoint) }
         try pull.setLinger(0)
         try push.setLinger(0)
         try pull.bind(endpoint)

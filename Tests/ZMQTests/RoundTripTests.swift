@@ -7,7 +7,7 @@ import Testing
         let endpoint = ipcEndpoint("dr")
         let router = try ZMQSocket(context: ctx, type: .router)
         let dealer = try ZMQSocket(context: ctx, type: .dealer)
-        defer { router.close(); dealer.close(); ctx.terminate() }
+        defer { router.close(); dealer.close(); ctx.terminate(); removeIPC(endpoint) }
         try router.setLinger(0)
         try dealer.setLinger(0)
         try router.bind(endpoint)
@@ -66,7 +66,7 @@ import Testing
         let endpoint = ipcEndpoint("pair")
         let a = try ZMQSocket(context: ctx, type: .pair)
         let b = try ZMQSocket(context: ctx, type: .pair)
-        defer { a.close(); b.close(); ctx.terminate() }
+        defer { a.close(); b.close(); ctx.terminate(); removeIPC(endpoint) }
         try a.setLinger(0)
         try b.setLinger(0)
         try a.bind(endpoint)
@@ -81,8 +81,9 @@ import Testing
     @Test func receiveTimeoutReturnsNil() throws {
         let ctx = try ZMQContext()
         let pull = try ZMQSocket(context: ctx, type: .pull)
-        defer { pull.close(); ctx.terminate() }
-        try pull.bind(ipcEndpoint("rto"))
+        let endpoint = ipcEndpoint("rto")
+        defer { pull.close(); ctx.terminate(); removeIPC(endpoint) }
+        try pull.bind(endpoint)
         let start = ContinuousClock.now
         #expect(try receive(pull, timeoutMs: 100) == nil)
         #expect(ContinuousClock.now - start >= .milliseconds(80))

@@ -32,8 +32,11 @@ SCHEMA_DIR = PROTOCOL / "schemas"
 SCHEMA_BASE = "https://responder-engine.invalid/protocol/1/schemas/"
 DEMO_WORLD = PROTOCOL / "examples" / "demo-world.json"
 
-START_TIMEOUT = float(os.environ.get("RESPONDERD_START_TIMEOUT", "30"))
-REPLY_TIMEOUT = float(os.environ.get("RESPONDERD_REPLY_TIMEOUT", "10"))
+# How long a test waits for something that should happen (a start-up, a reply, an event) before it fails. Only a
+# broken engine takes this long; a busy machine (2 cores, other builds, `stress`) can take seconds.
+PATIENCE = float(os.environ.get("RESPONDERD_PATIENCE", "60"))
+START_TIMEOUT = float(os.environ.get("RESPONDERD_START_TIMEOUT", str(PATIENCE)))
+REPLY_TIMEOUT = float(os.environ.get("RESPONDERD_REPLY_TIMEOUT", str(PATIENCE)))
 
 
 # --------------------------------------------------------------------------------------------- schemas
@@ -379,10 +382,10 @@ class Engine:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(sig)
 
-    def wait(self, timeout: float = 15) -> int:
+    def wait(self, timeout: float = PATIENCE) -> int:
         return self.proc.wait(timeout)
 
-    def stop(self, sig=signal.SIGTERM, timeout: float = 15) -> int | None:
+    def stop(self, sig=signal.SIGTERM, timeout: float = PATIENCE) -> int | None:
         """Stops this engine (by its pid) and returns its exit status."""
         for c in self._clients:
             c.close()

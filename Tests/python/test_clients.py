@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import zmq
 
-from harness import DEMO_WORLD, REPO
+from harness import DEMO_WORLD, PATIENCE, REPO
 
 CLIENTS = REPO / "clients" / "python"
 sys.path.insert(0, str(CLIENTS))
@@ -34,7 +34,7 @@ import trace_tail  # noqa: E402
 
 # ------------------------------------------------------------------------------------------------ helpers
 
-def wait_for(predicate, timeout: float = 15.0, what: str = "condition", interval: float = 0.02):
+def wait_for(predicate, timeout: float = PATIENCE, what: str = "condition", interval: float = 0.02):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -59,7 +59,7 @@ def _close_connections():
 
 
 def connect(engine, name: str = "test") -> rc.Connection:
-    conn = rc.Connection(engine_address(engine))
+    conn = rc.Connection(engine_address(engine), timeout=PATIENCE)
     _connections.append(conn)
     conn.hello(name, kind="test")
     return conn
@@ -82,6 +82,13 @@ def client_env(**extra) -> dict:
     return env
 
 
+def _default_sigint() -> None:
+    # A test run started in the background by a non-interactive shell ignores SIGINT, and a child inherits that:
+    # Python then installs no KeyboardInterrupt handler. Restore the default so that SIGINT stops a script as
+    # Ctrl-C would in a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Script:
     """One sample script run as a subprocess, its stdout/stderr in files so they can be read while it runs."""
 
@@ -92,7 +99,8 @@ class Script:
         self._out = open(self.out_path, "wb")
         self._err = open(self.err_path, "wb")
         self.proc = subprocess.Popen([sys.executable, str(CLIENTS / script), *args], stdout=self._out,
-                                     stderr=self._err, stdin=subprocess.DEVNULL, env=env or client_env())
+                                     stderr=self._err, stdin=subprocess.DEVNULL, env=env or client_env(),
+                                     preexec_fn=_default_sigint)
 
     @property
     def stdout(self) -> str:
@@ -102,7 +110,7 @@ class Script:
     def stderr(self) -> str:
         return self.err_path.read_text(errors="replace")
 
-    def wait(self, timeout: float = 30) -> int:
+    def wait(self, timeout: float = 2 * PATIENCE) -> int:
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -114,7 +122,7 @@ class Script:
     def stop(self, sig=signal.SIGTERM) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
-            self.proc.wait(10)
+            self.proc.wait(PATIENCE)
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -140,18 +148,26 @@ def scripts(tmp_path):
 
 class LossyProxy:
     """Forwards the engine's events to its own XPUB (with the same $sys/welcome), dropping the session events
-    whose seq is in `drop`. Stands in for a subscriber's lost messages, deterministically."""
+    whose seq is in `drop`. Stands in for a subscriber's lost messages, deterministically.
 
-    def __init__(self, ctx: zmq.Context, engine, directory: Path, drop=()):
+    A $sys/tick also reveals lost events: one that the engine happens to publish in the middle of a dropped run
+    would reveal part of it, and the client would report (or recover) the run in two pieces, or by tick where a
+    test expects a gap. With `ticks_from_seq`, the proxy withholds every tick until the session event with that
+    seq has passed through it (dropped or forwarded), so the outcome does not depend on when the engine ticks."""
+
+    def __init__(self, ctx: zmq.Context, engine, directory: Path, drop=(), ticks_from_seq: int | None = None):
         self.drop = set(drop)
         self.dropped: list[int] = []
         self.forwarded: list[int] = []
+        self.ticks_from_seq = ticks_from_seq
+        self.withheld_ticks = 0
+        self._highest_seq = 0
         self.endpoint = f"ipc://{directory}/proxy-{uuid.uuid4().hex[:6]}.events"
         self._up = ctx.socket(zmq.SUB)
         self._up.setsockopt(zmq.LINGER, 0)
         self._up.setsockopt(zmq.SUBSCRIBE, b"")
         self._up.connect(engine.events_endpoint)
-        assert self._up.poll(10000), "the proxy got no $sys/welcome from the engine"
+        assert self._up.poll(int(PATIENCE * 1000)), "the proxy got no $sys/welcome from the engine"
         assert self._up.recv_multipart() == [b"$sys/welcome"]
         self._down = ctx.socket(zmq.XPUB)
         self._down.setsockopt(zmq.LINGER, 0)
@@ -170,8 +186,13 @@ class LossyProxy:
                 frames = sock.recv_multipart()
                 if sock is self._down:
                     continue  # subscription messages of our own subscribers
+                if len(frames) == 2 and frames[0] == b"$sys/tick" and self.ticks_from_seq is not None \
+                        and self._highest_seq < self.ticks_from_seq:
+                    self.withheld_ticks += 1
+                    continue
                 if len(frames) == 2 and not frames[0].startswith(b"$sys/"):
                     seq = json.loads(frames[1]).get("seq")
+                    self._highest_seq = max(self._highest_seq, seq)
                     if seq in self.drop:
                         self.dropped.append(seq)
                         continue
@@ -190,8 +211,8 @@ class LossyProxy:
 def proxies(ctx):
     made: list[LossyProxy] = []
 
-    def make(engine, drop=()) -> LossyProxy:
-        p = LossyProxy(ctx, engine, engine.dir, drop)
+    def make(engine, drop=(), ticks_from_seq: int | None = None) -> LossyProxy:
+        p = LossyProxy(ctx, engine, engine.dir, drop, ticks_from_seq)
         made.append(p)
         return p
 
@@ -208,7 +229,7 @@ def proxied_env(engine, proxy: LossyProxy) -> dict:
     return client_env(RESPONDER_RPC=engine.rpc_endpoint, RESPONDER_EVENTS=proxy.endpoint)
 
 
-def collect(follower: rc.Follower, until_seq: int, timeout: float = 30.0) -> list[rc.Item]:
+def collect(follower: rc.Follower, until_seq: int, timeout: float = PATIENCE) -> list[rc.Item]:
     """Items (sys ones left out) until the follower has delivered `until_seq`."""
     items = []
     deadline = time.monotonic() + timeout
@@ -304,9 +325,9 @@ def test_request_example_and_rpc_error_name(engines, scripts):
 @pytest.mark.parametrize("drop", [(), (5, 6, 7, 8, 9)], ids=["no-loss", "loss-5-9"])
 def test_subscriber_names_missing_seqs(engines, proxies, scripts, drop):
     e = engines()
-    proxy = proxies(e, drop)
+    proxy = proxies(e, drop, ticks_from_seq=10)  # the run 5–9 is reported once, by the gap at seq 10
     expected = [s for s in range(1, 21) if s not in drop]
-    s = scripts("subscriber.py", "--count", str(len(expected)), "--idle-exit", "10", env=proxied_env(e, proxy))
+    s = scripts("subscriber.py", "--count", str(len(expected)), "--idle-exit", "30", env=proxied_env(e, proxy))
     wait_for(lambda: "joined session default at seq 0" in s.stdout, what="the subscriber to join")
     conn = connect(e)
     insert_windows(conn, 20)
@@ -323,12 +344,17 @@ def test_subscriber_names_missing_seqs(engines, proxies, scripts, drop):
 
 def test_subscriber_notices_a_lost_tail_from_the_tick(engines, proxies, scripts):
     e = engines(args=["--tick-ms", "100"])
-    proxy = proxies(e, drop=(9, 10))
-    s = scripts("subscriber.py", "--idle-exit", "1.5", env=proxied_env(e, proxy))
+    # Only a tick can show the lost tail 9–10; one published between seq 9 and 10 would show it in two pieces.
+    proxy = proxies(e, drop=(9, 10), ticks_from_seq=10)
+    s = scripts("subscriber.py", env=proxied_env(e, proxy))
     wait_for(lambda: "joined session default" in s.stdout, what="the subscriber to join")
     insert_windows(connect(e), 10)
-    assert s.wait() == 0, s.stderr
+    wait_for(lambda: "$sys/tick shows seq 10" in s.stderr, what="a tick to show the lost tail")
+    s.stop(signal.SIGINT)  # as Ctrl-C: the subscriber prints its summary and exits 0
+    assert s.proc.returncode == 0, s.stderr
     assert "missed seq 9\u201310 (2 events)" in s.stderr and "$sys/tick shows seq 10" in s.stderr
+    warnings = [line for line in s.stderr.splitlines() if line.startswith("WARNING")]
+    assert len(warnings) == 1, s.stderr
     assert "last seq 10, 2 missed" in s.stdout
 
 
@@ -337,9 +363,10 @@ def test_subscriber_notices_a_lost_tail_from_the_tick(engines, proxies, scripts)
 def test_follower_recovers_every_dropped_event_via_replay(engines, proxies):
     e = engines()
     drop = set(range(7, 19)) | {40, 41, 55} | set(range(90, 101))  # includes the last events: only a tick shows those
-    proxy = proxies(e, drop)
+    proxy = proxies(e, drop, ticks_from_seq=19)  # the first loss, 7–18, is found by the gap at 19
     conn = connect(e)
-    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"]))
+    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"],
+                                                                     welcome_timeout=PATIENCE))
     items = []
     try:
         # In three bursts, so that a later live event reveals the first gaps and only a tick the last one.
@@ -396,9 +423,10 @@ def test_follower_resumes_after_a_seq_without_a_snapshot(engines):
 
 def test_follower_replay_expired_takes_a_new_snapshot(engines, proxies):
     e = engines(args=["--replay-buffer", "10"])
-    proxy = proxies(e, drop=range(5, 31))
+    proxy = proxies(e, drop=range(5, 31), ticks_from_seq=31)  # the loss 5–30 is found in one piece, at seq 31
     conn = connect(e)
-    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"]))
+    follower = rc.Follower(conn, "default", subscriber=rc.Subscriber(proxied_address(e, proxy), ["default/"],
+                                                                     welcome_timeout=PATIENCE))
     try:
         insert_windows(conn, 40)
         items = collect(follower, 40)
@@ -436,11 +464,11 @@ def test_follower_recovers_a_real_overflow(engines):
             sender.send_multipart([b"", request])
             in_flight += 1
             if in_flight >= 500:
-                assert sender.poll(10000)
+                assert sender.poll(int(PATIENCE * 1000))
                 sender.recv_multipart()
                 in_flight -= 1
         while in_flight:
-            assert sender.poll(10000)
+            assert sender.poll(int(PATIENCE * 1000))
             reply = json.loads(sender.recv_multipart()[-1])
             assert "result" in reply, reply
             in_flight -= 1
@@ -473,8 +501,8 @@ def test_follower_recovers_a_real_overflow(engines):
 
 def test_trace_tail_recovers_gaps_and_prints_paths(engines, proxies, scripts):
     e = engines(args=["--world", str(DEMO_WORLD)])
-    proxy = proxies(e, drop=range(10, 16))
-    s = scripts("trace_tail.py", "--streams", "all", "--count", "30", "--idle-exit", "10", env=proxied_env(e, proxy))
+    proxy = proxies(e, drop=range(10, 16), ticks_from_seq=16)  # the loss 10–15 is found in one piece, at seq 16
+    s = scripts("trace_tail.py", "--streams", "all", "--count", "30", "--idle-exit", "30", env=proxied_env(e, proxy))
     wait_for(lambda: "# following session default from snapshot at seq 0" in s.stdout, what="trace_tail to join")
     conn = connect(e, "tester")
     for i in range(30):

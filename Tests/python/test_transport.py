@@ -4,7 +4,7 @@ import json
 
 import zmq
 
-from harness import check_response
+from harness import PATIENCE, check_response
 
 
 def info_request(id_):
@@ -37,7 +37,7 @@ def test_req_socket(engine, ctx):
     try:
         for i in range(3):
             req.send(info_request(i))
-            assert req.poll(10000, zmq.POLLIN), "no reply on REQ"
+            assert req.poll(int(PATIENCE * 1000), zmq.POLLIN), "no reply on REQ"
             resp = json.loads(req.recv())
             check_response("engine.info", resp)
             assert resp["id"] == i
