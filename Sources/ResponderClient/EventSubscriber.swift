@@ -19,8 +19,9 @@ public struct EngineEvent: Sendable {
 
 }
 
-/// A SUB socket on the engine's events. `init` returns only once the engine's welcome message has arrived,
-/// so every event published after that is seen (no slow-joiner race). Not thread-safe: one owner.
+/// A SUB socket on the engine's events. `init` returns once the engine's welcome message has arrived: the
+/// connection is up, though the subscriptions may still be on their way (Protocol/README 13.1); a gap-free
+/// reader recovers anything they missed by seq (SessionFollower). Not thread-safe: one owner.
 public final class EventSubscriber {
     private let context: ZMQContext
     private let socket: ZMQSocket
@@ -32,8 +33,9 @@ public final class EventSubscriber {
             socket = try ZMQSocket(context: context, type: .sub)
             try socket.setLinger(0)
             try socket.setReceiveHWM(receiveHighWaterMark)
-            try socket.subscribe("$sys/")
+            // `$sys/` last: subscriptions reach the engine in order, so a `$sys/tick` received proves them all live.
             for t in topics { try socket.subscribe(t) }
+            try socket.subscribe("$sys/")
             try socket.connect(address.events)
         } catch {
             throw .transport("cannot subscribe to \(address.events): \(error)")

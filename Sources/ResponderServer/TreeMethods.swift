@@ -19,14 +19,17 @@ enum TreeMethods {
         }
         table.add(TreeLoadRequest.self) { (r, host, ctx) throws(RPCError) in
             try checkRevision(r.ifRevision, host)
-            let change = try host.state.load(tree: r.tree, detached: r.detached ?? [], limits: ctx.state.config.limits)
-            var published = Published()
+            let world = try r.world()
+            let change = try host.state.load(tree: world.tree, detached: world.detached, limits: ctx.state.config.limits)
+            var published = SeqRange()
             ctx.publishLoaded(host, consequences: change.consequences, &published)
             return .typed(published.reply(Empty(), host, revision: host.revision))
         }
         table.add(TreeApplyRequest.self) { (r, host, ctx) throws(RPCError) in
-            let change = try host.state.apply(r.ops.ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits)
-            var published = Published()
+            // Section 11: an out-of-date batch is a conflict before any op is read.
+            try checkRevision(r.ifRevision, host)
+            let change = try host.state.apply(try r.ops.read(), ifRevision: r.ifRevision, limits: ctx.state.config.limits)
+            var published = SeqRange()
             ctx.publishApplied(change, sent: r.ops.sent, host, &published)
             return .typed(published.reply(Empty(), host, revision: host.revision))
         }

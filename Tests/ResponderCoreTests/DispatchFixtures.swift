@@ -73,8 +73,8 @@ extension Traced {
 /// then the typed core. Tests written this way check the wire contract in memory, with no sockets.
 extension SessionState {
     mutating func load(tree: JSON, detached: [JSON], limits: Limits) throws(RPCError) -> TreeChange {
-        let request = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)])
-        return try load(tree: request.tree, detached: request.detached ?? [], limits: limits)
+        let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)]).world()
+        return try load(tree: world.tree, detached: world.detached, limits: limits)
     }
     mutating func touch(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         let r = try WireDecoder.decode(TouchRequest.self, from: params)
@@ -152,8 +152,8 @@ extension SessionState {
 
 extension World {
     mutating func load(tree: JSON, detached: [JSON] = [], limits: Limits = .default) throws(RPCError) {
-        let request = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)])
-        try load(tree: request.tree, detached: request.detached ?? [], limits: limits)
+        let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)]).world()
+        try load(tree: world.tree, detached: world.detached, limits: limits)
     }
 }
 

@@ -355,6 +355,20 @@ def test_revision_conflict_on_apply(client, demo):
     assert client.call("tree.get", session=s, id="title")["tree"]["hidden"] is True
 
 
+def test_revision_conflict_comes_before_a_look_at_the_ops_or_the_tree(client, demo):
+    # Section 11: with an out-of-date ifRevision, no op is looked at (a malformed one included).
+    s, before = demo
+    stale = before["revision"] - 1
+    bad_ops = [{"op": "update", "id": "title", "set": {"hiden": True}}, {"op": "explode"}]
+    assert apply_error(client, s, bad_ops, ifRevision=stale).name == "REVISION_CONFLICT"
+    e = client.error("tree.load", session=s, tree={"id": "app", "kind": "application", "frmae": 1}, ifRevision=stale)
+    assert e.name == "REVISION_CONFLICT"
+    # With the right revision, the same requests are refused for what is wrong with them.
+    assert apply_error(client, s, bad_ops, ifRevision=before["revision"]).name == "INVALID_NODE"
+    assert client.error("tree.load", session=s, tree={"id": "app", "kind": "application", "frmae": 1}).name == "INVALID_NODE"
+    assert_unchanged(client, s, before)
+
+
 def test_revision_conflict_on_load(client, demo):
     s, before = demo
     e = client.error("tree.load", session=s, tree={"id": "app", "kind": "application"}, ifRevision=before["revision"] + 5)

@@ -7,8 +7,8 @@ Only needs pyzmq (``python3 -m pip install pyzmq``). The pieces:
   Raises :class:`NoEngineError` with a readable message when no engine runs.
 * :class:`Connection` sends JSON-RPC 2.0 requests on a DEALER socket; :meth:`Connection.call` returns the
   result or raises :class:`RPCError`, whose ``name`` is the error's ``data.name`` (e.g. ``REPLAY_EXPIRED``).
-* :class:`Subscriber` is a SUB socket that returns only once the engine's ``$sys/welcome`` has arrived, so
-  no event published afterwards is missed for lack of a live subscription.
+* :class:`Subscriber` is a SUB socket that returns only once the engine's ``$sys/welcome`` has arrived: the
+  connection is up (its subscriptions may still be on their way; the Follower recovers what they missed).
 * :class:`Follower` implements the join procedure of Protocol/README.md for one session: subscribe, wait for
   the welcome, take ``session.snapshot`` (or resume after a known seq), then hand out every event in seq
   order exactly once, recovering gaps with ``trace.replay`` and re-snapshotting on ``REPLAY_EXPIRED``.
@@ -193,8 +193,9 @@ class Event:
 class Subscriber:
     """A SUB socket on the engine's events, ready once the constructor returns.
 
-    ``topics`` are prefixes (``"default/"``, ``"default/trace"``); ``$sys/`` is always subscribed, which is
-    also what makes the single-frame ``$sys/welcome`` reach us once our subscriptions are live.
+    ``topics`` are prefixes (``"default/"``, ``"default/trace"``); ``$sys/`` is always subscribed, last, which
+    brings the single-frame ``$sys/welcome`` (the connection is up) and ``$sys/tick`` (once one arrives, every
+    subscription is live: they reach the engine in order; Protocol/README.md 13.1).
     ``rcvhwm`` bounds the messages queued here (0: unlimited).
     """
 
@@ -205,9 +206,9 @@ class Subscriber:
         self._socket = self._context.socket(zmq.SUB)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.setsockopt(zmq.RCVHWM, rcvhwm)
-        self._socket.setsockopt(zmq.SUBSCRIBE, SYS_PREFIX.encode())
         for topic in topics:
             self._socket.setsockopt(zmq.SUBSCRIBE, topic.encode())
+        self._socket.setsockopt(zmq.SUBSCRIBE, SYS_PREFIX.encode())
         self._socket.connect(address.events)
         deadline = time.monotonic() + welcome_timeout
         while True:

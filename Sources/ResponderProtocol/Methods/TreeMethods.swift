@@ -19,14 +19,23 @@ public struct TreeGetRequest: SessionRequest {
 public struct TreeLoadRequest: SessionRequest {
     public static let method = "tree.load"
     public var session: String?
-    public var tree: NodeTree
-    public var detached: [NodeTree]?
+    /// Read after `ifRevision` is checked.
+    public var tree: Deferred<NodeTree>
+    public var detached: [Deferred<NodeTree>]?
     public var ifRevision: Int?
     public init(session: String?, tree: NodeTree, detached: [NodeTree]? = nil, ifRevision: Int? = nil) {
         self.session = session
-        self.tree = tree
-        self.detached = detached
+        self.tree = Deferred(tree)
+        self.detached = detached?.map(Deferred.init)
         self.ifRevision = ifRevision
+    }
+
+    /// The world to load: the tree, then the detached subtrees.
+    public func world() throws(RPCError) -> (tree: NodeTree, detached: [NodeTree]) {
+        let root = try tree.read()
+        var subtrees: [NodeTree] = []
+        for d in detached ?? [] { subtrees.append(try d.read()) }
+        return (root, subtrees)
     }
     public typealias Response = Published<Empty>
 }

@@ -92,32 +92,71 @@ public struct GuardedOp: Sendable, Equatable {
     }
 }
 
-/// The `ops` of `tree.apply`: each op read and typed, and each kept exactly as the client sent it, which is
-/// what the `tree` event republishes.
+/// The `ops` of `tree.apply`, kept exactly as the client sent them (what the `tree` event republishes) and read
+/// into typed ops only when the handler asks: `ifRevision` is checked first, so an out-of-date batch is
+/// REVISION_CONFLICT without a look at its ops (section 11).
 public struct WireOps: Sendable, WireValue {
-    public var ops: [GuardedOp]
     /// Held, not stored: an op may carry a deep subtree, and this copy outlives the request's params.
-    private var held: JSONHolder
-    public var sent: [JSON] { held.value.arrayValue ?? [] }
+    private let held: JSONHolder
+    /// Ops built by a client in code (nil when they came off the wire and are yet to be read).
+    private let typed: [GuardedOp]?
 
     public init(_ ops: [GuardedOp]) {
-        self.ops = ops
-        self.held = JSONHolder(.array(ops.map { op in
-            var w = JSONWriter()
-            op.write(to: &w)
-            return (try? JSONCodec.decode(w.bytes)) ?? .null
-        }))
+        typed = ops
+        var w = JSONWriter()
+        w.beginArray()
+        for op in ops { op.write(to: &w) }
+        w.endArray()
+        held = JSONHolder((try? JSONCodec.decode(w.bytes)) ?? [])
     }
 
     public init(wire value: JSON, path: String) throws(RPCError) {
-        guard let list = value.arrayValue else {
+        guard value.arrayValue != nil else {
             throw RPCError(.invalidParams, "\(path): expected an array, got \(value.typeName)", [("field", .string(path))])
         }
-        ops = []
-        ops.reserveCapacity(list.count)
-        for (i, op) in list.enumerated() { ops.append(try GuardedOp(wire: op, index: i)) }
         held = JSONHolder(value)
+        typed = nil
     }
 
     public var wire: JSON { held.value }
+
+    /// The ops as sent.
+    public var sent: [JSON] { held.value.arrayValue ?? [] }
+
+    /// The typed ops; errors name the op index and the field ("ops[2].set.alpha").
+    public func read() throws(RPCError) -> [GuardedOp] {
+        if let typed { return typed }
+        var ops: [GuardedOp] = []
+        ops.reserveCapacity(sent.count)
+        for (i, op) in sent.enumerated() { ops.append(try GuardedOp(wire: op, index: i)) }
+        return ops
+    }
+}
+
+/// A member read only when the handler asks for it, after the checks that must come first (`tree.load`'s
+/// `ifRevision`). A client that builds the request in code gives the value itself.
+public struct Deferred<Value: WireValue & Sendable>: Sendable, WireValue {
+    private enum Content: Sendable {
+        case sent(JSONHolder, path: String)
+        case value(Value)
+    }
+    private let content: Content
+
+    public init(_ value: Value) { content = .value(value) }
+
+    public init(wire value: JSON, path: String) throws(RPCError) { content = .sent(JSONHolder(value), path: path) }
+
+    public var wire: JSON {
+        switch content {
+        case .sent(let held, _): return held.value
+        case .value(let value): return value.wire
+        }
+    }
+
+    public func read() throws(RPCError) -> Value {
+        switch content {
+        case .sent(let held, let path): return try Value(wire: held.value, path: path)
+        case .value(let value): return value
+        }
+    }
 }
