@@ -73,7 +73,7 @@ extension World {
         // Everything below the application is inserted as ops would insert it; errors keep the document's paths
         // and name no op.
         do throws(RPCError) {
-            try tx.insertChildren(of: tree)
+            try tx.insertDescendants(of: tree)
             for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
             try tx.checkInvariants()
         } catch {
@@ -178,33 +178,52 @@ struct Transaction {
         return try existing(parent, field: "parent")
     }
 
-    /// The children of a document's root, each inserted under it (tree.load).
-    mutating func insertChildren(of tree: NodeTree) throws(RPCError) {
-        for (i, entry) in tree.entries.enumerated() where entry.parent == 0 {
-            try insert(tree, from: i, parent: World.rootID, index: nil)
-        }
+    /// Everything below a document's root, which is already in the world (tree.load's application).
+    mutating func insertDescendants(of tree: NodeTree) throws(RPCError) {
+        let created = try build(tree, from: 1, placed: [0: (tree.root.id, 0)], root: nil)
+        attach(created)
+        toCheck[tree.root.id] = opIndex
     }
 
-    /// Inserts the subtree of `tree` rooted at entry `from` under `parent` at `index`. Every node is checked
-    /// (a new id, a kind allowed under its parent, the limits) before any is placed.
+    /// Inserts the subtree of `tree` rooted at entry `from` under `parent` at `index`.
     mutating func insert(_ tree: NodeTree, from start: Int, parent: String?, index: Int?) throws(RPCError) {
         let parentNode = try parentNode(parent)
         let position = try checkIndex(index, count: parentNode?.children.count ?? world.detachedRoots.count)
-        // Entries are parents-first, so one pass finds the subtree of `start`: entry → its node in `created`.
-        var createdIndex: [Int: Int] = [:]
+        let created = try build(tree, from: start, placed: [:], root: (parent, (parentNode?.depth ?? -1) + 1))
+        let rootID = created[0].id
+        save(rootID)
+        world.nodes[rootID] = created[0]
+        markChanged(rootID)
+        if created[0].kind == .window { touchKey() }
+        attach(created.dropFirst())
+        if let parent {
+            save(parent)
+            world.nodes[parent]!.children.insert(rootID, at: position)
+            toCheck[parent] = opIndex
+        } else {
+            saveDetached()
+            world.detachedRoots.insert(rootID, at: position)
+        }
+    }
+
+    /// Checks and builds the nodes of `tree` from entry `start` on whose parent entry is in `placed` (entries
+    /// are parents-first, so one pass finds a whole subtree): a new id, a kind allowed under its parent, the
+    /// limits. `root` gives the parent and depth of entry `start` when it starts a subtree of its own.
+    private func build(_ tree: NodeTree, from start: Int, placed: [Int: (id: String, depth: Int)],
+                       root: (parent: String?, depth: Int)?) throws(RPCError) -> [Node] {
+        var placed = placed
         var created: [Node] = []
         var newKinds: [String: NodeKind] = [:]
         for i in start..<tree.entries.count {
             let entry = tree.entries[i]
             let parentID: String?
-            var depth: Int
-            if i == start {
-                parentID = parent
-                depth = (parentNode?.depth ?? -1) + 1
+            let depth: Int
+            if let p = entry.parent, let up = placed[p] {
+                (parentID, depth) = (up.id, up.depth + 1)
+            } else if i == start, let root {
+                (parentID, depth) = (root.parent, root.depth)
             } else {
-                guard let p = entry.parent, let pc = createdIndex[p] else { continue }
-                parentID = created[pc].id
-                depth = created[pc].depth + 1
+                continue
             }
             let id = entry.spec.id
             if world.nodes[id] != nil || newKinds[id] != nil {
@@ -224,25 +243,24 @@ struct Transaction {
             var node = Node(spec: entry.spec)
             node.parent = parentID
             node.depth = depth
-            createdIndex[i] = created.count
+            placed[i] = (id, depth)
             created.append(node)
         }
-        for node in created {
+        return created
+    }
+
+    /// Puts built nodes into the world, each appended to its parent's children (in document order).
+    private mutating func attach<Nodes: Sequence<Node>>(_ nodes: Nodes) {
+        for node in nodes {
             save(node.id)
             world.nodes[node.id] = node
-            if let p = node.parent, p != parent { world.nodes[p]!.children.append(node.id) }
+            if let p = node.parent {
+                save(p)
+                world.nodes[p]!.children.append(node.id)
+            }
             markChanged(node.id)
+            if node.kind == .window { touchKey() }
         }
-        let rootID = created[0].id
-        if let parent {
-            save(parent)
-            world.nodes[parent]!.children.insert(rootID, at: position)
-            toCheck[parent] = opIndex
-        } else {
-            saveDetached()
-            world.detachedRoots.insert(rootID, at: position)
-        }
-        if created.contains(where: { $0.kind == .window }) { touchKey() }
     }
 
     mutating func remove(_ id: String) throws(RPCError) {

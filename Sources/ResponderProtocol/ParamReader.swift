@@ -67,21 +67,6 @@ public struct ParamReader {
         return a
     }
 
-    /// Two finite numbers, e.g. a point [x, y].
-    public mutating func point(_ key: String) throws(RPCError) -> (Double, Double)? {
-        guard let a = try array(key) else { return nil }
-        let numbers = a.compactMap(\.doubleValue)
-        guard a.count == 2, numbers.count == 2, numbers.allSatisfy(\.isFinite) else {
-            throw error(key, "expected [x, y] with two finite numbers")
-        }
-        return (numbers[0], numbers[1])
-    }
-
-    /// The session name, defaulting to "default".
-    public mutating func session() throws(RPCError) -> String {
-        try string("session") ?? "default"
-    }
-
     /// Throws naming the first key that was never read.
     public func finish() throws(RPCError) {
         if let unknown = members.first(where: { !used.contains($0.key) }) {

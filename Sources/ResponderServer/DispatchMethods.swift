@@ -21,23 +21,25 @@ enum DispatchMethods {
     }
 
     /// A method that dispatches: the state changes (or the request fails and nothing does), and the trace
-    /// is published and returned beside the outcome.
+    /// is published and returned beside the outcome. The reply is encoded once and its `trace` member is what
+    /// gets published (12.2: the two are equal), rather than encoding the trace twice.
     static func dispatch<R: SessionRequest, Outcome>(
         _ table: inout MethodTable, _ type: R.Type,
         _ body: @escaping @Sendable (R, inout SessionState, String) throws(RPCError) -> Traced<Outcome>
-    ) where R.Response == ResponderProtocol.Published<Traced<Outcome>> {
+    ) where R.Response == Published<Traced<Outcome>> {
         table.add(type) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
             let traced = try body(request, &host.state, ctx.client.id)
-            var published = Published()
-            ctx.publish(traced, host, &published)
-            return .typed(published.reply(traced, host))
+            let reply = WireEncoder.encode(traced)
+            var published = SeqRange()
+            ctx.publish(trace: reply["trace"] ?? .null, focus: traced.trace.focusChanges, host, &published)
+            return .json(reply.setting("seq", JSON(host.seq)).setting("seqRange", published.rangeJSON))
         }
     }
 
     /// F4: applied as a tree batch; its trace is returned, not published.
     static func makeKey(_ r: MakeKeyRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<MakeKeyRequest.Response> {
         let (change, traced) = try host.state.makeKey(r.id)
-        var published = Published()
+        var published = SeqRange()
         ctx.publishApplied(change, host, &published)
         return .typed(published.reply(traced, host, revision: host.revision))
     }

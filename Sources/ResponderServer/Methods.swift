@@ -6,6 +6,8 @@ typealias Handler = @Sendable (inout RequestContext, JSON) throws -> ReplyBody
 /// A typed handler's answer: the method's `Response`, or a result already encoded (large trees, replayed events).
 enum Reply<Response> {
     case typed(Response)
+    /// `Response` already encoded as a value (when part of it is needed for an event too).
+    case json(JSON)
     case encoded([UInt8])
 }
 
@@ -63,6 +65,7 @@ extension ReplyBody {
     init<Response: Encodable>(_ reply: Reply<Response>) {
         switch reply {
         case .typed(let response): self = .json(WireEncoder.encode(response))
+        case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }
     }

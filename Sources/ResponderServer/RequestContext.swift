@@ -26,7 +26,7 @@ enum ReplyBody {
 }
 
 /// The seq range a request's events were published under, for the reply.
-struct Published {
+struct SeqRange {
     var first: Int?
     var last: Int?
     mutating func add(_ seq: Int) {
@@ -34,9 +34,10 @@ struct Published {
         last = seq
     }
     var range: [Int]? { first.map { [$0, last!] } }
+    var rangeJSON: JSON { range.map { .array($0.map { JSON($0) }) } ?? .null }
 
     /// `base` with the session's seq and this range (12.2).
-    func reply<Base>(_ base: Base, _ host: SessionHost, revision: Int? = nil) -> ResponderProtocol.Published<Base> {
-        ResponderProtocol.Published(base, revision: revision, seq: host.seq, seqRange: range)
+    func reply<Base>(_ base: Base, _ host: SessionHost, revision: Int? = nil) -> Published<Base> {
+        Published(base, revision: revision, seq: host.seq, seqRange: range)
     }
 }

@@ -51,7 +51,7 @@ enum SessionMethods {
         let host = SessionHost(name: name, state: state, replayBuffer: ctx.state.config.replayBuffer)
         ctx.state.sessions[name] = host
         ctx.client.attached.insert(name)
-        var published = Published()
+        var published = SeqRange()
         ctx.publishLoaded(host, consequences: nil, &published)
         ctx.state.publishSys(stream: "sessions", [("action", "created"), ("session", .string(name))])
         return .typed(.init(session: name, revision: host.revision, seq: host.seq, seqRange: published.range, profile: profile))

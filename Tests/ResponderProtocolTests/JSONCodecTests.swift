@@ -74,7 +74,7 @@ import Testing
 
     @Test func paramReaderNamesUnknownAndMistypedFields() throws {
         var r = try ParamReader(["session": "s", "hiden": true])
-        _ = try r.session()
+        _ = try r.string("session")
         do { try r.finish(); Issue.record("accepted an unknown field") } catch { #expect(error.detail("field") == "hiden") }
         var t = try ParamReader(["id": 3])
         do { _ = try t.string("id"); Issue.record("accepted a number as a string") } catch {

@@ -66,10 +66,9 @@ struct WireCodingTests {
         json = json.setting("newMember", 1)
         #expect(try WireDecoder.decode(Traced<TouchOutcome>.self, from: json, strict: false) == traced)
         // A newer engine's profile switch does not break a client reading a snapshot or session.create.
-        var profile = Profile.uikit.wire.setting("futureSwitch", "on")
+        let profile = Profile.uikit.wire.setting("futureSwitch", "on")
         #expect(try WireDecoder.decode(Profile.self, from: profile, strict: false) == .uikit)
         #expect((try? WireDecoder.decode(Profile.self, from: profile)) == nil)
-        profile = .null
     }
 
     @Test("every method type has a distinct method name")

@@ -7,11 +7,11 @@ extension SessionState {
         var events: [ControlEvent] = []
         switch phase {
         case .began:
-            tracking[touch.key] = ControlTrack(control: control, inside: true)
+            tracking[touch.id] = ControlTrack(control: control, inside: true)
             events = [.touchDown]
             if touch.tapCount > 1 { events.append(.touchDownRepeat) }
         case .moved:
-            guard let track = tracking[touch.key], track.control == control else { break }
+            guard let track = tracking[touch.id], track.control == control else { break }
             let inside = isInside(control, touch: touch, responders: responders)
             switch (track.inside, inside) {
             case (true, true): events = [.touchDragInside]
@@ -19,15 +19,15 @@ extension SessionState {
             case (true, false): events = [.touchDragExit, .touchDragOutside]
             case (false, false): events = [.touchDragOutside]
             }
-            tracking[touch.key]!.inside = inside
+            tracking[touch.id]!.inside = inside
         case .ended:
-            guard let track = tracking[touch.key], track.control == control else { break }
+            guard let track = tracking[touch.id], track.control == control else { break }
             events = [isInside(control, touch: touch, responders: responders) ? .touchUpInside : .touchUpOutside]
-            tracking[touch.key] = nil
+            tracking[touch.id] = nil
         case .cancelled:
-            guard let track = tracking[touch.key], track.control == control else { break }
+            guard let track = tracking[touch.id], track.control == control else { break }
             events = [.touchCancel]
-            tracking[touch.key] = nil
+            tracking[touch.id] = nil
         case .stationary:
             break
         }

@@ -14,9 +14,6 @@ struct LiveTouch: Sendable {
     /// Why the touch is delivered to no one, with the rule.
     var undelivered: (reason: TouchDeliveryReason, rule: Rule)?
 
-    /// T3: control tracking is keyed by the touch.
-    var key: EventID { id }
-
     var info: LiveTouchInfo { LiveTouchInfo(touch: id, client: client, view: view, window: window, phase: phase) }
 }
 

@@ -115,7 +115,7 @@ extension SessionState {
         let walk = walkChain(message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace) { node in
             // T3: a control does not pass touches on — unless its own override stops them without super.
             guard node.kind.isControl, node.handling(message) != .handle else { return false }
-            return node.enabled || tracking[touch.key]?.control == node.id
+            return node.enabled || tracking[touch.id]?.control == node.id
         }
         var result = delivery(touch, message: message, walk: walk, view: view, responders: responders)
         if let control = walk.consumedBy {
@@ -123,7 +123,7 @@ extension SessionState {
             result.controlEvents = effects.events
             result.actions = effects.actions
         }
-        if phase.isFinal { self.tracking[touch.key] = nil }
+        if phase.isFinal { self.tracking[touch.id] = nil }
         return result
     }
 

@@ -26,7 +26,7 @@ extension SessionState {
                 entry.reason = .viewLeftWindow
                 touchEntries.append(entry)
             case .drop:
-                tracking[t.key] = nil
+                tracking[t.id] = nil
                 trace.discard("touchesCancelled", reason: .viewLeftWindow, rule: .t6, tag: .touch(t.id), view: t.view)
                 var entry = TouchDelivery(touch: t.id, phase: .cancelled, view: t.view, window: t.window, message: nil)
                 entry.reason = .viewLeftWindow

@@ -22,7 +22,6 @@ public struct Traced<Outcome: Codable & Sendable>: Sendable, Codable {
         let c = try decoder.container(keyedBy: Key.self)
         let body = try c.nestedContainer(keyedBy: Key.self, forKey: .trace)
         trace = Trace(kind: try body.decode(TraceKind.self, forKey: .kind), steps: try body.decode([TraceStep].self, forKey: .steps))
-        _ = try body.decodeIfPresent(JSON.self, forKey: .outcome)
     }
 
     /// The trace as published on `<session>/trace`: `{kind, steps, outcome}`.

@@ -18,8 +18,7 @@ public struct NodeTree: Sendable, Equatable {
 
     public var root: NodeSpec { entries[0].spec }
 
-    /// The field path prefix of entry `index`, e.g. "tree.children[1].children[0].". Paths name the way down
-    /// while short; deeper they restart at the parent's id so a deep chain does not build ever longer strings.
+    /// The field path prefix of entry `index`, e.g. "tree.children[1].children[0]." (see `childPrefix`).
     public func path(of index: Int) -> String {
         var chain: [Int] = []
         var current: Int? = index
@@ -29,10 +28,15 @@ public struct NodeTree: Sendable, Equatable {
         }
         var prefix = path + "."
         for c in chain.reversed().dropFirst() {
-            let parentPrefix = prefix.utf8.count < 160 ? prefix : "…\(entries[entries[c].parent!].spec.id)."
-            prefix = parentPrefix + "children[\(entries[c].childIndex)]."
+            prefix = Self.childPrefix(prefix, parentID: entries[entries[c].parent!].spec.id, index: entries[c].childIndex)
         }
         return prefix
+    }
+
+    /// The path prefix of child `index` of a node whose prefix is `parentPrefix`: the way down while it is
+    /// short, restarting at the parent's id once it is long.
+    static func childPrefix(_ parentPrefix: String, parentID: String, index: Int) -> String {
+        (parentPrefix.utf8.count < 160 ? parentPrefix : "…\(parentID).") + "children[\(index)]."
     }
 
     public init(root: NodeSpec, path: String) {
@@ -54,9 +58,8 @@ public struct NodeTree: Sendable, Equatable {
             let (spec, children) = try Self.read(item.json, path: item.prefix)
             let index = entries.count
             entries.append(Entry(spec: spec, parent: item.parent, childIndex: item.childIndex))
-            let prefix = item.prefix.utf8.count < 160 ? item.prefix : "…\(spec.id)."
             for (i, child) in children.enumerated() {
-                queue.append((child, index, i, "\(prefix)children[\(i)]."))
+                queue.append((child, index, i, Self.childPrefix(item.prefix, parentID: spec.id, index: i)))
             }
             if head > 4096, head * 2 > queue.count {
                 queue.removeFirst(head)
