@@ -29,6 +29,7 @@ extension World {
         // not the size of the world) and journals every node before it first changes it. On any error
         // the journal puts those nodes back and the world returns exactly as it was.
         var tx = Transaction(world: World(), limits: limits)
+        tx.inBatch = true
         swap(&self, &tx.world)
         defer { swap(&self, &tx.world) }
         for (index, guarded) in ops.enumerated() {
@@ -38,7 +39,10 @@ extension World {
                 throw Self.locate(error, opIndex: index)
             }
         }
-        do throws(RPCError) { try tx.checkInvariants() } catch {
+        do throws(RPCError) {
+            try tx.checkInvariants()
+            try tx.indexRecognizers()
+        } catch {
             tx.rollback()
             throw error
         }
@@ -76,6 +80,7 @@ extension World {
             try tx.insertDescendants(of: tree)
             for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
             try tx.checkInvariants()
+            try tx.indexRecognizers()
         } catch {
             var located = error
             located.details.removeAll { $0.key == "opIndex" }
@@ -101,6 +106,10 @@ struct Transaction {
     /// Whether the batch may have changed which windows are key, and the last op that did.
     var keyTouched = false
     var keyOpIndex = 0
+    /// Whether this is a tree.apply batch (field paths start with "ops[i].") rather than a tree.load.
+    var inBatch = false
+    /// Nodes whose gestureRecognizers this batch wrote, with the op and the field path that wrote them.
+    var recognizerPaths: [String: (opIndex: Int, field: String)] = [:]
 
     init(world: World, limits: Limits) {
         self.world = world
@@ -108,7 +117,7 @@ struct Transaction {
     }
 
     /// Each node's value before the batch first changed it (nil: it did not exist).
-    private var journal: [String: Node?] = [:]
+    private(set) var journal: [String: Node?] = [:]
     private var detachedBefore: [String]?
 
     private mutating func save(_ id: String) {
@@ -209,7 +218,7 @@ struct Transaction {
     /// Checks and builds the nodes of `tree` from entry `start` on whose parent entry is in `placed` (entries
     /// are parents-first, so one pass finds a whole subtree): a new id, a kind allowed under its parent, the
     /// limits. `root` gives the parent and depth of entry `start` when it starts a subtree of its own.
-    private func build(_ tree: NodeTree, from start: Int, placed: [Int: (id: String, depth: Int)],
+    private mutating func build(_ tree: NodeTree, from start: Int, placed: [Int: (id: String, depth: Int)],
                        root: (parent: String?, depth: Int)?) throws(RPCError) -> [Node] {
         var placed = placed
         var created: [Node] = []
@@ -239,6 +248,9 @@ struct Transaction {
             }
             guard depth <= limits.maxDepth else {
                 throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
+            }
+            if !entry.spec.gestureRecognizers.isEmpty {
+                recognizerPaths[id] = (opIndex, (inBatch ? "ops[\(opIndex)]." : "") + tree.path(of: i) + "gestureRecognizers")
             }
             var node = Node(spec: entry.spec)
             node.parent = parentID
@@ -343,6 +355,9 @@ struct Transaction {
         save(id)
         world.nodes[id] = node
         if set.assignments.contains(where: { $0.name == "key" }) { touchKey() }
+        if set.assignments.contains(where: { $0.name == "gestureRecognizers" }), !node.gestureRecognizers.isEmpty {
+            recognizerPaths[id] = (opIndex, "ops[\(opIndex)].set.gestureRecognizers")
+        }
         markChanged(id)
     }
 

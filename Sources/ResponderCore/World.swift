@@ -9,6 +9,9 @@ public struct World: Sendable, Equatable {
     /// Roots of detached subtrees, in creation order.
     public internal(set) var detachedRoots: [String] = []
     public internal(set) var revision: Int
+    /// Gesture recognizer id → the view or window it is attached to (ids are unique in the session; their
+    /// own id space, apart from node ids).
+    public internal(set) var recognizerOwners: [String: String] = [:]
 
     /// A world holding only the application.
     public init() {
@@ -19,6 +22,12 @@ public struct World: Sendable, Equatable {
     }
 
     public subscript(id: String) -> Node? { nodes[id] }
+
+    /// A recognizer and the view (or window) it is attached to.
+    public func recognizer(_ id: String) -> (view: String, spec: GestureRecognizerSpec)? {
+        guard let view = recognizerOwners[id], let spec = nodes[view]?.gestureRecognizers.first(where: { $0.id == id }) else { return nil }
+        return (view, spec)
+    }
     public var root: Node { nodes[World.rootID]! }
     public var count: Int { nodes.count }
 

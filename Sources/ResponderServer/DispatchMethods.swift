@@ -10,7 +10,8 @@ enum DispatchMethods {
         table.add(FirstResponderRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.firstResponder(window: r.window)) }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.canPerformAction(r.action, sender: r.sender)) }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
-        dispatch(&table, TapRequest.self) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, client: client) }
+        dispatch(&table, TapRequest.self) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
+        dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(RPCError) in try s.advanceClock(to: r.to, by: r.by) }
         dispatch(&table, PressRequest.self) { (r, s, client) throws(RPCError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
         dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
         dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }

@@ -71,6 +71,8 @@ enum SessionMethods {
         w.key("liveTouches"); w.value(WireEncoder.encode(host.state.liveTouches))
         w.key("livePresses"); w.value(WireEncoder.encode(host.state.livePresses))
         w.key("profile"); w.value(host.state.profile.wire)
+        w.key("clock"); w.number(host.state.clock)
+        w.key("recognizers"); w.value(WireEncoder.encode(host.state.recognizers))
         w.endObject()
         return w.bytes
     }

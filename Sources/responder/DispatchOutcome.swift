@@ -47,3 +47,13 @@ extension FocusOutcome: DispatchOutcome {
 extension TreeChangeOutcome: DispatchOutcome {
     func lines(message: String?, trace: Trace) -> [String] { TraceFormatter.treeChange(self) }
 }
+
+extension ClockOutcome: DispatchOutcome {
+    func lines(message: String?, trace: Trace) -> [String] {
+        var out = ["clock \(from) → \(time) s"]
+        out += gestures.map { "gesture \($0.recognizer): \($0.from.rawValue) → \($0.to.rawValue) (\($0.rule.rawValue)\($0.reason.map { ", \($0.rawValue)" } ?? ""))" }
+        out += gestureActions.map { "action \($0.action) → \($0.target): \($0.performed ? "performed" : "not performed")" }
+        out += gestureDeliveries.map(TraceFormatter.delivery)
+        return out
+    }
+}

@@ -33,6 +33,7 @@ enum TraceFormatter {
         case .action: return read(ActionOutcome.self)
         case .become, .resign: return read(FocusOutcome.self)
         case .treeChange: return read(TreeChangeOutcome.self)
+        case .clock: return read(ClockOutcome.self)
         case .hitTest, .responderChain, .canPerform, .makeKey: return nil
         }
     }

@@ -13,8 +13,16 @@ struct LiveTouch: Sendable {
     var tapCount: Int
     /// Why the touch is delivered to no one, with the rule.
     var undelivered: (reason: TouchDeliveryReason, rule: Rule)?
-
-    var info: LiveTouchInfo { LiveTouchInfo(touch: id, client: client, view: view, window: window, phase: phase) }
+    /// G1: the recognizers observing it, in the order they get each phase.
+    var recognizers: [String] = []
+    /// Whether its view has had touchesBegan (G7 cancels only what was delivered).
+    var viewGot = false
+    /// G8/G9: phases held back from the view, in order, with the point each one had.
+    var held: [(phase: TouchPhase, point: Point)] = []
+    /// G7/G8: a recognizer took the touch; the view gets nothing more of it.
+    var withheld: (reason: DiscardReason, rule: Rule)?
+    /// The client has ended or cancelled it; it stays while its view still has phases to get (G9).
+    var finished = false
 }
 
 /// A press between began and ended/cancelled, bound to the responder that got its began (E2).

@@ -16,6 +16,14 @@ public struct SessionState: Sendable {
     var firstResponderByWindow: [String: String] = [:]
     /// Source of fresh ids for `tap`.
     var tapCounter = 0
+    /// G11: the session's clock, in seconds: moved by touches that carry a time and by clock.advance.
+    public internal(set) var clock = 0.0
+    /// G2: recognizers between their first observed touch and their reset, in the order they started.
+    var runs: [GestureRun] = []
+    /// What recognizers did during the input being carried out (empty between requests).
+    var gestureLog = GestureLog()
+    /// The recognizer whose failure is releasing held phases (G8, G9), for the release steps.
+    var releaseCause: String?
 
     public init(world: World = World(), profile: Profile = .uikit) {
         self.world = world
@@ -36,7 +44,8 @@ public struct SessionState: Sendable {
             case .insert, .update: return false
             }
         }
-        guard mayLeave, !touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty else {
+        // Live recognizers can be removed, disabled or moved by any op (G2).
+        guard (mayLeave && (!touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty)) || !runs.isEmpty else {
             let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
             return TreeChange(batch: batch, ops: ops, consequences: nil)
         }
@@ -92,7 +101,13 @@ public struct SessionState: Sendable {
     }
 
     /// Touches in the order they began (12.8).
-    public var liveTouches: [LiveTouchInfo] { touches.map(\.info) }
+    public var liveTouches: [LiveTouchInfo] {
+        touches.map { t in
+            var info = LiveTouchInfo(touch: t.id, client: t.client, view: t.view, window: t.window, phase: t.phase)
+            if let first = t.held.first { info.heldBy = holders(of: t, phase: first.phase) }
+            return info
+        }
+    }
 
     /// Presses in the order they began (12.8).
     public var livePresses: [LivePressInfo] { presses.map(\.info) }

@@ -1,14 +1,14 @@
 import ResponderProtocol
 
 extension SessionState {
-    /// T1–T5: each touch phase in the order given. Atomic: an error leaves the session exactly as it was.
+    /// T1–T5, G1–G11: each touch phase in the order given. Atomic: an error leaves the session exactly as it was.
     public mutating func touch(_ inputs: [TouchInput], tapCount: Int = 1, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         var session = self
         var trace = Trace(kind: .touch)
         var deliveries: [TouchDelivery] = []
         for (i, input) in inputs.enumerated() {
             do throws(RPCError) {
-                deliveries.append(try session.handle(input, client: client, tapCount: tapCount, trace: &trace))
+                deliveries.append(try session.handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
             } catch {
                 throw error.with("index", JSON(i))
             }
@@ -17,26 +17,58 @@ extension SessionState {
         return trace.finish(TouchOutcome(deliveries: deliveries))
     }
 
-    /// A fresh touch `tap-<n>` that begins and ends at `point`.
-    public mutating func tap(at point: Point, tapCount: Int = 1, client: String) throws(RPCError) -> Traced<TouchOutcome> {
+    /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock).
+    public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         var id: EventID
         repeat {
             tapCounter += 1
             id = .string("tap-\(tapCounter)")
         } while touches.contains { $0.id == id }
-        return try touch([TouchInput(touch: id, phase: .began, point: point), TouchInput(touch: id, phase: .ended, point: point)],
-                         tapCount: tapCount, client: client)
+        do throws(RPCError) {
+            return try touch([TouchInput(touch: id, phase: .began, point: point, time: time), TouchInput(touch: id, phase: .ended, point: point)],
+                             tapCount: tapCount, client: client)
+        } catch {
+            // event.tap has no touches list: its time is its own field.
+            var located = error
+            located.details.removeAll { $0.key == "index" }
+            if error.detail("field")?.stringValue == "touches[0].time" { located = located.with("field", "time") }
+            throw located
+        }
     }
 
-    private mutating func handle(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace) throws(RPCError) -> TouchDelivery {
+    /// One entry: time passes first (G11), then recognizers see the phase (G1), then the view may (G7–G9).
+    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace) throws(RPCError) -> TouchDelivery {
+        if let time = input.time, time < clock {
+            throw RPCError(.invalidParams, "touches[\(index)].time: \(time) is before the session clock (\(clock)); time never goes back",
+                           [("field", .string("touches[\(index)].time")), ("clock", JSON(clock))])
+        }
+        gestureLog = GestureLog()
+        releaseCause = nil
+        if let time = input.time, time > clock {
+            fireTimers(upTo: time, inclusive: false, trace: &trace)
+            clock = time
+        }
+        var delivery = try phase(input, client: client, tapCount: tapCount, trace: &trace)
+        settleGestures(trace: &trace)
+        delivery.gestures = gestureLog.transitions
+        delivery.gestureActions = gestureLog.actions
+        delivery.gestureDeliveries = gestureLog.deliveries
+        gestureLog = GestureLog()
+        return delivery
+    }
+
+    private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace) throws(RPCError) -> TouchDelivery {
         if input.phase == .began {
             if let live = touches.first(where: { $0.id == input.touch }) {
+                if live.finished {
+                    throw RPCError(.touchInUse, "touch \(input.touch) has ended but its view has not had all its phases yet (held by recognizers, G9)", [("touch", input.touch.wire), ("client", .string(live.client))])
+                }
                 throw RPCError(.touchInUse, "touch \(input.touch) is live (owned by \(live.client))", [("touch", input.touch.wire), ("client", .string(live.client))])
             }
             guard let point = input.point else { throw RPCError(.invalidParams, "point is required for began", [("field", "point")]) }
             return began(input.touch, at: point, client: client, tapCount: tapCount, trace: &trace)
         }
-        guard let index = touches.firstIndex(where: { $0.id == input.touch }) else {
+        guard let index = touches.firstIndex(where: { $0.id == input.touch && !$0.finished }) else {
             throw RPCError(.touchNotFound, "no live touch \(input.touch)", [("touch", input.touch.wire)])
         }
         guard touches[index].client == client else {
@@ -44,8 +76,15 @@ extension SessionState {
         }
         if let p = input.point { touches[index].point = p }
         touches[index].phase = input.phase
+        if input.phase.isFinal { touches[index].finished = true }
         let touch = touches[index]
-        if input.phase.isFinal { touches.remove(at: index) }
+        switch input.phase {
+        case .moved: recognizersSee(touch, .moved(touch.id, touch.point), trace: &trace)
+        case .ended: recognizersSee(touch, .ended(touch.id), trace: &trace)
+        case .cancelled: recognizersSee(touch, .cancelled(touch.id), trace: &trace)
+        case .began, .stationary: break
+        }
+        releaseHeld(trace: &trace)
         guard let view = touch.view else {
             // T4/T5/no hit: a touch delivered to no one stays so for its whole life.
             let why = touch.undelivered ?? (.noView, .t1)
@@ -59,8 +98,8 @@ extension SessionState {
             d.reason = .stationary
             return d
         }
-        // T1/T2: later phases go to the bound view, with no new hit test.
-        return deliver(touch, phase: input.phase, responders: Responders(world), rule: .t2, trace: &trace)
+        // T1/T2: later phases go to the bound view, with no new hit test (G7–G9 may hold or withhold them).
+        return deliverToView(touches.firstIndex { $0.id == touch.id }!, phase: input.phase, trace: &trace)
     }
 
     private mutating func began(_ id: EventID, at point: Point, client: String, tapCount: Int, trace: inout Trace) -> TouchDelivery {
@@ -78,19 +117,25 @@ extension SessionState {
         if let blocked = admission(view: view, window: window) {
             touch.view = nil
             touch.undelivered = (blocked.reason, blocked.rule)
+            // G1 follows the hit view: a view that takes one touch at a time (T4) still has its recognizers
+            // see the others (a pinch works on it); an exclusive-touch block (T5) keeps the touch from all.
+            if blocked.rule == .t4 { touch.recognizers = observe(id, hitView: view, trace: &trace) }
             touches.append(touch)
+            recognizersSee(touch, .began(id, point), trace: &trace)
             trace.discard(message, reason: DiscardReason(rawValue: blocked.reason.rawValue)!, rule: blocked.rule, tag: .touch(id), blockedBy: blocked.by)
             var d = undelivered(touch, message: message, why: touch.undelivered!)
             d.hitView = view
             return d
         }
+        touch.recognizers = observe(id, hitView: view, trace: &trace)
         touches.append(touch)
-        return deliver(touch, phase: .began, responders: Responders(world), rule: .t2, trace: &trace)
+        recognizersSee(touch, .began(id, point), trace: &trace)
+        return deliverToView(touches.count - 1, phase: .began, trace: &trace)
     }
 
     /// T5 then T4: whether a new touch that hit `view` may be delivered to it.
     private func admission(view: String, window: String) -> (reason: TouchDeliveryReason, rule: Rule, by: String)? {
-        let tracked = touches.filter { $0.window == window && $0.view != nil }
+        let tracked = touches.filter { $0.window == window && $0.view != nil && $0.withheld == nil }
         // T5: an exclusive view tracking a touch keeps every other view of its window from getting one…
         if let other = tracked.first(where: { $0.view != view && world[$0.view!]?.exclusiveTouch == true }) {
             return (.exclusiveTouch, .t5, other.view!)

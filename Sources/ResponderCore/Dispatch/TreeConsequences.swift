@@ -6,6 +6,8 @@ extension SessionState {
     /// that left their window are resigned by force (F6). Nil when nothing was affected.
     mutating func reconcile(before: World) -> Traced<TreeChangeOutcome>? {
         var trace = Trace(kind: .treeChange)
+        gestureLog = GestureLog()
+        releaseCause = nil
         let responders = Responders(world, before: before)
         var touchEntries: [TouchDelivery] = []
         var pressEntries: [PressCancellation] = []
@@ -20,6 +22,13 @@ extension SessionState {
         touches = remaining
         for var t in leaving {
             t.phase = .cancelled
+            if !t.finished { recognizersSee(t, .cancelled(t.id), trace: &trace) }
+            // A touch a recognizer took, or whose began its view never had, has nothing to cancel (G7, G8).
+            if t.withheld != nil || (t.view != nil && !t.viewGot && !t.recognizers.isEmpty) {
+                for held in t.held { trace.discard(held.phase.message!, reason: .viewLeftWindow, rule: .t6, tag: .touch(t.id), view: t.view) }
+                tracking[t.id] = nil
+                continue
+            }
             switch profile.touchOnRemoval {
             case .cancel:
                 var entry = deliver(t, phase: .cancelled, responders: responders, rule: .t6, trace: &trace)
@@ -58,7 +67,39 @@ extension SessionState {
             resigned.append(ForcedResign(window: window, from: fr))
         }
 
-        guard !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty else { return nil }
-        return trace.finish(TreeChangeOutcome(touches: touchEntries, presses: pressEntries, resigned: resigned))
+        reconcileRecognizers(trace: &trace)
+        let log = gestureLog
+        gestureLog = GestureLog()
+        guard !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty || !log.transitions.isEmpty || !log.deliveries.isEmpty else { return nil }
+        return trace.finish(TreeChangeOutcome(touches: touchEntries, presses: pressEntries, resigned: resigned,
+                                              gestures: log.transitions, gestureDeliveries: log.deliveries))
+    }
+}
+
+extension SessionState {
+    /// G2: a recognizer that was removed, disabled, moved to another view, or whose view left the window
+    /// mid-gesture is cancelled (or fails, if still possible) and observes nothing more; the phases it held
+    /// are released (G8, G9).
+    mutating func reconcileRecognizers(trace: inout Trace) {
+        guard !runs.isEmpty else { return }
+        for run in runs {
+            let current = world.recognizer(run.id)
+            let inWindow = current.map { $0.view == run.view && world.window(of: run.view) != nil } ?? false
+            guard current?.spec.enabled != true || !inWindow else { continue }
+            let reason: GestureReason = inWindow ? .disabled : .removed
+            if run.state == .possible {
+                fail(run.id, reason: reason, rule: .g2, by: nil, trace: &trace)
+            } else if run.state == .began || run.state == .changed {
+                transition(run.id, to: .cancelled, rule: .g2, reason: reason, trace: &trace)
+            }
+            if let i = runIndex(run.id) {
+                runs[i].touches = []
+                runs[i].seen = []
+            }
+            for t in touches.indices { touches[t].recognizers.removeAll { $0 == run.id } }
+        }
+        releaseHeld(trace: &trace)
+        resetFinished(trace: &trace)
+        touches.removeAll { $0.finished && $0.held.isEmpty }
     }
 }

@@ -44,6 +44,14 @@ public enum TouchDeliveryReason: String, WireEnum {
     case multipleTouchDisabled = "multiple-touch-disabled"
     case exclusiveTouch = "exclusive-touch"
     case noView = "no-view"
+    /// G8/G9: held back from the view while recognizers decide (`heldBy`); delivered later, when released.
+    case held
+    /// G8/G9: a phase held earlier, delivered now that the recognizers holding it have decided.
+    case released
+    /// G7: a recognizer took the touch: the view gets touchesCancelled, and nothing after.
+    case cancelledByGesture = "cancelled-by-gesture"
+    /// G8: a recognizer that delays touchesBegan took the touch: the view gets nothing of it.
+    case takenByGesture = "taken-by-gesture"
 }
 
 /// One touch phase as delivered (12.5): delivered up the chain, undelivered (`rule` says why), or — in a
@@ -63,6 +71,14 @@ public struct TouchDelivery: Sendable, Equatable {
     public var rule: Rule?
     public var hitView: String?
     public var dropped = false
+    /// G8/G9: the recognizers holding this phase back (reason `held`).
+    public var heldBy: [String] = []
+    /// G1–G10: recognizer state changes while this entry was carried out (including those its time caused, G11).
+    public var gestures: [GestureTransition] = []
+    /// G3: the actions recognizers sent meanwhile.
+    public var gestureActions: [GestureActionSent] = []
+    /// G7–G9: phases delivered to views because a recognizer decided (released or cancelled), in order.
+    public var gestureDeliveries: [TouchDelivery] = []
 
     public init(touch: EventID, phase: TouchPhase, view: String?, window: String?, localPoint: Point? = nil, message: String?) {
         self.touch = touch
@@ -77,6 +93,7 @@ public struct TouchDelivery: Sendable, Equatable {
 extension TouchDelivery: Codable {
     private enum Key: String, CodingKey {
         case touch, phase, view, window, localPoint, message, visited, handledBy, controlEvents, actions, reason, rule, hitView, dropped
+        case heldBy, gestures, gestureActions, gestureDeliveries
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -100,6 +117,11 @@ extension TouchDelivery: Codable {
         if let reason { try c.encode(reason, forKey: .reason) }
         if let rule { try c.encode(rule, forKey: .rule) }
         if let hitView { try c.encode(hitView, forKey: .hitView) }
+        // Members of recognizers only: a world without recognizers keeps the deliveries of protocol 1.
+        if !heldBy.isEmpty { try c.encode(heldBy, forKey: .heldBy) }
+        if !gestures.isEmpty { try c.encode(gestures, forKey: .gestures) }
+        if !gestureActions.isEmpty { try c.encode(gestureActions, forKey: .gestureActions) }
+        if !gestureDeliveries.isEmpty { try c.encode(gestureDeliveries, forKey: .gestureDeliveries) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -115,6 +137,10 @@ extension TouchDelivery: Codable {
         rule = try c.decodeIfPresent(Rule.self, forKey: .rule)
         hitView = try c.decodeIfPresent(String.self, forKey: .hitView)
         dropped = try c.decodeIfPresent(Bool.self, forKey: .dropped) ?? false
+        heldBy = try c.decodeIfPresent([String].self, forKey: .heldBy) ?? []
+        gestures = try c.decodeIfPresent([GestureTransition].self, forKey: .gestures) ?? []
+        gestureActions = try c.decodeIfPresent([GestureActionSent].self, forKey: .gestureActions) ?? []
+        gestureDeliveries = try c.decodeIfPresent([TouchDelivery].self, forKey: .gestureDeliveries) ?? []
     }
 }
 
@@ -273,9 +299,16 @@ public struct TreeChangeOutcome: Sendable, Equatable, Codable {
     public var touches: [TouchDelivery]
     public var presses: [PressCancellation]
     public var resigned: [ForcedResign]
-    public init(touches: [TouchDelivery], presses: [PressCancellation], resigned: [ForcedResign]) {
+    /// G2: recognizers whose view left its window, that were removed or disabled (absent when none).
+    @OmitNil public var gestures: [GestureTransition]?
+    /// G8/G9: phases released to views because the recognizers holding them are gone (absent when none).
+    @OmitNil public var gestureDeliveries: [TouchDelivery]?
+    public init(touches: [TouchDelivery], presses: [PressCancellation], resigned: [ForcedResign],
+                gestures: [GestureTransition] = [], gestureDeliveries: [TouchDelivery] = []) {
         self.touches = touches
         self.presses = presses
         self.resigned = resigned
+        self.gestures = gestures.isEmpty ? nil : gestures
+        self.gestureDeliveries = gestureDeliveries.isEmpty ? nil : gestureDeliveries
     }
 }

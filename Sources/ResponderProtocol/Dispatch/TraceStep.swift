@@ -1,6 +1,6 @@
 /// What a trace is about (12.4): published kinds, then the kinds of replies only.
 public enum TraceKind: String, WireEnum {
-    case touch, motion, remoteControl, press, action, become, resign, treeChange
+    case touch, motion, remoteControl, press, action, become, resign, treeChange, clock
     case hitTest, responderChain, canPerform, makeKey
 }
 
@@ -51,6 +51,10 @@ public enum DiscardReason: String, WireEnum {
     case noResponder = "no-responder"
     case notReceivingRemoteControlEvents = "not-receiving-remote-control-events"
     case viewLeftWindow = "view-left-window"
+    /// G7: a recognizer took the touch and the view got touchesCancelled; later phases reach no one.
+    case cancelledByGesture = "cancelled-by-gesture"
+    /// G8: a recognizer that delays touchesBegan took the touch; the view gets nothing of it.
+    case takenByGesture = "taken-by-gesture"
 }
 
 /// Which event of a multi-event trace a step belongs to.
@@ -103,6 +107,18 @@ public enum TraceStep: Sendable, Equatable {
     case next(from: String, to: String?, rule: Rule)
     case discard(message: String, reason: DiscardReason, rule: Rule, tag: EventTag?, blockedBy: String?, view: String?)
     case keyWindow(from: String?, to: String?)
+    /// G1: whether a recognizer observes a touch that began.
+    case observe(recognizer: String, view: String, touch: EventID, observes: Bool, reason: GestureReason?)
+    /// G2–G10: a recognizer's state changed.
+    case gesture(GestureTransition)
+    /// G3: a recognizer sent an action to its target.
+    case gestureAction(GestureActionSent)
+    /// G5: a recognizer that would leave possible waits for others to fail.
+    case gestureWait(recognizer: String, waitingFor: [String])
+    /// G8/G9: a touch phase held back from the view while recognizers decide.
+    case held(touch: EventID, message: String, by: [String], rule: Rule)
+    /// G8/G9: a held phase is delivered now (the deliver steps follow); `by` is the recognizer whose decision released it.
+    case release(touch: EventID, message: String, by: String?, rule: Rule)
 
     public var name: String {
         switch self {
@@ -115,6 +131,12 @@ public enum TraceStep: Sendable, Equatable {
         case .next: return "next"
         case .discard: return "discard"
         case .keyWindow: return "keyWindow"
+        case .observe: return "observe"
+        case .gesture: return "gesture"
+        case .gestureAction: return "gestureAction"
+        case .gestureWait: return "gestureWait"
+        case .held: return "held"
+        case .release: return "release"
         }
     }
 
@@ -126,6 +148,11 @@ public enum TraceStep: Sendable, Equatable {
             return rule
         case .controlEvent: return .t3
         case .keyWindow: return .f4
+        case .observe: return .g1
+        case .gesture(let t): return t.rule
+        case .gestureAction: return .g3
+        case .gestureWait: return .g5
+        case .held(_, _, _, let rule), .release(_, _, _, let rule): return rule
         }
     }
 }
@@ -149,6 +176,7 @@ extension TraceStep: Codable {
     private enum Key: String, CodingKey {
         case step, id, result, reason, rule, point, to, touch, press, message, disposition, control, event, action, target, sender
         case performed, by, check, value, window, from, blockedBy, view
+        case recognizer, observes, waitingFor
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -212,6 +240,41 @@ extension TraceStep: Codable {
             try c.encodeIfPresent(from, forKey: .from)
             try c.encodeIfPresent(to, forKey: .to)
             try c.encode(Rule.f4, forKey: .rule)
+        case .observe(let recognizer, let view, let touch, let observes, let reason):
+            try c.encode(recognizer, forKey: .recognizer)
+            try c.encode(view, forKey: .view)
+            try c.encode(touch, forKey: .touch)
+            try c.encode(observes, forKey: .observes)
+            if let reason { try c.encode(reason, forKey: .reason) }
+            try c.encode(Rule.g1, forKey: .rule)
+        case .gesture(let t):
+            try c.encode(t.recognizer, forKey: .recognizer)
+            try c.encode(t.from, forKey: .from)
+            try c.encode(t.to, forKey: .to)
+            try c.encode(t.rule, forKey: .rule)
+            if let reason = t.reason { try c.encode(reason, forKey: .reason) }
+            if let by = t.by { try c.encode(by, forKey: .by) }
+        case .gestureAction(let a):
+            try c.encode(a.recognizer, forKey: .recognizer)
+            try c.encode(a.target, forKey: .target)
+            try c.encode(a.action, forKey: .action)
+            try c.encode(a.performed, forKey: .performed)
+            if let reason = a.reason { try c.encode(reason, forKey: .reason) }
+            try c.encode(Rule.g3, forKey: .rule)
+        case .gestureWait(let recognizer, let waitingFor):
+            try c.encode(recognizer, forKey: .recognizer)
+            try c.encode(waitingFor, forKey: .waitingFor)
+            try c.encode(Rule.g5, forKey: .rule)
+        case .held(let touch, let message, let by, let rule):
+            try c.encode(touch, forKey: .touch)
+            try c.encode(message, forKey: .message)
+            try c.encode(by, forKey: .by)
+            try c.encode(rule, forKey: .rule)
+        case .release(let touch, let message, let by, let rule):
+            try c.encode(touch, forKey: .touch)
+            try c.encode(message, forKey: .message)
+            try c.encodeIfPresent(by, forKey: .by)
+            try c.encode(rule, forKey: .rule)
         }
     }
 
@@ -254,6 +317,26 @@ extension TraceStep: Codable {
                             tag: try tag(), blockedBy: try c.decodeIfPresent(String.self, forKey: .blockedBy), view: try c.decodeIfPresent(String.self, forKey: .view))
         case "keyWindow":
             self = .keyWindow(from: try c.decodeIfPresent(String.self, forKey: .from), to: try c.decodeIfPresent(String.self, forKey: .to))
+        case "observe":
+            self = .observe(recognizer: try c.decode(String.self, forKey: .recognizer), view: try c.decode(String.self, forKey: .view),
+                            touch: try c.decode(EventID.self, forKey: .touch), observes: try c.decode(Bool.self, forKey: .observes),
+                            reason: try c.decodeIfPresent(GestureReason.self, forKey: .reason))
+        case "gesture":
+            self = .gesture(GestureTransition(recognizer: try c.decode(String.self, forKey: .recognizer), from: try c.decode(GestureState.self, forKey: .from),
+                                              to: try c.decode(GestureState.self, forKey: .to), rule: rule,
+                                              reason: try c.decodeIfPresent(GestureReason.self, forKey: .reason), by: try c.decodeIfPresent(String.self, forKey: .by)))
+        case "gestureAction":
+            self = .gestureAction(GestureActionSent(recognizer: try c.decode(String.self, forKey: .recognizer), target: try c.decode(String.self, forKey: .target),
+                                                    action: try c.decode(String.self, forKey: .action), performed: try c.decode(Bool.self, forKey: .performed),
+                                                    reason: try c.decodeIfPresent(ActionFailure.self, forKey: .reason)))
+        case "gestureWait":
+            self = .gestureWait(recognizer: try c.decode(String.self, forKey: .recognizer), waitingFor: try c.decode([String].self, forKey: .waitingFor))
+        case "held":
+            self = .held(touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
+                         by: try c.decode([String].self, forKey: .by), rule: rule)
+        case "release":
+            self = .release(touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
+                            by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule)
         case let other:
             throw RPCError(.internalError, "unknown trace step \"\(other)\"")
         }

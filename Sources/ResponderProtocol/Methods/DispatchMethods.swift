@@ -27,10 +27,13 @@ public struct TouchInput: Codable, Sendable, Equatable {
     public var touch: EventID
     public var phase: TouchPhase
     public var point: Point?
-    public init(touch: EventID, phase: TouchPhase, point: Point? = nil) {
+    /// G11: when the phase happens, in seconds on the session's clock (non-decreasing); nil: the clock's time.
+    @OmitNil public var time: Double?
+    public init(touch: EventID, phase: TouchPhase, point: Point? = nil, time: Double? = nil) {
         self.touch = touch
         self.phase = phase
         self.point = point
+        self.time = time
     }
 }
 
@@ -48,8 +51,9 @@ public struct TouchRequest: SessionRequest, ValidatedParams {
     public func validate() throws(RPCError) {
         guard !touches.isEmpty else { throw invalid("touches", "is required and must not be empty") }
         if let tapCount, tapCount < 1 { throw invalid("tapCount", "must be at least 1") }
-        for (i, t) in touches.enumerated() where t.phase == .began && t.point == nil {
-            throw invalid("touches[\(i)].point", "is required for began")
+        for (i, t) in touches.enumerated() {
+            if t.phase == .began && t.point == nil { throw invalid("touches[\(i)].point", "is required for began") }
+            if let time = t.time, !(time.isFinite && time >= 0) { throw invalid("touches[\(i)].time", "must be a finite number of seconds ≥ 0") }
         }
     }
     public typealias Response = Published<Traced<TouchOutcome>>
@@ -61,15 +65,43 @@ public struct TapRequest: SessionRequest, ValidatedParams {
     public var session: String?
     public var point: Point
     public var tapCount: Int?
-    public init(session: String?, point: Point, tapCount: Int? = nil) {
+    /// G11: when the tap happens (it begins and ends at once); nil: the session clock's time.
+    @OmitNil public var time: Double?
+    public init(session: String?, point: Point, tapCount: Int? = nil, time: Double? = nil) {
         self.session = session
         self.point = point
         self.tapCount = tapCount
+        self.time = time
     }
     public func validate() throws(RPCError) {
         if let tapCount, tapCount < 1 { throw invalid("tapCount", "must be at least 1") }
+        if let time, !(time.isFinite && time >= 0) { throw invalid("time", "must be a finite number of seconds ≥ 0") }
     }
     public typealias Response = Published<Traced<TouchOutcome>>
+}
+
+/// `clock.advance` (G11): moves the session's clock forward without a touch; recognizers waiting on time decide.
+public struct ClockAdvanceRequest: SessionRequest, ValidatedParams {
+    public static let method = "clock.advance"
+    public var session: String?
+    /// The new time, in seconds (not before the clock's time).
+    public var to: Double?
+    /// Seconds to add (≥ 0).
+    public var by: Double?
+    public init(session: String?, to: Double? = nil, by: Double? = nil) {
+        self.session = session
+        self.to = to
+        self.by = by
+    }
+    public func validate() throws(RPCError) {
+        switch (to, by) {
+        case (nil, nil): throw invalid("to", "give either to (a time) or by (seconds)")
+        case (.some, .some): throw invalid("by", "give either to or by, not both")
+        case (let to?, nil): if !(to.isFinite && to >= 0) { throw invalid("to", "must be a finite number of seconds ≥ 0") }
+        case (nil, let by?): if !(by.isFinite && by >= 0) { throw invalid("by", "must be a finite number of seconds ≥ 0") }
+        }
+    }
+    public typealias Response = Published<Traced<ClockOutcome>>
 }
 
 /// `event.motion` (E1, E3).

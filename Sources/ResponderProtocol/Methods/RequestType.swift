@@ -20,7 +20,7 @@ public enum MethodRegistry {
         EngineInfoRequest.self, ClientHelloRequest.self,
         SessionCreateRequest.self, SessionListRequest.self, SessionDeleteRequest.self, SessionSnapshotRequest.self, SessionClientsRequest.self,
         TraceReplayRequest.self, TreeGetRequest.self, TreeLoadRequest.self, TreeApplyRequest.self,
-        HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, MotionRequest.self, RemoteControlRequest.self,
+        HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, ClockAdvanceRequest.self, MotionRequest.self, RemoteControlRequest.self,
         PressRequest.self, BecomeRequest.self, ResignRequest.self, FirstResponderRequest.self, MakeKeyRequest.self,
         SendActionRequest.self, CanPerformRequest.self,
     ]

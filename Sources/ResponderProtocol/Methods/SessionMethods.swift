@@ -83,6 +83,10 @@ public struct SessionSnapshotRequest: SessionRequest {
         public var liveTouches: [LiveTouchInfo]
         public var livePresses: [LivePressInfo]
         public var profile: Profile
+        /// G11: the session's clock, in seconds.
+        public var clock: Double
+        /// 12.8: every gesture recognizer of the session, by id.
+        public var recognizers: [GestureRecognizerInfo]
     }
 }
 
@@ -108,12 +112,16 @@ public struct LiveTouchInfo: Codable, Sendable, Equatable {
     public var view: String?
     public var window: String?
     public var phase: TouchPhase
-    public init(touch: EventID, client: String, view: String?, window: String?, phase: TouchPhase) {
+    /// G8/G9: the recognizers holding phases of it back from its view (absent when none); a touch whose
+    /// ended is held stays listed, with phase `ended`, until the view gets it.
+    @OmitNil public var heldBy: [String]?
+    public init(touch: EventID, client: String, view: String?, window: String?, phase: TouchPhase, heldBy: [String]? = nil) {
         self.touch = touch
         self.client = client
         self.view = view
         self.window = window
         self.phase = phase
+        self.heldBy = heldBy
     }
 }
 

@@ -146,10 +146,11 @@ extension NodeField {
             }
             w.endArray()
         }),
-        field("gestureRecognizers", \.gestureRecognizers, on: views, read: { (v, bad) throws(RPCError) in
-            guard let a = v.arrayValue, a.allSatisfy({ $0.objectMembers != nil }) else { throw bad("expected an array of objects") }
-            return a
-        }, write: { v, w in w.value(.array(v)) }),
+        field("gestureRecognizers", \.gestureRecognizers, on: views, read: readRecognizers, write: { v, w in
+            w.beginArray()
+            for r in v { r.write(to: &w) }
+            w.endArray()
+        }),
         field("presentedBy", \.presentedBy, on: { $0 == .viewController }, read: { (v, bad) throws(RPCError) in
             guard let s = v.stringValue, !s.isEmpty else { throw bad("expected the id of the presenting view controller") }
             return s
@@ -180,6 +181,20 @@ extension NodeField {
             let target = try r.string("target")
             try r.finish()
             out.append(TargetAction(event: event, action: action, target: target))
+        }
+        return out
+    }
+
+    /// Ids must be unique within the node here; across the session (and the references) when the batch ends.
+    private static func readRecognizers(_ value: JSON, _ bad: FieldError) throws(RPCError) -> [GestureRecognizerSpec] {
+        guard let a = value.arrayValue else { throw bad("expected an array of recognizers ({id, kind, …})") }
+        var out: [GestureRecognizerSpec] = []
+        for (i, entry) in a.enumerated() {
+            let recognizer = try GestureRecognizerSpec(json: entry, path: "\(bad.field)[\(i)].")
+            if out.contains(where: { $0.id == recognizer.id }) {
+                throw RPCError(.duplicateID, "a recognizer with id \"\(recognizer.id)\" is already in this list", [("field", .string("\(bad.field)[\(i)].id")), ("id", .string(bad.id)), ("recognizer", .string(recognizer.id))])
+            }
+            out.append(recognizer)
         }
         return out
     }

@@ -74,13 +74,8 @@ public struct NodeSpec: Sendable, Equatable {
     /// Actions this responder's canPerformAction refuses even though it implements them (A4).
     public var vetoes: [String] = []
     public var targets: [TargetAction] = []
-    /// Shape reserved for gesture recognizers; stored and returned as given.
-    public var gestureRecognizers: [JSON] {
-        get { storedGestureRecognizers?.value.arrayValue ?? [] }
-        set { storedGestureRecognizers = newValue.isEmpty ? nil : JSONHolder(.array(newValue)) }
-    }
-    /// Held so that a deeply nested value given here is freed without recursion when the node goes away.
-    private var storedGestureRecognizers: JSONHolder?
+    /// G1–G11: the recognizers attached to this view or window, in attachment order.
+    public var gestureRecognizers: [GestureRecognizerSpec] = []
     public var presentedBy: String?
     public var receivesRemoteControlEvents = false
 

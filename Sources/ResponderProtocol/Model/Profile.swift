@@ -12,7 +12,10 @@
 ///   "noFirstResponder": "keyWindow" | "drop", // E3: where first-responder events go when there is none
 ///   "becomeOrder": "checkFirst" | "resignFirst", // F2: ask canBecome before (UIKit) or after (docs)
 ///                                             //     asking the current first responder to resign
-///   "touchOnRemoval": "cancel" | "drop"       // T6: a touch whose view leaves its window
+///   "touchOnRemoval": "cancel" | "drop",      // T6: a touch whose view leaves its window
+///   "tapSlop": 10, "tapInterval": 0.35,       // G: the thresholds UIKit does not document (points,
+///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
+///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -42,6 +45,26 @@ public struct Profile: Sendable, Equatable {
     public var noFirstResponder: NoFirstResponder = .keyWindow
     public var becomeOrder: BecomeOrder = .checkFirst
     public var touchOnRemoval: TouchOnRemoval = .cancel
+    /// G (tap): how far a touch may move from where it began before a tap fails.
+    public var tapSlop: Double = 10
+    /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
+    public var tapInterval: Double = 0.35
+    /// G (pan): how far the touches' centroid moves before a pan begins.
+    public var panThreshold: Double = 10
+    /// G (swipe): how far a swipe moves, within `swipeDuration`.
+    public var swipeDistance: Double = 50
+    public var swipeDuration: Double = 0.5
+    /// G (pinch): the change of scale (|scale − 1|) at which a pinch begins.
+    public var pinchThreshold: Double = 0.05
+    /// G (rotation): the change of angle (radians) at which a rotation begins.
+    public var rotationThreshold: Double = 0.1
+
+    /// The gesture thresholds by wire name, for reading and writing them alike.
+    static let thresholds: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
+        ("tapSlop", \.tapSlop), ("tapInterval", \.tapInterval), ("panThreshold", \.panThreshold),
+        ("swipeDistance", \.swipeDistance), ("swipeDuration", \.swipeDuration), ("pinchThreshold", \.pinchThreshold),
+        ("rotationThreshold", \.rotationThreshold),
+    ]
 
     public init() {}
 
@@ -74,19 +97,26 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("noFirstResponder", NoFirstResponder.self, &r) { noFirstResponder = v }
         if let v = try choice("becomeOrder", BecomeOrder.self, &r) { becomeOrder = v }
         if let v = try choice("touchOnRemoval", TouchOnRemoval.self, &r) { touchOnRemoval = v }
+        for (name, keyPath) in Self.thresholds {
+            guard let n = try r.number(name) else { continue }
+            guard n >= 0 else { throw r.error(name, "must not be negative") }
+            self[keyPath: keyPath] = n
+        }
         if strict { try r.finish() }
     }
 
     public var json: JSON {
-        [
-            "name": .string(name),
-            "alphaBoundary": .string(alphaBoundary.rawValue),
-            "nilTargetStart": .string(nilTargetStart.rawValue),
-            "controlSlop": .number(controlSlop),
-            "noFirstResponder": .string(noFirstResponder.rawValue),
-            "becomeOrder": .string(becomeOrder.rawValue),
-            "touchOnRemoval": .string(touchOnRemoval.rawValue),
+        var members: [(String, JSON)] = [
+            ("name", .string(name)),
+            ("alphaBoundary", .string(alphaBoundary.rawValue)),
+            ("nilTargetStart", .string(nilTargetStart.rawValue)),
+            ("controlSlop", .number(controlSlop)),
+            ("noFirstResponder", .string(noFirstResponder.rawValue)),
+            ("becomeOrder", .string(becomeOrder.rawValue)),
+            ("touchOnRemoval", .string(touchOnRemoval.rawValue)),
         ]
+        for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
+        return .object(members)
     }
 
     /// H2: whether a view's own alpha lets it be hit.

@@ -1,0 +1,235 @@
+import ResponderProtocol
+
+/// What recognizers did while one input was carried out: collected for the input's outcome.
+struct GestureLog: Sendable {
+    var transitions: [GestureTransition] = []
+    var actions: [GestureActionSent] = []
+    var deliveries: [TouchDelivery] = []
+}
+
+extension SessionState {
+    func runIndex(_ id: String) -> Int? { runs.firstIndex { $0.id == id } }
+
+    /// G1: the enabled recognizers of the hit view and its ancestors up to its window, deepest first and in
+    /// attachment order, that do not refuse the touch; each gets a run if it had none.
+    mutating func observe(_ touch: EventID, hitView: String, trace: inout Trace) -> [String] {
+        var observers: [String] = []
+        var current: String? = hitView
+        while let id = current, let node = world[id] {
+            if node.kind.isView {
+                for spec in node.gestureRecognizers {
+                    let refusal: GestureReason? = !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
+                    trace.add(.observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal))
+                    guard refusal == nil else { continue }
+                    observers.append(spec.id)
+                    if runIndex(spec.id) == nil { runs.append(GestureRun(id: spec.id, view: id, kind: spec.kind)) }
+                }
+            }
+            if node.kind == .window { break }
+            current = node.parent
+        }
+        return observers
+    }
+
+    /// G1: the observing recognizers get the phase before the view does, in observation order.
+    mutating func recognizersSee(_ touch: LiveTouch, _ input: GestureInput, trace: inout Trace) {
+        for id in touch.recognizers {
+            guard let i = runIndex(id), let spec = world.recognizer(id)?.spec else { continue }
+            if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
+            if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile) {
+                apply(decision, to: id, trace: &trace)
+            }
+        }
+    }
+
+    mutating func apply(_ decision: GestureDecision, to id: String, trace: inout Trace) {
+        switch decision {
+        case .recognize(let reason, let rule): attempt(id, reason: reason, rule: rule, trace: &trace)
+        case .fail(let reason, let rule): fail(id, reason: reason, rule: rule, by: nil, trace: &trace)
+        case .change:
+            transition(id, to: .changed, rule: .g2, reason: .moved, trace: &trace)
+            sendActions(id, trace: &trace)
+        case .end:
+            transition(id, to: .ended, rule: .g2, reason: .touchesEnded, trace: &trace)
+            sendActions(id, trace: &trace)
+        case .cancel(let reason):
+            transition(id, to: .cancelled, rule: .g2, reason: reason, trace: &trace)
+        }
+    }
+
+    /// A recognizer that would leave possible: G5 (wait for, or fail with, the recognizers it requires),
+    /// G6 (shouldBegin), G10 (a control's own gesture), then it recognizes or begins and G4 (exclusion),
+    /// G7/G8 (the view's touches) and G3 (its actions) follow.
+    mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
+        guard let i = runIndex(id), runs[i].state == .possible, let (view, spec) = world.recognizer(id) else { return }
+        let required = spec.requireToFail.compactMap(runIndex)
+        if let winner = required.first(where: { runs[$0].state.isActive }) {
+            fail(id, reason: .requiredRecognized, rule: .g5, by: runs[winner].id, trace: &trace)
+            return
+        }
+        let waitingFor = required.filter { runs[$0].state == .possible }.map { runs[$0].id }
+        if !waitingFor.isEmpty {
+            if runs[i].pending == nil {
+                runs[i].pending = (spec.kind.isDiscrete ? .recognized : .began, reason, rule)
+                trace.add(.gestureWait(recognizer: id, waitingFor: waitingFor))
+            }
+            return
+        }
+        let released = runs[i].pending != nil
+        runs[i].pending = nil
+        guard spec.shouldBegin else {
+            fail(id, reason: .shouldBeginFalse, rule: .g6, by: nil, trace: &trace)
+            return
+        }
+        if let control = preemptingControl(runs[i], view: view, spec: spec) {
+            fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
+            return
+        }
+        let to: GestureState = spec.kind.isDiscrete ? .recognized : .began
+        transition(id, to: to, rule: released ? .g5 : rule, reason: released ? .requiredFailed : reason, trace: &trace)
+        // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous.
+        for other in runs where other.id != id && other.state == .possible {
+            if world.recognizer(other.id)?.spec.requireToFail.contains(id) == true {
+                fail(other.id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
+            }
+        }
+        let mine = Set(runs[runIndex(id)!].seen)
+        for other in runs where other.id != id && other.state == .possible && other.seen.contains(where: mine.contains) {
+            if !simultaneous(id, other.id) { fail(other.id, reason: .excluded, rule: .g4, by: id, trace: &trace) }
+        }
+        takeTouches(id, spec: spec, trace: &trace)
+        sendActions(id, trace: &trace)
+    }
+
+    /// G2: possible → failed; then G5: recognizers waiting on this one try again.
+    mutating func fail(_ id: String, reason: GestureReason, rule: Rule, by: String?, trace: inout Trace) {
+        guard let i = runIndex(id), runs[i].state == .possible else { return }
+        runs[i].pending = nil
+        transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
+        releaseCause = id
+        for other in runs where other.pending != nil && other.state == .possible {
+            if world.recognizer(other.id)?.spec.requireToFail.contains(id) == true, let p = runs[runIndex(other.id)!].pending {
+                attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
+            }
+        }
+    }
+
+    mutating func transition(_ id: String, to: GestureState, rule: Rule, reason: GestureReason?, by: String? = nil, trace: inout Trace) {
+        guard let i = runIndex(id) else { return }
+        let change = GestureTransition(recognizer: id, from: runs[i].state, to: to, rule: rule, reason: reason, by: by)
+        runs[i].state = to
+        trace.add(.gesture(change))
+        gestureLog.transitions.append(change)
+    }
+
+    /// G4: either one names the other in `simultaneousWith`.
+    func simultaneous(_ a: String, _ b: String) -> Bool {
+        world.recognizer(a)?.spec.simultaneousWith.contains(b) == true || world.recognizer(b)?.spec.simultaneousWith.contains(a) == true
+    }
+
+    /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
+    /// own default action (a button's single tap, a slider's drag, a switch's tap and drag).
+    func preemptingControl(_ run: GestureRun, view: String, spec: GestureRecognizerSpec) -> String? {
+        let singleTap = spec.kind == .tap && spec.numberOfTapsRequired == 1 && spec.numberOfTouchesRequired == 1
+        for touch in run.touches {
+            guard let control = tracking[touch]?.control, control != view, world.isAncestor(view, of: control),
+                let node = world[control], node.kind == .control
+            else { continue }
+            let keeps: Bool
+            switch node.className {
+            case "UISlider": keeps = spec.kind == .pan || spec.kind == .swipe
+            case "UISwitch": keeps = spec.kind == .pan || singleTap
+            default: keeps = singleTap
+            }
+            if keeps { return control }
+        }
+        return nil
+    }
+
+    /// G3: each target-action, straight to its target.
+    mutating func sendActions(_ id: String, trace: inout Trace) {
+        guard let spec = world.recognizer(id)?.spec else { return }
+        for t in spec.targets {
+            let node = world[t.target]
+            let implements = node?.handling(t.action) != nil
+            let reason: ActionFailure? = node == nil ? .targetMissing : (implements ? nil : .notImplemented)
+            let sent = GestureActionSent(recognizer: id, target: t.target, action: t.action, performed: implements, reason: reason)
+            trace.add(.gestureAction(sent))
+            gestureLog.actions.append(sent)
+        }
+    }
+
+    /// G11: recognizers whose deadline falls before `time` (or at it, `inclusive`) decide, earliest first;
+    /// the clock reads each deadline as it passes.
+    mutating func fireTimers(upTo time: Double, inclusive: Bool, trace: inout Trace) {
+        var fired: Set<String> = []
+        while true {
+            var due: (id: String, at: Double)?
+            for run in runs {
+                guard let spec = world.recognizer(run.id)?.spec, let at = run.deadline(spec: spec, profile: profile) else { continue }
+                guard inclusive ? at <= time : at < time else { continue }
+                if due == nil || at < due!.at { due = (run.id, at) }
+            }
+            guard let due, fired.insert("\(due.id)@\(due.at)").inserted, let i = runIndex(due.id) else { return }
+            clock = max(clock, due.at)
+            apply(runs[i].timeout(), to: due.id, trace: &trace)
+            releaseHeld(trace: &trace)
+        }
+    }
+
+    /// G2: recognizers in an end state with no live touches are reset to possible; idle ones are dropped.
+    mutating func resetFinished(trace: inout Trace) {
+        for run in runs where run.state.isFinal && run.touches.isEmpty {
+            let change = GestureTransition(recognizer: run.id, from: run.state, to: .possible, rule: .g2, reason: .reset)
+            trace.add(.gesture(change))
+            gestureLog.transitions.append(change)
+        }
+        runs.removeAll { run in
+            if run.state.isFinal { return run.touches.isEmpty }
+            guard run.touches.isEmpty, run.pending == nil else { return false }
+            guard let spec = world.recognizer(run.id)?.spec else { return true }
+            return run.deadline(spec: spec, profile: profile) == nil
+        }
+    }
+
+    /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered
+    /// (G8, G9), finished recognizers reset (G2) and touches the view is done with are forgotten.
+    mutating func settleGestures(trace: inout Trace) {
+        fireTimers(upTo: clock, inclusive: true, trace: &trace)
+        releaseHeld(trace: &trace)
+        resetFinished(trace: &trace)
+        touches.removeAll { $0.finished && $0.held.isEmpty }
+    }
+
+    /// G11: moves the session's clock; recognizers waiting on time decide. Its trace (kind `clock`) is published.
+    public mutating func advanceClock(to: Double?, by: Double?) throws(RPCError) -> Traced<ClockOutcome> {
+        let target = to ?? clock + (by ?? 0)
+        guard target.isFinite, target >= clock else {
+            throw RPCError(.invalidParams, "to: \(target) is before the session clock (\(clock))", [("field", "to"), ("clock", JSON(clock))])
+        }
+        var trace = Trace(kind: .clock)
+        gestureLog = GestureLog()
+        let from = clock
+        fireTimers(upTo: target, inclusive: true, trace: &trace)
+        clock = target
+        settleGestures(trace: &trace)
+        let log = gestureLog
+        gestureLog = GestureLog()
+        return trace.finish(ClockOutcome(from: from, time: target, gestures: log.transitions, gestureActions: log.actions, gestureDeliveries: log.deliveries))
+    }
+
+    /// 12.8: every recognizer of the session, by id, with its state and the touches it observes.
+    public var recognizers: [GestureRecognizerInfo] {
+        world.recognizerOwners.keys.sorted().compactMap { id in
+            guard let (view, spec) = world.recognizer(id) else { return nil }
+            guard let run = runs.first(where: { $0.id == id }) else {
+                return GestureRecognizerInfo(recognizer: id, view: view, kind: spec.kind, state: .possible, touches: [], waitingFor: [])
+            }
+            var info = run.info
+            if run.pending != nil {
+                info.waitingFor = spec.requireToFail.filter { r in runs.contains { $0.id == r && $0.state == .possible } }
+            }
+            return info
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import ResponderProtocol
+
+/// One recognizer between the first touch it observes and its reset (G2). A recognizer with no run is
+/// idle: possible, observing nothing.
+struct GestureRun: Sendable {
+    let id: String
+    let view: String
+    let kind: GestureKind
+    var state: GestureState = .possible
+    /// Live touches it observes (G1), in the order they began.
+    var touches: [EventID] = []
+    /// Every touch it has observed since its last reset: what G4 and G7 compare and act on.
+    var seen: [EventID] = []
+    /// Screen points where each live touch began and where it is now.
+    var starts: [EventID: Point] = [:]
+    var points: [EventID: Point] = [:]
+    /// When the first touch began (swipe) and when the required touches were all down (long press).
+    var firstBegan: Double?
+    var downSince: Double?
+    /// Tap: taps completed, touches of the tap in progress, and when the last tap ended.
+    var tapsDone = 0
+    var tapTouches = 0
+    var lastTapEnd: Double?
+    /// Pinch and rotation: the two touches and their distance and angle when the second began.
+    var pair: [EventID] = []
+    var initialDistance = 0.0
+    var initialAngle = 0.0
+    /// G5: the transition it is holding while required recognizers have not failed.
+    var pending: (to: GestureState, reason: GestureReason, rule: Rule)?
+
+    init(id: String, view: String, kind: GestureKind) {
+        self.id = id
+        self.view = view
+        self.kind = kind
+    }
+
+    var info: GestureRecognizerInfo {
+        GestureRecognizerInfo(recognizer: id, view: view, kind: kind, state: state, touches: touches, waitingFor: [])
+    }
+
+    mutating func add(_ touch: EventID, at point: Point) {
+        touches.append(touch)
+        if !seen.contains(touch) { seen.append(touch) }
+        starts[touch] = point
+        points[touch] = point
+    }
+
+    mutating func remove(_ touch: EventID) {
+        touches.removeAll { $0 == touch }
+        starts[touch] = nil
+        points[touch] = nil
+    }
+
+    /// The centroid's movement from where the live touches began.
+    var translation: Point {
+        guard !touches.isEmpty else { return .zero }
+        var dx = 0.0, dy = 0.0
+        for t in touches {
+            dx += points[t]!.x - starts[t]!.x
+            dy += points[t]!.y - starts[t]!.y
+        }
+        return Point(dx / Double(touches.count), dy / Double(touches.count))
+    }
+
+    func distance(_ t: EventID) -> Double {
+        guard let a = starts[t], let b = points[t] else { return 0 }
+        return hypot(b.x - a.x, b.y - a.y)
+    }
+
+    /// Pinch and rotation: the pair's current distance and angle.
+    var pairGeometry: (distance: Double, angle: Double)? {
+        guard pair.count == 2, let a = points[pair[0]], let b = points[pair[1]] else { return nil }
+        return (hypot(b.x - a.x, b.y - a.y), atan2(b.y - a.y, b.x - a.x))
+    }
+}
+
+/// What one input (a touch phase, or time passing) makes a recognizer want to do (G2).
+enum GestureDecision: Equatable {
+    /// Leave possible: recognize (discrete) or begin (continuous), subject to G4–G6 and G10.
+    case recognize(GestureReason, Rule)
+    case fail(GestureReason, Rule)
+    case change
+    case end
+    case cancel(GestureReason)
+}
+
+enum GestureInput {
+    case began(EventID, Point)
+    case moved(EventID, Point)
+    case ended(EventID)
+    case cancelled(EventID)
+}
+
+/// The kinds' own state machines (section G's parameters). Pure: they read the run and the input and say
+/// what the recognizer wants; the dispatcher applies it.
+extension GestureRun {
+    mutating func decide(_ input: GestureInput, spec: GestureRecognizerSpec, now: Double, profile: Profile) -> GestureDecision? {
+        switch input {
+        case .began(let t, let p):
+            add(t, at: p)
+            if firstBegan == nil { firstBegan = now }
+        case .moved(let t, let p):
+            points[t] = p
+        case .ended, .cancelled:
+            break
+        }
+        defer {
+            switch input {
+            case .ended(let t), .cancelled(let t): remove(t)
+            default: break
+            }
+        }
+        if state.isFinal { return nil }
+        if case .cancelled = input {
+            return state == .possible ? .fail(.touchCancelled, .g2) : .cancel(.touchCancelled)
+        }
+        switch kind {
+        case .tap: return tap(input, spec, now, profile)
+        case .longPress: return longPress(input, spec, now)
+        case .pan: return pan(input, spec, profile)
+        case .swipe: return swipe(input, spec, now, profile)
+        case .pinch, .rotation: return twoFinger(input, profile)
+        }
+    }
+
+    /// G11: when time alone will decide for this recognizer, if it will.
+    func deadline(spec: GestureRecognizerSpec, profile: Profile) -> Double? {
+        guard state == .possible, pending == nil else { return nil }
+        switch kind {
+        case .tap:
+            guard touches.isEmpty, tapsDone > 0, let end = lastTapEnd else { return nil }
+            return end + profile.tapInterval
+        case .longPress:
+            return downSince.map { $0 + spec.minimumPressDuration }
+        case .swipe:
+            return firstBegan.map { $0 + profile.swipeDuration }
+        case .pan, .pinch, .rotation:
+            return nil
+        }
+    }
+
+    /// G11: what the recognizer does when its deadline passes.
+    func timeout() -> GestureDecision {
+        switch kind {
+        case .longPress: return .recognize(.durationElapsed, .g11)
+        case .swipe: return .fail(.tooSlow, .g11)
+        default: return .fail(.timedOut, .g11)
+        }
+    }
+
+    private mutating func tap(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile) -> GestureDecision? {
+        guard state == .possible else { return nil }
+        switch input {
+        case .began:
+            tapTouches += 1
+            if touches.count > spec.numberOfTouchesRequired { return .fail(.tooManyTouches, .g2) }
+            return nil
+        case .moved(let t, _):
+            return distance(t) > profile.tapSlop ? .fail(.movedTooFar, .g2) : nil
+        case .ended:
+            // Still down: this touch (removed after deciding) and the others.
+            guard touches.count == 1 else { return nil }
+            if tapTouches < spec.numberOfTouchesRequired { return .fail(.tooFewTouches, .g2) }
+            tapsDone += 1
+            tapTouches = 0
+            if tapsDone >= spec.numberOfTapsRequired { return .recognize(.tapsCompleted, .g2) }
+            lastTapEnd = now
+            return nil
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private mutating func longPress(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double) -> GestureDecision? {
+        switch (input, state) {
+        case (.began, .possible):
+            if touches.count > spec.numberOfTouchesRequired { return .fail(.tooManyTouches, .g2) }
+            if touches.count == spec.numberOfTouchesRequired { downSince = now }
+            return nil
+        case (.moved(let t, _), .possible):
+            return distance(t) > spec.allowableMovement ? .fail(.movedTooFar, .g2) : nil
+        case (.moved, _):
+            return .change
+        case (.ended, .possible):
+            return .fail(.releasedEarly, .g2)
+        case (.ended, _):
+            return .end
+        default:
+            return nil
+        }
+    }
+
+    private mutating func pan(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ profile: Profile) -> GestureDecision? {
+        switch (input, state) {
+        case (.began, .possible):
+            if let maximum = spec.maximumNumberOfTouches, touches.count > maximum { return .fail(.tooManyTouches, .g2) }
+            return nil
+        case (.moved, .possible):
+            guard touches.count >= spec.minimumNumberOfTouches else { return nil }
+            let d = translation
+            return hypot(d.x, d.y) >= profile.panThreshold ? .recognize(.threshold, .g2) : nil
+        case (.moved, _):
+            return .change
+        case (.ended, .possible):
+            return touches.count == 1 ? .fail(.endedBeforeThreshold, .g2) : nil
+        case (.ended, _):
+            return touches.count - 1 < spec.minimumNumberOfTouches ? .end : nil
+        default:
+            return nil
+        }
+    }
+
+    private mutating func swipe(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile) -> GestureDecision? {
+        guard state == .possible else { return nil }
+        switch input {
+        case .began:
+            return touches.count > spec.numberOfTouchesRequired ? .fail(.tooManyTouches, .g2) : nil
+        case .moved:
+            if let start = firstBegan, now - start > profile.swipeDuration { return .fail(.tooSlow, .g11) }
+            let d = translation
+            guard hypot(d.x, d.y) >= profile.swipeDistance else { return nil }
+            let direction: SwipeDirection = abs(d.x) >= abs(d.y) ? (d.x >= 0 ? .right : .left) : (d.y >= 0 ? .down : .up)
+            guard spec.direction.contains(direction) else { return .fail(.wrongDirection, .g2) }
+            return touches.count == spec.numberOfTouchesRequired ? .recognize(.swiped, .g2) : .fail(.tooFewTouches, .g2)
+        case .ended:
+            return .fail(.endedBeforeThreshold, .g2)
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private mutating func twoFinger(_ input: GestureInput, _ profile: Profile) -> GestureDecision? {
+        switch (input, state) {
+        case (.began(let t, _), .possible):
+            if pair.count < 2 {
+                pair.append(t)
+                if let g = pairGeometry {
+                    initialDistance = g.distance
+                    initialAngle = g.angle
+                }
+            }
+            return nil
+        case (.moved(let t, _), _):
+            guard pair.contains(t), let g = pairGeometry else { return nil }
+            if state != .possible { return .change }
+            if kind == .pinch {
+                guard initialDistance > 0 else { return nil }
+                return abs(g.distance / initialDistance - 1) > profile.pinchThreshold ? .recognize(.threshold, .g2) : nil
+            }
+            var delta = g.angle - initialAngle
+            while delta > Double.pi { delta -= 2 * Double.pi }
+            while delta <= -Double.pi { delta += 2 * Double.pi }
+            return abs(delta) > profile.rotationThreshold ? .recognize(.threshold, .g2) : nil
+        case (.ended(let t), .possible):
+            guard pair.contains(t) || touches.count == 1 else { return nil }
+            pair.removeAll { $0 == t }
+            return .fail(.endedBeforeThreshold, .g2)
+        case (.ended(let t), _):
+            guard pair.contains(t) else { return nil }
+            pair.removeAll { $0 == t }
+            return .end
+        default:
+            return nil
+        }
+    }
+}

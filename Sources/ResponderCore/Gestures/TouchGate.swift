@@ -1,0 +1,102 @@
+import ResponderProtocol
+
+/// Between recognizers and the view (G7–G9): a phase is delivered, held back while recognizers decide, or
+/// withheld because a recognizer took the touch.
+extension SessionState {
+    /// The recognizers still deciding that hold `phase` of `touch` back: delaysTouchesBegan holds began and
+    /// moved (G8), delaysTouchesEnded holds ended (G9).
+    func holders(of touch: LiveTouch, phase: TouchPhase) -> [String] {
+        guard phase != .cancelled, phase != .stationary else { return [] }
+        return touch.recognizers.filter { id in
+            guard let run = runs.first(where: { $0.id == id }), run.state == .possible, run.seen.contains(touch.id),
+                let spec = world.recognizer(id)?.spec
+            else { return false }
+            return phase == .ended ? spec.delaysTouchesEnded : spec.delaysTouchesBegan
+        }
+    }
+
+    /// The phase the client just sent, after the recognizers have seen it (G1).
+    mutating func deliverToView(_ index: Int, phase: TouchPhase, trace: inout Trace) -> TouchDelivery {
+        let touch = touches[index]
+        let message = phase.message!
+        var entry = TouchDelivery(touch: touch.id, phase: phase, view: touch.view, window: touch.window, message: message)
+        if let withheld = touch.withheld {
+            trace.discard(message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
+            entry.reason = TouchDeliveryReason(rawValue: withheld.reason.rawValue)
+            entry.rule = withheld.rule
+            return entry
+        }
+        let holding = holders(of: touch, phase: phase)
+        if !touch.held.isEmpty || !holding.isEmpty {
+            let by = holding.isEmpty ? holders(of: touch, phase: touch.held[0].phase) : holding
+            let rule: Rule = phase == .ended ? .g9 : .g8
+            touches[index].held.append((phase, touch.point))
+            trace.add(.held(touch: touch.id, message: message, by: by, rule: rule))
+            entry.localPoint = localPoint(touch)
+            entry.reason = .held
+            entry.rule = rule
+            entry.heldBy = by
+            return entry
+        }
+        if phase == .began { touches[index].viewGot = true }
+        return deliver(touch, phase: phase, responders: Responders(world), rule: .t2, trace: &trace)
+    }
+
+    /// G8, G9: delivers, in order, each held phase no recognizer holds any more.
+    mutating func releaseHeld(trace: inout Trace) {
+        for index in touches.indices where !touches[index].held.isEmpty && touches[index].withheld == nil {
+            while let first = touches[index].held.first, holders(of: touches[index], phase: first.phase).isEmpty {
+                touches[index].held.removeFirst()
+                var touch = touches[index]
+                touch.point = first.point
+                touch.phase = first.phase
+                let message = first.phase.message!
+                trace.add(.release(touch: touch.id, message: message, by: releaseCause, rule: first.phase == .ended ? .g9 : .g8))
+                if first.phase == .began { touches[index].viewGot = true }
+                var entry = deliver(touch, phase: first.phase, responders: Responders(world), rule: .t2, trace: &trace)
+                entry.reason = .released
+                entry.rule = first.phase == .ended ? .g9 : .g8
+                gestureLog.deliveries.append(entry)
+            }
+        }
+    }
+
+    /// G7, G8: a recognizer that recognized or began takes the touches it has seen from their views.
+    mutating func takeTouches(_ id: String, spec: GestureRecognizerSpec, trace: inout Trace) {
+        guard let run = runs.first(where: { $0.id == id }) else { return }
+        for touchID in run.seen {
+            guard let index = touches.firstIndex(where: { $0.id == touchID }), touches[index].view != nil,
+                touches[index].withheld == nil
+            else { continue }
+            if spec.delaysTouchesBegan && !touches[index].viewGot {
+                withhold(index, reason: .takenByGesture, rule: .g8, trace: &trace)
+            } else if spec.cancelsTouchesInView {
+                guard touches[index].viewGot else {
+                    withhold(index, reason: .cancelledByGesture, rule: .g7, trace: &trace)
+                    continue
+                }
+                withhold(index, reason: .cancelledByGesture, rule: .g7, trace: &trace)
+                var touch = touches[index]
+                touch.phase = .cancelled
+                var entry = deliver(touch, phase: .cancelled, responders: Responders(world), rule: .g7, trace: &trace)
+                entry.reason = .cancelledByGesture
+                entry.rule = .g7
+                gestureLog.deliveries.append(entry)
+            }
+        }
+    }
+
+    /// The view gets nothing more of the touch; phases held for it are dropped (each a discard step).
+    private mutating func withhold(_ index: Int, reason: DiscardReason, rule: Rule, trace: inout Trace) {
+        for held in touches[index].held {
+            trace.discard(held.phase.message!, reason: reason, rule: rule, tag: .touch(touches[index].id), view: touches[index].view)
+        }
+        touches[index].held = []
+        touches[index].withheld = (reason, rule)
+    }
+
+    func localPoint(_ touch: LiveTouch) -> Point? {
+        guard let w = touch.window, let view = touch.view, let wp = world.convert(screen: touch.point, toWindow: w) else { return nil }
+        return world.convert(wp, fromWindow: w, to: view)
+    }
+}
