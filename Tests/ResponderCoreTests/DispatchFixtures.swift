@@ -82,7 +82,7 @@ extension SessionState {
     }
     mutating func tap(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         let r = try WireDecoder.decode(TapRequest.self, from: params)
-        return try tap(at: r.point, tapCount: r.tapCount ?? 1, client: client)
+        return try tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client)
     }
     mutating func press(_ params: JSON, client: String) throws(RPCError) -> Traced<PressOutcome> {
         let r = try WireDecoder.decode(PressRequest.self, from: params)

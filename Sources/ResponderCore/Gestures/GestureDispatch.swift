@@ -131,7 +131,8 @@ extension SessionState {
     /// own default action (a button's single tap, a slider's drag, a switch's tap and drag).
     func preemptingControl(_ run: GestureRun, view: String, spec: GestureRecognizerSpec) -> String? {
         let singleTap = spec.kind == .tap && spec.numberOfTapsRequired == 1 && spec.numberOfTouchesRequired == 1
-        for touch in run.touches {
+        // `seen`: a touch that just ended is no longer among the live ones, and the control still tracks it.
+        for touch in run.seen {
             guard let control = tracking[touch]?.control, control != view, world.isAncestor(view, of: control),
                 let node = world[control], node.kind == .control
             else { continue }
