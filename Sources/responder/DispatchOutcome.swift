@@ -10,7 +10,11 @@ protocol DispatchOutcome: Codable, Sendable {
 
 extension TouchOutcome: DispatchOutcome {
     func lines(message: String?, trace: Trace) -> [String] {
-        deliveries.isEmpty ? ["no deliveries"] : deliveries.map(TraceFormatter.delivery)
+        // Recognizers' decisions are indented under the delivery they happened in (G1: before the view's
+        // phase); a recognizer still waiting on another (G5) is said last. Without recognizers: one line each.
+        guard !deliveries.isEmpty else { return ["no deliveries"] }
+        var order = GestureOrder(trace: trace)
+        return deliveries.flatMap { order.deliveryLines($0) } + TraceFormatter.waitLines(trace)
     }
 }
 
@@ -45,15 +49,15 @@ extension FocusOutcome: DispatchOutcome {
 }
 
 extension TreeChangeOutcome: DispatchOutcome {
-    func lines(message: String?, trace: Trace) -> [String] { TraceFormatter.treeChange(self) }
+    func lines(message: String?, trace: Trace) -> [String] { TraceFormatter.treeChange(self, trace: trace) }
 }
 
 extension ClockOutcome: DispatchOutcome {
+    /// `clock 0 → 0.6 s`, then what the time that passed decided (G11), indented.
     func lines(message: String?, trace: Trace) -> [String] {
-        var out = ["clock \(from) → \(time) s"]
-        out += gestures.map { "gesture \($0.recognizer): \($0.from.rawValue) → \($0.to.rawValue) (\($0.rule.rawValue)\($0.reason.map { ", \($0.rawValue)" } ?? ""))" }
-        out += gestureActions.map { "action \($0.action) → \($0.target): \($0.performed ? "performed" : "not performed")" }
-        out += gestureDeliveries.map(TraceFormatter.delivery)
-        return out
+        var order = GestureOrder(trace: trace)
+        return ["clock \(Output.number(from)) → \(Output.number(time)) s"]
+            + (order.lines(transitions: gestures, actions: gestureActions, deliveries: gestureDeliveries)
+                + TraceFormatter.waitLines(trace)).map { "  " + $0 }
     }
 }

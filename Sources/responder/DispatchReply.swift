@@ -3,10 +3,14 @@ import ResponderProtocol
 /// Printing the reply of a dispatching request: the outcome's paths (TraceFormatter) followed by any
 /// first-responder changes the dispatch made.
 enum DispatchReply {
-    static func print<Outcome: DispatchOutcome>(_ reply: Published<Traced<Outcome>>, message: String? = nil) {
+    /// With `explain`, every step of the trace follows, numbered (StepFormatter).
+    static func print<Outcome: DispatchOutcome>(_ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false) {
         let traced = reply.base
         for line in traced.outcome.lines(message: message, trace: traced.trace) { Output.line(line) }
         for line in focusLines(traced.trace) { Output.line(line) }
+        guard explain else { return }
+        Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
+        for line in StepFormatter.lines(traced.trace) { Output.line("  " + line) }
     }
 
     /// `focus window w1: a → b (reason)` for each first-responder change of a trace.

@@ -20,8 +20,8 @@ struct Responder: ParsableCommand {
                 WatchCommand.self, CallCommand.self, ClientsCommand.self,
             ]),
             CommandGroup(name: "Dispatch", subcommands: [
-                HitCommand.self, TapCommand.self, TouchCommand.self, ChainCommand.self, BecomeCommand.self,
-                ResignCommand.self, FirstCommand.self, ActionCommand.self, CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
+                HitCommand.self, TapCommand.self, TouchCommand.self, DragCommand.self, PressHoldCommand.self, ClockCommand.self,
+                ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self, CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
                 RemoteCommand.self, MakeKeyCommand.self,
             ]),
         ]

@@ -11,7 +11,8 @@ enum TraceFormatter {
         var parts: [String] = []
         if let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false),
            let outcome = outcome(of: trace.kind, from: value["outcome"] ?? .null) {
-            parts = outcome.lines(message: nil, trace: trace)
+            // One line: the indented details of a delivery (recognizers) become parts of their own.
+            parts = outcome.lines(message: nil, trace: trace).map { String($0.drop { $0 == " " }) }
         }
         if parts.isEmpty {
             let steps = value["steps"]?.arrayValue?.count ?? 0
@@ -44,6 +45,12 @@ enum TraceFormatter {
         let reason = d.reason?.rawValue
         if d.dropped {
             text += "dropped (\(reason ?? "?"))"
+        } else if d.reason == .held {
+            // G8/G9: nothing reached the view yet; the recognizers named hold the phase.
+            text += (d.message ?? "phase") + " held by " + (d.heldBy.isEmpty ? "?" : d.heldBy.joined(separator: ", ")) + (d.rule.map { " (\($0.rawValue))" } ?? "")
+        } else if d.reason == .cancelledByGesture || d.reason == .takenByGesture, d.visited.isEmpty {
+            // G7/G8: a recognizer took the touch earlier; this phase reaches no view.
+            text += (d.message ?? "phase") + " not delivered (\(reason ?? "?")" + (d.rule.map { ", \($0.rawValue)" } ?? "") + ")"
         } else if d.message == nil, let reason {
             text += "nothing delivered (\(reason))"
         } else if d.visited.isEmpty, let reason {
@@ -51,7 +58,8 @@ enum TraceFormatter {
             text += "delivered to no one (\(reason)\(rule))" + (d.hitView.map { " at \($0)" } ?? "")
         } else {
             text += path(message: d.message, visited: d.visited, handledBy: d.handledBy, discard: nil)
-            if let reason { text += " (\(reason))" }
+            // Reasons of recognizers (released, cancelled-by-gesture) name their rule; the older ones never did.
+            if let reason { text += " (\(reason)" + (d.reason?.isGestureReason == true ? d.rule.map { ", \($0.rawValue)" } ?? "" : "") + ")" }
         }
         if !d.controlEvents.isEmpty {
             text += " [control events: " + d.controlEvents.map(\.rawValue).joined(separator: ", ") + "]"
@@ -60,6 +68,33 @@ enum TraceFormatter {
             text += " [actions: " + d.actions.map(actionEntry).joined(separator: "; ") + "]"
         }
         return text
+    }
+
+    /// `gesture dismissTap: possible → recognized (G2, taps-completed)`; `(G4, excluded by cardHold)`.
+    static func gesture(_ t: GestureTransition) -> String {
+        var why = [t.rule.rawValue]
+        switch (t.reason, t.by) {
+        case (let reason?, let by?): why.append("\(reason.rawValue) by \(by)")
+        case (let reason?, nil): why.append(reason.rawValue)
+        case (nil, let by?): why.append("by \(by)")
+        case (nil, nil): break
+        }
+        return "gesture \(t.recognizer): \(t.from.rawValue) → \(t.to.rawValue) (\(why.joined(separator: ", ")))"
+    }
+
+    /// `action dismissKeyboard: dismissTap → rootVC, performed (G3)`, or `…, not performed (not-implemented, G3)`.
+    static func gestureAction(_ a: GestureActionSent) -> String {
+        "action \(label(a.action))\(a.recognizer) → \(a.target), "
+            + (a.performed ? "performed (G3)" : "not performed (\(a.reason?.rawValue ?? "?"), G3)")
+    }
+
+    /// G5: `gesture singleTap waits for doubleTap to fail (G5)` for each `gestureWait` step of a trace (a
+    /// recognizer that would have recognized, holding its decision until the ones it requires fail).
+    static func waitLines(_ trace: Trace) -> [String] {
+        trace.steps.compactMap { step in
+            guard case .gestureWait(let recognizer, let waitingFor) = step else { return nil }
+            return "gesture \(recognizer) waits for \(waitingFor.joined(separator: ", ")) to fail (G5)"
+        }
     }
 
     /// `message: a → b → c, handled by X` or `…, discarded (no responder handled it)`; a message that never
@@ -94,8 +129,9 @@ enum TraceFormatter {
         return a.by.map { "\(a.action) → \($0)" } ?? a.action
     }
 
-    /// A `treeChange` outcome: cancelled touches, cancelled presses, forced resignations.
-    static func treeChange(_ outcome: TreeChangeOutcome) -> [String] {
+    /// A `treeChange` outcome: cancelled touches, cancelled presses, forced resignations, then recognizers
+    /// cancelled or failed because their view left, and the phases they released.
+    static func treeChange(_ outcome: TreeChangeOutcome, trace: Trace) -> [String] {
         var out = outcome.touches.map(delivery)
         for p in outcome.presses {
             out.append("press \(Describe.id(p.press)): "
@@ -104,6 +140,8 @@ enum TraceFormatter {
         for r in outcome.resigned {
             out.append("\(r.from) resigned first responder of \(r.window) (left its window)")
         }
+        var order = GestureOrder(trace: trace)
+        out += order.lines(transitions: outcome.gestures ?? [], actions: [], deliveries: outcome.gestureDeliveries ?? [])
         return out
     }
 
@@ -132,4 +170,14 @@ enum TraceFormatter {
 
     /// `touchesBegan: ` — or `copy: ` for a selector that already ends in a colon.
     static func label(_ message: String) -> String { message.hasSuffix(":") ? message + " " : message + ": " }
+}
+
+extension TouchDeliveryReason {
+    /// Reasons a recognizer gave (G7–G9): printed with their rule.
+    var isGestureReason: Bool { self == .held || self == .released || self == .cancelledByGesture || self == .takenByGesture }
+}
+
+extension GestureState {
+    /// G3: the states on entering which a recognizer sends its actions.
+    var sendsActions: Bool { self == .recognized || self == .began || self == .changed || self == .ended }
 }

@@ -7,8 +7,10 @@ struct TreeCommand: EngineCommand {
         abstract: "Draw a session's world: one line per node, children indented in order.",
         discussion: """
             Each line reads `id  kind  class  (x, y, w, h)  [flags]`; flags name what changes delivery: hidden, \
-            alpha below 1, interaction off, disabled, key (window), clips, ★ first responder. Detached subtrees \
-            follow the application's tree. With --json prints the tree.get reply.
+            alpha below 1, interaction off, disabled, key (window), clips, ★ first responder. Gesture recognizers \
+            follow their view, e.g. `⟨longPress cardHold → rootVC.cardLongPressed:⟩`, with their state when not \
+            idle (began, touches hold-1), the parameters and switches that differ from UIKit's defaults, and their \
+            target-actions. Detached subtrees follow the application's tree. With --json prints the tree.get reply.
             """
     )
 
@@ -29,7 +31,8 @@ struct TreeCommand: EngineCommand {
         }
         // The whole world: the snapshot also names the first responders.
         let snapshot = try client.send(SessionSnapshotRequest(session: session.session))
-        let drawer = TreeDrawer(firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)), maxGuideDepth: maxIndent)
+        let drawer = TreeDrawer(firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)), maxGuideDepth: maxIndent,
+                                recognizerStates: Dictionary(snapshot.recognizers.map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a }))
         drawer.draw(snapshot.tree) { Output.line($0) }
         let detached = snapshot.detached.arrayValue ?? []
         if !detached.isEmpty {

@@ -6,6 +6,8 @@ import ResponderProtocol
 struct TreeDrawer {
     var firstResponders: Set<String> = []
     var maxGuideDepth = 48
+    /// Recognizers' live states (session.snapshot), by recognizer id; shown when not idle.
+    var recognizerStates: [String: GestureRecognizerInfo] = [:]
 
     /// Calls `emit` with each line of the subtree at `root`.
     func draw(_ root: JSON, emit: (String) -> Void) {
@@ -32,7 +34,7 @@ struct TreeDrawer {
         }
     }
 
-    /// `id  kind  class  (x, y, w, h)  [flags]`.
+    /// `id  kind  class  (x, y, w, h)  [flags]  ⟨recognizer⟩…`.
     func describe(_ node: JSON) -> String {
         let id = node["id"]?.stringValue ?? "?"
         var parts = [id, node["kind"]?.stringValue ?? "?"]
@@ -47,6 +49,50 @@ struct TreeDrawer {
         if node["clipsToBounds"]?.boolValue == true { flags.append("clips") }
         if firstResponders.contains(id) { flags.append("★ first responder") }
         if !flags.isEmpty { parts.append("[" + flags.joined(separator: ", ") + "]") }
+        for recognizer in node["gestureRecognizers"]?.arrayValue ?? [] { parts.append(describe(recognizer: recognizer)) }
         return parts.joined(separator: "  ")
+    }
+
+    /// `⟨longPress cardHold → rootVC.cardLongPressed:⟩`: kind, id, live state when not idle, parameters and
+    /// switches that differ from UIKit's defaults, and the target-actions.
+    func describe(recognizer json: JSON) -> String {
+        let id = json["id"]?.stringValue ?? "?"
+        var text = "⟨" + (json["kind"]?.stringValue ?? "?") + " " + id
+        if let live = recognizerStates[id], live.state != .possible || !live.touches.isEmpty || !live.waitingFor.isEmpty {
+            var details: [String] = []
+            if !live.touches.isEmpty { details.append("touches " + live.touches.map(Describe.id).joined(separator: ", ")) }
+            if !live.waitingFor.isEmpty { details.append("waiting for " + live.waitingFor.joined(separator: ", ")) }
+            text += " " + live.state.rawValue + (details.isEmpty ? "" : " (" + details.joined(separator: "; ") + ")")
+        }
+        // A recognizer this client cannot read (a newer engine's member): its kind and id only.
+        guard let spec = try? GestureRecognizerSpec(json: json, path: "") else { return text + "⟩" }
+        let d = GestureRecognizerSpec(id: spec.id, kind: spec.kind)
+        var extras: [String] = []
+        func note<T: Equatable>(_ name: String, _ value: T, _ standard: T, _ shown: String) {
+            if value != standard { extras.append("\(name) \(shown)") }
+        }
+        for parameter in spec.kind.parameters {
+            switch parameter {
+            case .numberOfTapsRequired: note(parameter.rawValue, spec.numberOfTapsRequired, d.numberOfTapsRequired, "\(spec.numberOfTapsRequired)")
+            case .numberOfTouchesRequired: note(parameter.rawValue, spec.numberOfTouchesRequired, d.numberOfTouchesRequired, "\(spec.numberOfTouchesRequired)")
+            case .minimumNumberOfTouches: note(parameter.rawValue, spec.minimumNumberOfTouches, d.minimumNumberOfTouches, "\(spec.minimumNumberOfTouches)")
+            case .maximumNumberOfTouches:
+                note(parameter.rawValue, spec.maximumNumberOfTouches, d.maximumNumberOfTouches, spec.maximumNumberOfTouches.map(String.init) ?? "unlimited")
+            case .minimumPressDuration: note(parameter.rawValue, spec.minimumPressDuration, d.minimumPressDuration, Output.number(spec.minimumPressDuration))
+            case .allowableMovement: note(parameter.rawValue, spec.allowableMovement, d.allowableMovement, Output.number(spec.allowableMovement))
+            case .direction: note(parameter.rawValue, spec.direction, d.direction, spec.direction.map(\.rawValue).joined(separator: "+"))
+            }
+        }
+        note("enabled", spec.enabled, d.enabled, "\(spec.enabled)")
+        note("cancelsTouchesInView", spec.cancelsTouchesInView, d.cancelsTouchesInView, "\(spec.cancelsTouchesInView)")
+        note("delaysTouchesBegan", spec.delaysTouchesBegan, d.delaysTouchesBegan, "\(spec.delaysTouchesBegan)")
+        note("delaysTouchesEnded", spec.delaysTouchesEnded, d.delaysTouchesEnded, "\(spec.delaysTouchesEnded)")
+        note("shouldBegin", spec.shouldBegin, d.shouldBegin, "\(spec.shouldBegin)")
+        note("shouldReceiveTouch", spec.shouldReceiveTouch, d.shouldReceiveTouch, "\(spec.shouldReceiveTouch)")
+        if !spec.requireToFail.isEmpty { extras.append("requireToFail " + spec.requireToFail.joined(separator: ", ")) }
+        if !spec.simultaneousWith.isEmpty { extras.append("simultaneousWith " + spec.simultaneousWith.joined(separator: ", ")) }
+        if !extras.isEmpty { text += ", " + extras.joined(separator: ", ") }
+        if !spec.targets.isEmpty { text += " → " + spec.targets.map { "\($0.target).\($0.action)" }.joined(separator: ", ") }
+        return text + "⟩"
     }
 }

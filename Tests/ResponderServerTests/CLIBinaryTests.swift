@@ -277,7 +277,7 @@ import ResponderProtocol
     static let commands: [[String]] = [
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
-        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"],
+        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"], ["clock"],
     ]
 
     @Test(arguments: commands)
@@ -420,6 +420,227 @@ import ResponderProtocol
         let wrong = try t.run(["make-key", "A"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("WRONG_KIND"))
+    }
+
+    // MARK: Gesture recognizers
+
+    /// Fixtures plus a tap-to-dismiss recognizer on R that leaves views their touches, with RVC handling it.
+    static let dismissTapOps: JSON = ["ops": [
+        ["op": "update", "id": "RVC", "set": ["handles": ["dismissKeyboard:": "handle", "save:": "handle"]]],
+        ["op": "update", "id": "B", "set": ["targets": [["event": "touchUpInside", "action": "save:", "target": nil]]]],
+        ["op": "update", "id": "R", "set": ["gestureRecognizers": [
+            ["id": "dismissTap", "kind": "tap", "cancelsTouchesInView": false, "targets": [["target": "RVC", "action": "dismissKeyboard:"]]],
+        ]]],
+    ]]
+
+    @Test func tapPrintsRecognizerTransitionsAndActionsUnderTheirDelivery() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let watch = try t.start(["watch", "--stream", "trace"])
+        defer { watch.stop() }
+        try watch.waitFor { $0.hasPrefix("following default") }
+        _ = try t.engine.connect().call("tree.apply", Self.dismissTapOps)
+        let a = try t.run(["tap", "50", "50"])
+        #expect(a.status == 0, "\(a)")
+        #expect(a.lines == [
+            "touch tap-1 began on A: touchesBegan: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+            "touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+            "  gesture dismissTap: possible → recognized (G2, taps-completed)",
+            "  action dismissKeyboard: dismissTap → RVC, performed (G3)",
+            "  gesture dismissTap: recognized → possible (G2, reset)",
+        ])
+        // G10: the button keeps its single tap; the recognizer on its ancestor fails, the button's action is sent.
+        let b = try t.run(["tap", "20", "410"])
+        #expect(b.lines == [
+            "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
+            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside] [actions: save: → RVC]",
+            "  gesture dismissTap: possible → failed (G10, control-default-action by B)",
+            "  gesture dismissTap: failed → possible (G2, reset)",
+        ])
+        // --explain lists every step, the recognizers' included.
+        let explained = try t.run(["tap", "50", "50", "--explain"])
+        #expect(explained.lines.contains("trace (22 steps):"), "\(explained)")
+        #expect(explained.lines.contains("  5. observe dismissTap on R: observes touch tap-3 (G1)"), "\(explained)")
+        #expect(explained.lines.contains("  13. gesture dismissTap: possible → recognized (G2, taps-completed)"), "\(explained)")
+        #expect(explained.lines.contains("  14. action dismissKeyboard: dismissTap → RVC, performed (G3)"), "\(explained)")
+        #expect(explained.lines.last == "  22. gesture dismissTap: recognized → possible (G2, reset)", "\(explained)")
+        // watch prints the same on one line, the recognizers' parts among the deliveries.
+        let line = try watch.waitFor { $0.contains("touch tap-1 ended") }
+        #expect(line.hasSuffix("; gesture dismissTap: possible → recognized (G2, taps-completed); action dismissKeyboard: dismissTap → RVC, performed (G3); gesture dismissTap: recognized → possible (G2, reset)"), "\(line)")
+    }
+
+    @Test func heldAndReleasedPhasesAndARecognizerWaitingOnAnother() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        // A single tap that waits for a double tap to fail (G5), leaving the view its touches (G9 releases).
+        _ = try t.engine.connect().call("tree.apply", ["ops": [
+            ["op": "update", "id": "RVC", "set": ["handles": ["single:": "handle", "double:": "handle"]]],
+            ["op": "update", "id": "A", "set": ["gestureRecognizers": [
+                ["id": "singleTap", "kind": "tap", "cancelsTouchesInView": false, "requireToFail": ["doubleTap"],
+                 "targets": [["target": "RVC", "action": "single:"]]],
+                ["id": "doubleTap", "kind": "tap", "numberOfTapsRequired": 2, "targets": [["target": "RVC", "action": "double:"]]],
+            ]]],
+        ]])
+        let tap = try t.run(["tap", "50", "50"])
+        #expect(tap.status == 0, "\(tap)")
+        #expect(tap.lines == [
+            "touch tap-1 began on A: touchesBegan: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+            "touch tap-1 ended on A: touchesEnded held by singleTap, doubleTap (G9)",
+            "gesture singleTap waits for doubleTap to fail (G5)",
+        ])
+        let waiting = try t.run(["clock"])
+        // The touch whose ended is held stays live until its view gets it; the single tap waits.
+        #expect(Array(waiting.lines.prefix(5)) == [
+            "clock 0 s",
+            "RECOGNIZER  KIND  VIEW  STATE     TOUCHES  WAITING FOR",
+            "doubleTap   tap   A     possible",
+            "singleTap   tap   A     possible           doubleTap",
+            "TOUCH  PHASE  VIEW  CLIENT      HELD BY",
+        ], "\(waiting)")
+        #expect(waiting.lines.count == 6 && waiting.lines[5].hasPrefix("tap-1  ended  A ") && waiting.lines[5].hasSuffix("  singleTap, doubleTap"), "\(waiting)")
+        // The tap interval passes: the double tap gives up, the single tap recognizes and the view gets its ended.
+        let advanced = try t.run(["clock", "--by", "0.5"])
+        #expect(advanced.status == 0, "\(advanced)")
+        #expect(advanced.lines == [
+            "clock 0 → 0.5 s",
+            "  gesture doubleTap: possible → failed (G11, timed-out)",
+            "  gesture singleTap: possible → recognized (G5, required-failed)",
+            "  action single: singleTap → RVC, performed (G3)",
+            "  touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it) (released, G9)",
+            "  gesture singleTap: recognized → possible (G2, reset)",
+            "  gesture doubleTap: failed → possible (G2, reset)",
+        ])
+    }
+
+    @Test func dragSendsOneTouchAlongTheLineOverTheDuration() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("tree.apply", ["ops": [
+            ["op": "update", "id": "RVC", "set": ["handles": ["panned:": "handle"]]],
+            ["op": "update", "id": "R", "set": ["gestureRecognizers": [["id": "pan", "kind": "pan", "targets": [["target": "RVC", "action": "panned:"]]]]]],
+        ]])
+        let r = try t.run(["drag", "50", "50", "150", "50", "--steps", "2", "--duration", "0.4"])
+        #expect(r.status == 0, "\(r)")
+        let chain = "A → R → RVC → W → app → AD, discarded (no responder handled it)"
+        #expect(r.lines == [
+            "touch drag-1 began on A: touchesBegan: \(chain)",
+            // The move that makes the pan begin goes to the recognizer first (G1); the view gets touchesCancelled (G7).
+            "touch drag-1 moved on A: touchesMoved not delivered (cancelled-by-gesture, G7)",
+            "  gesture pan: possible → began (G2, threshold)",
+            "  touch drag-1 cancelled on A: touchesCancelled: \(chain) (cancelled-by-gesture, G7)",
+            "  action panned: pan → RVC, performed (G3)",
+            "touch drag-1 moved on A: touchesMoved not delivered (cancelled-by-gesture, G7)",
+            "  gesture pan: began → changed (G2, moved)",
+            "  action panned: pan → RVC, performed (G3)",
+            "touch drag-1 ended on A: touchesEnded not delivered (cancelled-by-gesture, G7)",
+            "  gesture pan: changed → ended (G2, touches-ended)",
+            "  action panned: pan → RVC, performed (G3)",
+            "  gesture pan: ended → possible (G2, reset)",
+        ], "\(r)")
+        // The times were spread over the duration from the clock: the clock now reads its end.
+        #expect(try t.run(["clock"]).lines.first == "clock 0.4 s")
+        // The next drag starts at the clock and ends 0.25 s (the default) later.
+        #expect(try t.run(["drag", "10", "10", "20", "10", "--steps", "1"]).status == 0)
+        #expect(try t.run(["clock"]).lines.first == "clock 0.65 s")
+        // Bad input is refused before anything is sent.
+        let steps = try t.run(["drag", "1", "2", "3", "4", "--steps", "0"])
+        #expect(steps.status == 64)
+        #expect(steps.stderr.contains("--steps must be at least 1, got 0"), "\(steps)")
+        let duration = try t.run(["drag", "1", "2", "3", "4", "--duration", "-1"])
+        #expect(duration.status == 64)
+        #expect(duration.stderr.contains("--duration must be 0 or more seconds, got -1"), "\(duration)")
+        #expect(try t.run(["clock"]).lines.first == "clock 0.65 s")
+    }
+
+    @Test func pressHoldRecognizesALongPressThatCancelsTheViewsTouch() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("tree.apply", ["ops": [
+            ["op": "update", "id": "RVC", "set": ["handles": ["held:": "handle"]]],
+            ["op": "update", "id": "A", "set": ["gestureRecognizers": [["id": "hold", "kind": "longPress", "targets": [["target": "RVC", "action": "held:"]]]]]],
+        ]])
+        let chain = "A → R → RVC → W → app → AD, discarded (no responder handled it)"
+        let r = try t.run(["press-hold", "50", "50", "--duration", "0.6"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines == [
+            "touch hold-1 began on A: touchesBegan: \(chain)",
+            "clock 0 → 0.6 s",
+            "  gesture hold: possible → began (G11, duration-elapsed)",
+            "  touch hold-1 cancelled on A: touchesCancelled: \(chain) (cancelled-by-gesture, G7)",
+            "  action held: hold → RVC, performed (G3)",
+            "touch hold-1 ended on A: touchesEnded not delivered (cancelled-by-gesture, G7)",
+            "  gesture hold: began → ended (G2, touches-ended)",
+            "  action held: hold → RVC, performed (G3)",
+            "  gesture hold: ended → possible (G2, reset)",
+        ], "\(r)")
+        // Too short a hold: the long press fails when the finger lifts, and the view gets every phase.
+        let short = try t.run(["press-hold", "50", "50", "--duration", "0.2"])
+        #expect(short.lines == [
+            "touch hold-1 began on A: touchesBegan: \(chain)",
+            "clock 0.6 → 0.8 s",
+            "touch hold-1 ended on A: touchesEnded: \(chain)",
+            "  gesture hold: possible → failed (G2, released-early)",
+            "  gesture hold: failed → possible (G2, reset)",
+        ], "\(short)")
+        let json = try t.run(["press-hold", "50", "50", "--duration", "1", "--json"])
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout.contains("\"duration-elapsed\""))
+        let negative = try t.run(["press-hold", "50", "50", "--duration", "-0.5"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--duration must be 0 or more seconds, got -0.5"), "\(negative)")
+    }
+
+    @Test func clockShowsAndAdvancesTheSessionClock() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        #expect(try t.run(["clock"]).lines == ["clock 0 s", "no gesture recognizers"])
+        let by = try t.run(["clock", "--by", "1.5"])
+        #expect(by.status == 0, "\(by)")
+        #expect(by.lines == ["clock 0 → 1.5 s"])
+        #expect(try t.run(["clock", "--to", "2"]).lines == ["clock 1.5 → 2 s"])
+        let explained = try t.run(["clock", "--by", "0", "--explain"])
+        #expect(explained.lines == ["clock 2 → 2 s", "trace (0 steps):"], "\(explained)")
+        let back = try t.run(["clock", "--to", "1"])
+        #expect(back.status == 1)
+        #expect(back.stderr.contains("error: INVALID_PARAMS (-32602)"), "\(back)")
+        #expect(back.stderr.contains("field: to"), "\(back)")
+        let both = try t.run(["clock", "--by", "1", "--to", "3"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("give --by or --to, not both"), "\(both)")
+        let negative = try t.run(["clock", "--by", "-1"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--by must be 0 or more seconds, got -1"), "\(negative)")
+        // A touch phase may carry its time (G11): ID:PHASE:X,Y@SECONDS.
+        #expect(try t.run(["touch", "7:began:50,50@3"]).status == 0)
+        #expect(try t.run(["clock"]).lines.first == "clock 3 s")
+        let early = try t.run(["touch", "7:ended@2.5"])
+        #expect(early.status == 1)
+        #expect(early.stderr.contains("field: touches[0].time"), "\(early)")
+        #expect(try t.run(["touch", "7:ended@3.25"]).status == 0)
+        #expect(try t.run(["clock"]).lines.first == "clock 3.25 s")
+    }
+
+    @Test func treeShowsRecognizersOnTheirViewsWithTheirLiveState() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("tree.apply", ["ops": [
+            ["op": "update", "id": "A", "set": ["gestureRecognizers": [
+                ["id": "hold", "kind": "longPress", "minimumPressDuration": 1, "targets": [["target": "RVC", "action": "held:"]]],
+                ["id": "swipe", "kind": "swipe", "direction": ["left", "up"], "delaysTouchesEnded": false, "simultaneousWith": ["hold"]],
+            ]]],
+        ]])
+        let idle = try t.run(["tree"])
+        #expect(idle.status == 0, "\(idle)")
+        #expect(idle.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold, minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe, direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"), "\(idle)")
+        // The rest of the world draws as before.
+        #expect(idle.lines.last == "         └─ B  control  UIButton  (10, 400, 100, 44)")
+        // With a finger down, the snapshot's states show.
+        #expect(try t.run(["touch", "1:began:50,50"]).status == 0)
+        let live = try t.run(["tree"])
+        #expect(live.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold possible (touches 1), minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe possible (touches 1), direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"), "\(live)")
+        // tree --id draws from tree.get: the recognizers without live state.
+        #expect(try t.run(["tree", "--id", "A"]).lines == ["A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold, minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe, direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"])
+        #expect(try t.run(["touch", "1:ended"]).status == 0)
     }
 }
 

@@ -138,8 +138,15 @@ def test_tree_get_reports_every_field_with_defaults(client):
     assert window["class"] == "UIWindow" and window["key"] is True and window["windowLevel"] == 0
     vc = find(tree, "rootVC")
     assert vc["class"] == "UIViewController" and vc["presentedBy"] is None
-    assert vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle"}
+    assert vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle", "dismissKeyboard:": "handle",
+                             "cardLongPressed:": "handle"}
     assert "frame" not in vc, "fields that do not apply are not listed"
+    # A recognizer is written back with every member, its kind's parameters included.
+    assert find(tree, "root")["gestureRecognizers"] == [{
+        "id": "dismissTap", "kind": "tap", "enabled": True, "cancelsTouchesInView": False, "delaysTouchesBegan": False,
+        "delaysTouchesEnded": True, "targets": [{"target": "rootVC", "action": "dismissKeyboard:"}], "requireToFail": [],
+        "simultaneousWith": [], "shouldBegin": True, "shouldReceiveTouch": True, "numberOfTapsRequired": 1,
+        "numberOfTouchesRequired": 1}]
     assert find(tree, "delegate")["class"] == "AppDelegate"
     assert find(tree, "title")["userInteractionEnabled"] is False
     assert find(tree, "root")["class"] == "UIView" and find(tree, "root")["multipleTouchEnabled"] is False

@@ -100,14 +100,21 @@ def test_demo_world():
     assert window["id"] == "window" and window["key"] is True and window["frame"] == [0, 0, 390, 844]
     [root_vc] = window["children"]
     assert root_vc["id"] == "rootVC" and root_vc["kind"] == "viewController"
-    assert root_vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle"}
+    assert root_vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle", "dismissKeyboard:": "handle",
+                                  "cardLongPressed:": "handle"}
     [root] = root_vc["children"]
     assert root["id"] == "root" and root["frame"] == [0, 0, 390, 844]
+    # The README tour's recognizers: tap anywhere to dismiss the keyboard (leaving views their taps), and a
+    # long press on the card; both send their actions to rootVC, which handles them.
+    assert root["gestureRecognizers"] == [{"id": "dismissTap", "kind": "tap", "cancelsTouchesInView": False,
+                                           "targets": [{"target": "rootVC", "action": "dismissKeyboard:"}]}]
     from harness import find
     button = find(tree, "button")
     assert button["kind"] == "control" and button["class"] == "UIButton"
     assert button["targets"] == [{"event": "touchUpInside", "action": "buttonTapped:", "target": None}]
     assert find(tree, "textField")["kind"] == "textField"
+    assert find(tree, "card")["gestureRecognizers"] == [{"id": "cardHold", "kind": "longPress",
+                                                          "targets": [{"target": "rootVC", "action": "cardLongPressed:"}]}]
     card = find(tree, "card")
     assert {c["id"] for c in card["children"]} == {"button", "textField"}
 

@@ -24,6 +24,8 @@ public struct SessionState: Sendable {
     var gestureLog = GestureLog()
     /// The recognizer whose failure is releasing held phases (G8, G9), for the release steps.
     var releaseCause: String?
+    /// The touch whose cancellation recognizers are seeing (G5 waits do not complete meanwhile).
+    var cancelling: EventID?
 
     public init(world: World = World(), profile: Profile = .uikit) {
         self.world = world

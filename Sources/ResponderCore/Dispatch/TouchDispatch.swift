@@ -31,7 +31,10 @@ extension SessionState {
             // event.tap has no touches list: its time is its own field.
             var located = error
             located.details.removeAll { $0.key == "index" }
-            if error.detail("field")?.stringValue == "touches[0].time" { located = located.with("field", "time") }
+            if error.detail("field")?.stringValue == "touches[0].time" {
+                located = located.with("field", "time")
+                located.message = located.message.replacingOccurrences(of: "touches[0].time", with: "time")
+            }
             throw located
         }
     }
@@ -135,7 +138,8 @@ extension SessionState {
 
     /// T5 then T4: whether a new touch that hit `view` may be delivered to it.
     private func admission(view: String, window: String) -> (reason: TouchDeliveryReason, rule: Rule, by: String)? {
-        let tracked = touches.filter { $0.window == window && $0.view != nil && $0.withheld == nil }
+        // A touch the client has ended no longer counts, even while recognizers hold its ended (G9).
+        let tracked = touches.filter { $0.window == window && $0.view != nil && $0.withheld == nil && !$0.finished }
         // T5: an exclusive view tracking a touch keeps every other view of its window from getting one…
         if let other = tracked.first(where: { $0.view != view && world[$0.view!]?.exclusiveTouch == true }) {
             return (.exclusiveTouch, .t5, other.view!)

@@ -13,6 +13,10 @@ extension SessionState {
         var pressEntries: [PressCancellation] = []
         var resigned: [ForcedResign] = []
 
+        // G2: recognizers that were removed or disabled, or whose view left its window, go first, so that
+        // they are cancelled for that reason rather than by the cancelled touches below.
+        cancelGoneRecognizers(trace: &trace)
+
         // T6: a touch whose bound view no longer sits in the touch's window.
         var remaining: [LiveTouch] = []
         var leaving: [LiveTouch] = []
@@ -24,9 +28,14 @@ extension SessionState {
             t.phase = .cancelled
             if !t.finished { recognizersSee(t, .cancelled(t.id), trace: &trace) }
             // A touch a recognizer took, or whose began its view never had, has nothing to cancel (G7, G8).
+            // Its entry says it is over (dropped: nothing was delivered).
             if t.withheld != nil || (t.view != nil && !t.viewGot && !t.recognizers.isEmpty) {
                 for held in t.held { trace.discard(held.phase.message!, reason: .viewLeftWindow, rule: .t6, tag: .touch(t.id), view: t.view) }
                 tracking[t.id] = nil
+                var entry = TouchDelivery(touch: t.id, phase: .cancelled, view: t.view, window: t.window, message: nil)
+                entry.reason = .viewLeftWindow
+                entry.dropped = true
+                touchEntries.append(entry)
                 continue
             }
             switch profile.touchOnRemoval {
@@ -67,20 +76,22 @@ extension SessionState {
             resigned.append(ForcedResign(window: window, from: fr))
         }
 
-        reconcileRecognizers(trace: &trace)
+        releaseHeld(trace: &trace)
+        resetFinished(trace: &trace)
+        touches.removeAll { $0.finished && $0.held.isEmpty }
         let log = gestureLog
         gestureLog = GestureLog()
-        guard !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty || !log.transitions.isEmpty || !log.deliveries.isEmpty else { return nil }
-        return trace.finish(TreeChangeOutcome(touches: touchEntries, presses: pressEntries, resigned: resigned,
-                                              gestures: log.transitions, gestureDeliveries: log.deliveries))
+        guard !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty || !log.transitions.isEmpty || !log.actions.isEmpty || !log.deliveries.isEmpty else { return nil }
+        return trace.finish(TreeChangeOutcome(touches: touchEntries, presses: pressEntries, resigned: resigned, gestures: log.transitions,
+                                              gestureActions: log.actions, gestureDeliveries: log.deliveries))
     }
 }
 
 extension SessionState {
     /// G2: a recognizer that was removed, disabled, moved to another view, or whose view left the window
     /// mid-gesture is cancelled (or fails, if still possible) and observes nothing more; the phases it held
-    /// are released (G8, G9).
-    mutating func reconcileRecognizers(trace: inout Trace) {
+    /// are released afterwards (G8, G9).
+    mutating func cancelGoneRecognizers(trace: inout Trace) {
         guard !runs.isEmpty else { return }
         for run in runs {
             let current = world.recognizer(run.id)
@@ -98,8 +109,5 @@ extension SessionState {
             }
             for t in touches.indices { touches[t].recognizers.removeAll { $0 == run.id } }
         }
-        releaseHeld(trace: &trace)
-        resetFinished(trace: &trace)
-        touches.removeAll { $0.finished && $0.held.isEmpty }
     }
 }

@@ -33,6 +33,8 @@ extension SessionState {
 
     /// G1: the observing recognizers get the phase before the view does, in observation order.
     mutating func recognizersSee(_ touch: LiveTouch, _ input: GestureInput, trace: inout Trace) {
+        if case .cancelled = input { cancelling = touch.id }
+        defer { cancelling = nil }
         for id in touch.recognizers {
             guard let i = runIndex(id), let spec = world.recognizer(id)?.spec else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
@@ -77,6 +79,12 @@ extension SessionState {
         }
         let released = runs[i].pending != nil
         runs[i].pending = nil
+        // G4: a recognizer that has begun or recognized keeps the touches it shares with this one.
+        let mineSoFar = Set(runs[i].seen)
+        if let holder = runs.first(where: { $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !simultaneous(id, $0.id) }) {
+            fail(id, reason: .excluded, rule: .g4, by: holder.id, trace: &trace)
+            return
+        }
         guard spec.shouldBegin else {
             fail(id, reason: .shouldBeginFalse, rule: .g6, by: nil, trace: &trace)
             return
@@ -107,7 +115,8 @@ extension SessionState {
         runs[i].pending = nil
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
         releaseCause = id
-        for other in runs where other.pending != nil && other.state == .possible {
+        // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
+        for other in runs where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
             if world.recognizer(other.id)?.spec.requireToFail.contains(id) == true, let p = runs[runIndex(other.id)!].pending {
                 attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
             }
@@ -168,7 +177,9 @@ extension SessionState {
             var due: (id: String, at: Double)?
             for run in runs {
                 guard let spec = world.recognizer(run.id)?.spec, let at = run.deadline(spec: spec, profile: profile) else { continue }
-                guard inclusive ? at <= time : at < time else { continue }
+                // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
+                // nanosecond of an input's time counts as that time.
+                guard inclusive ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
                 if due == nil || at < due!.at { due = (run.id, at) }
             }
             guard let due, fired.insert("\(due.id)@\(due.at)").inserted, let i = runIndex(due.id) else { return }
@@ -177,6 +188,8 @@ extension SessionState {
             releaseHeld(trace: &trace)
         }
     }
+
+    static let timeTolerance = 1e-9
 
     /// G2: recognizers in an end state with no live touches are reset to possible; idle ones are dropped.
     mutating func resetFinished(trace: inout Trace) {

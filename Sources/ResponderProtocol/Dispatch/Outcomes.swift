@@ -301,14 +301,17 @@ public struct TreeChangeOutcome: Sendable, Equatable, Codable {
     public var resigned: [ForcedResign]
     /// G2: recognizers whose view left its window, that were removed or disabled (absent when none).
     @OmitNil public var gestures: [GestureTransition]?
+    /// G3: actions recognizers sent meanwhile (a recognizer waiting on a removed one may complete; absent when none).
+    @OmitNil public var gestureActions: [GestureActionSent]?
     /// G8/G9: phases released to views because the recognizers holding them are gone (absent when none).
     @OmitNil public var gestureDeliveries: [TouchDelivery]?
     public init(touches: [TouchDelivery], presses: [PressCancellation], resigned: [ForcedResign],
-                gestures: [GestureTransition] = [], gestureDeliveries: [TouchDelivery] = []) {
+                gestures: [GestureTransition] = [], gestureActions: [GestureActionSent] = [], gestureDeliveries: [TouchDelivery] = []) {
         self.touches = touches
         self.presses = presses
         self.resigned = resigned
         self.gestures = gestures.isEmpty ? nil : gestures
+        self.gestureActions = gestureActions.isEmpty ? nil : gestureActions
         self.gestureDeliveries = gestureDeliveries.isEmpty ? nil : gestureDeliveries
     }
 }
