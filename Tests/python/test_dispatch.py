@@ -275,6 +275,9 @@ def drain(sub, session, until):
     return events
 
 
+DOUBLE = [{"id": "double", "kind": "tap", "numberOfTapsRequired": 2, "targets": [{"target": "tv", "action": "nope:"}]}]
+
+
 def gesture_world():
     H = {m: "handle" for m in ("touchesBegan", "touchesMoved", "touchesEnded", "touchesCancelled")}
     lv_recognizers = [
@@ -283,10 +286,11 @@ def gesture_world():
         {"id": "off", "kind": "tap", "enabled": False},
         {"id": "deaf", "kind": "tap", "shouldReceiveTouch": False}]
     root = _v("G", (0, 0, 400, 800),
-        _v("tv", (0, 0, 100, 100), handles=H, gestureRecognizers=[
-            {"id": "single", "kind": "tap", "requireToFail": ["double"],
-             "targets": [{"target": "GVC", "action": "tapped:"}, {"target": "ghost", "action": "x:"}]},
-            {"id": "double", "kind": "tap", "numberOfTapsRequired": 2, "targets": [{"target": "tv", "action": "nope:"}]}]),
+        _v("tv", (0, 0, 100, 100),
+           _v("tvi", (0, 0, 100, 100), handles=H, gestureRecognizers=[
+               {"id": "single", "kind": "tap", "requireToFail": ["double"],
+                "targets": [{"target": "GVC", "action": "tapped:"}, {"target": "ghost", "action": "x:"}]}]),
+           gestureRecognizers=DOUBLE),
         _v("lv", (100, 0, 100, 100), handles=H, gestureRecognizers=lv_recognizers),
         _v("dv", (200, 0, 100, 100), handles=H, gestureRecognizers=[{"id": "dbl", "kind": "tap", "numberOfTapsRequired": 2}]),
         _v("pv", (0, 200, 400, 200),
@@ -338,7 +342,7 @@ def gesture_traces(engine, client):
     assert [(t["touch"], t["phase"], t["heldBy"]) for t in snap["liveTouches"]] == [("tap-1", "ended", ["single", "double"])]
     by_id = {x["recognizer"]: x for x in snap["recognizers"]}
     assert [x["recognizer"] for x in snap["recognizers"]] == sorted(by_id), "sorted by id"
-    assert (by_id["single"]["state"], by_id["single"]["waitingFor"], by_id["single"]["view"]) == ("possible", ["double"], "tv")
+    assert (by_id["single"]["state"], by_id["single"]["waitingFor"], by_id["single"]["view"]) == ("possible", ["double"], "tvi")
     assert by_id["lp"] == {"recognizer": "lp", "view": "lv", "kind": "longPress", "state": "possible", "touches": [], "waitingFor": []}
     c = r("clock.advance", by=0.35)
     assert (c["from"], c["time"]) == (0, 0.35)
@@ -356,6 +360,13 @@ def gesture_traces(engine, client):
     assert ("single", "failed", "G5", "required-recognized", "double") in transitions(b)
     assert ("single", "recognized") not in [t[:2] for t in transitions(b)]
     assert [(x["recognizer"], x["reason"]) for d in b["deliveries"] for x in d.get("gestureActions", [])] == [("double", "not-implemented")]
+
+    # G2 + G5 in a tree change: the double tap a single tap waits on is removed: the single tap is recognized,
+    # takes its touch and sends its actions (treeChange gestures, gestureActions, gestureDeliveries).
+    r("event.tap", point=[50, 50], time=1.5)
+    removed = r("tree.apply", ops=[{"op": "update", "id": "tv", "set": {"gestureRecognizers": []}}])
+    assert removed["seqRange"] == [removed["seq"] - 1, removed["seq"]], "tree, then treeChange"
+    r("tree.apply", ops=[{"op": "update", "id": "tv", "set": {"gestureRecognizers": DOUBLE}}])
 
     # G1: a touch the view does not get because of T4 is still observed; a second touch is too many for a tap.
     t4 = touch(("x", "began", (250, 50), 2), ("y", "began", (260, 60)))
@@ -399,6 +410,12 @@ def gesture_traces(engine, client):
     r("tree.apply", ops=[{"op": "update", "id": "lv", "set": {"gestureRecognizers": disabled}}])
     touch(("L", "ended"))
     r("tree.apply", ops=[{"op": "update", "id": "lv", "set": {"gestureRecognizers": lv_recognizers}}])
+    # A touch a recognizer took whose view leaves its window has nothing to cancel: its entry is a dropped one.
+    touch(("K", "began", (150, 50)))
+    r("clock.advance", by=0.5)
+    r("tree.apply", ops=[{"op": "move", "id": "lv", "parent": None}])
+    r("tree.apply", ops=[{"op": "move", "id": "lv", "parent": "G", "index": 1}])
+    assert snapshot()["liveTouches"] == []
 
     # G2 + G6 + G8: moved too far: the long press fails, the pan may not begin, the held began is released.
     far = touch(("M", "began", (150, 50)), ("M", "moved", (175, 50)), ("M", "ended"))
@@ -626,6 +643,9 @@ def test_every_trace_shape_occurs(engine, client):
     tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
     assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
     assert any(o.get("gestures") for o in tree_changes) and any(o.get("gestureDeliveries") for o in tree_changes)
+    assert any(o.get("gestureActions") for o in tree_changes)
+    assert ("K", "dropped") in {(d["touch"], "dropped" if d.get("dropped") else "") for o in tree_changes for d in o["touches"]}, \
+        "a taken touch whose view left is listed as dropped, whatever the profile"
 
     # recognizers (12.4, 12.5): every rule/reason pair the schema allows, every observe, action, hold and release
     pairs = {(p["properties"]["rule"]["const"], reason)
@@ -675,6 +695,17 @@ def readme_examples(title: str):
     for block in re.findall(r"```json\n(.*?)```", text, re.S):
         head, _, reply = block.partition("\n→ ")
         yield [json.loads(line) for line in head.splitlines()], json.loads(reply)
+
+
+def test_readme_demo_tap_example_is_the_engines_reply(client):
+    """12.3 `event.tap`: the demo world's tap on the button, recognizers included, is the engine's real reply."""
+    s = new_session(client, "demotap")
+    [(requests, documented)] = readme_examples("`event.tap`")
+    [request] = requests
+    result = client.call(request["method"], **{**request["params"], "session": s})
+    assert result["trace"].pop("outcome") == {"deliveries": result["deliveries"]}
+    documented["trace"].pop("outcome")
+    assert result == documented
 
 
 def test_readme_gesture_example_is_the_engines_reply(client):
