@@ -444,11 +444,6 @@ def _set(node_id, *recognizers):
     return {"op": "update", "id": node_id, "set": {"gestureRecognizers": list(recognizers)}}
 
 
-# The engine doubles the op prefix of the paths it reports for recognizers an insert op wrote when the check runs
-# at the end of the batch (World+Recognizers.swift: recognizerPaths already start with "ops[i]." for an insert).
-DOUBLED_PREFIX = pytest.mark.xfail(strict=True, reason="engine bug: field is ops[i].ops[i].node… for an insert")
-
-
 @pytest.mark.parametrize("ops,name,field,recognizer", [
     ([_set("root", {"id": "a", "kind": "tap"}, {"id": "b", "kind": "swirl"})],
      "INVALID_NODE", "ops[0].set.gestureRecognizers[1].kind", None),
@@ -473,10 +468,10 @@ DOUBLED_PREFIX = pytest.mark.xfail(strict=True, reason="engine bug: field is ops
      "DUPLICATE_ID", "ops[1].set.gestureRecognizers[0].id", "b"),
     pytest.param([_set("root", {"id": "a", "kind": "tap"}), {"op": "insert", "parent": "card", "node": {
         "id": "n", "kind": "view", "gestureRecognizers": [{"id": "a", "kind": "pan"}]}}],
-        "DUPLICATE_ID", "ops[1].node.gestureRecognizers[0].id", "a", marks=DOUBLED_PREFIX),
+        "DUPLICATE_ID", "ops[1].node.gestureRecognizers[0].id", "a"),
     pytest.param([{"op": "insert", "parent": "card", "node": {
         "id": "n", "kind": "view", "gestureRecognizers": [{"id": "a", "kind": "pan", "requireToFail": ["q"]}]}}],
-        "INVALID_NODE", "ops[0].node.gestureRecognizers[0].requireToFail[0]", "q", marks=DOUBLED_PREFIX),
+        "INVALID_NODE", "ops[0].node.gestureRecognizers[0].requireToFail[0]", "q"),
 ])
 def test_recognizer_errors_name_the_member(client, demo, ops, name, field, recognizer):
     """8.4: recognizer errors give the full path of the member; names of other recognizers are checked when the
@@ -522,7 +517,6 @@ def test_time_never_goes_back(client, demo, method, params, field, clock):
     assert snapshot(client, s)["clock"] == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a refused event.tap still uses up its tap-<n> id")
 def test_a_refused_tap_uses_no_tap_id(client, demo):
     s, _ = demo
     client.call("clock.advance", session=s, to=1)
