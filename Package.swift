@@ -41,6 +41,7 @@ let package = Package(
         .executableTarget(name: "responder", dependencies: [
             "ResponderClient", "ResponderProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "MCP", package: "swift-sdk"),
         ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
         .executableTarget(name: "ResponderSubscribe", dependencies: [

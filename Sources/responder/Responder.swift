@@ -25,7 +25,7 @@ struct Responder: ParsableCommand {
                 RemoteCommand.self, MakeKeyCommand.self,
             ]),
             CommandGroup(name: "Editors and agents", subcommands: [
-                BridgeCommand.self,
+                MCPCommand.self, BridgeCommand.self,
             ]),
         ]
     )
