@@ -48,16 +48,17 @@ struct BridgeCommand: ParsableCommand {
         }
         let writer = FrameWriter()
         let options = global
-        let relay = try EngineRelay(connection: connection, writer: writer) { () throws(ClientError) in try options.address() }
+        let ids = ExactID()
+        let relay = try EngineRelay(connection: connection, writer: writer, ids: ids) { () throws(ClientError) in try options.address() }
         let subscriptions = BridgeSubscriptions(writer: writer, address: address, timeoutSeconds: global.timeout)
         relay.start()
         StdinPump.run { body in
             switch RPCRequest.parse(body) {
             case .success(var request):
                 if request.method.hasPrefix("bridge.") {
-                    subscriptions.handle(request)
+                    subscriptions.handle(request, body: body)
                 } else {
-                    relay.submit(body, expectsReply: request.id != nil)
+                    relay.submit(ids.protect(body, id: request.id), expectsReply: request.id != nil)
                 }
                 JSON.release(&request.params)
             case .failure:

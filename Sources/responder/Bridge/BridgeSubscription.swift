@@ -15,14 +15,17 @@ final class BridgeSubscription: @unchecked Sendable {
     let session: String
     private let streams: [EventStream]?
     private let since: Int?
-    private let requestID: JSON?
+    /// The subscribe request's id as the client wrote it; nil for a notification (never answered).
+    private let requestID: [UInt8]?
     private let address: EngineAddress
     private let timeoutSeconds: Double
     private let writer: FrameWriter
     private let onEnd: @Sendable (BridgeSubscription) -> Void
     private var stopped = false
+    /// Set once `onEnd` has run (on the subscription's thread only).
+    private var ended = false
 
-    init(session: String, streams: [EventStream]?, since: Int?, requestID: JSON?, address: EngineAddress, timeoutSeconds: Double,
+    init(session: String, streams: [EventStream]?, since: Int?, requestID: [UInt8]?, address: EngineAddress, timeoutSeconds: Double,
          writer: FrameWriter, onEnd: @escaping @Sendable (BridgeSubscription) -> Void) {
         self.session = session
         self.streams = streams
@@ -45,10 +48,10 @@ final class BridgeSubscription: @unchecked Sendable {
 
     /// Writes `message` unless the subscription has stopped; false once it has.
     @discardableResult
-    private func send(_ message: JSON) -> Bool {
+    private func send(_ message: [UInt8]) -> Bool {
         writer.locked { write in
             guard !stopped else { return false }
-            write(JSONCodec.encode(message))
+            write(message)
             return true
         }
     }
@@ -56,18 +59,26 @@ final class BridgeSubscription: @unchecked Sendable {
     private func reply(_ outcome: Result<JSON, RPCError>) {
         guard let requestID else { return }  // a notification: carried out, never answered
         switch outcome {
-        case .success(let result): send(RPCResponse.result(id: requestID, result))
-        case .failure(let error): send(RPCResponse.error(id: requestID, error))
+        case .success(let result): send(ExactID.reply(RPCResponse.result(id: .null, result), id: requestID))
+        case .failure(let error): send(ExactID.reply(RPCResponse.error(id: .null, error), id: requestID))
         }
     }
 
     @discardableResult
     private func notify(_ method: String, _ params: JSON) -> Bool {
-        send(["jsonrpc": "2.0", "method": .string(method), "params": params])
+        send(JSONCodec.encode(["jsonrpc": "2.0", "method": .string(method), "params": params]))
+    }
+
+    /// Leaves the registry: before `bridge.ended` is written, so that a client reacting to it (subscribing
+    /// again, unsubscribing) no longer finds this subscription.
+    private func end() {
+        guard !ended else { return }
+        ended = true
+        onEnd(self)
     }
 
     private func run() {
-        defer { onEnd(self) }
+        defer { end() }
         var answered = false
         do throws(ClientError) {
             let connection = try ResponderConnection(address: address, timeoutSeconds: timeoutSeconds)
@@ -86,6 +97,7 @@ final class BridgeSubscription: @unchecked Sendable {
             if !answered {
                 reply(.failure(rpcError))
             } else {
+                end()
                 notify("bridge.ended", ["session": .string(session), "reason": .string(error.description)])
                 FileHandle.standardError.write(Data("bridge: events of \(session) stopped: \(error.description)\n".utf8))
             }
@@ -114,6 +126,7 @@ final class BridgeSubscription: @unchecked Sendable {
                 guard e.topic == "$sys/sessions", e.body["session"]?.stringValue == session,
                       e.body["action"]?.stringValue == "deleted" else { continue }
                 // The session is over; so is the subscription, and the client is told why.
+                end()
                 if notify("event", ["topic": .string(e.topic), "event": e.body]) {
                     notify("bridge.ended", ["session": .string(session), "reason": "deleted"])
                 }

@@ -16,19 +16,20 @@ final class BridgeSubscriptions: Sendable {
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// Carries out a `bridge.*` request; its reply (if it has an id) is written here or, for a subscription,
-    /// once the subscription is live.
-    func handle(_ request: RPCRequest) {
+    /// Carries out a `bridge.*` request (`body`: as the client wrote it); its reply (if it has an id) is
+    /// written here or, for a subscription, once the subscription is live.
+    func handle(_ request: RPCRequest, body: [UInt8]) {
+        let writtenID = ExactID.written(in: body)
         do throws(RPCError) {
             switch request.method {
-            case "bridge.subscribe": try subscribe(request)
-            case "bridge.unsubscribe": try unsubscribe(request)
+            case "bridge.subscribe": try subscribe(request, writtenID: writtenID)
+            case "bridge.unsubscribe": try unsubscribe(request, writtenID: writtenID)
             default:
                 throw RPCError(.methodNotFound, "no bridge method \(request.method) (the bridge has bridge.subscribe and bridge.unsubscribe)",
                                [("method", .string(request.method))])
             }
         } catch {
-            answer(request, .failure(error))
+            answer(request, writtenID, .failure(error))
         }
     }
 
@@ -41,13 +42,13 @@ final class BridgeSubscriptions: Sendable {
         for s in all { s.stop() }
     }
 
-    private func subscribe(_ request: RPCRequest) throws(RPCError) {
+    private func subscribe(_ request: RPCRequest, writtenID: [UInt8]?) throws(RPCError) {
         var params = Params(request.params)
         let session = try params.string("session") ?? "default"
         let streams = try params.streams("streams")
         let since = try params.integer("since")
         try params.done()
-        let subscription = BridgeSubscription(session: session, streams: streams, since: since, requestID: request.id, address: address,
+        let subscription = BridgeSubscription(session: session, streams: streams, since: since, requestID: request.id == nil ? nil : writtenID, address: address,
                                               timeoutSeconds: timeoutSeconds, writer: writer) { [weak self] ended in
             self?.active.withLock { a in if a[ended.session] === ended { a[ended.session] = nil } }
         }
@@ -60,7 +61,7 @@ final class BridgeSubscriptions: Sendable {
         subscription.start()
     }
 
-    private func unsubscribe(_ request: RPCRequest) throws(RPCError) {
+    private func unsubscribe(_ request: RPCRequest, writtenID: [UInt8]?) throws(RPCError) {
         var params = Params(request.params)
         let session = try params.string("session")
         try params.done()
@@ -69,14 +70,14 @@ final class BridgeSubscriptions: Sendable {
             return names.compactMap { a.removeValue(forKey: $0) }
         }
         for s in stopped { s.stop() }
-        answer(request, .success(["sessions": JSON(stopped.map(\.session).sorted())]))
+        answer(request, writtenID, .success(["sessions": JSON(stopped.map(\.session).sorted())]))
     }
 
-    private func answer(_ request: RPCRequest, _ outcome: Result<JSON, RPCError>) {
-        guard let id = request.id else { return }
+    private func answer(_ request: RPCRequest, _ writtenID: [UInt8]?, _ outcome: Result<JSON, RPCError>) {
+        guard let id = request.id else { return }  // a notification: carried out, never answered
         switch outcome {
-        case .success(let result): writer.write(JSONCodec.encode(RPCResponse.result(id: id, result)))
-        case .failure(let error): writer.write(JSONCodec.encode(RPCResponse.error(id: id, error)))
+        case .success(let result): writer.write(ExactID.reply(RPCResponse.result(id: id, result), id: writtenID))
+        case .failure(let error): writer.write(ExactID.reply(RPCResponse.error(id: id, error), id: writtenID))
         }
     }
 

@@ -16,6 +16,7 @@ final class EngineRelay: @unchecked Sendable {
     private let connection: ResponderConnection
     private let writer: FrameWriter
     private let waker: RelayWaker
+    private let ids: ExactID
     private let locate: @Sendable () throws(ClientError) -> EngineAddress
     private let state = Mutex(State())
 
@@ -28,9 +29,11 @@ final class EngineRelay: @unchecked Sendable {
     /// How often the relay checks that the engine it talks to is still the one running.
     private static let checkSeconds: Double = 5
 
-    init(connection: ResponderConnection, writer: FrameWriter, locate: @escaping @Sendable () throws(ClientError) -> EngineAddress) throws(ClientError) {
+    init(connection: ResponderConnection, writer: FrameWriter, ids: ExactID,
+         locate: @escaping @Sendable () throws(ClientError) -> EngineAddress) throws(ClientError) {
         self.connection = connection
         self.writer = writer
+        self.ids = ids
         self.locate = locate
         waker = try RelayWaker()
     }
@@ -72,7 +75,7 @@ final class EngineRelay: @unchecked Sendable {
             do {
                 for body in outgoing { try connection.forward(body) }
                 let replies = try connection.forwardedReplies(timeoutMs: 1000, wakingOn: waker)
-                for reply in replies { writer.write(reply) }
+                for reply in replies { writer.write(ids.restore(reply)) }
                 if !replies.isEmpty { state.withLock { $0.awaiting = max(0, $0.awaiting - replies.count) } }
             } catch {
                 Self.fail("error: \(error.description)")
