@@ -1,5 +1,5 @@
-/// Splits a byte stream framed as LSP frames it (`Content-Length: N`, other headers, an empty line, then N bytes
-/// of body) into message bodies, however the bytes arrive: one at a time, several messages at once, a body
+/// Splits a byte stream framed as LSP frames its messages (`Content-Length: N`, other headers, an empty line, then
+/// N bytes of body) into message bodies, however the bytes arrive: one at a time, several messages at once, a body
 /// of any size. Pure (no IO), so every way of slicing the input can be tested without a process.
 ///
 /// A malformed header cannot tell where its body ends, so after one the reader skips to the next
