@@ -165,6 +165,29 @@ def test_a_gap_is_recovered_by_replay_and_announced(bridges, engine, client, ctx
         proxy.close()
 
 
+def test_events_no_longer_held_are_announced_as_expired(engines, ctx, tmp_path):
+    e = engines(args=["--replay-buffer", "2"])
+    c = e.client()
+    s = new_session(c, "brexp")
+    proxy = LossyProxy(ctx, e, e.dir, drop=set(range(3, 9)), ticks_from_seq=10)
+    b = Bridge(["--connect", f"{e.rpc_endpoint},{proxy.endpoint}", "--timeout", str(int(PATIENCE))], tmp_path / "b.stderr")
+    try:
+        assert result(b.request("bridge.subscribe", {"session": s}, id="sub"))["seq"] == 1
+        for _ in range(9):
+            raw(c, "event.tap", session=s, point=[60, 150])
+        assert b.notification("event")["params"]["event"]["seq"] == 2
+        expired = b.notification("bridge.recovered")["params"]
+        assert expired["expired"] is True and expired["after"] == 2 and expired["count"] == 0
+        assert expired["through"] >= 9
+        # The stream goes on after the jump, in order.
+        raw(c, "event.tap", session=s, point=[60, 150])
+        seqs = [b.notification("event")["params"]["event"]["seq"] for _ in range(11 - expired["through"])]
+        assert seqs == list(range(expired["through"] + 1, 12))
+    finally:
+        b.stop()
+        proxy.close()
+
+
 def test_unsubscribe_stops_events_and_a_deleted_session_ends_them(bridges, client):
     b = bridges()
     s, t = new_session(client, "brun"), new_session(client, "brdel")

@@ -105,6 +105,7 @@ final class BridgeSubscription: @unchecked Sendable {
     }
 
     private func follow(_ follower: SessionFollower) throws(ClientError) {
+        // The follower's seq before each item: where an expired stream jumped from.
         var last = follower.lastSeq
         while true {
             guard let item = try follower.next(timeoutMs: 200) else {
@@ -115,13 +116,11 @@ final class BridgeSubscription: @unchecked Sendable {
             switch item {
             case .event(let e):
                 sent = notify("event", ["topic": .string(e.topic), "event": e.body])
-                last = e.seq ?? last
             case .recovered(let after, let through, let count):
                 sent = notify("bridge.recovered", ["session": .string(session), "after": JSON(after), "through": JSON(through), "count": JSON(count)])
             case .snapshot(let s):
                 // REPLAY_EXPIRED: the events after `last` are gone; the stream goes on from the new state.
                 sent = notify("bridge.recovered", ["session": .string(session), "after": JSON(last), "through": JSON(s.seq), "count": 0, "expired": true])
-                last = s.seq
             case .system(let e):
                 guard e.topic == "$sys/sessions", e.body["session"]?.stringValue == session,
                       e.body["action"]?.stringValue == "deleted" else { continue }
@@ -133,6 +132,7 @@ final class BridgeSubscription: @unchecked Sendable {
                 return
             }
             if !sent { return }
+            last = follower.lastSeq
         }
     }
 }
