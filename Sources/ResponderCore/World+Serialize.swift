@@ -37,6 +37,8 @@ extension World {
         w.key("revision")
         w.number(Double(node.revision))
         for field in NodeField.all where field.applies(to: node.kind) {
+            // Annotations are written only when there are some (1.5: output stays as it was without them).
+            if field.name == "annotations" && node.spec.annotations.isEmpty { continue }
             w.key(field.name)
             field.write(node.spec, to: &w)
         }

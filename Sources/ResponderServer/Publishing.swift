@@ -33,8 +33,12 @@ extension RequestContext {
     }
 
     /// The same with the trace already encoded (`{kind, steps, outcome}`), as a reply holds it.
-    func publish(trace: JSON, focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange) {
-        published.add(state.publish(host, stream: "trace", cause: cause, payload: [("trace", trace)]))
+    /// `request` (a dispatching method's `{method, params}`) is carried by the trace event so a recorder can
+    /// re-send it (13.2).
+    func publish(trace: JSON, focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: JSON? = nil) {
+        var payload: [(key: String, value: JSON)] = [("trace", trace)]
+        if let request { payload.append(("request", request)) }
+        published.add(state.publish(host, stream: "trace", cause: cause, payload: payload))
         for change in focus {
             published.add(state.publish(host, stream: "focus", cause: cause, payload: [("change", WireEncoder.encode(change))]))
         }

@@ -28,6 +28,15 @@ enum TreeMethods {
         table.add(TreeApplyRequest.self) { (r, host, ctx) throws(RPCError) in
             // Section 11: an out-of-date batch is a conflict before any op is read.
             try checkRevision(r.ifRevision, host)
+            if r.isDryRun {
+                // What if: applied to a copy; the reply has the revision it would reach and, when the batch
+                // would have dispatch consequences (12.6), the trace that would be published.
+                var copy = host.state
+                let change = try copy.apply(try r.ops.read(), ifRevision: r.ifRevision, limits: ctx.state.config.limits)
+                var reply = WireEncoder.encode(Published(Empty(), revision: copy.world.revision, seq: host.seq, seqRange: nil))
+                if let consequences = change.consequences { reply = reply.setting("trace", WireEncoder.encode(consequences.traceBody)) }
+                return .json(reply.setting("dryRun", true))
+            }
             let change = try host.state.apply(try r.ops.read(), ifRevision: r.ifRevision, limits: ctx.state.config.limits)
             var published = SeqRange()
             ctx.publishApplied(change, sent: r.ops.sent, host, &published)

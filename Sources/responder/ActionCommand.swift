@@ -10,6 +10,7 @@ struct ActionCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
 
     @Argument(help: "Action selector, e.g. copy: or save:.") var action: String
 
@@ -20,7 +21,7 @@ struct ActionCommand: EngineCommand {
     var sender: String?
 
     func run(_ client: Client) throws {
-        try client.send(SendActionRequest(session: session.session, action: action, target: target, sender: sender)) {
+        try client.send(SendActionRequest(session: session.session, action: action, target: target, sender: sender).dry(dryRun)) {
             DispatchReply.print($0, message: action)
         }
     }

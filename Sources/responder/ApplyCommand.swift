@@ -10,6 +10,7 @@ struct ApplyCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
 
     @Argument(help: "Ops file, or - for stdin.")
     var file: String
@@ -31,6 +32,7 @@ struct ApplyCommand: EngineCommand {
         }
         var params: JSON = .object([("session", .string(session.session)), ("ops", ops)])
         if let revision { params = params.setting("ifRevision", revision) }
+        if dryRun.on { params = params.setting("dryRun", true) }
         // The file may nest deeply: every holder lets go, the last frees it without recursion.
         defer {
             JSON.release(&params)
@@ -40,6 +42,7 @@ struct ApplyCommand: EngineCommand {
         try client.send(TreeApplyRequest.self, params: params) { reply in
             let count = ops.arrayValue?.count ?? 0
             Output.line("applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
+            client.noteDryRun(dryRun)
         }
     }
 }

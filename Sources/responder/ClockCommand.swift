@@ -15,6 +15,7 @@ struct ClockCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Advance the clock by this many seconds (0 or more).", valueName: "seconds"))
@@ -32,7 +33,7 @@ struct ClockCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         if by != nil || to != nil {
-            return try client.send(ClockAdvanceRequest(session: session.session, to: to, by: by)) {
+            return try client.send(ClockAdvanceRequest(session: session.session, to: to, by: by).dry(dryRun)) {
                 DispatchReply.print($0, explain: explain.explain)
             }
         }

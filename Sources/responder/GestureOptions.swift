@@ -28,3 +28,25 @@ enum TouchScript {
         }
     }
 }
+
+/// `--dry-run`: ask what a request would do without changing anything (the `dryRun` param, section 12.2).
+struct DryRunOption: ParsableArguments {
+    @Flag(name: .customLong("dry-run"), help: "Only show what would happen: the engine answers on a copy of the session; nothing changes, nothing is published.")
+    var on = false
+}
+
+extension DryRunnable {
+    /// The request with `dryRun: true` when `on`.
+    func dry(_ on: DryRunOption) -> Self {
+        var copy = self
+        if on.on { copy.dryRun = true }
+        return copy
+    }
+}
+
+extension Client {
+    /// After a dry run's reply, says so (not with --json, whose reply carries `dryRun: true`).
+    func noteDryRun(_ option: DryRunOption) {
+        if option.on && !options.json { Output.line("(dry run: nothing was changed or published)") }
+    }
+}

@@ -14,6 +14,7 @@ struct PressCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
 
     @Argument(help: "Key or button, e.g. a, return, select, menu.") var key: String
 
@@ -28,7 +29,7 @@ struct PressCommand: EngineCommand {
     func run(_ client: Client) throws {
         for phase in phases.isEmpty ? ["began", "ended"] : phases {
             let request = PressRequest(session: session.session, press: DispatchReply.identifier(press), key: key,
-                                       phase: try PressPhase(wire: phase, path: "phase"))
+                                       phase: try PressPhase(wire: phase, path: "phase")).dry(dryRun)
             try client.send(request) { DispatchReply.print($0) }
         }
     }

@@ -9,11 +9,12 @@ struct RemoteCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
 
     @Argument(help: "Subtype: play, pause, stop, togglePlayPause, nextTrack, previousTrack, …") var subtype: String
 
     func run(_ client: Client) throws {
-        let request = RemoteControlRequest(session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype"))
+        let request = RemoteControlRequest(session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype")).dry(dryRun)
         try client.send(request) { DispatchReply.print($0) }
     }
 }

@@ -10,10 +10,11 @@ struct ResignCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
 
     @Argument(help: "Id of the responder.") var id: String
 
     func run(_ client: Client) throws {
-        try client.send(ResignRequest(session: session.session, id: id)) { FirstResponderReply.print($0, verb: .resign, id: id) }
+        try client.send(ResignRequest(session: session.session, id: id).dry(dryRun)) { FirstResponderReply.print($0, verb: .resign, id: id) }
     }
 }

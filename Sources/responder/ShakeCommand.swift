@@ -9,10 +9,11 @@ struct ShakeCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
 
     func run(_ client: Client) throws {
         for phase in [MotionPhase.began, .ended] {
-            try client.send(MotionRequest(session: session.session, subtype: .shake, phase: phase)) { DispatchReply.print($0) }
+            try client.send(MotionRequest(session: session.session, subtype: .shake, phase: phase).dry(dryRun)) { DispatchReply.print($0) }
         }
     }
 }

@@ -14,12 +14,14 @@ struct TapCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
     @Argument(help: "Screen x (put -- before a negative coordinate: responder \(Self.configuration.commandName!) -- -5 10).") var x: Double
     @Argument(help: "Screen y.") var y: Double
 
     func run(_ client: Client) throws {
-        try client.send(TapRequest(session: session.session, point: Point(x, y))) { DispatchReply.print($0, explain: explain.explain) }
+        try client.send(TapRequest(session: session.session, point: Point(x, y)).dry(dryRun)) { DispatchReply.print($0, explain: explain.explain) }
+        client.noteDryRun(dryRun)
     }
 }

@@ -19,6 +19,7 @@ struct TouchCommand: EngineCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
     @Argument(help: ArgumentHelp("Touches as ID:PHASE:X,Y, each optionally followed by @SECONDS (its time).", valueName: "id:phase:x,y"))
@@ -72,6 +73,7 @@ struct TouchCommand: EngineCommand {
             let phase = try TouchPhase(wire: touch.phase, path: "touches[\(i)].phase")
             inputs.append(TouchInput(touch: DispatchReply.identifier(touch.id), phase: phase, point: touch.point, time: touch.time))
         }
-        try client.send(TouchRequest(session: session.session, touches: inputs)) { DispatchReply.print($0, explain: explain.explain) }
+        try client.send(TouchRequest(session: session.session, touches: inputs).dry(dryRun)) { DispatchReply.print($0, explain: explain.explain) }
+        client.noteDryRun(dryRun)
     }
 }

@@ -38,8 +38,10 @@ public struct TouchInput: Codable, Sendable, Equatable {
 }
 
 /// `event.touch` (T1–T6): touch phases, in order, atomically.
-public struct TouchRequest: SessionRequest, ValidatedParams {
+public struct TouchRequest: SessionRequest, ValidatedParams, DryRunnable {
     public static let method = "event.touch"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var touches: [TouchInput]
     public var tapCount: Int?
@@ -60,8 +62,10 @@ public struct TouchRequest: SessionRequest, ValidatedParams {
 }
 
 /// `event.tap`: a fresh touch that begins and ends at a point.
-public struct TapRequest: SessionRequest, ValidatedParams {
+public struct TapRequest: SessionRequest, ValidatedParams, DryRunnable {
     public static let method = "event.tap"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var point: Point
     public var tapCount: Int?
@@ -81,8 +85,10 @@ public struct TapRequest: SessionRequest, ValidatedParams {
 }
 
 /// `clock.advance` (G11): moves the session's clock forward without a touch; recognizers waiting on time decide.
-public struct ClockAdvanceRequest: SessionRequest, ValidatedParams {
+public struct ClockAdvanceRequest: SessionRequest, ValidatedParams, DryRunnable {
     public static let method = "clock.advance"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     /// The new time, in seconds (not before the clock's time).
     public var to: Double?
@@ -105,8 +111,10 @@ public struct ClockAdvanceRequest: SessionRequest, ValidatedParams {
 }
 
 /// `event.motion` (E1, E3).
-public struct MotionRequest: SessionRequest {
+public struct MotionRequest: SessionRequest, DryRunnable {
     public static let method = "event.motion"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var subtype: MotionSubtype?
     public var phase: MotionPhase
@@ -119,8 +127,10 @@ public struct MotionRequest: SessionRequest {
 }
 
 /// `event.remoteControl` (E1, E3).
-public struct RemoteControlRequest: SessionRequest {
+public struct RemoteControlRequest: SessionRequest, DryRunnable {
     public static let method = "event.remoteControl"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var subtype: RemoteControlSubtype
     public init(session: String?, subtype: RemoteControlSubtype) {
@@ -131,8 +141,10 @@ public struct RemoteControlRequest: SessionRequest {
 }
 
 /// `event.press` (E1–E3).
-public struct PressRequest: SessionRequest, ValidatedParams {
+public struct PressRequest: SessionRequest, ValidatedParams, DryRunnable {
     public static let method = "event.press"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var press: EventID
     public var key: String?
@@ -150,8 +162,10 @@ public struct PressRequest: SessionRequest, ValidatedParams {
 }
 
 /// `responder.become` (F2).
-public struct BecomeRequest: SessionRequest {
+public struct BecomeRequest: SessionRequest, DryRunnable {
     public static let method = "responder.become"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var id: String
     public init(session: String?, id: String) {
@@ -162,8 +176,10 @@ public struct BecomeRequest: SessionRequest {
 }
 
 /// `responder.resign` (F3).
-public struct ResignRequest: SessionRequest {
+public struct ResignRequest: SessionRequest, DryRunnable {
     public static let method = "responder.resign"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var id: String
     public init(session: String?, id: String) {
@@ -186,8 +202,10 @@ public struct FirstResponderRequest: SessionRequest {
 }
 
 /// `window.makeKey` (F4): applied as one tree batch.
-public struct MakeKeyRequest: SessionRequest {
+public struct MakeKeyRequest: SessionRequest, DryRunnable {
     public static let method = "window.makeKey"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var id: String
     public init(session: String?, id: String) {
@@ -198,8 +216,10 @@ public struct MakeKeyRequest: SessionRequest {
 }
 
 /// `action.send` (A2–A4).
-public struct SendActionRequest: SessionRequest, ValidatedParams {
+public struct SendActionRequest: SessionRequest, ValidatedParams, DryRunnable {
     public static let method = "action.send"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var action: String
     public var target: String?

@@ -31,3 +31,13 @@ public enum MethodRegistry {
 func invalid(_ field: String, _ message: String) -> RPCError {
     RPCError(.invalidParams, "\(field): \(message)", [("field", .string(field))])
 }
+
+/// A request that can be asked "what if": with `dryRun: true` the engine answers what the request would do
+/// (reply, trace, errors) on a copy of the session, and nothing changes, nothing is published, no seq is used.
+public protocol DryRunnable: SessionRequest {
+    var dryRun: Bool? { get set }
+}
+
+extension DryRunnable {
+    public var isDryRun: Bool { dryRun == true }
+}

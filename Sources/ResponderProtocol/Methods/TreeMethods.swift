@@ -41,8 +41,10 @@ public struct TreeLoadRequest: SessionRequest {
 }
 
 /// `tree.apply`: one atomic batch of ops.
-public struct TreeApplyRequest: SessionRequest {
+public struct TreeApplyRequest: SessionRequest, DryRunnable {
     public static let method = "tree.apply"
+    /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
+    public var dryRun: Bool? = nil
     public var session: String?
     public var ops: WireOps
     public var ifRevision: Int?

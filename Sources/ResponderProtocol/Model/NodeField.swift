@@ -103,6 +103,23 @@ extension NodeField {
         bool("canBecomeFirstResponder", \.canBecomeFirstResponder, on: anyKind),
         bool("canResignFirstResponder", \.canResignFirstResponder, on: anyKind),
         field("hitTest", \.hitTest, on: views, read: readHitTest, write: writeHitTest),
+        field("annotations", \.annotations, on: anyKind, read: { (v, bad) throws(RPCError) in
+            guard let members = v.objectMembers else { throw bad("expected an object of name: string") }
+            var notes: [String: String] = [:]
+            for (name, value) in members {
+                guard !name.isEmpty else { throw bad("annotation names must not be empty") }
+                guard let text = value.stringValue else { throw bad("expected a string, got \(value.typeName)", suffix: ".\(name)") }
+                notes[name] = text
+            }
+            return notes
+        }, write: { v, w in
+            w.beginObject()
+            for name in v.keys.sorted() {
+                w.key(name)
+                w.string(v[name]!)
+            }
+            w.endObject()
+        }),
         field("handles", \.handles, on: anyKind, read: { (v, bad) throws(RPCError) in
             guard let members = v.objectMembers else { throw bad("expected an object of message: \"handle\" | \"handle+super\"") }
             var handles: [String: HandleMode] = [:]

@@ -78,6 +78,9 @@ public struct NodeSpec: Sendable, Equatable {
     public var gestureRecognizers: [GestureRecognizerSpec] = []
     public var presentedBy: String?
     public var receivesRemoteControlEvents = false
+    /// Free-form notes carried with the node and never used by dispatch (e.g. what `responder import` read
+    /// from a dump that the model has no field for: `tag`, `text`, a scroll view's `contentSize`).
+    public var annotations: [String: String] = [:]
 
     public init(id: String, kind: NodeKind) {
         self.id = id
