@@ -48,7 +48,7 @@ enum DispatchMethods {
     /// without `session` (the topic names it) and `dryRun`, so a recording can re-send it to another session.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> JSON {
         var params = WireEncoder.encode(request)
-        if case .object(let members) = params { params = .object(members.filter { $0.key != "session" && $0.key != "dryRun" }) }
+        if case .object(let members) = params { params = .object(members.filter { $0.key != "session" && $0.key != "dryRun" && !$0.value.isNull }) }
         return ["method": .string(method), "params": params]
     }
 
