@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import PATIENCE, find, new_session, unique_name
+from harness import PATIENCE, SCHEMAS, find, new_session, unique_name
 from stdio_harness import responder_path, target_args
 
 
@@ -219,6 +219,8 @@ def test_record_then_replay_check_round_trip_and_an_edited_recording_is_caught(e
         client.close()
 
     lines = [json.loads(l) for l in path.read_text().splitlines()]
+    for i, line in enumerate(lines):
+        SCHEMAS.validate("recording-line.json", line, f"recording line {i + 1}")
     assert lines[0]["type"] == "snapshot" and find(lines[0]["tree"], "title")["hidden"] is True
     assert [l["method"] for l in lines[1:]] == ["event.tap", "tree.apply", "event.tap", "responder.become",
                                                 "action.send", "event.touch"]
@@ -231,6 +233,8 @@ def test_record_then_replay_check_round_trip_and_an_edited_recording_is_caught(e
     # An edited recording: the first tap now lands elsewhere.
     edited = list(lines)
     edited[1] = dict(lines[1], params={"point": [100, 60]})
+    with pytest.raises(AssertionError):
+        SCHEMAS.validate("recording-line.json", dict(lines[1], extra=1))
     bad = tmp_path / "edited.jsonl"
     bad.write_text("".join(json.dumps(l) + "\n" for l in edited))
     r = cli(engine, "replay", str(bad), "--check")
