@@ -38,8 +38,22 @@ struct RecordCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         let out: FileHandle
+        // Restarted on an existing recording, the recorder resumes after its last line (as clients/python/record.py
+        // does): the requests it missed are fetched with trace.replay; a half-written last line is dropped.
+        var resumeSeq: Int?
         if file == "-" {
             out = FileHandle.standardOutput
+        } else if let data = FileManager.default.contents(atPath: file), !data.isEmpty {
+            guard let h = FileHandle(forUpdatingAtPath: file) else { throw CLIError("\(file): cannot write the file") }
+            let bytes = [UInt8](data)
+            let end = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+            try h.truncate(atOffset: UInt64(end))
+            try h.seekToEnd()
+            out = h
+            let lines = bytes[..<end].split(separator: UInt8(ascii: "\n"))
+            if let last = lines.last, let json = try? JSONCodec.decode(Array(last)) {
+                resumeSeq = json["type"]?.stringValue == "snapshot" ? json["seq"]?.intValue : json["seq"]?.arrayValue?.last?.intValue
+            }
         } else {
             guard FileManager.default.createFile(atPath: file, contents: nil), let h = FileHandle(forWritingAtPath: file) else {
                 throw CLIError("\(file): cannot write the file")
@@ -47,7 +61,17 @@ struct RecordCommand: EngineCommand {
             out = h
         }
         func write(_ line: JSON) { out.write(Data(JSONCodec.encode(line) + [UInt8(ascii: "\n")])) }
-        let follower = try SessionFollower(connection: client.connection, session: session.session)
+        var since = resumeSeq
+        if let s = since {
+            let current = try client.connection.send(SessionSnapshotRequest(session: session.session)).seq
+            if current < s {
+                Output.error("record: \(session.session) is at seq \(current), before the recording's \(s): the session restarted; a new snapshot follows")
+                since = nil
+            } else {
+                Output.error("record: resuming \(file) after seq \(s)")
+            }
+        }
+        let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
         var pending: (line: JSON, cause: JSON)?
         var written = 0
         func flush() {
@@ -64,6 +88,9 @@ struct RecordCommand: EngineCommand {
             switch item {
             case .snapshot(let s):
                 flush()
+                if resumeSeq != nil {
+                    Output.error("record: a new snapshot at seq \(s.seq): the requests after seq \(resumeSeq!) and before it are lost")
+                }
                 write(Recording.snapshotLine(s))
             case .event(let e):
                 let body = e.body
