@@ -320,3 +320,32 @@ def test_dry_runs_change_nothing_and_publish_nothing(engine):
         if sub:
             sub.close()
         client.close()
+
+
+def test_record_resumes_an_existing_recording_without_missing_a_request(engine, tmp_path):
+    client = engine.client()
+    try:
+        session = new_session(client, "resume")
+        path = tmp_path / "resume.jsonl"
+        proc = start_record(engine, path, session, count=1)
+        client.call("event.tap", session=session, point=[100, 150])
+        proc.communicate(timeout=PATIENCE)
+        assert proc.returncode == 0
+        # While no recorder runs: a request the resumed recorder must fetch, and a half-written line to drop.
+        client.call("responder.become", session=session, id="textField")
+        with path.open("a") as f:
+            f.write('{"type": "requ')
+        proc = subprocess.Popen([str(responder_path()), *target_args(engine), "record", str(path), "--session", session,
+                                 "--count", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_for(lambda: len(path.read_text().splitlines()) >= 3 and path.read_text().endswith("\n"), "the missed request")
+        client.call("event.tap", session=session, point=[100, 210])
+        _, err = proc.communicate(timeout=PATIENCE)
+        assert proc.returncode == 0 and "resuming" in err, err
+    finally:
+        client.close()
+    lines = [json.loads(l) for l in path.read_text().splitlines()]
+    assert [l["type"] for l in lines] == ["snapshot", "request", "request", "request"]
+    assert [l["method"] for l in lines[1:]] == ["event.tap", "responder.become", "event.tap"]
+    assert [l["seq"][0] for l in lines[1:]] == sorted(l["seq"][0] for l in lines[1:])
+    r = cli(engine, "replay", str(path), "--check")
+    assert r.returncode == 0, r.stdout + r.stderr
