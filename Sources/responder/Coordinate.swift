@@ -28,6 +28,10 @@ enum NegativeNumbers {
     /// The commands whose arguments are coordinates.
     static let commands: Set<String> = ["hit", "tap", "drag", "press-hold"]
 
+    /// The flags of those commands (options that take no value). A negative number after any other option is
+    /// that option's value (`--duration -1`), left for the option to read or refuse.
+    static let flags: Set<String> = ["--json", "--explain", "-h", "--help"]
+
     /// The arguments with negative numbers marked, or nil when there is none to mark.
     static func mark(_ arguments: [String]) -> [String]? {
         guard let start = arguments.firstIndex(where: commands.contains) else { return nil }
@@ -35,10 +39,11 @@ enum NegativeNumbers {
         var changed = false
         for i in out.indices where i > start {
             if out[i] == "--" { break }
-            if isNegativeNumber(out[i]) {
-                out[i] = String(minus) + out[i].dropFirst()
-                changed = true
-            }
+            guard isNegativeNumber(out[i]) else { continue }
+            let previous = arguments[i - 1]
+            if previous.hasPrefix("-"), !flags.contains(previous), !isNegativeNumber(previous) { continue }
+            out[i] = String(minus) + out[i].dropFirst()
+            changed = true
         }
         return changed ? out : nil
     }
