@@ -305,12 +305,20 @@ def test_request_example_and_rpc_error_name(engines, scripts):
     assert s.wait() == 0, s.stderr
     out = s.stdout
     assert f"engine.info: {e.name} " in out
-    m = re.search(r"tree\.apply: inserted (example-[0-9a-f]+) under window -> revision (\d+), seq (\d+)", out)
-    assert m, out
+    assert re.search(r"tree\.apply: inserted request-example under window \(at the back\) -> revision 3, seq 1,", out), out
     assert "error example: data.name=NODE_NOT_FOUND code=-32003" in out
     conn = connect(e)
-    tree = conn.call("tree.get", {"id": "window"})["tree"]
-    assert m.group(1) in [c["id"] for c in tree["children"]]
+    # At the back of the window (index 0): in front of nothing, so hit-testing never reaches it inside the window.
+    children = [c["id"] for c in conn.call("tree.get", {"id": "window"})["tree"]["children"]]
+    assert children == ["request-example", "rootVC"]
+    hit = conn.call("hitTest", {"point": [30, 30]})
+    assert hit["view"] == "header" and "request-example" not in json.dumps(hit), hit
+    # Run again: the same view, moved back there and updated; nothing added.
+    conn.call("tree.apply", {"ops": [{"op": "move", "id": "request-example", "parent": "window", "index": 1}]})
+    again = scripts("request_example.py", "--name", e.name, "--dir", str(e.dir))
+    assert again.wait() == 0, again.stderr
+    assert "tree.apply: updated request-example under window (at the back) -> revision 5" in again.stdout, again.stdout
+    assert [c["id"] for c in conn.call("tree.get", {"id": "window"})["tree"]["children"]] == children
     with pytest.raises(rc.RPCError) as info:
         conn.call("trace.replay", {"session": "no-such-session", "after": 0})
     assert info.value.name == "SESSION_NOT_FOUND" and info.value.data["session"] == "no-such-session"
