@@ -11,7 +11,9 @@ struct WatchCommand: EngineCommand {
             Joins without missing anything: subscribes, takes a snapshot, then prints events in seq order, \
             filling gaps from the engine's replay ring (shown as "recovered N events (a…b)"). Each line reads \
             `#seq stream (cause client) summary`: the ops of a tree change, the path of a dispatch, a focus change. \
-            With --since the history after that seq is replayed first. --json prints one JSON object per line. \
+            With --since the history after that seq is replayed first; when the engine cannot replay it (events it \
+            no longer holds, or --since 0 on a session that began with responderd --world, whose world is in no \
+            event) watch says why and starts from a snapshot. --json prints one JSON object per line. \
             Stops when the session is deleted (status 0) or the engine goes away (status 1).
             """
     )

@@ -429,6 +429,24 @@ def test_follower_resumes_after_a_seq_without_a_snapshot(engines):
     assert [(r.first, r.last) for r in items if r.kind == "recovered"] == [(11, 25)]
 
 
+def test_follower_resuming_from_zero_a_session_that_began_with_a_world_file_takes_a_snapshot(engines):
+    e = engines(args=["--world", str(DEMO_WORLD)])
+    conn = connect(e)
+    insert_windows(conn, 2)
+    follower = rc.Follower(conn, "default", after=0)
+    try:
+        items = collect(follower, 2)
+    finally:
+        follower.close()
+    assert [i.kind for i in items] == ["snapshot"]
+    snapshot = items[0]
+    assert snapshot.resnapshot and snapshot.snapshot["seq"] == 2
+    assert len(snapshot.snapshot["tree"]["children"]) == 4  # delegate, window and the two inserted windows
+    assert snapshot.describe() == (
+        "REPLAY_EXPIRED: the session started with a world that is in no event (responderd --world): replaying from "
+        "seq 0 cannot rebuild it; take a new session.snapshot; re-snapshotted at seq 2")
+
+
 def test_follower_replay_expired_takes_a_new_snapshot(engines, proxies):
     e = engines(args=["--replay-buffer", "10"])
     proxy = proxies(e, drop=range(5, 31), ticks_from_seq=31)  # the loss 5–30 is found in one piece, at seq 31
