@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The official Model Context Protocol SDK, for `responder mcp` (issue 13).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         // libzmq from the system (Debian: libzmq3-dev).
@@ -39,6 +41,7 @@ let package = Package(
         .executableTarget(name: "responder", dependencies: [
             "ResponderClient", "ResponderProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "MCP", package: "swift-sdk"),
         ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
         .executableTarget(name: "ResponderSubscribe", dependencies: [

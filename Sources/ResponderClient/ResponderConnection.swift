@@ -6,7 +6,8 @@ import ZMQ
 public final class ResponderConnection {
     public let address: EngineAddress
     private let context: ZMQContext
-    private let socket: ZMQSocket
+    /// Internal rather than private: the relay (ResponderConnection+Relay.swift) uses it on the owner's thread.
+    let socket: ZMQSocket
     private var nextID = 1
     /// Seconds to wait for each reply (plus `timeoutPerMegabyte` for each million bytes the request sends).
     public var timeoutSeconds: Double

@@ -250,7 +250,7 @@ struct Transaction {
                 throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
             }
             if !entry.spec.gestureRecognizers.isEmpty {
-                recognizerPaths[id] = (opIndex, (inBatch ? "ops[\(opIndex)]." : "") + tree.path(of: i) + "gestureRecognizers")
+                recognizerPaths[id] = (opIndex, tree.path(of: i) + "gestureRecognizers")
             }
             var node = Node(spec: entry.spec)
             node.parent = parentID

@@ -24,6 +24,9 @@ struct Responder: ParsableCommand {
                 ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self, CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
                 RemoteCommand.self, MakeKeyCommand.self,
             ]),
+            CommandGroup(name: "Editors and agents", subcommands: [
+                MCPCommand.self, BridgeCommand.self,
+            ]),
         ]
     )
 

@@ -278,6 +278,7 @@ import ResponderProtocol
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
         ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"], ["clock"],
+        ["mcp"], ["bridge"],
     ]
 
     @Test(arguments: commands)

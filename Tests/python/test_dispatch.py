@@ -5,10 +5,12 @@ assertions are the UIKit rules of uikit-semantics.md that the replies expose; te
 drives every step, reason and outcome variant the protocol documents and checks that each one occurs."""
 
 import json
+import math
+import re
 
 import pytest
 
-from harness import SCHEMAS, event_schema_for, new_session
+from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
 BUTTON = [100, 150]
@@ -167,6 +169,7 @@ def test_make_key(client, demo):
     ("window.makeKey", {"id": "window"}),
     ("action.send", {"action": "buttonTapped:", "target": None, "sender": "button"}),
     ("action.canPerform", {"action": "copy:"}),
+    ("clock.advance", {"by": 0.25}),
 ])
 def test_dispatch_result_schema(client, demo, method, params):
     s, _ = demo
@@ -270,6 +273,204 @@ def drain(sub, session, until):
             events.append((topic, e))
     assert [e["seq"] for _, e in events] == list(range(events[0][1]["seq"], until + 1)), "no gap, no repeat"
     return events
+
+
+DOUBLE = [{"id": "double", "kind": "tap", "numberOfTapsRequired": 2, "targets": [{"target": "tv", "action": "nope:"}]}]
+
+
+def gesture_world():
+    H = {m: "handle" for m in ("touchesBegan", "touchesMoved", "touchesEnded", "touchesCancelled")}
+    lv_recognizers = [
+        {"id": "lp", "kind": "longPress", "delaysTouchesBegan": True, "targets": [{"target": "GVC", "action": "pressed:"}]},
+        {"id": "nb", "kind": "pan", "shouldBegin": False},
+        {"id": "off", "kind": "tap", "enabled": False},
+        {"id": "deaf", "kind": "tap", "shouldReceiveTouch": False}]
+    root = _v("G", (0, 0, 400, 800),
+        _v("tv", (0, 0, 100, 100),
+           _v("tvi", (0, 0, 100, 100), handles=H, gestureRecognizers=[
+               {"id": "single", "kind": "tap", "requireToFail": ["double"],
+                "targets": [{"target": "GVC", "action": "tapped:"}, {"target": "ghost", "action": "x:"}]}]),
+           gestureRecognizers=DOUBLE),
+        _v("lv", (100, 0, 100, 100), handles=H, gestureRecognizers=lv_recognizers),
+        _v("dv", (200, 0, 100, 100), handles=H, gestureRecognizers=[{"id": "dbl", "kind": "tap", "numberOfTapsRequired": 2}]),
+        _v("pv", (0, 200, 400, 200),
+           _v("btn", (10, 10, 100, 44), kind="control", **{"class": "UIButton"}, targets=[
+               {"event": "touchUpInside", "action": "go:", "target": "GVC"},
+               {"event": "touchCancel", "action": "cancel:", "target": None}]),
+           gestureRecognizers=[{"id": "ptap", "kind": "tap"},
+                               {"id": "pan", "kind": "pan", "targets": [{"target": "GVC", "action": "panned:"}]}]),
+        _v("mv", (0, 400, 400, 400), handles=H, multipleTouchEnabled=True, gestureRecognizers=[
+            {"id": "two", "kind": "tap", "numberOfTouchesRequired": 2},
+            {"id": "sw", "kind": "swipe", "direction": "left"},
+            {"id": "pinch", "kind": "pinch", "simultaneousWith": ["rot"]},
+            {"id": "rot", "kind": "rotation"}]))
+    window = {"id": "GW", "kind": "window", "frame": [0, 0, 400, 800], "key": True, "children": [
+        {"id": "GVC", "kind": "viewController", "children": [root],
+         "handles": {"tapped:": "handle", "pressed:": "handle", "panned:": "handle", "go:": "handle"}}]}
+    return {"id": "app", "kind": "application", "children": [window]}, lv_recognizers
+
+
+def gesture_traces(engine, client):
+    """Drives a world of recognizers through every gesture step, reason, hold and release the protocol
+    documents (G1–G11, scenarios P13–P13e), checking the decisions on the way; returns every trace it saw
+    (replies and published events) and the published events."""
+    tree, lv_recognizers = gesture_world()
+    s = new_session(client, "gest", tree=tree)
+    sub = engine.subscriber(f"{s}/")
+    r = Recorder(client, s)
+
+    def touch(*entries):
+        return r("event.touch", touches=[{"touch": e[0], "phase": e[1], **({"point": list(e[2])} if len(e) > 2 and e[2] else {}),
+                                          **({"time": e[3]} if len(e) > 3 else {})} for e in entries])
+
+    def transitions(result):
+        out = list(result.get("gestures", []))
+        for d in result.get("deliveries", []):
+            out += d.get("gestures", [])
+        return [(g["recognizer"], g["to"], g["rule"], g["reason"]) + ((g["by"],) if "by" in g else ()) for g in out]
+
+    def snapshot():
+        return client.call("session.snapshot", session=s)
+
+    # P13e (G5, G9, G11): a single tap that requires a double tap to fail waits; its touchesEnded is held.
+    a = r("event.tap", point=[50, 50], time=0)
+    assert {"step": "gestureWait", "recognizer": "single", "waitingFor": ["double"], "rule": "G5"} in a["trace"]["steps"]
+    ended = a["deliveries"][1]
+    assert (ended["reason"], ended["rule"], ended["heldBy"], ended["visited"]) == ("held", "G9", ["single", "double"], [])
+    snap = snapshot()
+    assert snap["clock"] == 0
+    assert [(t["touch"], t["phase"], t["heldBy"]) for t in snap["liveTouches"]] == [("tap-1", "ended", ["single", "double"])]
+    by_id = {x["recognizer"]: x for x in snap["recognizers"]}
+    assert [x["recognizer"] for x in snap["recognizers"]] == sorted(by_id), "sorted by id"
+    assert (by_id["single"]["state"], by_id["single"]["waitingFor"], by_id["single"]["view"]) == ("possible", ["double"], "tvi")
+    assert by_id["lp"] == {"recognizer": "lp", "view": "lv", "kind": "longPress", "state": "possible", "touches": [], "waitingFor": []}
+    c = r("clock.advance", by=0.35)
+    assert (c["from"], c["time"]) == (0, 0.35)
+    assert transitions(c)[:2] == [("double", "failed", "G11", "timed-out"), ("single", "recognized", "G5", "required-failed")]
+    assert [(x["target"], x["performed"], x.get("reason")) for x in c["gestureActions"]] == \
+        [("GVC", True, None), ("ghost", False, "target-missing")]
+    assert [(d["touch"], d["message"], d["reason"], d["rule"]) for d in c["gestureDeliveries"]] == \
+        [("tap-1", "touchesCancelled", "cancelled-by-gesture", "G7")]
+    assert snapshot()["liveTouches"] == [] and snapshot()["clock"] == 0.35
+
+    # Two quick taps fire only the double tap (G5: the single tap fails); the double tap's action is not implemented.
+    r("event.tap", point=[50, 50], time=1)
+    b = r("event.tap", point=[50, 50], time=1.1)
+    assert ("double", "recognized", "G2", "taps-completed") in transitions(b)
+    assert ("single", "failed", "G5", "required-recognized", "double") in transitions(b)
+    assert ("single", "recognized") not in [t[:2] for t in transitions(b)]
+    assert [(x["recognizer"], x["reason"]) for d in b["deliveries"] for x in d.get("gestureActions", [])] == [("double", "not-implemented")]
+
+    # G2 + G5 in a tree change: the double tap a single tap waits on is removed: the single tap is recognized,
+    # takes its touch and sends its actions (treeChange gestures, gestureActions, gestureDeliveries).
+    r("event.tap", point=[50, 50], time=1.5)
+    removed = r("tree.apply", ops=[{"op": "update", "id": "tv", "set": {"gestureRecognizers": []}}])
+    assert removed["seqRange"] == [removed["seq"] - 1, removed["seq"]], "tree, then treeChange"
+    r("tree.apply", ops=[{"op": "update", "id": "tv", "set": {"gestureRecognizers": DOUBLE}}])
+
+    # G1: a touch the view does not get because of T4 is still observed; a second touch is too many for a tap.
+    t4 = touch(("x", "began", (250, 50), 2), ("y", "began", (260, 60)))
+    assert [st["touch"] for st in t4["trace"]["steps"] if st["step"] == "observe"] == ["x", "y"]
+    assert t4["deliveries"][1]["reason"] == "multiple-touch-disabled"
+    assert ("dbl", "failed", "G2", "too-many-touches") in transitions(t4)
+    touch(("x", "ended"), ("y", "ended"))
+
+    # G9 + G11: a lone tap on a double-tap view: its ended is held, then released when the double tap times out.
+    held = r("event.tap", point=[250, 50], time=3)
+    assert held["deliveries"][1]["heldBy"] == ["dbl"]
+    c = r("clock.advance", to=3.35)
+    assert transitions(c)[0] == ("dbl", "failed", "G11", "timed-out")
+    assert {"step": "release", "touch": held["deliveries"][1]["touch"], "message": "touchesEnded", "by": "dbl", "rule": "G9"} in c["trace"]["steps"]
+    assert [(d["phase"], d["reason"], d["rule"], d["handledBy"]) for d in c["gestureDeliveries"]] == [("ended", "released", "G9", ["dv"])]
+
+    # G2 + G9: the recognizer holding a touchesEnded is removed: it fails and the phase is released (treeChange).
+    held = r("event.tap", point=[250, 50], time=4)
+    removal = r("tree.apply", ops=[{"op": "update", "id": "dv", "set": {"gestureRecognizers": []}}])
+    assert removal["seqRange"] == [removal["seq"] - 1, removal["seq"]], "tree, then treeChange"
+
+    # G8 + G11 + G4 + G7/G8: a long press that delays touchesBegan holds began and moved, begins when held long
+    # enough, excludes the pan and takes the touch before the view had anything of it.
+    lp = touch(("L", "began", (150, 50), 5), ("L", "moved", (152, 50)))
+    observed = {st["recognizer"]: (st["observes"], st.get("reason")) for st in lp["trace"]["steps"] if st["step"] == "observe"}
+    assert observed == {"lp": (True, None), "nb": (True, None), "off": (False, "disabled"),
+                        "deaf": (False, "should-receive-touch-false")}
+    assert [(d["reason"], d["rule"], d["heldBy"]) for d in lp["deliveries"]] == [("held", "G8", ["lp"])] * 2
+    assert [t["heldBy"] for t in snapshot()["liveTouches"]] == [["lp"]]
+    c = r("clock.advance", by=0.5)
+    assert transitions(c) == [("lp", "began", "G11", "duration-elapsed"), ("nb", "failed", "G4", "excluded", "lp")]
+    assert [(st["message"], st["reason"]) for st in c["trace"]["steps"] if st["step"] == "discard"] == \
+        [("touchesBegan", "taken-by-gesture"), ("touchesMoved", "taken-by-gesture")]
+    assert c["gestureDeliveries"] == [] and [x["performed"] for x in c["gestureActions"]] == [True]
+    assert {x["recognizer"]: (x["state"], x["touches"]) for x in snapshot()["recognizers"]}["lp"] == ("began", ["L"])
+    moved = touch(("L", "moved", (160, 50)))
+    assert (moved["deliveries"][0]["reason"], moved["deliveries"][0]["rule"]) == ("taken-by-gesture", "G8")
+    assert transitions(moved) == [("lp", "changed", "G2", "moved")]
+    # G2: disabled mid-gesture: cancelled (treeChange); then the touch ends and everything resets.
+    disabled = [dict(x, enabled=False) if x["id"] == "lp" else x for x in lv_recognizers]
+    r("tree.apply", ops=[{"op": "update", "id": "lv", "set": {"gestureRecognizers": disabled}}])
+    touch(("L", "ended"))
+    r("tree.apply", ops=[{"op": "update", "id": "lv", "set": {"gestureRecognizers": lv_recognizers}}])
+    # A touch a recognizer took whose view leaves its window has nothing to cancel: its entry is a dropped one.
+    touch(("K", "began", (150, 50)))
+    r("clock.advance", by=0.5)
+    r("tree.apply", ops=[{"op": "move", "id": "lv", "parent": None}])
+    r("tree.apply", ops=[{"op": "move", "id": "lv", "parent": "G", "index": 1}])
+    assert snapshot()["liveTouches"] == []
+
+    # G2 + G6 + G8: moved too far: the long press fails, the pan may not begin, the held began is released.
+    far = touch(("M", "began", (150, 50)), ("M", "moved", (175, 50)), ("M", "ended"))
+    assert transitions(far)[:2] == [("lp", "failed", "G2", "moved-too-far"), ("nb", "failed", "G6", "should-begin-false")]
+    assert [(d["phase"], d["reason"], d["rule"]) for d in far["deliveries"][1]["gestureDeliveries"]] == [("began", "released", "G8")]
+    assert far["deliveries"][2]["handledBy"] == ["lv"], "touchesEnded reaches the view once nothing holds it"
+    early = touch(("N", "began", (150, 50), 6), ("N", "ended", None, 6.1))
+    assert ("lp", "failed", "G2", "released-early") in transitions(early)
+
+    # G10: a tap recognizer on the button's superview leaves the button its tap; a pan does not (G7: touchCancel).
+    g10 = r("event.tap", point=[20, 220])
+    assert ("ptap", "failed", "G10", "control-default-action", "btn") in transitions(g10)
+    assert g10["deliveries"][1]["controlEvents"] == ["touchUpInside"] and g10["deliveries"][1]["actions"][0]["by"] == "GVC"
+    drag = touch(("P", "began", (20, 220)), ("P", "moved", (35, 220)), ("P", "moved", (60, 220)), ("P", "ended"))
+    assert transitions(drag)[:2] == [("ptap", "failed", "G2", "moved-too-far"), ("pan", "began", "G2", "threshold")]
+    cancel = drag["deliveries"][1]["gestureDeliveries"][0]
+    assert (cancel["controlEvents"], cancel["reason"], cancel["rule"]) == (["touchCancel"], "cancelled-by-gesture", "G7")
+    assert [(d["reason"], d["rule"]) for d in drag["deliveries"][1:]] == [("cancelled-by-gesture", "G7")] * 3
+    assert [t[:2] for t in transitions(drag)[2:4]] == [("pan", "changed"), ("pan", "ended")]
+    assert sum(len(d.get("gestureActions", [])) for d in drag["deliveries"]) == 3, "began, changed, ended (G3)"
+
+    # Swipes, taps with two touches, pinch and rotation on a multi-touch view.
+    swipe = touch(("S", "began", (300, 500), 7), ("S", "moved", (240, 500), 7.1), ("S", "ended"))
+    assert ("sw", "recognized", "G2", "swiped") in transitions(swipe)
+    assert ("pinch", "failed", "G4", "excluded", "sw") in transitions(swipe) and ("rot", "failed", "G4", "excluded", "sw") in transitions(swipe)
+    wrong = touch(("S", "began", (100, 500), 8), ("S", "moved", (160, 500), 8.1), ("S", "ended"))
+    assert ("sw", "failed", "G2", "wrong-direction") in transitions(wrong)
+    touch(("S", "began", (100, 500), 9))
+    slow = r("clock.advance", by=1)
+    assert transitions(slow) == [("sw", "failed", "G11", "too-slow")]
+    gone = touch(("S", "cancelled"))
+    assert {t[0] for t in transitions(gone) if t[3] == "touch-cancelled"} == {"two", "pinch", "rot"}
+    few = r("event.tap", point=[100, 500])
+    assert ("two", "failed", "G2", "too-few-touches") in transitions(few)
+    assert ("sw", "failed", "G2", "ended-before-threshold") in transitions(few)
+    pinch = touch(("p", "began", (100, 500), 11), ("q", "began", (200, 500)), ("q", "moved", (230, 500)),
+                  ("q", "moved", (240, 500)), ("q", "ended"), ("p", "ended"))
+    assert ("sw", "failed", "G2", "too-many-touches") in transitions(pinch)
+    assert [t[:4] for t in transitions(pinch) if t[0] == "pinch"][:3] == [
+        ("pinch", "began", "G2", "threshold"), ("pinch", "changed", "G2", "moved"), ("pinch", "ended", "G2", "touches-ended")]
+    angle = 0.3
+    rot = touch(("p", "began", (100, 500), 12), ("q", "began", (200, 500)),
+                ("q", "moved", (100 + 100 * math.cos(angle), 500 + 100 * math.sin(angle))), ("p", "cancelled"), ("q", "ended"))
+    assert [t[:4] for t in transitions(rot) if t[0] == "rot"][:2] == [
+        ("rot", "began", "G2", "threshold"), ("rot", "cancelled", "G2", "touch-cancelled")]
+    assert all(t[0] != "pinch" or t[1] != "began" for t in transitions(rot))
+
+    # Same inputs, same trace, byte for byte (G11: no wall clock).
+    s2 = new_session(client, "gest2", tree=gesture_world()[0])
+    again = client.call("event.tap", session=s2, point=[50, 50], time=0)
+    assert again["trace"] == a["trace"]
+
+    events = drain(sub, s, snapshot()["seq"])
+    traces = r.traces + [e["trace"] for t, e in events if e["stream"] == "trace"]
+    return traces, events
 
 
 def test_every_trace_shape_occurs(engine, client):
@@ -391,6 +592,8 @@ def test_every_trace_shape_occurs(engine, client):
     assert all(published[x["event"]["seq"]] == x["event"] for x in replay["events"] if x["event"]["seq"] in published)
 
     traces = r.traces + r2.traces + [e["trace"] for t, e in events if e["stream"] == "trace"]
+    gesture_traces_seen, _ = gesture_traces(engine, client)
+    traces += gesture_traces_seen
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 
@@ -423,7 +626,7 @@ def test_every_trace_shape_occurs(engine, client):
         ("end-of-chain", "N3"), ("end-of-chain", "A4"), ("cycle", "N4"), ("no-hit", "H1"),
         ("multiple-touch-disabled", "T4"), ("exclusive-touch", "T5"), ("no-key-window", "E3"),
         ("no-first-responder", "E3"), ("no-responder", "E2"), ("not-receiving-remote-control-events", "E1"),
-        ("view-left-window", "T6")}
+        ("view-left-window", "T6"), ("cancelled-by-gesture", "G7"), ("taken-by-gesture", "G8")}
     # `no-view` (T1) is the engine's defensive fallback for a touch with no view and no recorded cause: no
     # request sequence reaches it, but the schema keeps it.
     assert {x for (x,) in seen("discard", "reason")} == set(defs["discardStep"]["properties"]["reason"]["enum"]) - {"no-view"}
@@ -435,9 +638,30 @@ def test_every_trace_shape_occurs(engine, client):
     assert {(d.get("reason"), d.get("rule"), d.get("dropped", False)) for d in deliveries} == {
         (None, None, False), ("stationary", None, False), ("view-left-window", None, False),
         ("no-hit", "H1", False), ("multiple-touch-disabled", "T4", False), ("exclusive-touch", "T5", False),
-        ("view-left-window", None, True)}
+        ("view-left-window", None, True), ("held", "G8", False), ("held", "G9", False),
+        ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False)}
     tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
     assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
+    assert any(o.get("gestures") for o in tree_changes) and any(o.get("gestureDeliveries") for o in tree_changes)
+    assert any(o.get("gestureActions") for o in tree_changes)
+    assert ("K", "dropped") in {(d["touch"], "dropped" if d.get("dropped") else "") for o in tree_changes for d in o["touches"]}, \
+        "a taken touch whose view left is listed as dropped, whatever the profile"
+
+    # recognizers (12.4, 12.5): every rule/reason pair the schema allows, every observe, action, hold and release
+    pairs = {(p["properties"]["rule"]["const"], reason)
+             for p in defs["gestureTransitionRules"]["allOf"][0]["oneOf"] for reason in p["properties"]["reason"]["enum"]}
+    assert seen("gesture", "rule", "reason") == pairs
+    assert {x for (x,) in seen("gesture", "reason")} == set(defs["gestureStep"]["properties"]["reason"]["enum"])
+    assert seen("observe", "observes", "reason") == {(True, None), (False, "disabled"), (False, "should-receive-touch-false")}
+    assert seen("gestureAction", "performed", "reason") == {(True, None), (False, "not-implemented"), (False, "target-missing")}
+    assert seen("held", "message", "rule") == {("touchesBegan", "G8"), ("touchesMoved", "G8"), ("touchesEnded", "G9")}
+    assert seen("release", "message", "rule") >= {("touchesBegan", "G8"), ("touchesEnded", "G9")}
+    assert {n for (n,) in seen("gestureWait", "rule")} == {"G5"}
+    outcomes = [tr["outcome"] for tr in traces if tr["kind"] in ("touch", "treeChange", "clock")]
+    gesture_deliveries = [g for o in outcomes for d in o.get("deliveries", []) for g in d.get("gestureDeliveries", [])] + \
+        [g for o in outcomes for g in o.get("gestureDeliveries", [])]
+    assert {(g["reason"], g["rule"]) for g in gesture_deliveries} == {
+        ("released", "G8"), ("released", "G9"), ("cancelled-by-gesture", "G7")}
     outcome_reasons = {(tr["kind"], tr["outcome"].get("reason")) for tr in traces
                        if tr["kind"] in ("become", "resign", "action")}
     assert outcome_reasons == {("become", x) for x in defs["becomeOutcome"]["properties"]["reason"]["enum"]} | \
@@ -461,3 +685,42 @@ def test_every_trace_shape_occurs(engine, client):
 ])
 def test_trace_schema_is_closed(instance):
     assert SCHEMAS.errors("trace.json", instance), json.dumps(instance)
+
+
+def readme_examples(title: str):
+    """The worked examples of README section `#### <title>`: per json block, the requests (one per line) and the
+    documented result of the last one."""
+    text = (PROTOCOL / "README.md").read_text().split(f"#### {title}")[1]
+    text = re.split(r"^#{2,4} ", text, flags=re.M)[0]
+    for block in re.findall(r"```json\n(.*?)```", text, re.S):
+        head, _, reply = block.partition("\n→ ")
+        yield [json.loads(line) for line in head.splitlines()], json.loads(reply)
+
+
+def test_readme_demo_tap_example_is_the_engines_reply(client):
+    """12.3 `event.tap`: the demo world's tap on the button, recognizers included, is the engine's real reply."""
+    s = new_session(client, "demotap")
+    [(requests, documented)] = readme_examples("`event.tap`")
+    [request] = requests
+    result = client.call(request["method"], **{**request["params"], "session": s})
+    assert result["trace"].pop("outcome") == {"deliveries": result["deliveries"]}
+    documented["trace"].pop("outcome")
+    assert result == documented
+
+
+def test_readme_gesture_example_is_the_engines_reply(client):
+    """12.3's worked example (P13, P13d) shows real replies: the same requests on its world give them again,
+    byte for byte but for seq (which depends on the session's history) and the outcome the example abbreviates."""
+    world = json.loads((PROTOCOL / "examples" / "p13-world.json").read_text())
+    s = new_session(client, "p13", tree=world["tree"])
+    examples = list(readme_examples("Worked example: a tap recognizer on a superview (P13)"))
+    assert [r[-1]["method"] for r, _ in examples] == ["event.tap", "clock.advance"]
+    for requests, documented in examples:
+        for request in requests:
+            result = client.call(request["method"], **{**request["params"], "session": s})
+        assert result["trace"]["outcome"] == {k: v for k, v in result.items() if k not in ("trace", "seq", "seqRange")}
+        documented["trace"].pop("outcome")  # abbreviated: "…the deliveries above…"
+        result["trace"].pop("outcome")
+        for k in ("seq", "seqRange"):
+            result.pop(k), documented.pop(k)
+        assert result == documented

@@ -436,3 +436,89 @@ def test_errors_name_the_parameter_that_was_wrong(client, demo):
     e = client.error("tree.load", session=s, tree={"id": "root", "kind": "application"})
     assert e.name == "INVALID_NODE" and e.data.get("field") == "tree.id"
     assert_unchanged(client, s, before)
+
+
+# ----------------------------------------------------------------------------------------- recognizers, clock
+
+def _set(node_id, *recognizers):
+    return {"op": "update", "id": node_id, "set": {"gestureRecognizers": list(recognizers)}}
+
+
+@pytest.mark.parametrize("ops,name,field,recognizer", [
+    ([_set("root", {"id": "a", "kind": "tap"}, {"id": "b", "kind": "swirl"})],
+     "INVALID_NODE", "ops[0].set.gestureRecognizers[1].kind", None),
+    ([_set("root", {"id": "a", "kind": "tap", "minimumPressDuration": 1})],
+     "INVALID_NODE", "ops[0].set.gestureRecognizers[0].minimumPressDuration", None),
+    ([_set("root", {"id": "a", "kind": "tap", "type": "x"})], "INVALID_NODE", "ops[0].set.gestureRecognizers[0].type", None),
+    ([_set("root", {"id": "a", "kind": "pan", "targets": [{"target": "card"}]})],
+     "INVALID_NODE", "ops[0].set.gestureRecognizers[0].targets[0].action", None),
+    ([_set("root", {"id": "a", "kind": "pan", "minimumNumberOfTouches": 2, "maximumNumberOfTouches": 1})],
+     "INVALID_NODE", "ops[0].set.gestureRecognizers[0].maximumNumberOfTouches", None),
+    ([_set("root", {"id": "a", "kind": "tap", "requireToFail": ["a"]})],
+     "INVALID_NODE", "ops[0].set.gestureRecognizers[0].requireToFail[0]", None),
+    ([{"op": "remove", "id": "title"}, _set("root", {"id": "a", "kind": "tap", "simultaneousWith": ["b", "zz"]}),
+      _set("card", {"id": "b", "kind": "pan"})],
+     "INVALID_NODE", "ops[1].set.gestureRecognizers[0].simultaneousWith[1]", "zz"),
+    ([_set("root", {"id": "a", "kind": "tap"}, {"id": "a", "kind": "pan"})],
+     "DUPLICATE_ID", "ops[0].set.gestureRecognizers[1].id", "a"),
+    ([{"op": "insert", "parent": "card", "node": {"id": "n", "kind": "view", "gestureRecognizers": [
+        {"id": "a", "kind": "pan"}, {"id": "a", "kind": "tap"}]}}],
+     "DUPLICATE_ID", "ops[0].node.gestureRecognizers[1].id", "a"),
+    ([_set("root", {"id": "b", "kind": "tap"}), _set("card", {"id": "b", "kind": "pan"})],
+     "DUPLICATE_ID", "ops[1].set.gestureRecognizers[0].id", "b"),
+    pytest.param([_set("root", {"id": "a", "kind": "tap"}), {"op": "insert", "parent": "card", "node": {
+        "id": "n", "kind": "view", "gestureRecognizers": [{"id": "a", "kind": "pan"}]}}],
+        "DUPLICATE_ID", "ops[1].node.gestureRecognizers[0].id", "a"),
+    pytest.param([{"op": "insert", "parent": "card", "node": {
+        "id": "n", "kind": "view", "gestureRecognizers": [{"id": "a", "kind": "pan", "requireToFail": ["q"]}]}}],
+        "INVALID_NODE", "ops[0].node.gestureRecognizers[0].requireToFail[0]", "q"),
+])
+def test_recognizer_errors_name_the_member(client, demo, ops, name, field, recognizer):
+    """8.4: recognizer errors give the full path of the member; names of other recognizers are checked when the
+    batch completes (op 2 adds `b`, so only `zz` is unknown); the batch changes nothing."""
+    s, before = demo
+    e = apply_error(client, s, ops)
+    assert (e.name, e.data.get("field"), e.data.get("recognizer")) == (name, field, recognizer)
+    assert e.data.get("opIndex") == int(field[4])
+    assert_unchanged(client, s, before)
+
+
+def test_recognizer_ids_are_their_own_id_space(client, demo):
+    """8.2: a recognizer may share a node's id; a removed recognizer that others name leaves a name that is ignored."""
+    s, _ = demo
+    client.call("tree.apply", session=s, ops=[_set("card", {"id": "card", "kind": "tap", "requireToFail": ["x"]}),
+                                              _set("root", {"id": "x", "kind": "pan"})])
+    client.call("tree.apply", session=s, ops=[_set("root")])
+    assert client.call("tree.get", session=s, id="card")["tree"]["gestureRecognizers"][0]["requireToFail"] == ["x"]
+    tap = client.call("event.tap", session=s, point=[100, 125])  # on the card, outside its subviews
+    assert [(g["recognizer"], g["reason"]) for d in tap["deliveries"] for g in d.get("gestures", [])][0] == \
+        ("card", "taps-completed"), "the missing required recognizer holds nothing back"
+
+
+@pytest.mark.parametrize("method,params,field,clock", [
+    ("clock.advance", {}, "to", None),
+    ("clock.advance", {"to": 1, "by": 1}, "by", None),
+    ("clock.advance", {"by": -1}, "by", None),
+    ("clock.advance", {"to": 0.5}, "to", 1),
+    ("event.touch", {"touches": [{"touch": 1, "phase": "began", "point": [1, 1], "time": 0.5}]}, "touches[0].time", 1),
+    ("event.touch", {"touches": [{"touch": 1, "phase": "began", "point": [1, 1], "time": 2},
+                                 {"touch": 1, "phase": "ended", "time": 1.5}]}, "touches[1].time", 2),
+    ("event.tap", {"point": [1, 1], "time": 0.5}, "time", 1),
+])
+def test_time_never_goes_back(client, demo, method, params, field, clock):
+    """G11, 12.3: a time or clock.advance target before the session's clock (1 here) is INVALID_PARAMS with the
+    clock's time (as an earlier entry of the same request left it); nothing changes, the clock included."""
+    s, _ = demo
+    client.call("clock.advance", session=s, to=1)
+    before = snapshot(client, s)
+    e = client.error(method, session=s, **params)
+    assert (e.name, e.data.get("field"), e.data.get("clock")) == ("INVALID_PARAMS", field, clock)
+    assert_unchanged(client, s, before)
+    assert snapshot(client, s)["clock"] == 1
+
+
+def test_a_refused_tap_uses_no_tap_id(client, demo):
+    s, _ = demo
+    client.call("clock.advance", session=s, to=1)
+    client.error("event.tap", session=s, point=[1, 1], time=0.5)
+    assert client.call("event.tap", session=s, point=[1, 1])["deliveries"][0]["touch"] == "tap-1"

@@ -214,13 +214,17 @@ def test_update_sets_and_null_resets(client):
         "alpha": 0.5, "class": "MyButton", "enabled": False, "transform": [1, 0, 0, 1, 5, 5],
         "hitTest": {"insets": [-10, -10, -10, -10], "mode": "passThroughSelf", "redirect": {"to": "card"}},
         "targets": [], "vetoes": ["copy:"], "handles": {"touchesBegan": "handle+super"},
-        "gestureRecognizers": [{"type": "tap"}]}}])
+        "gestureRecognizers": [{"id": "press", "kind": "longPress", "minimumPressDuration": 1}]}}])
     b = client.call("tree.get", session=s, id="button")["tree"]
     assert b["alpha"] == 0.5 and b["class"] == "MyButton" and b["enabled"] is False
     assert b["transform"] == [1, 0, 0, 1, 5, 5] and b["targets"] == [] and b["vetoes"] == ["copy:"]
     assert b["hitTest"] == {"insets": [-10, -10, -10, -10], "mode": "passThroughSelf",
                             "redirect": {"to": "card", "when": "self"}}
-    assert b["handles"] == {"touchesBegan": "handle+super"} and b["gestureRecognizers"] == [{"type": "tap"}]
+    assert b["handles"] == {"touchesBegan": "handle+super"}
+    assert b["gestureRecognizers"] == [{  # written back with every member, defaults included (8.2)
+        "id": "press", "kind": "longPress", "enabled": True, "cancelsTouchesInView": True, "delaysTouchesBegan": False,
+        "delaysTouchesEnded": True, "targets": [], "requireToFail": [], "simultaneousWith": [], "shouldBegin": True,
+        "shouldReceiveTouch": True, "minimumPressDuration": 1, "numberOfTouchesRequired": 1, "allowableMovement": 10}]
     client.call("tree.apply", session=s, ops=[{"op": "update", "id": "button", "set": {
         "alpha": None, "class": None, "enabled": None, "transform": None, "hitTest": None, "vetoes": None,
         "handles": None, "gestureRecognizers": None, "targets": None}}])

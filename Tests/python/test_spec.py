@@ -17,7 +17,7 @@ FOUNDATION = ["engine.info", "client.hello", "session.create", "session.list", "
               "session.snapshot", "session.clients", "tree.get", "tree.load", "tree.apply", "trace.replay"]
 DISPATCH = ["hitTest", "responderChain", "event.touch", "event.tap", "event.motion", "event.remoteControl",
             "event.press", "responder.become", "responder.resign", "responder.first", "window.makeKey",
-            "action.send", "action.canPerform"]
+            "action.send", "action.canPerform", "clock.advance"]
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS.documents))
@@ -143,9 +143,37 @@ def test_node_schema_encodes_applicability(kind, field, ok):
     {"id": "n", "kind": "view", "children": [{"id": "m", "kind": "view", "hiden": False}]},
     {"id": "n", "kind": "view", "hitTest": {"mode": "sometimes"}},
     {"id": "n", "kind": "control", "targets": [{"event": "tap", "action": "a:"}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"kind": "tap"}]},                       # id required
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "", "kind": "tap"}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "swirl"}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "tap", "type": "x"}]},  # closed
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "tap", "minimumPressDuration": 1}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "pinch", "numberOfTouchesRequired": 2}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "tap", "numberOfTapsRequired": 0}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "longPress", "minimumPressDuration": -1}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "swipe", "direction": "sideways"}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "swipe", "direction": []}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "pan", "targets": [{"target": "v"}]}]},
+    {"id": "n", "kind": "view", "gestureRecognizers": [{"id": "g", "kind": "pan", "targets": [{"target": None, "action": "a:"}]}]},
+    {"id": "n", "kind": "viewController", "gestureRecognizers": []},
 ])
 def test_node_schema_rejects(node):
     assert SCHEMAS.errors("node.json", node)
+
+
+def test_node_schema_takes_every_recognizer_kind_with_its_own_parameters():
+    recognizers = [
+        {"id": "t", "kind": "tap", "numberOfTapsRequired": 2, "numberOfTouchesRequired": 1, "requireToFail": ["p"],
+         "targets": [{"target": "n", "action": "tapped:"}], "enabled": False, "shouldBegin": False},
+        {"id": "l", "kind": "longPress", "minimumPressDuration": 0.2, "numberOfTouchesRequired": 1, "allowableMovement": 0,
+         "delaysTouchesBegan": True, "delaysTouchesEnded": False, "cancelsTouchesInView": False},
+        {"id": "p", "kind": "pan", "minimumNumberOfTouches": 1, "maximumNumberOfTouches": None, "simultaneousWith": ["t"]},
+        {"id": "s", "kind": "swipe", "direction": "left", "numberOfTouchesRequired": 2, "shouldReceiveTouch": False},
+        {"id": "s2", "kind": "swipe", "direction": ["up", "down"]},
+        {"id": "n", "kind": "pinch"}, {"id": "r", "kind": "rotation"}]
+    assert SCHEMAS.errors("node.json", {"id": "n", "kind": "window", "gestureRecognizers": recognizers}) == []
+    state = SCHEMAS.documents["node-state.json"]["$defs"]["gestureRecognizer"]
+    assert {"id", "kind", "targets", "requireToFail", "simultaneousWith"} <= set(state["required"])
 
 
 def test_op_schema():
@@ -212,9 +240,9 @@ def test_every_trace_value_is_documented():
     values = enum_values(trace)
     assert {"hitTest", "deliver", "discard", "keyWindow", "view-left-window", "consumed-by-control"} <= values
     missing = sorted(v for v in values
-                     if f"`{v}`" not in dispatch and f'"{v}"' not in dispatch and not re.fullmatch(r"[A-Z]\d", v))
+                     if f"`{v}`" not in dispatch and f'"{v}"' not in dispatch and not re.fullmatch(r"[A-Z]\d+", v))
     assert not missing, f"README section 12 does not mention: {missing}"
-    rules = sorted(v for v in values if re.fullmatch(r"[A-Z]\d", v))
+    rules = sorted(v for v in values if re.fullmatch(r"[A-Z]\d+", v))
     assert rules and all(re.search(rf"^\| {r} \|", dispatch, re.M) for r in rules), "every rule id in the 12.1 table"
 
 

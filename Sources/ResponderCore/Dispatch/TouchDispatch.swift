@@ -19,6 +19,8 @@ extension SessionState {
 
     /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock).
     public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(RPCError) -> Traced<TouchOutcome> {
+        // A refused tap changes nothing, its id included.
+        let counter = tapCounter
         var id: EventID
         repeat {
             tapCounter += 1
@@ -29,6 +31,7 @@ extension SessionState {
                              tapCount: tapCount, client: client)
         } catch {
             // event.tap has no touches list: its time is its own field.
+            tapCounter = counter
             var located = error
             located.details.removeAll { $0.key == "index" }
             if error.detail("field")?.stringValue == "touches[0].time" {

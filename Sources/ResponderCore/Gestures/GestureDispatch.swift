@@ -179,7 +179,10 @@ extension SessionState {
                 guard let spec = world.recognizer(run.id)?.spec, let at = run.deadline(spec: spec, profile: profile) else { continue }
                 // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
                 // nanosecond of an input's time counts as that time.
-                guard inclusive ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
+                // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
+                // first; one that is a limit (a tap interval, a swipe's duration) leaves an input at that time in time.
+                let firesFirst = inclusive || run.kind == .longPress
+                guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
                 if due == nil || at < due!.at { due = (run.id, at) }
             }
             guard let due, fired.insert("\(due.id)@\(due.at)").inserted, let i = runIndex(due.id) else { return }

@@ -24,6 +24,7 @@ extension SessionState {
             trace.discard(message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
             entry.reason = TouchDeliveryReason(rawValue: withheld.reason.rawValue)
             entry.rule = withheld.rule
+            entry.localPoint = localPoint(touch)
             return entry
         }
         let holding = holders(of: touch, phase: phase)

@@ -1,0 +1,289 @@
+"""`responder mcp` (issue 13) driven by the official Python MCP SDK over stdio, against a real engine shared with
+pyzmq clients and `responder watch`: initialize, the tools and their schemas, each tool's text and structured
+content, errors as isError results naming the field, resources with subscriptions, a missing engine, and a tap
+made through MCP showing up in `watch` with its cause naming the MCP client."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import anyio
+import anyio.to_thread
+import mcp  # noqa: F401  (the official Python SDK, the client under test: pip install mcp)
+import pytest
+
+from harness import PATIENCE, SCHEMAS, demo_tree, find, new_session, unique_name
+from stdio_harness import mcp_session, responder_path, target_args
+
+# The SDK warns that resources/subscribe is gone from its newest (stateless) protocol revision; this server
+# speaks the handshake revisions (2025-11-25), where it is how a client hears of changes.
+pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+
+TOOLS = ["hit_test", "tap", "responder_chain", "send_action", "become_first_responder", "get_world", "apply_ops",
+         "load_world"]
+
+
+def run(fn):
+    """Runs an async test body (anyio comes with the MCP SDK), failing rather than hanging."""
+    async def bounded():
+        with anyio.fail_after(4 * PATIENCE):
+            return await fn()
+    return anyio.run(bounded)
+
+
+def ok(result) -> tuple[str, dict]:
+    """The text and structured content of a successful tool result."""
+    text = "\n".join(c.text for c in result.content if c.type == "text")
+    assert not result.is_error, f"tool failed: {text}"
+    return text, result.structured_content
+
+
+def raw(client, method: str, **params):
+    """The engine's result, unvalidated: the tools hand it on unchanged, whatever revision of the schemas."""
+    resp = client.rpc(method, params, validate=False)
+    assert "result" in resp, resp
+    return resp["result"]
+
+
+def failed(result) -> tuple[str, dict]:
+    text = "\n".join(c.text for c in result.content if c.type == "text")
+    assert result.is_error, f"expected an error, got: {text}"
+    return text, result.structured_content
+
+
+# ----------------------------------------------------------------------------------------------- tools
+
+def test_initialize_lists_every_tool_with_a_schema_and_a_description(engine):
+    common = SCHEMAS.documents["common.json"]["$defs"]
+
+    async def body():
+        async with mcp_session(target_args(engine)) as s:
+            assert s.server_info.name == "responder"
+            caps = s.server_capabilities
+            assert caps.tools is not None and caps.resources is not None and caps.resources.subscribe is True
+            assert "rule" in (s.instructions or "")
+            tools = (await s.list_tools()).tools
+            assert [t.name for t in tools] == TOOLS
+            for t in tools:
+                schema = t.input_schema
+                assert len(t.description) > 200, f"{t.name}: a description a model can act on"
+                assert schema["type"] == "object" and schema["additionalProperties"] is False, t.name
+                assert set(schema["required"]) <= set(schema["properties"]), t.name
+                # Derived from the protocol's own definitions, and still agreeing with them.
+                assert schema["properties"]["session"]["pattern"] == common["sessionName"]["pattern"], t.name
+                for name, prop in schema["properties"].items():
+                    if name in ("id", "target", "sender", "subtree"):
+                        assert (prop["minLength"], prop["maxLength"]) == \
+                            (common["nodeId"]["minLength"], common["nodeId"]["maxLength"]), f"{t.name}.{name}"
+            by_name = {t.name: t for t in tools}
+            assert by_name["hit_test"].input_schema["required"] == ["x", "y"]
+            assert by_name["hit_test"].annotations.read_only_hint is True
+            assert by_name["tap"].annotations.read_only_hint is False
+            send = SCHEMAS.documents["methods/action.send.params.json"]["properties"]
+            assert by_name["send_action"].input_schema["properties"]["action"]["minLength"] == send["action"]["minLength"]
+    run(body)
+
+
+def test_every_tool_against_a_real_engine(engine, client, tmp_path):
+    """Each tool's structured content is the engine's reply, unchanged: the same as a direct request for the
+    queries, the same trace as the published event for the dispatching tools."""
+    s = new_session(client, "mcp")
+    traces = engine.subscriber(f"{s}/trace")
+
+    async def body():
+        async with mcp_session(target_args(engine)) as m:
+            # hit_test: the same reply as the engine's own hitTest, and text naming the view and the rules.
+            text, hit = ok(await m.call_tool("hit_test", {"x": 60, "y": 150, "session": s}))
+            assert hit == raw(client, "hitTest", session=s, point=[60, 150])
+            assert "hit button in window window" in text and "H2" in text and "outside-bounds" in text, text
+
+            text, tap = ok(await m.call_tool("tap", {"x": 60, "y": 150, "session": s}))
+            assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == tap["trace"]
+            assert tap["deliveries"][1]["actions"][0]["by"] == "rootVC"
+            assert "touchUpInside" in text and "buttonTapped: → rootVC" in text, text
+            assert "rules: H2, H3, T3" in text, text
+
+            text, chain = ok(await m.call_tool("responder_chain", {"id": "textField", "session": s}))
+            assert chain["chain"] == ["textField", "card", "root", "rootVC", "window", "app", "delegate"]
+            assert "rootVC → window N2" in text and "rules: N1, N2, N3" in text, text
+
+            text, become = ok(await m.call_tool("become_first_responder", {"id": "textField", "session": s}))
+            assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == become["trace"]
+            assert become["result"] is True and become["reason"] == "became"
+            assert "textField became first responder" in text and "F2" in text, text
+            assert raw(client, "responder.first", session=s) == "textField"
+
+            text, action = ok(await m.call_tool("send_action", {"action": "copy:", "session": s}))
+            assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == action["trace"]
+            assert action["performed"] is True and action["by"] == "textField"
+            assert "copy: textField, performed by textField" in text and "A4" in text, text
+
+            text, world = ok(await m.call_tool("get_world", {"session": s}))
+            assert world == raw(client, "session.snapshot", session=s)
+            assert world["firstResponders"] == {"window": "textField"}
+            assert "button  control  UIButton" in text and "[★ first responder]" in text, text
+            text, card = ok(await m.call_tool("get_world", {"session": s, "subtree": "card"}))
+            assert card == raw(client, "tree.get", session=s, id="card") and text.splitlines()[1].startswith("card  view  UIView"), text
+
+            ops = [{"op": "insert", "parent": "card", "node": {"id": "badge", "kind": "view", "frame": [8, 8, 24, 24]}}]
+            text, applied = ok(await m.call_tool("apply_ops", {"ops": ops, "session": s}))
+            assert applied["revision"] == raw(client, "tree.get", session=s)["revision"]
+            assert f"applied 1 op to {s}: revision {applied['revision']}" in text, text
+            assert raw(client, "tree.get", session=s, id="badge")["tree"]["frame"] == [8, 8, 24, 24]
+
+            small = {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "key": True}]}
+            text, loaded = ok(await m.call_tool("load_world", {"tree": small, "session": s}))
+            assert f"loaded 2 nodes into {s}" in text, text
+            assert [c["id"] for c in raw(client, "tree.get", session=s)["tree"]["children"]] == ["W"]
+            world_file = tmp_path / "world.json"
+            world_file.write_text(json.dumps({"tree": demo_tree()}))
+            text, loaded = ok(await m.call_tool("load_world", {"file": str(world_file), "session": s}))
+            assert f"from {world_file}" in text and loaded["revision"] > 0, text
+            assert raw(client, "tree.get", session=s, id="textField")["tree"]["kind"] == "textField"
+    run(body)
+
+
+def test_engine_errors_are_tool_errors_naming_the_error_and_the_field(engine, client):
+    s = new_session(client, "mcperr")
+    before = raw(client, "tree.get", session=s)["revision"]
+
+    async def body():
+        async with mcp_session(target_args(engine)) as m:
+            typo = [{"op": "update", "id": "button", "set": {"hiden": True}}]
+            text, err = failed(await m.call_tool("apply_ops", {"ops": typo, "session": s}))
+            assert "INVALID_NODE" in text and "field: ops[0].set.hiden" in text, text
+            assert err["error"]["data"] == {"name": "INVALID_NODE", "field": "ops[0].set.hiden", "id": "button", "opIndex": 0}
+            assert raw(client, "tree.get", session=s)["revision"] == before, "a failed batch changes nothing"
+
+            # The engine's `id` is get_world's `subtree`: the error names the argument the model gave.
+            text, err = failed(await m.call_tool("get_world", {"subtree": "nope", "session": s}))
+            assert "NODE_NOT_FOUND" in text and err["error"]["data"]["field"] == "subtree", text
+
+            text, err = failed(await m.call_tool("tap", {"x": 1, "y": 2, "session": "no-such-session"}))
+            assert "SESSION_NOT_FOUND" in text and err["error"]["data"]["field"] == "session", text
+
+            # Arguments are read as strictly as the engine reads params.
+            text, err = failed(await m.call_tool("hit_test", {"x": "left", "y": 2, "session": s}))
+            assert err["error"]["data"] == {"name": "INVALID_PARAMS", "field": "x"} and "field: x" in text, text
+            text, err = failed(await m.call_tool("responder_chain", {"id": "card", "depth": 3, "session": s}))
+            assert err["error"]["data"]["field"] == "depth", text
+            text, err = failed(await m.call_tool("load_world", {"session": s}))
+            assert err["error"]["data"]["field"] == "tree", text
+            text, err = failed(await m.call_tool("become_first_responder", {"session": s}))
+            assert err["error"]["data"]["field"] == "id", text
+    run(body)
+
+
+# ----------------------------------------------------------------------------------------------- resources
+
+def test_resources_read_and_notify_on_change(engine, client):
+    s = new_session(client, "mcpres")
+    world_uri, traces_uri = f"responder://{s}/world", f"responder://{s}/traces"
+    updates: list[str] = []
+    changed = anyio.Event
+
+    async def body():
+        seen = {"event": changed()}
+
+        async def on_message(message):
+            uri = getattr(getattr(message, "params", None), "uri", None)
+            if getattr(message, "method", None) == "notifications/resources/updated" and uri:
+                updates.append(str(uri))
+                seen["event"].set()
+
+        async def wait_for(uri: str):
+            while uri not in updates:
+                seen["event"] = changed()
+                with anyio.fail_after(PATIENCE):
+                    await seen["event"].wait()
+
+        async with mcp_session(target_args(engine), on_message=on_message) as m:
+            listed = {str(r.uri) for r in (await m.list_resources()).resources}
+            assert {world_uri, traces_uri} <= listed and "responder://default/world" in listed
+            templates = {t.uri_template for t in (await m.list_resource_templates()).resource_templates}
+            assert templates == {"responder://{session}/world", "responder://{session}/traces"}
+
+            world = json.loads((await m.read_resource(world_uri)).contents[0].text)
+            assert world == raw(client, "session.snapshot", session=s)
+
+            ok(await m.call_tool("tap", {"x": 60, "y": 150, "session": s}))
+            traces = json.loads((await m.read_resource(traces_uri)).contents[0].text)
+            last = traces["traces"][-1]
+            assert last["cause"]["client"] == "mcp:pytest-mcp" and last["trace"]["kind"] == "touch"
+            assert last["summary"].startswith("touch: touch tap-"), last["summary"]
+
+            await m.subscribe_resource(world_uri)
+            await m.subscribe_resource(traces_uri)
+            # A tap by another client changes both; a tree change only the world.
+            raw(client, "event.tap", session=s, point=[60, 150])
+            await wait_for(world_uri)
+            await wait_for(traces_uri)
+            updates.clear()
+            raw(client, "tree.apply", session=s, ops=[{"op": "update", "id": "title", "set": {"hidden": True}}])
+            await wait_for(world_uri)
+            world = json.loads((await m.read_resource(world_uri)).contents[0].text)
+            assert find(world["tree"], "title")["hidden"] is True
+
+            with pytest.raises(Exception, match="no resource"):
+                await m.read_resource("responder://no-such-session/world")
+    run(body)
+
+
+# ----------------------------------------------------------------------------------------------- the shared session
+
+def test_a_tap_through_mcp_appears_in_watch_with_the_mcp_client_as_its_cause(engine, client, tmp_path):
+    """The issue's done-when: the MCP server is one more client of the live session the CLI watches."""
+    s = new_session(client, "mcpwatch")
+    sub = engine.subscriber(f"{s}/trace")
+    out = open(tmp_path / "watch.out", "w+")
+    watch = subprocess.Popen([str(responder_path()), "watch", "--session", s, *target_args(engine)],
+                             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def watched(pattern: str) -> str:
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:
+            lines = (tmp_path / "watch.out").read_text().splitlines()
+            hits = [line for line in lines if pattern in line]
+            if hits:
+                return hits[0]
+            assert watch.poll() is None, f"watch exited: {lines}"
+            time.sleep(0.05)
+        raise AssertionError(f"watch printed no line with {pattern!r}: {(tmp_path / 'watch.out').read_text()}")
+
+    try:
+        watched(f"following {s} from seq")
+
+        async def body():
+            async with mcp_session(target_args(engine), client_name="editor-agent") as m:
+                ok(await m.call_tool("tap", {"x": 60, "y": 150, "session": s}))
+        run(body)
+        line = watched("(mcp:editor-agent)")
+        assert line.startswith("#2 trace (mcp:editor-agent) touch: touch tap-1 began on button"), line
+        topic, event = sub.next(f"{s}/trace", validate=False)
+        assert event["cause"]["client"] == "mcp:editor-agent"
+        clients = raw(client, "session.clients", session=s)["clients"]
+        assert any(c["name"] == "mcp:editor-agent" and c["kind"] == "mcp" for c in clients), clients
+    finally:
+        watch.terminate()
+        watch.wait(PATIENCE)
+        out.close()
+
+
+def test_without_an_engine_tools_say_how_to_start_one(engines, tmp_path):
+    name = unique_name("mcp-later")
+    e = engines(name=name, runtime_dir=tmp_path / "rt", start=False)
+
+    async def body():
+        async with mcp_session(target_args(e)) as m:
+            # The server starts (an editor can list its tools) and every call says what is wrong.
+            assert [t.name for t in (await m.list_tools()).tools] == TOOLS
+            text, err = failed(await m.call_tool("tap", {"x": 1, "y": 1}))
+            assert f"no engine named \"{name}\" is running" in text and f"responderd --name {name}" in text, text
+            assert "message" in err["error"]
+            # Found by discovery at each call: once an engine runs, the same server reaches it.
+            await anyio.to_thread.run_sync(e.start)
+            text, hit = ok(await m.call_tool("hit_test", {"x": 1, "y": 1}))
+            assert hit["view"] is None and "no view at (1, 1)" in text, text
+    run(body)
