@@ -22,6 +22,9 @@ struct GlobalOptions: ParsableArguments {
     static let baseTimeout = 10
     static let timeoutPerMegabyte = 10
 
+    /// One reply's wait for long-lived relays (bridge, mcp), whose requests are not sized up front.
+    var replyTimeout: Double { timeout ?? Double(Self.baseTimeout * 3) }
+
     @Option(help: ArgumentHelp("Connect with this client id (ZeroMQ routing id) to continue touches and presses begun under it. Default: a fresh id, except `touch` and `press`, which use responder-<uid>.", valueName: "id"))
     var clientID: String?
 

@@ -92,17 +92,22 @@ struct Responderd: ParsableCommand {
         }
         config.clientIdleSeconds = Double(clientIdleSeconds)
         let engine = Engine(config: config, logger: logger)
-        // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
-        // cleanly; stop() wakes the engine thread at once, and it removes what it created.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let queue = DispatchQueue(label: "responderd.signals")
-        let sources = [SIGINT, SIGTERM].map { sig in
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { engine.stop() }
-            source.resume()
-            return source
+        // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
+        // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers
+        // asynchronously; with the signal ignored meanwhile, one that came first was discarded and the engine ran on.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let signals = UnsafeSendable(stopSignals)
+        let signalThread = Thread {
+            var set = signals.value
+            var received: Int32 = 0
+            while sigwait(&set, &received) == 0 { engine.stop() }
         }
+        signalThread.name = "responderd-signals"
+        signalThread.start()
         do { try engine.start() } catch EngineError.initialWorld(let source, let e) {
             // Field paths are the file's own, from its top: tree.children[0].frame.
             var text = "--world \(source ?? "?"): \(e.name.rawValue) (\(e.code)): \(e.message)"
@@ -113,7 +118,6 @@ struct Responderd: ParsableCommand {
         }
         FileHandle.standardOutput.write(Data("responderd \(EngineConfig.version): engine \"\(name)\" running; discovery file \(engine.discoveryPath)\n".utf8))
         engine.wait()
-        sources.forEach { $0.cancel() }
     }
 
     /// `responderd: <message>` on standard error, and exit status 1.
@@ -121,4 +125,10 @@ struct Responderd: ParsableCommand {
         FileHandle.standardError.write(Data("responderd: \(message)\n".utf8))
         Foundation.exit(1)
     }
+}
+
+/// A plain value handed to the signal thread.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
