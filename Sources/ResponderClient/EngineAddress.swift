@@ -41,17 +41,26 @@ public struct EngineAddress: Sendable, Equatable {
         }
         let pid = file.pid
         // A discovery file whose process is gone was left by a crash: say so rather than hang on a dead socket.
-        if let pid, kill(pid_t(pid), 0) != 0, errno == ESRCH {
+        if let pid, !isAlive(pid) {
             throw .noEngine("the engine named \"\(name)\" is not running (pid \(pid) in \(path) is gone)")
         }
         return EngineAddress(rpc: file.rpc, events: file.events, name: file.name, pid: pid)
+    }
+
+    /// Whether process `pid` exists (one we may not signal counts as existing).
+    public static func isAlive(_ pid: Int) -> Bool {
+        kill(pid_t(pid), 0) == 0 || errno != ESRCH
     }
 }
 
 public enum ClientError: Error, CustomStringConvertible, Sendable {
     case noEngine(String)
     case transport(String)
-    case timeout(method: String, seconds: Double)
+    /// No reply within `seconds`; `pid` is the engine's process (from its discovery file), still alive when the
+    /// wait ended, or nil when the endpoints were given explicitly.
+    case timeout(method: String, seconds: Double, pid: Int? = nil)
+    /// The engine's process ended while the request waited for its reply.
+    case engineGone(method: String, pid: Int)
     case badReply(String)
     /// The engine answered with a JSON-RPC error.
     case rpc(RPCError)
@@ -59,8 +68,18 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .noEngine(let m), .transport(let m), .badReply(let m): return m
-        case .timeout(let method, let seconds): return "no reply to \(method) within \(seconds) s: is the engine running?"
+        case .timeout(let method, let seconds, let pid?):
+            return "no reply to \(method): the engine (pid \(pid)) has not answered within \(Self.seconds(seconds)) s; it may be busy with a large request"
+        case .timeout(let method, let seconds, nil):
+            return "no reply to \(method) within \(Self.seconds(seconds)) s: the engine may be busy with a large request, or not running"
+        case .engineGone(let method, let pid):
+            return "the engine (pid \(pid)) is gone: it stopped before answering \(method)"
         case .rpc(let e): return "\(e.name.rawValue) (\(e.code)): \(e.message)"
         }
+    }
+
+    /// `10`, `2.5`: seconds without a needless ".0".
+    public static func seconds(_ s: Double) -> String {
+        s.rounded() == s && abs(s) < 1e9 ? String(Int(s)) : String(format: "%.1f", s)
     }
 }

@@ -9,7 +9,12 @@ public final class ResponderConnection {
     /// Internal rather than private: the relay (ResponderConnection+Relay.swift) uses it on the owner's thread.
     let socket: ZMQSocket
     private var nextID = 1
+    /// Seconds to wait for each reply (plus `timeoutPerMegabyte` for each million bytes the request sends).
     public var timeoutSeconds: Double
+    /// Extra seconds to wait per million bytes of request: a large world takes the engine a while to read.
+    public var timeoutPerMegabyte: Double = 0
+    /// Told how a request goes (sending, each second without a reply, done), on the calling thread; nil: silent.
+    public var progress: ((RequestProgress) -> Void)?
 
     /// `routingID` fixes the connection's ZeroMQ routing id (its client id, protocol 14.4) so that a later
     /// connection with the same id can continue the touches and presses this one began; nil lets the engine pick.
@@ -32,21 +37,42 @@ public final class ResponderConnection {
         context.terminate()
     }
 
-    /// Sends a request and returns the full response object (result or error).
+    /// How long to wait for the reply to a request of `bytes` bytes.
+    public func timeout(forRequestBytes bytes: Int) -> Double {
+        // Whole seconds for what a large request adds, so the figure reads well in a message.
+        timeoutSeconds + (timeoutPerMegabyte * Double(bytes) / 1_000_000).rounded(.up)
+    }
+
+    /// Sends a request and returns the full response object (result or error). Waits up to
+    /// `timeout(forRequestBytes:)`; an engine whose process (the discovery file's pid) is gone ends the wait at once.
     public func send(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
         let id = nextID
         nextID += 1
         let body = JSONCodec.encode(RPCRequest(id: JSON(id), method: method, params: params).json)
+        let timeout = timeout(forRequestBytes: body.count)
+        progress?(.sending(method: method, bytes: body.count))
+        defer { progress?(.finished(method: method)) }
         do { _ = try socket.send([[], body]) } catch { throw .transport("send failed: \(error)") }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let started = Date()
+        let deadline = started.addingTimeInterval(timeout)
+        var nextReport = 1.0
         while true {
             let remaining = Int(deadline.timeIntervalSinceNow * 1000)
-            guard remaining > 0 else { throw .timeout(method: method, seconds: timeoutSeconds) }
+            guard remaining > 0 else { throw .timeout(method: method, seconds: timeout, pid: address.pid) }
+            // Wake at least once a second: to report the wait, and to notice an engine that has gone away.
             let ready: [PollResult]
-            do { ready = try ZMQ.poll(items: [.socket(socket, .readable)], timeoutMs: remaining) } catch {
+            do { ready = try ZMQ.poll(items: [.socket(socket, .readable)], timeoutMs: min(remaining, 1000)) } catch {
                 throw .transport("poll failed: \(error)")
             }
-            guard !ready.isEmpty else { continue }
+            guard !ready.isEmpty else {
+                if let pid = address.pid, !EngineAddress.isAlive(pid) { throw .engineGone(method: method, pid: pid) }
+                let elapsed = Date().timeIntervalSince(started)
+                if elapsed >= nextReport {
+                    progress?(.waiting(method: method, bytes: body.count, elapsed: elapsed, timeout: timeout))
+                    nextReport = elapsed.rounded(.down) + 1
+                }
+                continue
+            }
             let frames: [[UInt8]]?
             do { frames = try socket.receiveMultipart(dontWait: true) } catch { throw .transport("receive failed: \(error)") }
             guard let frames, let last = frames.last else { continue }
@@ -79,4 +105,14 @@ public final class ResponderConnection {
         let body = JSONCodec.encode(RPCRequest(id: nil, method: method, params: params).json)
         do { _ = try socket.send([[], body]) } catch { throw .transport("send failed: \(error)") }
     }
+}
+
+/// How a request is going, for a progress display.
+public enum RequestProgress: Sendable {
+    /// The request, `bytes` long once encoded, is about to be sent.
+    case sending(method: String, bytes: Int)
+    /// No reply yet, `elapsed` seconds after sending (reported about once a second); the wait ends at `timeout`.
+    case waiting(method: String, bytes: Int, elapsed: Double, timeout: Double)
+    /// The wait is over: a reply came, or it failed.
+    case finished(method: String)
 }

@@ -17,6 +17,8 @@ public final class SessionFollower {
     }
 
     public let session: String
+    /// Why the last snapshot was taken instead of replaying (the engine's REPLAY_EXPIRED); nil for a join.
+    public private(set) var replayRefused: RPCError?
     private let connection: ResponderConnection
     private let subscriber: EventSubscriber
     /// The seq of the last event delivered (or held by the snapshot).
@@ -61,6 +63,7 @@ public final class SessionFollower {
                 reply = try connection.send(TraceReplayRequest(session: session, after: lastSeq))
             } catch {
                 if case .rpc(let e) = error, e.name == .replayExpired {
+                    replayRefused = e
                     try resnapshot()
                     return
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ResponderCore
 import ResponderProtocol
 import Synchronization
 import ZMQ
@@ -28,6 +29,11 @@ public final class Engine: Sendable {
         guard EngineConfig.isValidName(config.name) else { throw EngineError.io("engine names match [A-Za-z0-9_-]{1,64}: \"\(config.name)\"") }
         try RuntimeDirectory.prepare(config.directory)
         let lock = try InstanceLock(directory: config.directory, name: config.name)
+        // The world first: a bad one stops the start before anything is bound or replaced.
+        let initial: SessionState
+        do throws(RPCError) { initial = try EngineState.initialSession(config) } catch {
+            throw EngineError.initialWorld(source: config.initialWorldSource, error)
+        }
         // We hold the lock, so whatever is there was left by a dead engine: take it over.
         DiscoveryFile.remove(discoveryPath)
         DiscoveryFile.removeSocketFile(of: config.rpcEndpoint)
@@ -38,7 +44,16 @@ public final class Engine: Sendable {
         let sockets: EngineSockets
         do { sockets = try EngineSockets(config: config) } catch {
             waker.close()
+            // One socket may have been bound before the other failed: remove its file.
+            DiscoveryFile.removeSocketFile(of: config.rpcEndpoint)
             throw error
+        }
+        /// A failure from here on closes the sockets and removes the files they made.
+        func abandon() {
+            sockets.close()
+            waker.close()
+            DiscoveryFile.removeSocketFile(of: sockets.rpcEndpoint)
+            DiscoveryFile.removeSocketFile(of: sockets.eventsEndpoint)
         }
         let now = Date()
         let sink = XPubSink(socket: sockets.events)
@@ -47,17 +62,15 @@ public final class Engine: Sendable {
         bound.rpcEndpoint = sockets.rpcEndpoint
         bound.eventsEndpoint = sockets.eventsEndpoint
         let state: EngineState
-        do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now) } catch {
-            sockets.close()
-            waker.close()
-            throw EngineError.io("cannot load the initial world: \(error)")
+        do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now, initial: initial) } catch {
+            abandon()
+            throw EngineError.initialWorld(source: config.initialWorldSource, error)
         }
         let info = Discovery.File(
             name: config.name, pid: Int(getpid()), version: EngineConfig.version, protocolVersion: EngineConfig.protocolVersion,
             rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: now))
         do { try DiscoveryFile.write(info, to: discoveryPath) } catch {
-            sockets.close()
-            waker.close()
+            abandon()
             throw error
         }
         logger.info("engine \(config.name) listening", metadata: ["rpc": "\(sockets.rpcEndpoint)", "events": "\(sockets.eventsEndpoint)"])

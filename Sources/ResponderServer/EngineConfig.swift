@@ -26,6 +26,8 @@ public struct EngineConfig: Sendable {
     public var publishHighWaterMark: Int
     /// A client that has sent no request for this long is no longer listed by session.clients.
     public var clientIdleSeconds: Double = 600
+    /// Where `initialWorld` came from (a file name), for the message when it cannot be loaded.
+    public var initialWorldSource: String?
 
     public init(name: String = "default", directory: String? = nil, rpcEndpoint: String? = nil, eventsEndpoint: String? = nil,
                 limits: Limits = .default, replayBuffer: Int = 10_000, tickMilliseconds: Int = 1000,
@@ -68,12 +70,20 @@ public enum EngineError: Error, CustomStringConvertible {
     case alreadyRunning(name: String, pid: Int32?)
     case io(String)
     case socket(String)
+    /// The initial world (from `source`, a file name) cannot be loaded; field paths are from the file's top.
+    case initialWorld(source: String?, RPCError)
 
     public var description: String {
         switch self {
         case .alreadyRunning(let name, let pid):
             return "an engine named \"\(name)\" is already running" + (pid.map { " (pid \($0))" } ?? "") + "; stop it or choose another --name"
         case .io(let m), .socket(let m): return m
+        case .initialWorld(let source, let error):
+            var text = "cannot load the initial world" + (source.map { " from \($0)" } ?? "") + ": \(error.name.rawValue) (\(error.code)): \(error.message)"
+            for (key, value) in error.details {
+                text += "\n  \(key): " + (value.stringValue ?? JSONCodec.encodeString(value))
+            }
+            return text
         }
     }
 }

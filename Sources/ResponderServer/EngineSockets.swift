@@ -10,9 +10,13 @@ final class EngineSockets {
 
     init(config: EngineConfig) throws {
         context = try ZMQContext()
+        // Sockets made so far: closed on failure, or terminating the context would wait for them forever.
+        var made: [ZMQSocket] = []
         do {
             rpc = try ZMQSocket(context: context, type: .router)
+            made.append(rpc)
             events = try ZMQSocket(context: context, type: .xpub)
+            made.append(events)
             try rpc.setLinger(0)
             // A ROUTER drops replies silently past its send high-water mark; a client that pipelines many
             // requests must still get every reply, so replies are never dropped (memory is bounded by
@@ -27,6 +31,7 @@ final class EngineSockets {
             rpcEndpoint = try rpc.lastEndpoint
             eventsEndpoint = try events.lastEndpoint
         } catch {
+            made.forEach { $0.close() }
             context.terminate()
             throw EngineError.socket("cannot bind: \(error)")
         }

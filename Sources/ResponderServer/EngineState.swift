@@ -18,16 +18,29 @@ final class EngineState {
     /// Seq of engine-wide `$sys/` events.
     private(set) var sysSeq = 0
 
-    init(config: EngineConfig, sink: EventSink, now: Date) throws(RPCError) {
+    /// `initial`: the default session's state, from `initialSession(config)` (read before anything is bound,
+    /// so that a bad world file leaves nothing behind); nil reads it here.
+    init(config: EngineConfig, sink: EventSink, now: Date, initial: SessionState? = nil) throws(RPCError) {
         self.config = config
         self.sink = sink
         self.startedAt = now
+        let state: SessionState
+        if let initial { state = initial } else { state = try Self.initialSession(config) }
+        let host = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer)
+        // Its world at seq 0 is in no event: replaying from 0 cannot rebuild it (Protocol/README.md 14.1).
+        host.worldBeforeFirstEvent = config.initialWorld != nil
+        sessions["default"] = host
+    }
+
+    /// The `default` session's state at start: the configuration's initial world (a world file, field paths
+    /// from its top: `tree.children[0].frame`), or an application with no children.
+    static func initialSession(_ config: EngineConfig) throws(RPCError) -> SessionState {
         var state = SessionState()
         if let initial = config.initialWorld {
             let file = try WireDecoder.decode(WorldFile.self, from: initial)
             _ = try state.load(tree: file.tree, detached: file.detached ?? [], limits: config.limits)
         }
-        sessions["default"] = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer)
+        return state
     }
 
     func client(for routingID: [UInt8], now: Date) -> ClientInfo {

@@ -8,6 +8,9 @@ final class SessionHost {
     /// The seq of the last event published for this session (0: none yet).
     private(set) var seq = 0
     private(set) var log: EventLog
+    /// The session held a world before its first event that no event describes (the `default` session of an
+    /// engine started with a world file): its history cannot be replayed from seq 0.
+    var worldBeforeFirstEvent = false
 
     init(name: String, state: SessionState, replayBuffer: Int) {
         self.name = name

@@ -10,6 +10,12 @@ enum StreamMethods {
 
     static func replay(_ r: TraceReplayRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<TraceReplayRequest.Response> {
         let after = r.after
+        // Section 14.1: the world the session started with is in no event, so the events after 0 are not its
+        // history from the bare application; the client must start from a snapshot. Said even before any event.
+        if after == 0, host.worldBeforeFirstEvent {
+            throw RPCError(.replayExpired, "the session started with a world that is in no event (responderd --world): replaying from seq 0 cannot rebuild it; take a new session.snapshot",
+                           [("oldest", JSON(1)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
+        }
         guard after < host.seq else {
             return .encoded(JSONCodec.encode(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true]))
         }

@@ -20,7 +20,7 @@ struct CanPerformCommand: EngineCommand {
         try client.send(CanPerformRequest(session: session.session, action: action, sender: sender)) { reply in
             let outcome = reply.outcome
             let walk = outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
-            let verdict = outcome.available ? "available, performed by \(Describe.id(outcome.by))" : "not available"
+            let verdict = outcome.available ? "available: \(Describe.id(outcome.by)) would perform it" : "not available"
             Output.line("\(action) \(walk): \(verdict)")
         }
     }

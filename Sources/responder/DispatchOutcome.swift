@@ -19,7 +19,14 @@ extension TouchOutcome: DispatchOutcome {
 }
 
 extension ActionOutcome: DispatchOutcome {
-    func lines(message: String?, trace: Trace) -> [String] { [TraceFormatter.action(self, name: message)] }
+    /// A published trace does not pass the action's name: its `action` step holds it.
+    func lines(message: String?, trace: Trace) -> [String] {
+        let name = message ?? trace.steps.lazy.compactMap { step -> String? in
+            if case .action(let action, _, _, _, _, _, _) = step { return action }
+            return nil
+        }.first
+        return [TraceFormatter.action(self, name: name)]
+    }
 }
 
 extension MotionOutcome: DispatchOutcome {

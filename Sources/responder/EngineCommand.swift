@@ -8,14 +8,17 @@ protocol EngineCommand: ParsableCommand {
     var global: GlobalOptions { get }
     /// The client id to connect as unless --client-id gives one; nil: a fresh one.
     var routingID: String? { get }
+    /// How the command names itself to the engine: one-shot (the default) or long-lived (watch).
+    var lifetime: ClientLifetime { get }
     func run(_ client: Client) throws
 }
 
 extension EngineCommand {
     var routingID: String? { nil }
+    var lifetime: ClientLifetime { .oneShot }
 
     func run() throws {
-        try global.run(routingID: routingID) { try run($0) }
+        try global.run(routingID: routingID, lifetime: lifetime) { try run($0) }
     }
 }
 
@@ -26,7 +29,10 @@ protocol SessionlessCommand: EngineCommand {
 }
 
 extension SessionlessCommand {
-    func validate() throws {
+    func validate() throws { try refuseSession() }
+
+    /// A conformer with its own `validate` calls this first.
+    func refuseSession() throws {
         if responder.session.session != SessionOptions.defaultSession {
             throw ValidationError("--session does not apply to \(Self.configuration.commandName ?? "this command")")
         }

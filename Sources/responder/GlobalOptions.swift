@@ -16,8 +16,14 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Machine output: print the engine's JSON instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for each reply.", valueName: "seconds"))
-    var timeout: Double = 10
+    @Option(help: ArgumentHelp("Seconds to wait for each reply. Default: \(Self.baseTimeout), plus \(Self.timeoutPerMegabyte) for each MB the request sends (a large world takes the engine a while to read). An engine that stops meanwhile is noticed at once.", valueName: "seconds"))
+    var timeout: Double?
+
+    static let baseTimeout = 10
+    static let timeoutPerMegabyte = 10
+
+    /// One reply's wait for long-lived relays (bridge, mcp), whose requests are not sized up front.
+    var replyTimeout: Double { timeout ?? Double(Self.baseTimeout * 3) }
 
     @Option(help: ArgumentHelp("Connect with this client id (ZeroMQ routing id) to continue touches and presses begun under it. Default: a fresh id, except `touch` and `press`, which use responder-<uid>.", valueName: "id"))
     var clientID: String?
@@ -26,7 +32,7 @@ struct GlobalOptions: ParsableArguments {
         if let connect, endpoints(connect) == nil {
             throw ValidationError("--connect expects RPC,EVENTS (two endpoints separated by a comma), got \"\(connect)\"")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let timeout, !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout must be a positive number of seconds") }
         if let clientID, clientID.isEmpty || clientID.utf8.count > 255 || clientID.hasPrefix("\0") {
             throw ValidationError("--client-id must be 1…255 bytes")
         }

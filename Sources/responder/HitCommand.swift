@@ -11,19 +11,19 @@ struct HitCommand: EngineCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    @Argument(help: "Screen x (put -- before a negative coordinate: responder \(Self.configuration.commandName!) -- -5 10).") var x: Double
-    @Argument(help: "Screen y.") var y: Double
+    @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x: Coordinate
+    @Argument(help: "Screen y.") var y: Coordinate
 
     @Flag(help: "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why.")
     var explain = false
 
     func run(_ client: Client) throws {
-        try client.send(HitTestRequest(session: session.session, point: Point(x, y))) { reply in
+        try client.send(HitTestRequest(session: session.session, point: Point(x.value, y.value))) { reply in
             let hit = reply.outcome
             if let view = hit.view {
                 Output.line("hit \(view) in window \(Describe.id(hit.window)) at local \(Output.point(hit.localPoint))")
             } else {
-                Output.line("no view at (\(Output.number(x)), \(Output.number(y)))")
+                Output.line("no view at (\(Output.number(x.value)), \(Output.number(y.value)))")
             }
             guard explain else { return }
             let rows = hit.visited.map { v in

@@ -8,6 +8,8 @@ enum InputFile {
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            if size >= StatusLine.largeBytes { StatusLine.show("reading \(path) (\(StatusLine.megabytes(size)))…") }
             guard let d = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
             data = d
         }

@@ -4,12 +4,16 @@ import ResponderProtocol
 /// Writing to stdout and stderr. Stdout is block-buffered when piped; `flush` after each line that must
 /// be seen at once (watch).
 enum Output {
-    static func line(_ text: String = "") { print(text) }
+    static func line(_ text: String = "") {
+        StatusLine.clear()
+        print(text)
+    }
 
     /// Flushes stdout (fflush(nil) flushes every C stream; `stdout` itself is not concurrency-safe to name).
     static func flush() { fflush(nil) }
 
     static func error(_ text: String) {
+        StatusLine.clear()
         flush()
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }

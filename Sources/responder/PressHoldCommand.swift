@@ -17,8 +17,8 @@ struct PressHoldCommand: EngineCommand {
     @OptionGroup var session: SessionOptions
     @OptionGroup var explain: ExplainOption
 
-    @Argument(help: "Screen x (put -- before a negative coordinate: responder press-hold -- -5 10).") var x: Double
-    @Argument(help: "Screen y.") var y: Double
+    @Argument(help: "Screen x; may be negative (responder press-hold -5 10).") var x: Coordinate
+    @Argument(help: "Screen y.") var y: Coordinate
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to hold the touch down (0 or more).", valueName: "seconds"))
     var duration = 1.0
@@ -27,7 +27,7 @@ struct PressHoldCommand: EngineCommand {
     var touchID: String?
 
     func validate() throws {
-        try TouchScript.requireFinite([("X", x), ("Y", y), ("--duration", duration)])
+        try TouchScript.requireFinite([("X", x.value), ("Y", y.value), ("--duration", duration)])
         guard duration >= 0 else { throw ValidationError("--duration must be 0 or more seconds, got \(Output.number(duration))") }
         if let touchID, touchID.isEmpty { throw ValidationError("--touch must not be empty") }
     }
@@ -39,7 +39,7 @@ struct PressHoldCommand: EngineCommand {
         } else {
             touch = TouchScript.freshID("hold", live: try client.send(SessionSnapshotRequest(session: session.session)).liveTouches)
         }
-        let point = Point(x, y)
+        let point = Point(x.value, y.value)
         try client.send(TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .began, point: point)])) {
             DispatchReply.print($0, explain: explain.explain)
         }

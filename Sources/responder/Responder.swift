@@ -39,7 +39,21 @@ struct Responder: ParsableCommand {
     /// them is iterative (`JSON.release`, `@Held` members of replies), so any stack will do.
     static func main() {
         restoreDefaultSignals()
-        Self.main(nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            // `responder tap -5 10`: the parser took -5 for an option. Try again with it marked as a value.
+            guard let marked = NegativeNumbers.mark(arguments) else { exit(withError: error) }
+            do { command = try parseAsRoot(marked) } catch {
+                let message = NegativeNumbers.unmark(fullMessage(for: error))
+                let code = exitCode(for: error)
+                if code == .success { print(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                Foundation.exit(code.rawValue)
+            }
+        }
+        do { try command.run() } catch { exit(withError: error) }
     }
 
     /// Ctrl-C and SIGTERM must stop `watch` even when the parent started us with them blocked or ignored

@@ -13,13 +13,22 @@ struct SessionCreateCommand: SessionlessCommand {
     @Argument(help: "Name of the new session ([A-Za-z0-9_-], at most 64).")
     var name: String
 
+    @Argument(help: ArgumentHelp("World file to start from: {\"tree\": …, \"detached\"?: …} or a bare application node; - reads stdin. The same as --tree. Default: an application with no children.", valueName: "file"))
+    var file: String?
+
     @Option(help: ArgumentHelp("Dispatch profile as inline JSON, or @file to read it from a file.", valueName: "json|@file"))
     var profile: String?
 
-    @Option(help: ArgumentHelp("World file to start from: {\"tree\": …, \"detached\"?: …} or a bare application node.", valueName: "file"))
+    @Option(help: ArgumentHelp("World file to start from, as the FILE argument gives it.", valueName: "file"))
     var tree: String?
 
+    func validate() throws {
+        try refuseSession()
+        if file != nil, tree != nil { throw ValidationError("give the world file once: as FILE or with --tree, not both") }
+    }
+
     func run(_ client: Client) throws {
+        let tree = file ?? tree
         var params: [(key: String, value: JSON)] = [("session", .string(name))]
         if let profile { params.append(("profile", try InputFile.inline(profile, option: "--profile"))) }
         if let tree {

@@ -17,11 +17,11 @@ struct TapCommand: EngineCommand {
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
-    @Argument(help: "Screen x (put -- before a negative coordinate: responder \(Self.configuration.commandName!) -- -5 10).") var x: Double
-    @Argument(help: "Screen y.") var y: Double
+    @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x: Coordinate
+    @Argument(help: "Screen y.") var y: Coordinate
 
     func run(_ client: Client) throws {
-        try client.send(TapRequest(session: session.session, point: Point(x, y)).dry(dryRun)) { DispatchReply.print($0, explain: explain.explain) }
+        try client.send(TapRequest(session: session.session, point: Point(x.value, y.value)).dry(dryRun)) { DispatchReply.print($0, explain: explain.explain) }
         client.noteDryRun(dryRun)
     }
 }

@@ -11,7 +11,9 @@ struct WatchCommand: EngineCommand {
             Joins without missing anything: subscribes, takes a snapshot, then prints events in seq order, \
             filling gaps from the engine's replay ring (shown as "recovered N events (a…b)"). Each line reads \
             `#seq stream (cause client) summary`: the ops of a tree change, the path of a dispatch, a focus change. \
-            With --since the history after that seq is replayed first. --json prints one JSON object per line. \
+            With --since the history after that seq is replayed first; when the engine cannot replay it (events it \
+            no longer holds, or --since 0 on a session that began with responderd --world, whose world is in no \
+            event) watch says why and starts from a snapshot. --json prints one JSON object per line. \
             Stops when the session is deleted (status 0) or the engine goes away (status 1).
             """
     )
@@ -30,6 +32,13 @@ struct WatchCommand: EngineCommand {
         if let since, since < 0 { throw ValidationError("--since must be 0 or more") }
     }
 
+    /// Listed by `responder clients` for as long as it runs.
+    var lifetime: ClientLifetime { .longLived(command: "watch") }
+
+    /// How often watch says hello again: the engine lists a client that sent a request within its idle
+    /// window (default 600 s), and watch otherwise only listens.
+    static let helloInterval: TimeInterval = 30
+
     func run(_ client: Client) throws {
         // The follower receives every stream and hands out only these: seq runs across all streams, so
         // skipping the others is no gap to recover.
@@ -37,7 +46,12 @@ struct WatchCommand: EngineCommand {
                                            streams: streams.isEmpty ? nil : streams, since: since)
         if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
         var quietSince = Date()
+        var nextHello = Date().addingTimeInterval(Self.helloInterval)
         while true {
+            if Date() >= nextHello {
+                nextHello = Date().addingTimeInterval(Self.helloInterval)
+                _ = try? client.send(ClientHelloRequest(name: lifetime.name, kind: lifetime.kind))
+            }
             guard let item = try follower.next(timeoutMs: 1000) else {
                 // The engine ticks every second or so: after a long silence, check that it is still there.
                 if Date().timeIntervalSince(quietSince) > 5 {
@@ -47,6 +61,11 @@ struct WatchCommand: EngineCommand {
                 continue
             }
             quietSince = Date()
+            if case .snapshot = item, let refused = follower.replayRefused, !global.json {
+                // Say why the history was not replayed (--since 0 on a session that began with a world file,
+                // or events the engine no longer holds).
+                emit("not replayed: \(refused.message)")
+            }
             if !show(item) { return }
         }
     }

@@ -29,7 +29,7 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Directory for the discovery file, lock and ipc sockets. Default: $XDG_RUNTIME_DIR/responder or /tmp/responder-<uid>")
     var dir: String?
 
-    @Option(name: .long, help: "A world file ({\"tree\": …}) loaded into the default session at start, e.g. Protocol/examples/demo-world.json")
+    @Option(name: .long, help: "A world file ({\"tree\": …, \"detached\"?: […]}) loaded into the default session at start, e.g. Protocol/examples/demo-world.json. A mistake in it stops the start, naming the field by its path in the file (tree.children[0].frame).")
     var world: String?
 
     @Option(name: .long, help: "Events kept per session for trace.replay.")
@@ -79,29 +79,56 @@ struct Responderd: ParsableCommand {
         var config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
                                   replayBuffer: replayBuffer, tickMilliseconds: tickMs, publishHighWaterMark: publishHwm)
         if let world {
-            guard let data = FileManager.default.contents(atPath: world) else { throw ValidationError("--world: cannot read \(world)") }
+            // Read before anything is bound: a file that cannot be used leaves nothing behind.
+            guard let data = FileManager.default.contents(atPath: world) else { fail("--world \(world): cannot read the file") }
             // Straight into the configuration, which holds it alone and frees it without recursion however deep.
-            do { config.initialWorld = try JSONCodec.decode(Array(data)) } catch { throw ValidationError("--world: \(world) is not valid JSON: \(error)") }
+            do { config.initialWorld = try JSONCodec.decode(Array(data)) } catch { fail("--world \(world): not valid JSON: \(error)") }
+            let shape = "a world file is {\"tree\": <application node>, \"detached\"?: [<node>…]}"
+            guard let members = config.initialWorld?.objectMembers else { fail("--world \(world): \(shape)") }
+            if !members.contains(where: { $0.key == "tree" }), members.contains(where: { $0.key == "kind" }) {
+                fail("--world \(world): \(shape); this file holds a bare node: put it under \"tree\"")
+            }
+            config.initialWorldSource = world
         }
         config.clientIdleSeconds = Double(clientIdleSeconds)
         let engine = Engine(config: config, logger: logger)
-        // Signals become stop() before the engine starts, so a signal right after start-up still shuts down
-        // cleanly; stop() wakes the engine thread at once, and it removes what it created.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let queue = DispatchQueue(label: "responderd.signals")
-        let sources = [SIGINT, SIGTERM].map { sig in
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { engine.stop() }
-            source.resume()
-            return source
+        // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
+        // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers
+        // asynchronously; with the signal ignored meanwhile, one that came first was discarded and the engine ran on.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let signals = UnsafeSendable(stopSignals)
+        let signalThread = Thread {
+            var set = signals.value
+            var received: Int32 = 0
+            while sigwait(&set, &received) == 0 { engine.stop() }
         }
-        do { try engine.start() } catch {
-            FileHandle.standardError.write(Data("responderd: \(error)\n".utf8))
-            throw ExitCode(1)
+        signalThread.name = "responderd-signals"
+        signalThread.start()
+        do { try engine.start() } catch EngineError.initialWorld(let source, let e) {
+            // Field paths are the file's own, from its top: tree.children[0].frame.
+            var text = "--world \(source ?? "?"): \(e.name.rawValue) (\(e.code)): \(e.message)"
+            for (key, value) in e.details { text += "\n  \(key): " + (value.stringValue ?? JSONCodec.encodeString(value)) }
+            fail(text)
+        } catch {
+            fail("\(error)")
         }
         FileHandle.standardOutput.write(Data("responderd \(EngineConfig.version): engine \"\(name)\" running; discovery file \(engine.discoveryPath)\n".utf8))
         engine.wait()
-        sources.forEach { $0.cancel() }
     }
+
+    /// `responderd: <message>` on standard error, and exit status 1.
+    func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("responderd: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// A plain value handed to the signal thread.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -405,7 +405,8 @@ import ResponderProtocol
         // No first responder and no sender: the walk starts at the application (A3).
         #expect(try t.run(["action", "nothing:"]).lines == ["nothing: app → AD, not performed (end-of-chain)"])
         // A5: who would perform it, from the application as sender, without performing anything.
-        #expect(try t.run(["can-perform", "save:", "--sender", "A"]).lines == ["save: A → R → RVC: available, performed by RVC"])
+        // Nothing is performed: it says who would perform it.
+        #expect(try t.run(["can-perform", "save:", "--sender", "A"]).lines == ["save: A → R → RVC: available: RVC would perform it"])
         #expect(try t.run(["can-perform", "nothing:"]).lines == ["nothing: app → AD: not available"])
         let shake = try t.run(["shake"])
         #expect(shake.lines == [
@@ -645,6 +646,130 @@ import ResponderProtocol
     }
 }
 
+// MARK: - The CLI's words, as a new user meets them (issue 16)
+
+extension CLIBinaryTests {
+    @Test func negativeCoordinatesAreAccepted() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let tap = try t.run(["tap", "-5", "10"])
+        #expect(tap.status == 0, "\(tap)")
+        #expect(tap.lines == ["touch tap-1 began: delivered to no one (no-hit, H1)", "touch tap-1 ended: delivered to no one (no-hit, H1)"])
+        let hit = try t.run(["hit", "10", "-0.5", "--explain"])
+        #expect(hit.status == 0, "\(hit)")
+        #expect(hit.lines.first == "no view at (10, -0.5)")
+        #expect(try t.run(["hit", "-1e1", "-.5"]).lines == ["no view at (-10, -0.5)"])
+        // A drag from outside the window into it, and press-hold, take them too.
+        let drag = try t.run(["drag", "-50", "100", "50", "100", "--steps", "1"])
+        #expect(drag.status == 0, "\(drag)")
+        #expect(drag.lines.count == 3)
+        #expect(try t.run(["press-hold", "-5", "-5", "--duration", "0"]).status == 0)
+        // After a flag as well; after an option that takes a value, the number is that option's (and refused).
+        #expect(try t.run(["tap", "--explain", "-5", "10"]).status == 0)
+        #expect(try t.run(["hit", "--json", "-5", "10"]).status == 0)
+        let duration = try t.run(["press-hold", "50", "50", "--duration", "-1"])
+        #expect(duration.status == 64)
+        #expect(duration.stderr.contains("--duration must be 0 or more seconds, got -1"), "\(duration)")
+        // `--` as before.
+        #expect(try CLIRunner.run(["hit"] + t.target + ["--", "-5", "10"]).lines == ["no view at (-5, 10)"])
+        // A value that is no number is still named, with the minus as typed.
+        let bad = try t.run(["tap", "-5", "abc"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("The value 'abc' is invalid for '<y>'"), "\(bad)")
+        let missing = try t.run(["tap", "-5"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("Missing expected argument '<y>'"), "\(missing)")
+        #expect(!(bad.stderr + missing.stderr).contains("\u{2212}"))
+        #expect(try CLIRunner.run(["tap", "--help"]).stdout.contains("may be negative (responder tap -5 10)"))
+    }
+
+    @Test func sessionCreateTakesTheWorldFileAsAnArgument() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let world = try t.write("w.json", #"{"tree": {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window"}]}}"#)
+        let created = try t.run(["session", "create", "extra", world])
+        #expect(created.status == 0, "\(created)")
+        #expect(created.stdout.contains("created session extra"))
+        #expect(try t.run(["tree", "--session", "extra"]).lines == ["app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"])
+        // --tree still works; stdin too.
+        #expect(try t.run(["session", "create", "viaOption", "--tree", world]).status == 0)
+        let stdin = try t.run(["session", "create", "viaStdin", "-"], stdin: #"{"id": "app", "kind": "application"}"#)
+        #expect(stdin.status == 0, "\(stdin)")
+        let both = try t.run(["session", "create", "other", world, "--tree", world])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("give the world file once: as FILE or with --tree, not both"), "\(both)")
+        #expect(try CLIRunner.run(["session", "create", "--help"]).stdout.contains("<name> [<file>]"))
+    }
+
+    @Test func watchNamesTheActionOfAnActionTrace() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("tree.apply", ["ops": [["op": "update", "id": "RVC", "set": ["handles": ["save:": "handle"]]]]])
+        let watch = try t.start(["watch", "--stream", "trace"])
+        defer { watch.stop() }
+        try watch.waitFor { $0.hasPrefix("following default") }
+        #expect(try t.run(["action", "save:", "--sender", "A"]).status == 0)
+        let line = try watch.waitFor { $0.contains(" action: ") }
+        #expect(line == "#2 trace (responder) action: save: A → R → RVC, performed by RVC")
+    }
+
+    @Test func infoListsTheSessionsWithTheirSizes() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        _ = try t.engine.connect().call("session.create", ["session": "extra", "tree": ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window"]]]])
+        let r = try t.run(["info"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines.contains("sessions  default  7 nodes, revision 2, seq 0"), "\(r)")
+        #expect(r.lines.contains("          extra    2 nodes, revision 2, seq 1"), "\(r)")
+        #expect(r.lines.contains { $0.hasPrefix("limits    ") })
+    }
+
+    @Test func clientsListsWatchButNotOneShotCommands() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        for command in [["tap", "50", "50"], ["tree"], ["first"], ["chain", "A"]] {
+            #expect(try t.run(command).status == 0)
+        }
+        let watch = try t.start(["watch"])
+        defer { watch.stop() }
+        try watch.waitFor { $0.hasPrefix("following default") }
+        let r = try t.run(["clients"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines.count == 2, "\(r)")
+        #expect(r.lines.last?.hasPrefix("responder watch  cli-watch  ") == true, "\(r)")
+        // --all shows the one-shot commands too (this one included), as the engine lists them.
+        let all = try t.run(["clients", "--all"])
+        #expect(all.lines.filter { $0.hasPrefix("responder ") && $0.contains(" cli-one-shot ") }.count == 6, "\(all)")
+        let kinds = try t.engine.connect().call("session.clients")["clients"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+        #expect(Set(kinds) == ["cli-one-shot", "cli-watch"])
+    }
+
+    @Test func completionScriptsWorkAsTheReadmeInstallsThem() throws {
+        let readme = try String(contentsOfFile: CLIRunner.repository + "/README.md", encoding: .utf8)
+        #expect(readme.contains("responder --generate-completion-script bash > ~/.local/share/bash-completion/completions/responder"))
+        #expect(readme.contains("responder --generate-completion-script zsh > ~/.zfunc/_responder"))
+        let zsh = try CLIRunner.run(["--generate-completion-script", "zsh"])
+        #expect(zsh.status == 0)
+        #expect(zsh.stdout.hasPrefix("#compdef responder"))
+        let bash = try CLIRunner.run(["--generate-completion-script", "bash"])
+        #expect(bash.status == 0)
+        let dir = "/tmp/cmp-" + String(UInt32.random(in: 0 ... .max), radix: 36)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try bash.stdout.write(toFile: dir + "/responder", atomically: true, encoding: .utf8)
+        // What bash does on `responder ta<Tab>` once the script is loaded.
+        let script = """
+            source \(dir)/responder && complete -p responder && \
+            COMP_LINE="responder ta" COMP_POINT=12 COMP_WORDS=(responder ta) COMP_CWORD=1 && \
+            _responder responder ta responder && echo "completions: ${COMPREPLY[*]}"
+            """
+        let shell = try CLIRunner.runTool("/bin/bash", ["-c", script])
+        #expect(shell.status == 0, "\(shell)")
+        #expect(shell.stdout.contains("complete -o filenames -F _responder responder"), "\(shell)")
+        #expect(shell.stdout.contains("completions: tap"), "\(shell)")
+    }
+}
+
 // MARK: - Support
 
 /// The result of one run of the binary.
@@ -669,6 +794,18 @@ enum CLIRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
+    /// The repository's root directory.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Runs another program (a shell) to completion; its output through files as `run`.
+    static func runTool(_ path: String, _ arguments: [String], timeout: Double = patienceSeconds) throws -> CLIResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        p.environment = environment
+        return try run(p, stdin: nil, timeout: timeout, what: ([path] + arguments).joined(separator: " "))
+    }
+
     /// The child's environment: no RESPONDER_RPC/EVENTS, so only --dir/--name decide.
     static var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
@@ -688,7 +825,10 @@ enum CLIRunner {
 
     /// Runs to completion (killed after `timeout` seconds); output goes through files, so any size is fine.
     static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = patienceSeconds) throws -> CLIResult {
-        let p = try process(arguments)
+        try run(try process(arguments), stdin: stdin, timeout: timeout, what: "responder " + arguments.joined(separator: " "))
+    }
+
+    static func run(_ p: Process, stdin: String?, timeout: Double, what: String) throws -> CLIResult {
         let dir = NSTemporaryDirectory() + "cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -709,7 +849,7 @@ enum CLIRunner {
         if p.isRunning {
             p.terminate()
             p.waitUntilExit()
-            throw CLITestError("responder \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+            throw CLITestError("\(what) did not finish within \(timeout) s")
         }
         p.waitUntilExit()
         try out.close()

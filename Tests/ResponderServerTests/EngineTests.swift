@@ -47,8 +47,8 @@ import ResponderProtocol
         try RuntimeDirectory.prepare(dir)
         // A dead engine's leftovers: a stale discovery file naming a gone pid, a socket file, an unlocked lock file.
         try #"{"name":"x","pid":999999,"rpc":"ipc:///nowhere","events":"ipc:///nowhere"}"#.write(toFile: "\(dir)/x.json", atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: "\(dir)/x.rpc", contents: Data())
-        FileManager.default.createFile(atPath: "\(dir)/x.lock", contents: Data("999999\n".utf8))
+        _ = FileManager.default.createFile(atPath: "\(dir)/x.rpc", contents: Data())
+        _ = FileManager.default.createFile(atPath: "\(dir)/x.lock", contents: Data("999999\n".utf8))
         let engine = Engine(config: EngineConfig(name: "x", directory: dir))
         try engine.start()
         defer { engine.stop(); engine.wait(); try? FileManager.default.removeItem(atPath: dir) }

@@ -58,8 +58,8 @@ import ResponderProtocol
         let c = try t.connect()
         _ = try update(c, "A", alpha: 0.5)
         _ = try update(c, "A", alpha: 0.6)
-        // Joining with --since replays history first, as after a subscriber restart.
-        let follower = try SessionFollower(connection: try t.connect(), session: "default", since: 0)
+        // Joining with --since replays history first, as after a subscriber restart that held seq 1.
+        let follower = try SessionFollower(connection: try t.connect(), session: "default", since: 1)
         var seqs: [Int] = []
         var recovered = 0
         func take(_ item: SessionFollower.Item) {
@@ -70,9 +70,35 @@ import ResponderProtocol
         // event comes live (a lost one would be recovered and counted).
         for item in try follower.itemsUntilLive() { take(item) }
         _ = try update(c, "A", alpha: 0.7)
-        while seqs.count < 3, let item = try follower.next(timeoutMs: patienceMs) { take(item) }
-        #expect(seqs == [1, 2, 3])
-        #expect(recovered == 2)
+        while seqs.count < 2, let item = try follower.next(timeoutMs: patienceMs) { take(item) }
+        #expect(seqs == [2, 3])
+        #expect(recovered == 1)
+        #expect(follower.replayRefused == nil)
+    }
+
+    @Test func aFollowerResumingFromZeroASessionThatBeganWithAWorldFileTakesASnapshot() throws {
+        // The world the engine started with is in no event (Protocol/README.md 14.1): replaying from 0 would
+        // build an empty mirror, so the engine refuses and the follower starts from a snapshot instead.
+        let t = try TestEngine(world: Fixtures.world)
+        defer { t.stop() }
+        let c = try t.connect()
+        _ = try update(c, "A", alpha: 0.5)
+        let follower = try SessionFollower(connection: try t.connect(), session: "default", since: 0)
+        guard case .snapshot(let s)? = try follower.next(timeoutMs: patienceMs) else {
+            Issue.record("expected a snapshot first")
+            return
+        }
+        #expect(s.seq == 1)
+        #expect(s.tree["children"]?.arrayValue?.count == 2)
+        #expect(follower.replayRefused?.name == .replayExpired)
+        // A session made by session.create holds its world in its first event: replaying from 0 works.
+        _ = try c.call("session.create", ["session": "made", "tree": Fixtures.world["tree"]!])
+        let made = try SessionFollower(connection: try t.connect(), session: "made", since: 0)
+        guard case .recovered(0, 1, 1)? = try made.next(timeoutMs: patienceMs) else {
+            Issue.record("expected the load event to be replayed")
+            return
+        }
+        #expect(made.replayRefused == nil)
     }
 
     @Test func aReplySeqRangeCoversExactlyTheEventsOfItsRequest() throws {

@@ -3,6 +3,7 @@ and a factory for extra engines. The machinery lives in harness.py."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import tempfile
@@ -12,6 +13,19 @@ import pytest
 import zmq
 
 from harness import SCHEMAS, Client, Engine, Schemas, unique_name
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leftovers_in_the_real_runtime_dir():
+    """Tests own their directories: at the end of the run, nothing named by this run (harness.unique_name puts
+    the pid in every engine name) may remain in the real default directory /tmp/responder-<uid>. What does is
+    removed and reported as an error."""
+    shared = Path(f"/tmp/responder-{os.getuid()}")
+    yield
+    left = sorted(shared.glob(f"*-{os.getpid()}-*")) if shared.exists() else []
+    for path in left:
+        path.unlink(missing_ok=True)
+    assert not left, f"tests left files in {shared}: {[p.name for p in left]}"
 
 
 @pytest.fixture(scope="session")

@@ -305,12 +305,20 @@ def test_request_example_and_rpc_error_name(engines, scripts):
     assert s.wait() == 0, s.stderr
     out = s.stdout
     assert f"engine.info: {e.name} " in out
-    m = re.search(r"tree\.apply: inserted (example-[0-9a-f]+) under window -> revision (\d+), seq (\d+)", out)
-    assert m, out
+    assert re.search(r"tree\.apply: inserted request-example under window \(at the back\) -> revision 3, seq 1,", out), out
     assert "error example: data.name=NODE_NOT_FOUND code=-32003" in out
     conn = connect(e)
-    tree = conn.call("tree.get", {"id": "window"})["tree"]
-    assert m.group(1) in [c["id"] for c in tree["children"]]
+    # At the back of the window (index 0): in front of nothing, so hit-testing never reaches it inside the window.
+    children = [c["id"] for c in conn.call("tree.get", {"id": "window"})["tree"]["children"]]
+    assert children == ["request-example", "rootVC"]
+    hit = conn.call("hitTest", {"point": [30, 30]})
+    assert hit["view"] == "header" and "request-example" not in json.dumps(hit), hit
+    # Run again: the same view, moved back there and updated; nothing added.
+    conn.call("tree.apply", {"ops": [{"op": "move", "id": "request-example", "parent": "window", "index": 1}]})
+    again = scripts("request_example.py", "--name", e.name, "--dir", str(e.dir))
+    assert again.wait() == 0, again.stderr
+    assert "tree.apply: updated request-example under window (at the back) -> revision 5" in again.stdout, again.stdout
+    assert [c["id"] for c in conn.call("tree.get", {"id": "window"})["tree"]["children"]] == children
     with pytest.raises(rc.RPCError) as info:
         conn.call("trace.replay", {"session": "no-such-session", "after": 0})
     assert info.value.name == "SESSION_NOT_FOUND" and info.value.data["session"] == "no-such-session"
@@ -419,6 +427,24 @@ def test_follower_resumes_after_a_seq_without_a_snapshot(engines):
     assert [i.kind for i in items if i.kind == "snapshot"] == []
     assert event_seqs(items) == list(range(11, 26))
     assert [(r.first, r.last) for r in items if r.kind == "recovered"] == [(11, 25)]
+
+
+def test_follower_resuming_from_zero_a_session_that_began_with_a_world_file_takes_a_snapshot(engines):
+    e = engines(args=["--world", str(DEMO_WORLD)])
+    conn = connect(e)
+    insert_windows(conn, 2)
+    follower = rc.Follower(conn, "default", after=0)
+    try:
+        items = collect(follower, 2)
+    finally:
+        follower.close()
+    assert [i.kind for i in items] == ["snapshot"]
+    snapshot = items[0]
+    assert snapshot.resnapshot and snapshot.snapshot["seq"] == 2
+    assert len(snapshot.snapshot["tree"]["children"]) == 4  # delegate, window and the two inserted windows
+    assert snapshot.describe() == (
+        "REPLAY_EXPIRED: the session started with a world that is in no event (responderd --world): replaying from "
+        "seq 0 cannot rebuild it; take a new session.snapshot; re-snapshotted at seq 2")
 
 
 def test_follower_replay_expired_takes_a_new_snapshot(engines, proxies):

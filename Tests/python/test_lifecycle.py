@@ -47,28 +47,37 @@ def test_directory_mode_is_tightened(engines, tmp_path):
         shutil.rmtree(runtime, ignore_errors=True)
 
 
-def test_fallback_directory_without_xdg(engines):
-    shared = Path(f"/tmp/responder-{os.getuid()}")  # the real default directory: other engines may live there
+@pytest.fixture
+def real_runtime_dir():
+    """The real default directory /tmp/responder-<uid> (other engines may live there), for a test that must use
+    it: every file a test engine leaves there (its name holds this run's pid, harness.unique_name) is removed
+    afterwards, and the directory too if it did not exist before."""
+    shared = Path(f"/tmp/responder-{os.getuid()}")
     existed = shared.exists()
+    yield shared
+    for leftover in shared.glob(f"*-{os.getpid()}-*"):
+        leftover.unlink(missing_ok=True)
+    if not existed:
+        try:
+            shared.rmdir()
+        except OSError:
+            pass
+
+
+def test_fallback_directory_without_xdg(engines, real_runtime_dir):
     e = engines(unique_name("noxdg"), xdg=False)
     try:
-        assert e.dir == shared
+        assert e.dir == real_runtime_dir
         assert e.discovery_path.exists() and mode(e.dir) == 0o700
         assert e.discovery["rpc"] == f"ipc://{e.dir}/{e.name}.rpc"
         assert e.client().call("engine.info")["name"] == e.name
         assert e.stop() == 0
         assert not e.discovery_path.exists()
+        # What a clean shutdown leaves: the lock file at most (Protocol/README.md, "The lock"), which the
+        # fixture removes.
+        assert [p.name for p in real_runtime_dir.glob(f"{e.name}.*")] in ([], [f"{e.name}.lock"])
     finally:
-        # The engine may leave its lock file (Protocol/README.md, "The lock"): remove this test's files, and the
-        # directory too if this test made it and nothing else is in it.
         e.stop(signal.SIGKILL)
-        for suffix in ("json", "lock", "rpc", "events"):
-            (shared / f"{e.name}.{suffix}").unlink(missing_ok=True)
-        if not existed:
-            try:
-                shared.rmdir()
-            except OSError:
-                pass
 
 
 def test_tcp_wildcard_endpoints_are_resolved(engines):

@@ -2,13 +2,16 @@
 """Request example: engine.info, tree.get, a tree.apply that inserts a view, and an error with data.name.
 
     python3 clients/python/request_example.py            # against the engine named "default"
+
+Running it again changes nothing new: the view has a fixed id and is updated when it is already there. It sits
+at the back of the first window (index 0, behind the window's other children), so it hides nothing from
+hit-testing and does not show up in `responder hit … --explain`.
 """
 
 import argparse
 import json
 import os
 import sys
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from responder_client import ClientError, Connection, RPCError, add_engine_arguments, discover  # noqa: E402
@@ -24,6 +27,9 @@ def outline(node: dict, depth: int = 0, out=None) -> list:
     return out
 
 
+VIEW_ID = "request-example"
+
+
 def first_window(node: dict):
     if node.get("kind") == "window":
         return node
@@ -31,6 +37,17 @@ def first_window(node: dict):
         found = first_window(child)
         if found:
             return found
+    return None
+
+
+def find(node: dict, node_id: str):
+    """The node with `node_id` in a nested tree, or None."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.get("id") == node_id:
+            return n
+        stack.extend(n.get("children", []))
     return None
 
 
@@ -59,18 +76,23 @@ def main(argv=None) -> int:
         for line in outline(got["tree"]):
             print("  " + line)
 
-        # Insert a view: under the first window if there is one, else a new window under the application.
+        # Insert a view at the back of the first window (index 0: every other child is in front of it, so it
+        # hides nothing), or a new window under the application when there is none. When it is already there
+        # (an earlier run), put it back there and update it instead: running this again adds nothing.
         window = first_window(got["tree"])
-        view_id = f"example-{uuid.uuid4().hex[:8]}"
-        if window:
-            ops = [{"op": "insert", "parent": window["id"],
-                    "node": {"id": view_id, "kind": "view", "frame": [20, 20, 100, 44]}}]
+        present = find(got["tree"], VIEW_ID) is not None
+        if window and window["id"] != VIEW_ID:
+            parent, node = window["id"], {"id": VIEW_ID, "kind": "view", "frame": [20, 20, 100, 44]}
         else:
-            ops = [{"op": "insert", "parent": "app",
-                    "node": {"id": view_id, "kind": "window", "frame": [0, 0, 390, 844], "key": True}}]
+            parent, node = "app", {"id": VIEW_ID, "kind": "window", "frame": [0, 0, 390, 844], "key": True}
+        if present:
+            ops = [{"op": "move", "id": VIEW_ID, "parent": parent, "index": 0},
+                   {"op": "update", "id": VIEW_ID, "set": {"frame": node["frame"]}}]
+        else:
+            ops = [{"op": "insert", "parent": parent, "index": 0, "node": node}]
         applied = conn.call("tree.apply", {"session": session, "ops": ops})
-        print(f"tree.apply: inserted {view_id} under {ops[0]['parent']} -> revision {applied['revision']}, "
-              f"seq {applied['seq']}, seqRange {applied['seqRange']}")
+        print(f"tree.apply: {'updated' if present else 'inserted'} {VIEW_ID} under {parent} (at the back) -> "
+              f"revision {applied['revision']}, seq {applied['seq']}, seqRange {applied['seqRange']}")
 
         # Errors are JSON-RPC errors whose data.name is the stable name to match on.
         try:

@@ -351,7 +351,11 @@ class Follower:
                 if e.name != "REPLAY_EXPIRED":
                     raise
                 self._hand_out_recovered(start, got, reason)
-                self._take_snapshot(resnapshot=True, oldest=e.data.get("oldest"))
+                oldest = e.data.get("oldest")
+                # The events are held, yet cannot rebuild the session (replaying from 0 a session that began with
+                # responderd --world, Protocol/README.md 14.1): say the engine's reason.
+                refused = f"REPLAY_EXPIRED: {e.message}" if isinstance(oldest, int) and oldest <= self.last_seq + 1 else ""
+                self._take_snapshot(resnapshot=True, oldest=oldest, reason=refused)
                 return
             if isinstance(reply.get("seq"), int) and reply["seq"] < self.last_seq:
                 # The session's seq went backwards: the engine restarted or the session was re-created.

@@ -40,7 +40,7 @@ struct BridgeCommand: ParsableCommand {
         let connection: ResponderConnection
         do {
             address = try global.address()
-            connection = try ResponderConnection(address: address, timeoutSeconds: global.timeout)
+            connection = try ResponderConnection(address: address, timeoutSeconds: global.replyTimeout)
             _ = try connection.send(ClientHelloRequest(name: Self.clientName, kind: "bridge"))
         } catch {
             global.report(error)
@@ -50,7 +50,7 @@ struct BridgeCommand: ParsableCommand {
         let options = global
         let ids = ExactID()
         let relay = try EngineRelay(connection: connection, writer: writer, ids: ids) { () throws(ClientError) in try options.address() }
-        let subscriptions = BridgeSubscriptions(writer: writer, address: address, timeoutSeconds: global.timeout)
+        let subscriptions = BridgeSubscriptions(writer: writer, address: address, timeoutSeconds: global.replyTimeout)
         relay.start()
         StdinPump.run { body in
             switch RPCRequest.parse(body) {
@@ -71,8 +71,8 @@ struct BridgeCommand: ParsableCommand {
             Self.note(message)
         }
         subscriptions.stopAll()
-        if !relay.finish(timeout: global.timeout) {
-            Self.note("stdin closed; gave up waiting \(Output.number(global.timeout)) s for the engine's last replies")
+        if !relay.finish(timeout: global.replyTimeout) {
+            Self.note("stdin closed; gave up waiting \(Output.number(global.replyTimeout)) s for the engine's last replies")
             throw ExitCode.failure
         }
     }

@@ -30,7 +30,7 @@ struct MCPCommand: ParsableCommand {
         // A client that went away shows up as a write error, not as a signal that kills the process mid-message.
         signal(SIGPIPE, SIG_IGN)
         let options = global
-        let link = EngineLink(timeoutSeconds: global.timeout) { () throws(ClientError) in try options.address() }
+        let link = EngineLink(timeoutSeconds: global.replyTimeout) { () throws(ClientError) in try options.address() }
         // Said at once on stderr (editors keep it in the server's log); each tool call says it again until an
         // engine runs.
         do { _ = try link.address() } catch { Output.error("responder mcp: \(error.description)") }

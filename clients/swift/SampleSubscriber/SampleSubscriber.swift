@@ -43,9 +43,9 @@ struct SampleSubscriber: ParsableCommand {
                 switch item {
                 case .snapshot(let s):
                     nodes = Self.countNodes(s.tree)
-                    print("snapshot: seq \(s.seq), revision \(s.revision), \(nodes) nodes")
+                    say("snapshot: seq \(s.seq), revision \(s.revision), \(nodes) nodes")
                 case .recovered(let after, let through, let n):
-                    print("recovered \(n) events (seq \(after + 1)–\(through)) from trace.replay")
+                    say("recovered \(n) events (seq \(after + 1)–\(through)) from trace.replay")
                 case .system:
                     continue
                 case .event(let e):
@@ -64,13 +64,19 @@ struct SampleSubscriber: ParsableCommand {
                         }
                     }
                     let cause = e.body["cause"]?["client"]?.stringValue ?? "?"
-                    print("#\(e.seq ?? 0) \(e.stream ?? "?") by \(cause) revision \(e.body["revision"]?.intValue ?? 0) nodes \(nodes)")
+                    say("#\(e.seq ?? 0) \(e.stream ?? "?") by \(cause) revision \(e.body["revision"]?.intValue ?? 0) nodes \(nodes)")
                 }
             }
         } catch {
             FileHandle.standardError.write(Data("responder-subscribe: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// One line on stdout, flushed at once: a reader of a pipe or file sees each event as it happens.
+    func say(_ line: String) {
+        print(line)
+        fflush(nil)
     }
 
     /// Counts the nodes of a tree value, iteratively.
