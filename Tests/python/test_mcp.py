@@ -22,7 +22,7 @@ from stdio_harness import mcp_session, responder_path, target_args
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
 TOOLS = ["hit_test", "tap", "responder_chain", "send_action", "become_first_responder", "get_world", "apply_ops",
-         "load_world"]
+         "load_world", "import_hierarchy"]
 
 
 def run(fn):
@@ -142,6 +142,25 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             text, loaded = ok(await m.call_tool("load_world", {"file": str(world_file), "session": s}))
             assert f"from {world_file}" in text and loaded["revision"] > 0, text
             assert raw(client, "tree.get", session=s, id="textField")["tree"]["kind"] == "textField"
+
+            # import_hierarchy: lldb's dumps become the world; ids are the addresses; a bad line is reported.
+            dump = "\n".join([
+                "<UIWindow: 0x7f01; frame = (0 0; 390 844); gestureRecognizers = <NSArray: 0x6001>; layer = <UIWindowLayer: 0x6002>>",
+                "   | <UIView: 0x7f02; frame = (0 0; 390 844); layer = <CALayer: 0x6003>>",
+                "   |    | <MyApp.AvatarView: 0x7f03; frame = (20 100; 80 80); layer = <CALayer: 0x6004>>",
+                "   |    |    | <UIButton: 0x7f04; frame = (10 10; 60 30); opaque = NO; layer = <CALayer: 0x6005>>",
+                "   |    | this line is not a view",
+                "<UIViewController 0x7e01>, state: appeared, view: <UIView 0x7f02>",
+            ])
+            text, imported = ok(await m.call_tool("import_hierarchy", {"text": dump, "session": s}))
+            assert f"imported" in text and "skipped lines:" in text and "text:5:" in text, text
+            assert imported["revision"] == raw(client, "tree.get", session=s)["revision"]
+            hit = raw(client, "hitTest", session=s, point=[45, 125])
+            assert hit["view"] == "0x7f04", hit
+            chain = raw(client, "responderChain", session=s, id="0x7f04")["chain"]
+            assert chain[:4] == ["0x7f04", "0x7f03", "0x7f02", "0x7e01"], chain
+            text, err = failed(await m.call_tool("import_hierarchy", {"text": "nothing to see", "session": s}))
+            assert err["error"]["data"]["field"] == "text", text
     run(body)
 
 

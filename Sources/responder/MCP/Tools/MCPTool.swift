@@ -48,12 +48,11 @@ struct EngineRequest: Sendable {
     var subject: String?
 }
 
-/// Every tool, in the order `tools/list` gives them. import_hierarchy and draw (issue 13) come with the
-/// import and pictures issues.
+/// Every tool, in the order `tools/list` gives them. `draw` (issue 13) comes with the pictures issue.
 enum ToolCatalog {
     static let all: [any MCPTool.Type] = [
         HitTestTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self, BecomeFirstResponderTool.self,
-        GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
+        GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self, ImportHierarchyTool.self,
     ]
 
     static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }
