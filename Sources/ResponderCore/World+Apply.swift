@@ -205,13 +205,18 @@ struct Transaction {
         markChanged(rootID)
         if created[0].kind == .window { touchKey() }
         attach(created.dropFirst())
+        place(rootID, under: parent, at: position)
+    }
+
+    /// Puts `id` among `parent`'s children (or the detached roots) at `position`.
+    private mutating func place(_ id: String, under parent: String?, at position: Int) {
         if let parent {
             save(parent)
-            world.nodes[parent]!.children.insert(rootID, at: position)
+            world.nodes[parent]!.children.insert(id, at: position)
             toCheck[parent] = opIndex
         } else {
             saveDetached()
-            world.detachedRoots.insert(rootID, at: position)
+            world.detachedRoots.insert(id, at: position)
         }
     }
 
@@ -317,14 +322,7 @@ struct Transaction {
         }
         let count = parent.map { world.nodes[$0]!.children.count } ?? world.detachedRoots.count
         let position = try checkIndex(index, count: count)
-        if let parent {
-            save(parent)
-            world.nodes[parent]!.children.insert(id, at: position)
-            toCheck[parent] = opIndex
-        } else {
-            saveDetached()
-            world.detachedRoots.insert(id, at: position)
-        }
+        place(id, under: parent, at: position)
         save(id)
         world.nodes[id]!.parent = parent
         // Re-derive depths below the moved node.

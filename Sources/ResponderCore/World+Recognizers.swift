@@ -8,18 +8,21 @@ extension Transaction {
     /// A reference left dangling by removing a recognizer later is kept and ignored (as UIKit ignores a
     /// required recognizer that never sees the touch).
     mutating func indexRecognizers() throws(RPCError) {
-        guard !journal.isEmpty else { return }
+        // Only nodes that had or have recognizers matter: most batches (and most of a large load) have none.
+        let involved = Set(journal.compactMap { id, old in
+            old?.gestureRecognizers.isEmpty == false || world.nodes[id]?.gestureRecognizers.isEmpty == false ? id : nil
+        })
+        guard !involved.isEmpty else { return }
         var undo: [(id: String, owner: String?)] = []
         func set(_ id: String, _ owner: String?, _ world: inout World) {
             undo.append((id, world.recognizerOwners[id]))
             world.recognizerOwners[id] = owner
         }
-        // Changed nodes in op order, then the rest of the journal (parents whose children changed) by id.
-        let changedSet = Set(changedOrder)
-        let order = changedOrder.filter { journal.index(forKey: $0) != nil }
-            + journal.keys.filter { !changedSet.contains($0) }.sorted()
-        for (id, old) in journal {
-            for r in old?.gestureRecognizers ?? [] where world.recognizerOwners[r.id] == id { set(r.id, nil, &world) }
+        // Changed nodes in op order (so errors name the first op's node), then the others by id.
+        let inOpOrder = changedOrder.filter(involved.contains)
+        let order = inOpOrder + involved.subtracting(inOpOrder).sorted()
+        for id in involved {
+            for r in journal[id]??.gestureRecognizers ?? [] where world.recognizerOwners[r.id] == id { set(r.id, nil, &world) }
         }
         do throws(RPCError) {
             for id in order {

@@ -95,14 +95,10 @@ struct Responderd: ParsableCommand {
         // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
         // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers
         // asynchronously; with the signal ignored meanwhile, one that came first was discarded and the engine ran on.)
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
+        var stopSignals = Self.stopSignals
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        let signals = UnsafeSendable(stopSignals)
         let signalThread = Thread {
-            var set = signals.value
+            var set = Self.stopSignals
             var received: Int32 = 0
             while sigwait(&set, &received) == 0 { engine.stop() }
         }
@@ -125,10 +121,13 @@ struct Responderd: ParsableCommand {
         FileHandle.standardError.write(Data("responderd: \(message)\n".utf8))
         Foundation.exit(1)
     }
-}
 
-/// A plain value handed to the signal thread.
-private struct UnsafeSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    /// SIGINT and SIGTERM: both stop the engine cleanly.
+    static var stopSignals: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
+    }
 }

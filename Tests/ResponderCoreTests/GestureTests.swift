@@ -21,7 +21,6 @@ struct GestureTests {
             return "\(r)@\(view):\(observes)\(reason.map { "(\($0.rawValue))" } ?? "")"
         }
         #expect(observed == ["v1@V:true", "v2@V:true", "r1@R:false(disabled)", "r2@R:false(should-receive-touch-false)", "r3@R:true", "w1@W:true"])
-        #expect(d.trace.steps.allSatisfy { if case .observe = $0 { return $0.rule == .g1 } else { return true } })
         let state = Dictionary(uniqueKeysWithValues: s.recognizers.map { ($0.recognizer, $0) })
         #expect(state["v1"]?.touches == [.string("t")] && state["w1"]?.touches == [.string("t")])
         #expect(state["sib"]?.touches == [] && state["r1"]?.touches == [])
@@ -55,7 +54,6 @@ struct GestureTests {
         let d = try s.touches([("t", "began", 150, 150, nil), ("t", "moved", 170, 150, nil), ("t", "moved", 180, 150, nil), ("t", "ended", 180, 150, nil)])
         let perPhase = ["pan→pan:", "pan→pan:(not-implemented)", "pan→pan:(target-missing)"]
         #expect(gestureActions(d) == perPhase + perPhase + perPhase)
-        #expect(d.trace.steps.filter { $0.name == "gestureAction" }.allSatisfy { $0.rule == .g3 })
         // The actions are in the outcome next to the deliveries they came with.
         #expect(d.outcome.deliveries[1].gestureActions.count == 3 && d.outcome.deliveries[3].gestureActions.count == 3)
     }

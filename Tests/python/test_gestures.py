@@ -9,8 +9,7 @@ its own. Time is the session's clock only (G11): tests move it with touch `time`
 The randomized test runs RESPONDER_GESTURE_FUZZ sequences (default 150) from seed RESPONDER_GESTURE_SEED
 (default 20261123); for a long run: RESPONDER_GESTURE_FUZZ=5000 python3 -m pytest Tests/python/test_gestures.py -k fuzz
 
-Replies and events are checked against Protocol/schemas like every other reply, once the schemas describe
-recognizers (GESTURE_SCHEMAS below); before that, only error replies are (test_spec.py covers the schemas).
+Replies and events are checked against Protocol/schemas like every other reply.
 """
 
 from __future__ import annotations
@@ -30,8 +29,6 @@ import zmq
 from harness import PATIENCE, SCHEMAS, RPCError, check_response, event_schema_for, new_session, unique_name
 from test_scenarios import AD, ALL_TOUCH_PHASES, R, RVC, W, control, fixture_f, view
 
-# Whether Protocol/schemas know the recognizers' trace steps yet (the protocol half of issue 9 lands separately).
-GESTURE_SCHEMAS = '"gestureAction"' in json.dumps(SCHEMAS.documents.get("trace.json", {}))
 
 TOUCH_MESSAGES = ("touchesBegan", "touchesMoved", "touchesEnded", "touchesCancelled")
 GESTURE_STEPS = {"observe", "gesture", "gestureAction", "gestureWait", "held", "release"}
@@ -90,8 +87,7 @@ class World:
 
     def rpc(self, method: str, **params) -> dict:
         resp = self.client.rpc(method, {"session": self.session, **params}, validate=False)
-        if "error" in resp or GESTURE_SCHEMAS:
-            check_response(method, resp)
+        check_response(method, resp)
         return resp
 
     def call(self, method: str, **params):
@@ -133,7 +129,7 @@ def published(sub, session: str, reply: dict) -> list[tuple[str, dict]]:
     first, last = reply["seqRange"]
     events = []
     for seq in range(first, last + 1):
-        topic, event = sub.next(validate=GESTURE_SCHEMAS)
+        topic, event = sub.next()
         assert event["seq"] == seq and event["session"] == session, (topic, event)
         events.append((topic, event))
     if "trace" in reply:
@@ -1164,8 +1160,7 @@ class Run:
         if log:
             self.log.append(frames[-1])
         resp = json.loads(frames[-1])
-        if "error" in resp or GESTURE_SCHEMAS:
-            check_response(method, resp)
+        check_response(method, resp)
         if "error" in resp:
             raise AssertionError(f"{method} {json.dumps(params)[:600]} failed: {resp['error']}")
         result = resp["result"]
@@ -1177,8 +1172,7 @@ class Run:
                 if log:
                     self.log.append(topic + b" " + body)
                 event = json.loads(body)
-                if GESTURE_SCHEMAS:
-                    SCHEMAS.validate(event_schema_for(topic.decode()), event, f"event on {topic.decode()}")
+                SCHEMAS.validate(event_schema_for(topic.decode()), event, f"event on {topic.decode()}")
                 assert event["seq"] == seq, (seq, event)
                 if event["stream"] == "trace":
                     self.traces.append((f"{method} {json.dumps(params)[:300]}", event["trace"]))

@@ -22,7 +22,7 @@ public struct SessionState: Sendable {
     var runs: [GestureRun] = []
     /// What recognizers did during the input being carried out (empty between requests).
     var gestureLog = GestureLog()
-    /// The recognizer whose failure is releasing held phases (G8, G9), for the release steps.
+    /// The recognizer that last left possible in this request: what releases held phases (G8, G9).
     var releaseCause: String?
     /// The touch whose cancellation recognizers are seeing (G5 waits do not complete meanwhile).
     var cancelling: EventID?

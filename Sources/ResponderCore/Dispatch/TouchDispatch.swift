@@ -105,7 +105,7 @@ extension SessionState {
             return d
         }
         // T1/T2: later phases go to the bound view, with no new hit test (G7–G9 may hold or withhold them).
-        return deliverToView(touches.firstIndex { $0.id == touch.id }!, phase: input.phase, trace: &trace)
+        return deliverToView(index, phase: input.phase, trace: &trace)
     }
 
     private mutating func began(_ id: EventID, at point: Point, client: String, tapCount: Int, trace: inout Trace) -> TouchDelivery {
@@ -169,7 +169,7 @@ extension SessionState {
             guard node.kind.isControl, node.handling(message) != .handle else { return false }
             return node.enabled || tracking[touch.id]?.control == node.id
         }
-        var result = delivery(touch, message: message, walk: walk, view: view, responders: responders)
+        var result = delivery(touch, message: message, walk: walk, view: view)
         if let control = walk.consumedBy {
             let effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)
             result.controlEvents = effects.events
@@ -179,13 +179,8 @@ extension SessionState {
         return result
     }
 
-    private func delivery(_ touch: LiveTouch, message: String?, walk: ChainWalk, view: String, responders: Responders? = nil) -> TouchDelivery {
-        let responders = responders ?? Responders(world)
-        var local: Point?
-        if let w = touch.window, responders.world[view] != nil, let wp = world.convert(screen: touch.point, toWindow: w) {
-            local = world.convert(wp, fromWindow: w, to: view)
-        }
-        var d = TouchDelivery(touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: local, message: message)
+    private func delivery(_ touch: LiveTouch, message: String?, walk: ChainWalk, view: String) -> TouchDelivery {
+        var d = TouchDelivery(touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: localPoint(touch, in: view), message: message)
         d.visited = walk.visited
         d.handledBy = walk.handledBy
         return d

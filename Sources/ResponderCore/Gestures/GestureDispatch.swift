@@ -114,7 +114,6 @@ extension SessionState {
         guard let i = runIndex(id), runs[i].state == .possible else { return }
         runs[i].pending = nil
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
-        releaseCause = id
         // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
         for other in runs where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
             if world.recognizer(other.id)?.spec.requireToFail.contains(id) == true, let p = runs[runIndex(other.id)!].pending {
@@ -126,6 +125,8 @@ extension SessionState {
     mutating func transition(_ id: String, to: GestureState, rule: Rule, reason: GestureReason?, by: String? = nil, trace: inout Trace) {
         guard let i = runIndex(id) else { return }
         let change = GestureTransition(recognizer: id, from: runs[i].state, to: to, rule: rule, reason: reason, by: by)
+        // Leaving possible is what lets held phases go (G8, G9): the release steps name the last to do so.
+        if runs[i].state == .possible { releaseCause = id }
         runs[i].state = to
         trace.add(.gesture(change))
         gestureLog.transitions.append(change)
@@ -226,6 +227,7 @@ extension SessionState {
         }
         var trace = Trace(kind: .clock)
         gestureLog = GestureLog()
+        releaseCause = nil
         let from = clock
         fireTimers(upTo: target, inclusive: true, trace: &trace)
         clock = target

@@ -24,7 +24,7 @@ extension SessionState {
             trace.discard(message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
             entry.reason = TouchDeliveryReason(rawValue: withheld.reason.rawValue)
             entry.rule = withheld.rule
-            entry.localPoint = localPoint(touch)
+            entry.localPoint = localPoint(touch, in: touch.view)
             return entry
         }
         let holding = holders(of: touch, phase: phase)
@@ -33,7 +33,7 @@ extension SessionState {
             let rule: Rule = phase == .ended ? .g9 : .g8
             touches[index].held.append((phase, touch.point))
             trace.add(.held(touch: touch.id, message: message, by: by, rule: rule))
-            entry.localPoint = localPoint(touch)
+            entry.localPoint = localPoint(touch, in: touch.view)
             entry.reason = .held
             entry.rule = rule
             entry.heldBy = by
@@ -72,11 +72,9 @@ extension SessionState {
             if spec.delaysTouchesBegan && !touches[index].viewGot {
                 withhold(index, reason: .takenByGesture, rule: .g8, trace: &trace)
             } else if spec.cancelsTouchesInView {
-                guard touches[index].viewGot else {
-                    withhold(index, reason: .cancelledByGesture, rule: .g7, trace: &trace)
-                    continue
-                }
                 withhold(index, reason: .cancelledByGesture, rule: .g7, trace: &trace)
+                // Only what was delivered is cancelled: a view that never had touchesBegan gets nothing.
+                guard touches[index].viewGot else { continue }
                 var touch = touches[index]
                 touch.phase = .cancelled
                 var entry = deliver(touch, phase: .cancelled, responders: Responders(world), rule: .g7, trace: &trace)
@@ -96,8 +94,9 @@ extension SessionState {
         touches[index].withheld = (reason, rule)
     }
 
-    func localPoint(_ touch: LiveTouch) -> Point? {
-        guard let w = touch.window, let view = touch.view, let wp = world.convert(screen: touch.point, toWindow: w) else { return nil }
+    /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone).
+    func localPoint(_ touch: LiveTouch, in view: String?) -> Point? {
+        guard let w = touch.window, let view, world[view] != nil, let wp = world.convert(screen: touch.point, toWindow: w) else { return nil }
         return world.convert(wp, fromWindow: w, to: view)
     }
 }
