@@ -7,12 +7,16 @@ public struct EngineAddress: Sendable, Equatable {
     public var events: String
     public var name: String?
     public var pid: Int?
+    /// The engine's CURVE public key (Z85), for tcp endpoints: the discovery file's `curveServerKey`, or
+    /// `$RESPONDER_SERVER_KEY` with explicit endpoints. Connections then use CURVE with the client's own keypair.
+    public var serverKey: String?
 
-    public init(rpc: String, events: String, name: String? = nil, pid: Int? = nil) {
+    public init(rpc: String, events: String, name: String? = nil, pid: Int? = nil, serverKey: String? = nil) {
         self.rpc = rpc
         self.events = events
         self.name = name
         self.pid = pid
+        self.serverKey = serverKey
     }
 
     /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>` (the engine's default directory).
@@ -23,17 +27,16 @@ public struct EngineAddress: Sendable, Equatable {
     /// Finds the engine: explicit endpoints first, then RESPONDER_RPC + RESPONDER_EVENTS, then the discovery file.
     public static func locate(name: String = "default", directory: String? = nil, rpc: String? = nil, events: String? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClientError) -> EngineAddress {
-        if let rpc, let events { return EngineAddress(rpc: rpc, events: events) }
+        let serverKey = environment["RESPONDER_SERVER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let rpc, let events { return EngineAddress(rpc: rpc, events: events, serverKey: serverKey) }
         if let rpc = environment["RESPONDER_RPC"], let events = environment["RESPONDER_EVENTS"], !rpc.isEmpty, !events.isEmpty {
-            return EngineAddress(rpc: rpc, events: events)
+            return EngineAddress(rpc: rpc, events: events, serverKey: serverKey)
         }
         let dir = directory ?? defaultDirectory(environment: environment)
         let path = Discovery.filePath(directory: dir, name: name)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .noEngine("no engine named \"\(name)\" is running (no discovery file \(path)). Start one with `responderd --name \(name)`, or pass --connect RPC,EVENTS")
-        }
+        let data = try DiscoveryTrust.read(path, directory: dir, name: name)
         let file: Discovery.File?
-        do { file = Discovery.File(json: try JSONCodec.decode(Array(data))) } catch {
+        do { file = Discovery.File(json: try JSONCodec.decode(data)) } catch {
             throw .noEngine("the discovery file \(path) is not valid JSON: \(error)")
         }
         guard let file else {
@@ -44,7 +47,7 @@ public struct EngineAddress: Sendable, Equatable {
         if let pid, !isAlive(pid) {
             throw .noEngine("the engine named \"\(name)\" is not running (pid \(pid) in \(path) is gone)")
         }
-        return EngineAddress(rpc: file.rpc, events: file.events, name: file.name, pid: pid)
+        return EngineAddress(rpc: file.rpc, events: file.events, name: file.name, pid: pid, serverKey: file.curveServerKey)
     }
 
     /// Whether process `pid` exists (one we may not signal counts as existing).

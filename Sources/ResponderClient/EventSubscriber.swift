@@ -25,17 +25,21 @@ public struct EngineEvent: Sendable {
 public final class EventSubscriber {
     private let context: ZMQContext
     private let socket: ZMQSocket
+    private let handshakes: HandshakeWatch
 
     /// `topics` are prefixes such as "default/" or "default/trace"; `$sys/` events are always received.
     public init(address: EngineAddress, topics: [String], welcomeTimeoutSeconds: Double = 10, receiveHighWaterMark: Int = 0) throws(ClientError) {
+        let curve = try ClientKeys.credentials(for: address)
         do {
             context = try ZMQContext()
             socket = try ZMQSocket(context: context, type: .sub)
+            if let curve { try socket.setCurveClient(serverKey: curve.server, publicKey: curve.public, secretKey: curve.secret) }
             try socket.setLinger(0)
             try socket.setReceiveHWM(receiveHighWaterMark)
             // `$sys/` last: subscriptions reach the engine in order, so a `$sys/tick` received proves them all live.
             for t in topics { try socket.subscribe(t) }
             try socket.subscribe("$sys/")
+            handshakes = try HandshakeWatch(context: context, socket: socket, address: address)
             try socket.connect(address.events)
         } catch {
             throw .transport("cannot subscribe to \(address.events): \(error)")
@@ -50,17 +54,25 @@ public final class EventSubscriber {
     }
 
     deinit {
+        handshakes.close()
         socket.close()
         context.terminate()
     }
 
     private func receiveFrames(timeoutMs: Int) throws(ClientError) -> [[UInt8]]? {
-        do {
-            let ready = try ZMQ.poll(items: [.socket(socket, .readable)], timeoutMs: timeoutMs)
-            guard !ready.isEmpty else { return nil }
-            return try socket.receiveMultipart(dontWait: true)
-        } catch {
-            throw .transport("receive failed: \(error)")
+        let deadline = timeoutMs < 0 ? nil : Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        while true {
+            let wait = deadline.map { max(0, Int(($0.timeIntervalSinceNow * 1000).rounded(.up))) } ?? -1
+            let ready: [PollResult]
+            do { ready = try ZMQ.poll(items: [.socket(socket, .readable), handshakes.pollItem], timeoutMs: wait) } catch {
+                throw .transport("receive failed: \(error)")
+            }
+            // A refused handshake never brings the welcome: say so now.
+            if ready.contains(where: { $0.index == 1 }) { try handshakes.check() }
+            if ready.contains(where: { $0.index == 0 }) {
+                do { return try socket.receiveMultipart(dontWait: true) } catch { throw .transport("receive failed: \(error)") }
+            }
+            if ready.isEmpty || wait == 0 { return nil }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ResponderProtocol
 import ZMQ
 
@@ -6,9 +7,10 @@ import ZMQ
 /// The engine answers in request order, so a relay needs no id bookkeeping of its own. Do not mix with `send`
 /// on the same connection once forwarding has begun: `send` skips replies that are not its own.
 extension ResponderConnection {
-    /// Sends one request body unchanged (blocking while libzmq's send queue is full).
+    /// Sends one request body unchanged (waiting up to `timeoutSeconds` while it cannot be queued; a refused
+    /// handshake is reported).
     public func forward(_ body: [UInt8]) throws(ClientError) {
-        do { _ = try socket.send([[], body]) } catch { throw .transport("send failed: \(error)") }
+        try queue([[], body], method: "a forwarded request", timeout: timeoutSeconds, deadline: Date().addingTimeInterval(timeoutSeconds))
     }
 
     /// The reply bodies that have arrived, waiting up to `timeoutMs` (-1: forever) for the first one, or until

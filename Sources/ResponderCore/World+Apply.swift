@@ -46,6 +46,7 @@ extension World {
             tx.rollback()
             throw error
         }
+        tx.indexPresentations()
         let next = tx.world.revision + 1
         tx.world.revision = next
         for id in tx.changed where tx.world.nodes[id] != nil { tx.world.nodes[id]!.revision = next }
@@ -81,6 +82,7 @@ extension World {
             for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
             try tx.checkInvariants()
             try tx.indexRecognizers()
+            tx.indexPresentations()
         } catch {
             var located = error
             located.details.removeAll { $0.key == "opIndex" }
@@ -152,7 +154,7 @@ struct Transaction {
 
     private func existing(_ id: String, field: String) throws(RPCError) -> Node {
         guard let node = world.nodes[id] else {
-            throw fail(.nodeNotFound, "no node \"\(id)\"", [("id", .string(id)), ("field", .string(field))])
+            throw RPCError.noNode(id, field: field)
         }
         return node
     }
@@ -349,6 +351,10 @@ struct Transaction {
                 throw fail(.invalidNode, "field set.\(assignment.name) does not apply to a \(node.kind.rawValue)", [("field", .string("set.\(assignment.name)")), ("id", .string(id))])
             }
             field.copy(from: assignment.reset ? fresh : set.values, into: &node.spec)
+        }
+        // 8.6: the class and its fields must agree once the whole update is in.
+        if let (field, message) = node.spec.classFieldError() {
+            throw fail(.invalidNode, "set.\(field): \(message)", [("field", .string("set.\(field)")), ("id", .string(id))])
         }
         save(id)
         world.nodes[id] = node

@@ -28,6 +28,9 @@ extension Transaction {
             for id in order {
                 guard let node = world.nodes[id] else { continue }
                 for (i, r) in node.gestureRecognizers.enumerated() {
+                    if let scroll = world.builtInPanOwner(r.id) {
+                        throw error(.duplicateID, id, i, member: "id", "\"\(r.id)\" is the built-in pan recognizer of scroll view \"\(scroll)\" (K8)", [("recognizer", .string(r.id))])
+                    }
                     if let owner = world.recognizerOwners[r.id], owner != id {
                         throw error(.duplicateID, id, i, member: "id", "a recognizer with id \"\(r.id)\" is already attached to \"\(owner)\"", [("recognizer", .string(r.id))])
                     }

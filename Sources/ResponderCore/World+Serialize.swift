@@ -36,9 +36,8 @@ extension World {
         w.string(node.kind.rawValue)
         w.key("revision")
         w.number(Double(node.revision))
-        for field in NodeField.all where field.applies(to: node.kind) {
-            // Annotations are written only when there are some (1.5: output stays as it was without them).
-            if field.name == "annotations" && node.spec.annotations.isEmpty { continue }
+        // Annotations (1.5) and UIKit class fields (1.6) are written only when present, so output stays as it was.
+        for field in NodeField.all(for: node.kind) where field.isWritten(for: node.spec) {
             w.key(field.name)
             field.write(node.spec, to: &w)
         }

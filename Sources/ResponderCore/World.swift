@@ -12,6 +12,8 @@ public struct World: Sendable, Equatable {
     /// Gesture recognizer id → the view or window it is attached to (ids are unique in the session; their
     /// own id space, apart from node ids).
     public internal(set) var recognizerOwners: [String: String] = [:]
+    /// K9: presenting view controller → the controllers that name it in `presentedBy`.
+    public internal(set) var presented: [String: [String]] = [:]
 
     /// A world holding only the application.
     public init() {
@@ -23,9 +25,20 @@ public struct World: Sendable, Equatable {
 
     public subscript(id: String) -> Node? { nodes[id] }
 
+    /// `body` of node `id`, read in place. `nodes[id]` hands out a copy of the whole node (a retain and a
+    /// release per reference field), which hit-testing paid for every subview it listed (issue 15's profile).
+    @inline(__always)
+    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
+        guard let i = nodes.index(forKey: id) else { return nil }
+        return body(nodes.values[i])
+    }
+
     /// A recognizer and the view (or window) it is attached to.
     public func recognizer(_ id: String) -> (view: String, spec: GestureRecognizerSpec)? {
-        guard let view = recognizerOwners[id], let spec = nodes[view]?.gestureRecognizers.first(where: { $0.id == id }) else { return nil }
+        guard let view = recognizerOwners[id], let spec = nodes[view]?.gestureRecognizers.first(where: { $0.id == id }) else {
+            // K8: a scroll view's built-in pan.
+            return builtInPanOwner(id).flatMap { owner in builtInPan(of: owner).map { (owner, $0) } }
+        }
         return (view, spec)
     }
     public var root: Node { nodes[World.rootID]! }
@@ -56,6 +69,7 @@ public struct World: Sendable, Equatable {
         var current: String? = id
         var window: String?
         while let c = current, let node = nodes[c] {
+            if node.kind == .viewController, isCoveredController(c) { return nil }  // K9: out of the window
             if node.kind == .window, window == nil { window = c }
             current = node.parent
             if current == nil { return c == World.rootID ? window : nil }

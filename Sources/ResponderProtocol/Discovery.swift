@@ -29,6 +29,15 @@ public enum Discovery {
         return "/tmp/responder-\(getuid())"
     }
 
+    /// `$XDG_STATE_HOME/responder/<name>`, else `$HOME/.local/state/responder/<name>`: the engine's state
+    /// directory (its CURVE key, `authorized_clients`), where `responder keygen --authorize` adds a client key.
+    public static func defaultStateDirectory(name: String, environment: [String: String]) -> String {
+        let nonEmpty = { (key: String) in environment[key].flatMap { $0.isEmpty ? nil : $0 } }
+        // The XDG spec ignores a relative XDG_STATE_HOME.
+        let base = nonEmpty("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((nonEmpty("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) } ?? "/") + "/.local/state")
+        return "\(base)/responder/\(name)"
+    }
+
     /// The discovery file of the engine `name` in `directory`.
     public static func filePath(directory: String, name: String) -> String { "\(directory)/\(name).json" }
 
@@ -37,7 +46,7 @@ public enum Discovery {
         public enum Key: String, CaseIterable, Sendable {
             case name, pid, version
             case protocolVersion = "protocol"
-            case rpc, events, startedAt
+            case rpc, events, startedAt, curveServerKey
         }
 
         /// The engine's instance name.
@@ -54,9 +63,11 @@ public enum Discovery {
         public var events: String
         /// When the engine started, ISO 8601.
         public var startedAt: String?
+        /// The engine's CURVE public key (Z85) when an endpoint is tcp with CURVE (section 2.1).
+        public var curveServerKey: String?
 
         public init(name: String?, pid: Int?, version: String?, protocolVersion: Int?, rpc: String, events: String,
-                    startedAt: String?) {
+                    startedAt: String?, curveServerKey: String? = nil) {
             self.name = name
             self.pid = pid
             self.version = version
@@ -64,6 +75,7 @@ public enum Discovery {
             self.rpc = rpc
             self.events = events
             self.startedAt = startedAt
+            self.curveServerKey = curveServerKey
         }
 
         /// Reads the file's object; nil when the endpoints are missing (the other keys are optional).
@@ -71,7 +83,8 @@ public enum Discovery {
             guard let rpc = json[Key.rpc.rawValue]?.stringValue, let events = json[Key.events.rawValue]?.stringValue else { return nil }
             self.init(name: json[Key.name.rawValue]?.stringValue, pid: json[Key.pid.rawValue]?.intValue,
                       version: json[Key.version.rawValue]?.stringValue, protocolVersion: json[Key.protocolVersion.rawValue]?.intValue,
-                      rpc: rpc, events: events, startedAt: json[Key.startedAt.rawValue]?.stringValue)
+                      rpc: rpc, events: events, startedAt: json[Key.startedAt.rawValue]?.stringValue,
+                      curveServerKey: json[Key.curveServerKey.rawValue]?.stringValue)
         }
 
         /// The file's object, keys in `Key` order; absent values are left out.
@@ -87,6 +100,7 @@ public enum Discovery {
                 case .rpc: value = .string(rpc)
                 case .events: value = .string(events)
                 case .startedAt: value = startedAt.map(JSON.string)
+                case .curveServerKey: value = curveServerKey.map(JSON.string)
                 }
                 if let value { members.append((key.rawValue, value)) }
             }

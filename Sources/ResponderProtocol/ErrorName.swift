@@ -23,6 +23,9 @@ public enum ErrorName: String, Sendable, CaseIterable {
     case pressInUse = "PRESS_IN_USE"
     case pressNotFound = "PRESS_NOT_FOUND"
     case wrongKind = "WRONG_KIND"
+    // Security (protocol 1.7)
+    case sessionOwned = "SESSION_OWNED"
+    case clientIDInUse = "CLIENT_ID_IN_USE"
 
     public var code: Int {
         switch self {
@@ -46,6 +49,8 @@ public enum ErrorName: String, Sendable, CaseIterable {
         case .pressInUse: return -32013
         case .pressNotFound: return -32014
         case .wrongKind: return -32015
+        case .sessionOwned: return -32040
+        case .clientIDInUse: return -32041
         }
     }
 }

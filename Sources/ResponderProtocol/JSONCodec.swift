@@ -9,6 +9,14 @@ public enum JSONCodec {
         return try parser.parse()
     }
 
+    /// Decodes, also returning the text of the top-level member `key` when its value is a number (the last
+    /// such member, as for lookups): the exact digits a sender used, which a Double may not hold.
+    public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, numberTextOf key: String) throws(JSONParseError) -> (JSON, [UInt8]?) {
+        var parser = JSONParser(bytes, maxDepth: maxDepth, capturingNumberOf: key)
+        let value = try parser.parse()
+        return (value, parser.capturedNumber.map { Array(bytes[$0]) })
+    }
+
     public static func decode(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
         try decode(Array(text.utf8), maxDepth: maxDepth)
     }

@@ -10,10 +10,15 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
     private let maxDepth: Int
+    /// A member of the top-level object whose number is wanted as written (a JSON-RPC `id`, echoed exactly).
+    private let capturedKey: String?
+    /// Where that member's number is in `bytes`, when its (last) value is a number.
+    private(set) var capturedNumber: Range<Int>?
 
-    init(_ bytes: [UInt8], maxDepth: Int) {
+    init(_ bytes: [UInt8], maxDepth: Int, capturingNumberOf key: String? = nil) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.capturedKey = key
     }
 
     /// An open container. Frames are changed in place on the stack (never copied out and back), so that
@@ -56,6 +61,8 @@ struct JSONParser {
     private mutating func parse(_ value: inout JSON, _ stack: inout [Frame]) throws(JSONParseError) {
         parsing: while true {
             skipWhitespace()
+            // The text of the value read here when it is a number (for `capturedKey`).
+            var numberText: Range<Int>?
             // Read one value, or open a container and continue with its first element.
             guard i < bytes.count else { throw fail("unexpected end of input") }
             switch bytes[i] {
@@ -94,13 +101,17 @@ struct JSONParser {
                 try expectLiteral("null")
                 value = .null
             default:
+                let start = i
                 value = .number(try readNumber())
+                numberText = start..<i
             }
             // Attach the finished value to its container; close containers as far as they end here.
             while !stack.isEmpty {
                 skipWhitespace()
                 let top = stack.count - 1
                 if stack[top].isObject {
+                    if top == 0, let key = capturedKey, stack[0].pendingKey == key { capturedNumber = numberText }
+                    numberText = nil
                     stack[top].members.append((stack[top].pendingKey, value))
                     if peek(UInt8(ascii: ",")) {
                         i += 1
@@ -112,6 +123,7 @@ struct JSONParser {
                     i += 1
                     value = .object(stack.removeLast().members)
                 } else {
+                    numberText = nil
                     stack[top].elements.append(value)
                     if peek(UInt8(ascii: ",")) {
                         i += 1

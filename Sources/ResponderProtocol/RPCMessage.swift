@@ -2,6 +2,9 @@
 public struct RPCRequest: Sendable {
     /// nil for a notification (no reply is sent).
     public var id: JSON?
+    /// The id's JSON text as sent, when it is a number: echoed byte for byte (a Double would turn
+    /// `12345678901234567890123` into `1.2345678901234568e+22` and `1e999` into null).
+    public var idText: [UInt8]?
     public var method: String
     public var params: JSON
 
@@ -14,11 +17,20 @@ public struct RPCRequest: Sendable {
     /// Parses a request body. On failure returns the error and, when it could be read, the id to answer with.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONCodec.defaultMaxDepth) -> Result<RPCRequest, RPCFailure> {
         var body: JSON
-        do { body = try JSONCodec.decode(bytes, maxDepth: maxDepth) } catch {
+        let idText: [UInt8]?
+        do { (body, idText) = try JSONCodec.decode(bytes, maxDepth: maxDepth, numberTextOf: "id") } catch {
             let limit = error.message.hasPrefix("nesting deeper")
             return .failure(RPCFailure(id: .null, error: RPCError(limit ? .limitExceeded : .parseError, "invalid JSON: \(error)", limit ? [("limit", "depth")] : [])))
         }
-        let request = read(body)
+        var request = read(body)
+        switch request {
+        case .success(var r):
+            r.idText = idText
+            request = .success(r)
+        case .failure(var f):
+            if f.id.doubleValue != nil { f.idText = idText }
+            request = .failure(f)
+        }
         // Whatever the request does not keep (all of it, when it is refused) is freed here, iteratively; the
         // params it keeps are shared, so they stay whole.
         JSON.release(&body)
@@ -41,7 +53,9 @@ public struct RPCRequest: Sendable {
         }
         let params = body["params"] ?? .object([])
         guard case .object = params else {
-            return .failure(RPCFailure(id: id ?? .null, error: RPCError(.invalidParams, "params must be an object", [("field", "params")])))
+            // A readable request without an id is a notification: never answered, even when it is wrong.
+            return .failure(RPCFailure(id: id ?? .null, error: RPCError(.invalidParams, "params must be an object", [("field", "params")]),
+                                       isNotification: id == nil))
         }
         return .success(RPCRequest(id: id, method: method, params: params))
     }
@@ -58,7 +72,18 @@ public struct RPCRequest: Sendable {
 /// A request that could not be read, with the id to answer it under.
 public struct RPCFailure: Error, Sendable {
     public var id: JSON
+    /// The id's text as sent, when it is a number (see `RPCRequest.idText`).
+    public var idText: [UInt8]?
     public var error: RPCError
+    /// The request was read well enough to know it has no id: no reply is sent.
+    public var isNotification = false
+
+    public init(id: JSON, idText: [UInt8]? = nil, error: RPCError, isNotification: Bool = false) {
+        self.id = id
+        self.idText = idText
+        self.error = error
+        self.isNotification = isNotification
+    }
 }
 
 /// Builds and reads JSON-RPC responses.

@@ -5,8 +5,16 @@ import ResponderProtocol
 struct Cause {
     var client: String
     var request: JSON?
+    /// A numeric request id as the client wrote it: events name the request exactly as its reply does.
+    var requestText: [UInt8]? = nil
 
-    var json: JSON { ["client": .string(client), "request": request ?? .null] }
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.key("client"); w.string(client)
+        w.key("request")
+        if let requestText { w.raw(requestText) } else { w.value(request ?? .null) }
+        w.endObject()
+    }
 
     static let engine = Cause(client: "$engine", request: nil)
 }

@@ -10,6 +10,9 @@ final class ClientInfo {
     var lastSeen: Date
     /// Sessions this client has addressed.
     var attached: Set<String> = []
+    /// The connection holding this id, and the secret its `client.hello` set (ClientClaims).
+    var peer: PeerStamp?
+    var token: String?
 
     init(routingID: [UInt8], now: Date) {
         self.routingID = routingID

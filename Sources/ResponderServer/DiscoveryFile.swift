@@ -7,13 +7,12 @@ enum DiscoveryFile {
 
     static func write(_ content: Discovery.File, to path: String) throws {
         let temp = path + ".tmp-\(getpid())"
-        let bytes = JSONCodec.encode(content.json) + [0x0A]
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw EngineError.io("cannot write \(temp): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        _ = fchmod(fd, 0o600)
-        let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else { throw EngineError.io("cannot write \(temp)") }
+        // Created afresh (O_EXCL, O_NOFOLLOW): a leftover of a crashed engine with our pid is removed first (unlink
+        // removes a link itself, never what it points to); rename replaces whatever is at `path` the same way.
+        unlink(temp)
+        do { try OwnedFile.create(temp, JSONCodec.encode(content.json) + [0x0A], what: "discovery file") } catch {
+            throw EngineError.io(error.message)
+        }
         guard rename(temp, path) == 0 else { throw EngineError.io("cannot rename \(temp) to \(path): \(String(cString: strerror(errno)))") }
     }
 
@@ -22,6 +21,6 @@ enum DiscoveryFile {
     /// Removes an ipc endpoint's socket file (left behind by a crashed engine).
     static func removeSocketFile(of endpoint: String) {
         guard endpoint.hasPrefix("ipc://") else { return }
-        unlink(String(endpoint.dropFirst("ipc://".count)))
+        SecureDirectory.removeSocketFile(String(endpoint.dropFirst("ipc://".count)))
     }
 }

@@ -2,13 +2,22 @@ import ResponderCore
 import ResponderProtocol
 
 /// The UIKit dispatch methods. Queries answer without side effects; dispatching methods publish their
-/// trace on `<session>/trace` (first-responder changes also on `<session>/focus`) and return the same trace.
+/// trace on `<session>/trace` (first-responder changes also on `<session>/focus`) and return the same trace,
+/// unless the request says `trace: "none"` (1.8): then the reply leaves it out and the event is unchanged.
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
-        table.add(HitTestRequest.self) { r, host, _ in .typed(host.state.hitTest(at: r.point)) }
-        table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.responderChain(from: r.id)) }
+        table.add(HitTestRequest.self) { r, host, _ in
+            r.wantsTrace ? .typed(host.state.hitTest(at: r.point)) : .encoded(host.state.hitTestOutcome(at: r.point).untracedReply)
+        }
+        table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
+            let traced = try host.state.responderChain(from: r.id)
+            return r.wantsTrace ? .typed(traced) : .encoded(WireByteEncoder.encode(traced.outcome, capacity: 256))
+        }
         table.add(FirstResponderRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.firstResponder(window: r.window)) }
-        table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.canPerformAction(r.action, sender: r.sender)) }
+        table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
+            let traced = try host.state.canPerformAction(r.action, sender: r.sender)
+            return r.wantsTrace ? .typed(traced) : .encoded(traced.outcome.untracedReply)
+        }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
         dispatch(&table, TapRequest.self) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
         dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(RPCError) in try s.advanceClock(to: r.to, by: r.by) }
@@ -22,33 +31,77 @@ enum DispatchMethods {
     }
 
     /// A method that dispatches: the state changes (or the request fails and nothing does), and the trace
-    /// is published and returned beside the outcome. The reply is encoded once and its `trace` member is what
-    /// gets published (12.2: the two are equal), rather than encoding the trace twice.
-    static func dispatch<R: DryRunnable, Outcome>(
+    /// is published and returned beside the outcome. The trace is encoded once, straight to bytes: the event
+    /// carries those bytes and the reply copies them (12.2: the two are equal), its own members being the
+    /// outcome's, copied from inside the trace. With `trace: "none"` the reply is those members alone.
+    static func dispatch<R: DryRunnable & TraceSelecting, Outcome>(
         _ table: inout MethodTable, _ type: R.Type,
         _ body: @escaping @Sendable (R, inout SessionState, String) throws(RPCError) -> Traced<Outcome>
     ) where R.Response == Published<Traced<Outcome>> {
         table.add(type) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
+            // Touches and presses belong to a client id: only the connection holding it dispatches under it.
+            guard ctx.holdsClientID else { throw ClientClaims.inUse(ctx.client) }
             if request.isDryRun {
                 // What if: the same dispatch on a copy of the (value-typed) state; nothing is kept or published.
                 var copy = host.state
                 let traced = try body(request, &copy, ctx.client.id)
-                return .json(WireEncoder.encode(traced).setting("seq", JSON(host.seq)).setting("seqRange", .null).setting("dryRun", true))
+                let result = request.wantsTrace ? WireEncoder.encode(traced) : WireEncoder.encode(traced.outcome)
+                return .json(result.setting("seq", JSON(host.seq)).setting("seqRange", .null).setting("dryRun", true))
             }
             let traced = try body(request, &host.state, ctx.client.id)
-            let reply = WireEncoder.encode(traced)
+            let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
             var published = SeqRange()
-            ctx.publish(trace: reply["trace"] ?? .null, focus: traced.trace.focusChanges, host, &published,
-                        request: requestMember(R.method, request))
-            return .json(reply.setting("seq", JSON(host.seq)).setting("seqRange", published.rangeJSON))
+            ctx.publishDispatchChanges(host, &published)
+            ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
+                        request: requestMember(R.method, request.withoutTrace))
+            return .encoded(reply(trace, seq: host.seq, seqRange: published.range, withTrace: request.wantsTrace))
         }
     }
 
+    /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
+    /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
+    static func reply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool = true) -> [UInt8] {
+        let kept = withTrace ? trace.bytes.count : trace.outcome.count
+        var w = JSONWriter(reservingCapacity: 2 * kept + 64)
+        w.beginObject()
+        w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
+        if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
+        w.key(static: "seq"); w.number(Double(seq))
+        w.key(static: "seqRange")
+        if let seqRange {
+            w.beginArray()
+            for n in seqRange { w.number(Double(n)) }
+            w.endArray()
+        } else {
+            w.null()
+        }
+        w.endObject()
+        return w.bytes
+    }
+
+    /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.
+    static func encodedTraceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
+        let body = WireEncoder.encode(traced.traceBody)
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("kind"); w.value(body["kind"] ?? .null)
+        w.key("steps"); w.value(body["steps"] ?? .null)
+        w.key("outcome")
+        let start = w.bytes.count
+        w.value(body["outcome"] ?? [:])
+        let end = w.bytes.count
+        w.endObject()
+        return (w.bytes, start..<end)
+    }
+
+    static let notRecorded: Set<String> = ["session", "dryRun", "trace"]
+
     /// The `request` member of a dispatch's trace event (13.2): its method and params as the engine read them,
-    /// without `session` (the topic names it) and `dryRun`, so a recording can re-send it to another session.
+    /// without `session` (the topic names it), `dryRun` and `trace` (1.8: it shapes the reply only, so the event
+    /// is the same whichever was asked), so a recording can re-send it to another session.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> JSON {
         var params = WireEncoder.encode(request)
-        if case .object(let members) = params { params = .object(members.filter { $0.key != "session" && $0.key != "dryRun" && !$0.value.isNull }) }
+        if case .object(let members) = params { params = .object(members.filter { !notRecorded.contains($0.key) && !$0.value.isNull }) }
         return ["method": .string(method), "params": params]
     }
 
@@ -57,11 +110,15 @@ enum DispatchMethods {
         if r.isDryRun {
             var copy = host.state
             let (_, traced) = try copy.makeKey(r.id)
-            return .json(WireEncoder.encode(Published(traced, revision: copy.world.revision, seq: host.seq, seqRange: nil)).setting("dryRun", true))
+            let result = r.wantsTrace
+                ? WireEncoder.encode(Published(traced, revision: copy.world.revision, seq: host.seq, seqRange: nil))
+                : WireEncoder.encode(Published(traced.outcome, revision: copy.world.revision, seq: host.seq, seqRange: nil))
+            return .json(result.setting("dryRun", true))
         }
         let (change, traced) = try host.state.makeKey(r.id)
         var published = SeqRange()
         ctx.publishApplied(change, host, &published)
+        guard r.wantsTrace else { return .encoded(WireByteEncoder.encode(published.reply(traced.outcome, host, revision: host.revision), capacity: 256)) }
         return .typed(published.reply(traced, host, revision: host.revision))
     }
 }

@@ -15,6 +15,10 @@ public final class Engine: Sendable {
     /// Wakes the engine thread's poll for `stop`; set by `start`, closed by the thread when it finishes.
     private let waker = Mutex<PollWaker?>(nil)
     private let finished = DispatchSemaphore(value: 0)
+    private let stoppedBy = Mutex<String?>(nil)
+
+    /// Why the engine stopped on its own (its state could not be saved), after `wait`; nil when asked to stop.
+    public var failure: String? { stoppedBy.withLock { $0 } }
 
     public init(config: EngineConfig, logger: Logger = Logger(label: "responderd")) {
         self.config = config
@@ -24,15 +28,22 @@ public final class Engine: Sendable {
     public var discoveryPath: String { DiscoveryFile.path(directory: config.directory, name: config.name) }
 
     /// Binds, writes the discovery file and starts the engine thread. Throws if another engine holds the name
-    /// or a socket cannot be bound; nothing is left running then.
-    public func start() throws {
+    /// or a socket cannot be bound; nothing is left running then. `bound` gets the real endpoints before the
+    /// discovery file exists, so what it prints comes before any client can find the engine.
+    public func start(bound announce: (_ rpc: String, _ events: String) -> Void = { _, _ in }) throws {
         guard EngineConfig.isValidName(config.name) else { throw EngineError.io("engine names match [A-Za-z0-9_-]{1,64}: \"\(config.name)\"") }
         try RuntimeDirectory.prepare(config.directory)
         let lock = try InstanceLock(directory: config.directory, name: config.name)
-        // The world first: a bad one stops the start before anything is bound or replaced.
-        let initial: SessionState
-        do throws(RPCError) { initial = try EngineState.initialSession(config) } catch {
-            throw EngineError.initialWorld(source: config.initialWorldSource, error)
+        // The saved state and the world first: a bad one stops the start before anything is bound or replaced.
+        var durable: (store: StateStore, restored: StateStore.Restored)?
+        if config.isDurable { durable = try StateStore.open(config, logger: logger) }
+        let hasDefault = durable?.restored.hosts.contains { $0.name == "default" } ?? false
+        var initial: SessionState?
+        if !hasDefault {
+            do throws(RPCError) { initial = try EngineState.initialSession(config) } catch {
+                durable?.store.close()
+                throw EngineError.initialWorld(source: config.initialWorldSource, error)
+            }
         }
         // We hold the lock, so whatever is there was left by a dead engine: take it over.
         DiscoveryFile.remove(discoveryPath)
@@ -40,10 +51,21 @@ public final class Engine: Sendable {
         DiscoveryFile.removeSocketFile(of: config.eventsEndpoint)
 
         let waker: PollWaker
-        do { waker = try PollWaker() } catch { throw EngineError.io("cannot create the engine's wake-up pipe: \(error)") }
+        do { waker = try PollWaker() } catch {
+            durable?.store.close()
+            throw EngineError.io("cannot create the engine's wake-up pipe: \(error)")
+        }
+        // Connections are capped at what the file limit can hold (issue 14: at that limit libzmq aborts).
+        var capped = config
+        let files = FileLimit.raise(for: config.bounds.maxClients)
+        if files.maxClients < config.bounds.maxClients {
+            logger.warning("the open-file limit (\(files.limit)) holds only \(files.maxClients) clients per socket, not --max-clients \(config.bounds.maxClients); raise it with ulimit -n")
+        }
+        capped.bounds.maxClients = files.maxClients
         let sockets: EngineSockets
-        do { sockets = try EngineSockets(config: config) } catch {
+        do { sockets = try EngineSockets(config: capped, logger: logger) } catch {
             waker.close()
+            durable?.store.close()
             // One socket may have been bound before the other failed: remove its file.
             DiscoveryFile.removeSocketFile(of: config.rpcEndpoint)
             throw error
@@ -52,23 +74,37 @@ public final class Engine: Sendable {
         func abandon() {
             sockets.close()
             waker.close()
+            durable?.store.close()
             DiscoveryFile.removeSocketFile(of: sockets.rpcEndpoint)
             DiscoveryFile.removeSocketFile(of: sockets.eventsEndpoint)
         }
         let now = Date()
-        let sink = XPubSink(socket: sockets.events)
+        let xpub = XPubSink(socket: sockets.events)
+        // With a store, a group's events wait for its commit.
+        let held = durable.map { _ in HeldEventSink(xpub) }
+        let sink: EventSink = held ?? xpub
         // tcp://…:* binds resolve to a real port: report that one everywhere.
-        var bound = config
+        var bound = capped
         bound.rpcEndpoint = sockets.rpcEndpoint
         bound.eventsEndpoint = sockets.eventsEndpoint
         let state: EngineState
-        do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now, initial: initial) } catch {
+        do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now, initial: initial, restored: durable?.restored.hosts ?? []) } catch {
             abandon()
             throw EngineError.initialWorld(source: config.initialWorldSource, error)
         }
+        if let durable {
+            state.journal = ChangeJournal()
+            let restoredNames = Set(durable.restored.hosts.map(\.name))
+            do { try durable.store.saveNew(state.sessions.values.filter { !restoredNames.contains($0.name) }) } catch {
+                abandon()
+                throw error
+            }
+        }
+        announce(sockets.rpcEndpoint, sockets.eventsEndpoint)
         let info = Discovery.File(
             name: config.name, pid: Int(getpid()), version: EngineConfig.version, protocolVersion: EngineConfig.protocolVersion,
-            rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: now))
+            rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: now),
+            curveServerKey: sockets.serverKey?.z85)
         do { try DiscoveryFile.write(info, to: discoveryPath) } catch {
             abandon()
             throw error
@@ -76,10 +112,16 @@ public final class Engine: Sendable {
         logger.info("engine \(config.name) listening", metadata: ["rpc": "\(sockets.rpcEndpoint)", "events": "\(sockets.eventsEndpoint)"])
 
         self.waker.withLock { $0 = waker }
-        let box = UnsafeTransfer((sockets, state, lock))
+        let box = UnsafeTransfer((sockets, state, lock, durable?.store, held))
         let thread = Thread { [self] in
-            let (sockets, state, lock) = box.value
-            run(sockets: sockets, state: state, waker: waker)
+            let (sockets, state, lock, store, held) = box.value
+            let worker = OffloadWorker(limits: config.limits, waker: waker)
+            let server = RequestServer(state: state, store: store, events: held, worker: worker, logger: logger)
+            run(sockets: sockets, state: state, server: server, waker: waker)
+            stoppedBy.withLock { $0 = server.failure }
+            // Whatever is still being read was never acknowledged: abandon it.
+            worker.stop()
+            store?.close()
             sockets.close()
             waker.close()
             DiscoveryFile.remove(discoveryPath)
@@ -105,12 +147,12 @@ public final class Engine: Sendable {
         finished.signal()
     }
 
-    private func run(sockets: EngineSockets, state: EngineState, waker: PollWaker) {
-        let processor = RequestProcessor(state: state)
+    private func run(sockets: EngineSockets, state: EngineState, server: RequestServer, waker: PollWaker) {
         let tick = max(10, config.tickMilliseconds)
         var nextTick = Date().addingTimeInterval(Double(tick) / 1000)
-        let items: [PollItem] = [.socket(sockets.rpc, .readable), .socket(sockets.events, .readable), waker.pollItem]
-        while !stopRequested.load(ordering: .sequentiallyConsistent) {
+        let items: [PollItem] = [.socket(sockets.rpc, .readable), .socket(sockets.events, .readable), waker.pollItem,
+                                 .socket(sockets.zap.socket, .readable)]
+        while !stopRequested.load(ordering: .sequentiallyConsistent), server.failure == nil {
             // Sleep until the next tick, a request, a subscription, or stop() writing to the wake-up pipe.
             let untilTick = Int((nextTick.timeIntervalSinceNow * 1000).rounded(.up))
             let ready: [PollResult]
@@ -120,42 +162,22 @@ public final class Engine: Sendable {
             }
             for item in ready {
                 switch item.index {
-                case 0: serveRequests(sockets.rpc, processor)
+                case 0: server.serveReady(sockets.rpc)
                 case 1: drainSubscriptions(sockets.events)
-                default: waker.drain()
+                case 2:
+                    waker.drain()
+                    server.serveRead(sockets.rpc)
+                default: sockets.zap.serve()
                 }
             }
             if Date() >= nextTick {
+                let dropped = server.takeDroppedReplies()
+                if dropped > 0 {
+                    logger.warning("dropped \(dropped) replies to clients that do not read them (--reply-hwm \(config.bounds.replyHighWaterMark))")
+                }
+                state.forgetIdleClients(now: Date())
                 state.publishTick()
                 nextTick = Date().addingTimeInterval(Double(tick) / 1000)
-            }
-        }
-    }
-
-    /// Answers every request waiting on the ROUTER (bounded, so a flood cannot starve the events socket).
-    private func serveRequests(_ rpc: ZMQSocket, _ processor: RequestProcessor) {
-        for _ in 0..<256 {
-            let frames: [[UInt8]]
-            do {
-                guard let f = try rpc.receiveMultipart(dontWait: true) else { return }
-                frames = f
-            } catch {
-                logger.error("receive failed: \(error)")
-                return
-            }
-            // [routing id][empty delimiter]?[body]
-            guard frames.count >= 2 else { continue }
-            let routingID = frames[0]
-            let hasDelimiter = frames.count >= 3 && frames[1].isEmpty
-            let body = frames[frames.count - 1]
-            guard frames.count == (hasDelimiter ? 3 : 2) else {
-                logger.debug("dropping a request with \(frames.count) frames")
-                continue
-            }
-            guard let reply = processor.process(body, from: routingID, now: Date()) else { continue }
-            let out = hasDelimiter ? [routingID, [], reply] : [routingID, reply]
-            do { _ = try rpc.send(out, dontWait: true) } catch {
-                logger.debug("reply not delivered: \(error)")
             }
         }
     }

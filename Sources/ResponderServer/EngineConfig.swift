@@ -26,8 +26,19 @@ public struct EngineConfig: Sendable {
     public var publishHighWaterMark: Int
     /// A client that has sent no request for this long is no longer listed by session.clients.
     public var clientIdleSeconds: Double = 600
+    /// Connections, queued replies, replay bytes, sessions (issue 14).
+    public var bounds = EngineBounds()
     /// Where `initialWorld` came from (a file name), for the message when it cannot be loaded.
     public var initialWorldSource: String?
+    /// Where the durable state lives (`StateDirectory`), or nil to keep it in memory only (tests, demos).
+    public var stateDirectory: String?
+    public var durability: Durability = .normal
+    /// Start from the valid part of a damaged state directory instead of refusing to start.
+    public var recover = false
+    /// Requests at least this large are parsed (and a tree.load's world validated) off the engine thread.
+    public var offloadBytes = 256 << 10
+    /// Who may connect: other uids over ipc, plain tcp on loopback, the state directory for keys.
+    public var security = SecurityConfig()
 
     public init(name: String = "default", directory: String? = nil, rpcEndpoint: String? = nil, eventsEndpoint: String? = nil,
                 limits: Limits = .default, replayBuffer: Int = 10_000, tickMilliseconds: Int = 1000,
@@ -59,17 +70,16 @@ public enum RuntimeDirectory {
     /// `$XDG_RUNTIME_DIR/responder`, else `/tmp/responder-<uid>` (the one default clients look in too).
     public static func defaultPath() -> String { Discovery.defaultDirectory() }
 
-    /// Creates the directory (and parents) with mode 0700 and tightens it if it already existed.
-    public static func prepare(_ path: String) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        guard chmod(path, 0o700) == 0 else { throw EngineError.io("cannot set mode 0700 on \(path): \(String(cString: strerror(errno)))") }
-    }
+    /// Creates the directory with mode 0700, or refuses one that is not safely ours (SecureDirectory).
+    public static func prepare(_ path: String) throws { try SecureDirectory.prepare(path, what: "runtime directory") }
 }
 
 public enum EngineError: Error, CustomStringConvertible {
     case alreadyRunning(name: String, pid: Int32?)
     case io(String)
     case socket(String)
+    /// The durable state cannot be used (what and where); `--recover` keeps what is valid.
+    case state(String)
     /// The initial world (from `source`, a file name) cannot be loaded; field paths are from the file's top.
     case initialWorld(source: String?, RPCError)
 
@@ -77,7 +87,7 @@ public enum EngineError: Error, CustomStringConvertible {
         switch self {
         case .alreadyRunning(let name, let pid):
             return "an engine named \"\(name)\" is already running" + (pid.map { " (pid \($0))" } ?? "") + "; stop it or choose another --name"
-        case .io(let m), .socket(let m): return m
+        case .io(let m), .socket(let m), .state(let m): return m
         case .initialWorld(let source, let error):
             var text = "cannot load the initial world" + (source.map { " from \($0)" } ?? "") + ": \(error.name.rawValue) (\(error.code)): \(error.message)"
             for (key, value) in error.details {

@@ -6,16 +6,23 @@ enum EngineMethods {
     static func register(_ table: inout MethodTable) {
         table.add(EngineInfoRequest.self) { _, ctx in
             let c = ctx.state.config
-            return .typed(.init(
+            var info = EngineInfoRequest.Response(
                 name: c.name, version: EngineConfig.version, protocol: EngineConfig.protocolVersion, pid: Int(getpid()),
                 rpc: c.rpcEndpoint, events: c.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: ctx.state.startedAt),
                 sessions: ctx.state.sessions.count,
                 limits: EngineLimits(maxNodes: c.limits.maxNodes, maxDepth: c.limits.maxDepth, maxMessageBytes: c.limits.maxMessageBytes,
-                                     maxOpsPerBatch: c.limits.maxOpsPerBatch, replayBuffer: c.replayBuffer),
-                methods: Methods.names, client: ctx.client.id))
+                                     maxOpsPerBatch: c.limits.maxOpsPerBatch, replayBuffer: c.replayBuffer,
+                                     replayBytes: c.bounds.replayBytes, maxSessions: c.bounds.maxSessions, maxClients: c.bounds.maxClients,
+                                     replyHwm: c.bounds.replyHighWaterMark, maxFrameBytes: EngineBounds.maxFrameBytes(c.limits)),
+                methods: Methods.names, client: ctx.client.id)
+            info.epoch = ctx.state.epoch
+            info.durability = EngineDurability(mode: c.isDurable ? c.durability.rawValue : "none", stateDir: c.isDurable ? c.stateDirectory : nil)
+            return .typed(info)
         }
         // Names the calling client; its name then appears in events' `cause.client`.
         table.add(ClientHelloRequest.self) { r, ctx in
+            if !ctx.holdsClientID { try ClientClaims.prove(ctx.client, by: ctx.peer, token: r.token) }
+            if let token = r.token { ctx.client.token = token }
             ctx.client.name = r.name
             ctx.client.kind = r.kind
             return .typed(.init(client: ctx.client.id, name: r.name))

@@ -17,16 +17,24 @@ final class EngineState {
     let sink: EventSink
     /// Seq of engine-wide `$sys/` events.
     private(set) var sysSeq = 0
+    /// New at each start of the engine, in every event, snapshot and engine.info: a client that sees it change
+    /// knows the engine restarted (live touches are gone, older events no longer replay) and re-snapshots.
+    let epoch = Epoch.make()
+    /// What the current request changed, for the state store; nil when nothing is kept (ephemeral).
+    var journal: ChangeJournal?
 
     /// `initial`: the default session's state, from `initialSession(config)` (read before anything is bound,
     /// so that a bad world file leaves nothing behind); nil reads it here.
-    init(config: EngineConfig, sink: EventSink, now: Date, initial: SessionState? = nil) throws(RPCError) {
+    init(config: EngineConfig, sink: EventSink, now: Date, initial: SessionState? = nil, restored: [SessionHost] = []) throws(RPCError) {
         self.config = config
         self.sink = sink
         self.startedAt = now
+        for host in restored { sessions[host.name] = host }
+        // A restored `default` is the one the engine had; the configuration's world is only for a first start.
+        guard sessions["default"] == nil else { return }
         let state: SessionState
         if let initial { state = initial } else { state = try Self.initialSession(config) }
-        let host = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer)
+        let host = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes)
         // Its world at seq 0 is in no event: replaying from 0 cannot rebuild it (Protocol/README.md 14.1).
         host.worldBeforeFirstEvent = config.initialWorld != nil
         sessions["default"] = host
@@ -53,10 +61,18 @@ final class EngineState {
         return c
     }
 
+    /// Forgets clients silent for longer than the idle window (session.clients no longer lists them): a peer that
+    /// reconnects under new routing ids again and again must not grow the table for ever.
+    func forgetIdleClients(now: Date) {
+        let cutoff = now.addingTimeInterval(-config.clientIdleSeconds)
+        clients = clients.filter { $0.value.lastSeen >= cutoff }
+    }
+
     /// Records and sends one session event; returns its seq.
     @discardableResult
     func publish(_ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> Int {
-        let entry = session.record(stream: stream, cause: cause, payload: payload, raw: raw)
+        let entry = session.record(stream: stream, epoch: epoch, cause: cause, payload: payload, raw: raw)
+        journal?.touched(session)
         sink.send(topic: entry.topic, body: entry.body)
         return entry.seq
     }
@@ -64,7 +80,7 @@ final class EngineState {
     /// Sends an engine-wide `$sys/<stream>` event (not replayable).
     func publishSys(stream: String, _ payload: [(key: String, value: JSON)]) {
         sysSeq += 1
-        let body: JSON = .object([("stream", .string(stream)), ("seq", JSON(sysSeq))] + payload)
+        let body: JSON = .object([("stream", .string(stream)), ("seq", JSON(sysSeq)), ("epoch", .string(epoch))] + payload)
         sink.send(topic: Array("$sys/\(stream)".utf8), body: JSONCodec.encode(body))
     }
 

@@ -1,27 +1,40 @@
-/// The last N published events of a session, for `trace.replay`: a fixed-capacity ring.
+/// The last N published events of a session, for `trace.replay`: a fixed-capacity ring, also bounded in bytes
+/// (`--replay-bytes`): the oldest events go first, but the newest is always kept.
 struct EventLog {
     struct Entry {
         var seq: Int
         var topic: [UInt8]
         var body: [UInt8]
+        var size: Int { topic.count + body.count }
     }
 
     private var ring: [Entry?]
     private var start = 0
     private(set) var count = 0
+    /// Bytes of the topics and bodies held.
+    private(set) var bytes = 0
+    let maxBytes: Int
 
-    init(capacity: Int) { ring = Array(repeating: nil, count: max(1, capacity)) }
+    init(capacity: Int, maxBytes: Int = .max) {
+        ring = Array(repeating: nil, count: max(1, capacity))
+        self.maxBytes = maxBytes
+    }
 
     var capacity: Int { ring.count }
 
     mutating func append(_ entry: Entry) {
-        if count < ring.count {
-            ring[(start + count) % ring.count] = entry
-            count += 1
-        } else {
-            ring[start] = entry
-            start = (start + 1) % ring.count
-        }
+        if count == ring.count { dropOldest() }
+        ring[(start + count) % ring.count] = entry
+        count += 1
+        bytes += entry.size
+        while bytes > maxBytes, count > 1 { dropOldest() }
+    }
+
+    private mutating func dropOldest() {
+        bytes -= ring[start]!.size
+        ring[start] = nil
+        start = (start + 1) % ring.count
+        count -= 1
     }
 
     /// The oldest seq still held, or nil when empty.

@@ -8,8 +8,18 @@ final class InstanceLock {
 
     init(directory: String, name: String) throws {
         path = "\(directory)/\(name).lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw EngineError.io("cannot open lock file \(path): \(String(cString: strerror(errno)))") }
+        // Never through a planted link (O_NOFOLLOW), and only a regular file of ours.
+        fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link; someone may be trying to make the engine write elsewhere. Remove it" : String(cString: strerror(errno))
+            throw EngineError.io("refusing lock file \(path): \(reason)")
+        }
+        var st = stat()
+        if fstat(fd, &st) != 0 || (st.st_mode & S_IFMT) != S_IFREG || st.st_uid != geteuid() {
+            close(fd)
+            fd = -1
+            throw EngineError.io("refusing lock file \(path): not a regular file of this user; remove it")
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let holder = Self.readPID(fd)
             close(fd)

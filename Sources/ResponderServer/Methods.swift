@@ -56,6 +56,7 @@ struct MethodTable {
     mutating func add<R: SessionRequest>(_ type: R.Type, _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
         add(type) { (request: R, ctx: inout RequestContext) throws -> Reply<R.Response> in
             let host = try ctx.session(request.sessionName)
+            try SessionOwnership.check(request, host)
             return try body(request, host, &ctx)
         }
     }
@@ -64,7 +65,7 @@ struct MethodTable {
 extension ReplyBody {
     init<Response: Encodable>(_ reply: Reply<Response>) {
         switch reply {
-        case .typed(let response): self = .json(WireEncoder.encode(response))
+        case .typed(let response): self = .encoded(WireByteEncoder.encode(response, capacity: 4096))
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }

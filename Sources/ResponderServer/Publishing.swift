@@ -6,12 +6,14 @@ extension RequestContext {
     /// One tree event holding the applied ops (as the client sent them), then what the batch did to touches
     /// and first responders.
     func publishApplied(_ change: TreeChange, sent: [JSON], _ host: SessionHost, _ published: inout SeqRange) {
+        state.journalApplied(change, host)
         published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "apply"), ("ops", .array(sent))]))
         if let consequences = change.consequences { publish(consequences, host, &published) }
     }
 
     /// The engine's own ops (window.makeKey), written as a client would write them.
     func publishApplied(_ change: TreeChange, _ host: SessionHost, _ published: inout SeqRange) {
+        state.journalApplied(change, host)
         var ops = JSONWriter()
         ops.beginArray()
         for op in change.ops { op.write(to: &ops) }
@@ -20,25 +22,41 @@ extension RequestContext {
         if let consequences = change.consequences { publish(consequences, host, &published) }
     }
 
+    /// K3–K8: the fields a dispatch changed, as one tree event of change `dispatch` holding the engine's ops
+    /// (12.6). Nothing when it changed none.
+    func publishDispatchChanges(_ host: SessionHost, _ published: inout SeqRange) {
+        let ops = host.state.takeChanges()
+        guard !ops.isEmpty else { return }
+        // Logged like a batch: a restart replays it, so a switch stays on and the log has no gap in revisions.
+        state.journal?.tree(host, .apply(revision: host.revision, ops: WorldSnapshot.encode(ops: ops)))
+        var w = JSONWriter()
+        w.beginArray()
+        for op in ops { op.write(to: &w) }
+        w.endArray()
+        published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "dispatch")], raw: [("ops", w.bytes)]))
+    }
+
     /// One tree event holding the whole world (tree.load, session.create), then the load's consequences.
     func publishLoaded(_ host: SessionHost, consequences: Traced<TreeChangeOutcome>?, _ published: inout SeqRange) {
+        let tree = host.state.world.encoded(), detached = host.state.world.encodedDetached()
+        state.journalLoaded(host, tree: tree, detached: detached)
         published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "load")],
-                                    raw: [("tree", host.state.world.encoded()), ("detached", host.state.world.encodedDetached())]))
+                                    raw: [("tree", tree), ("detached", detached)]))
         if let consequences { publish(consequences, host, &published) }
     }
 
     /// A dispatch's trace on `<session>/trace`, then one `<session>/focus` event per first-responder change.
     func publish<Outcome>(_ traced: Traced<Outcome>, _ host: SessionHost, _ published: inout SeqRange) {
-        publish(trace: WireEncoder.encode(traced.traceBody), focus: traced.trace.focusChanges, host, &published)
+        publish(trace: WireByteEncoder.encode(traced.traceBody, capacity: 4096), focus: traced.trace.focusChanges, host, &published)
     }
 
-    /// The same with the trace already encoded (`{kind, steps, outcome}`), as a reply holds it.
-    /// `request` (a dispatching method's `{method, params}`) is carried by the trace event so a recorder can
-    /// re-send it (13.2).
-    func publish(trace: JSON, focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: JSON? = nil) {
-        var payload: [(key: String, value: JSON)] = [("trace", trace)]
-        if let request { payload.append(("request", request)) }
-        published.add(state.publish(host, stream: "trace", cause: cause, payload: payload))
+    /// The same with the trace already encoded (`{kind, steps, outcome}`): the bytes the reply holds too, so
+    /// the reply, the event and the replay ring share one encoding. `request` (a dispatching method's
+    /// `{method, params}`) is carried by the trace event so a recorder can re-send it (13.2).
+    func publish(trace: [UInt8], focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: JSON? = nil) {
+        var raw: [(key: String, value: [UInt8])] = [("trace", trace)]
+        if let request { raw.append(("request", JSONCodec.encode(request))) }
+        published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
         for change in focus {
             published.add(state.publish(host, stream: "focus", cause: cause, payload: [("change", WireEncoder.encode(change))]))
         }

@@ -5,8 +5,15 @@ struct RequestContext {
     let state: EngineState
     let client: ClientInfo
     let requestID: JSON?
+    /// The world of a large tree.load or session.create, built and validated off the engine thread.
+    var prepared: PreparedWorld?
+    /// The connection the request came on (nil without ZAP), and whether it holds `client`'s id (ClientClaims).
+    var peer: PeerStamp? = nil
+    var holdsClientID = true
+    /// A numeric id as the client wrote it (`RPCRequest.idText`).
+    var requestIDText: [UInt8]? = nil
 
-    var cause: Cause { Cause(client: client.displayName, request: requestID) }
+    var cause: Cause { Cause(client: client.displayName, request: requestID, requestText: requestIDText) }
 
     /// The session named `name`; the client is then attached to it.
     func session(_ name: String) throws(RPCError) -> SessionHost {

@@ -1,4 +1,5 @@
 import Foundation
+import ResponderCore
 import ResponderProtocol
 
 /// Turns one request body into at most one reply body: parsing, dispatch to the handler, and the
@@ -7,54 +8,106 @@ struct RequestProcessor {
     let state: EngineState
 
     /// Returns the encoded reply, or nil for a notification.
-    func process(_ body: [UInt8], from routingID: [UInt8], now: Date) -> [UInt8]? {
-        let client = state.client(for: routingID, now: now)
-        let limits = state.config.limits
-        guard body.count <= limits.maxMessageBytes else {
-            return encode(id: .null, .failure(RPCError(.limitExceeded, "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted", [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))])))
-        }
-        // Each tree level nests twice in JSON (the node object and its children array).
-        var request: RPCRequest
-        switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
-        case .success(let r): request = r
-        case .failure(let failure):
-            let error = failure.error.name == .limitExceeded ? failure.error.with("max", JSON(limits.maxDepth)) : failure.error
-            return encode(id: failure.id, .failure(error))
-        }
-        let outcome: Result<ReplyBody, RPCError>
-        if let handler = Methods.all[request.method] {
-            do {
-                var ctx = RequestContext(state: state, client: client, requestID: request.id)
-                outcome = .success(try handler(&ctx, request.params))
-            } catch let error as RPCError {
-                outcome = .failure(error)
-            } catch {
-                outcome = .failure(RPCError(.internalError, "\(error)"))
-            }
-        } else {
-            outcome = .failure(RPCError(.methodNotFound, "no method \"\(request.method)\"", [("method", .string(request.method))]))
-        }
-        // The handler's context is gone, so `request` holds the params alone (but for parts the world keeps,
-        // which stay whole): free them iteratively, whatever their depth.
-        JSON.release(&request.params)
-        guard let id = request.id else { return nil }
-        return encode(id: id, outcome)
+    func process(_ body: [UInt8], from routingID: [UInt8], peer: PeerStamp? = nil, now: Date) -> [UInt8]? {
+        var parsed = Self.parse(body, limits: state.config.limits)
+        return run(&parsed, from: routingID, peer: peer, now: now)
     }
 
-    private func encode(id: JSON, _ outcome: Result<ReplyBody, RPCError>) -> [UInt8] {
+    /// Reads a request body: pure, so a large one is read off the engine thread (`OffloadWorker`).
+    static func parse(_ body: [UInt8], limits: Limits) -> ParsedRequest {
+        guard body.count <= limits.maxMessageBytes else {
+            return .unreadable(id: .null, idText: nil, RPCError(.limitExceeded, "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted", [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
+        }
+        // Each tree level nests twice in JSON (the node object and its children array).
+        switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
+        case .success(let r): return .request(r, prepared: nil)
+        case .failure(let failure):
+            guard !failure.isNotification else { return .silent }
+            let error = failure.error.name == .limitExceeded ? failure.error.with("max", JSON(limits.maxDepth)) : failure.error
+            return .unreadable(id: failure.id, idText: failure.idText, error)
+        }
+    }
+
+    /// Serves a read request on the engine thread: the handler runs against the state. `parsed` is emptied:
+    /// its params are freed here, iteratively, whatever their depth.
+    func run(_ parsed: inout ParsedRequest, from routingID: [UInt8], peer: PeerStamp? = nil, now: Date) -> [UInt8]? {
+        let client = state.client(for: routingID, now: now)
+        let holds = ClientClaims.claim(client, by: peer, in: state)
+        let id: JSON?
+        var idText: [UInt8]? = nil
+        let outcome: Result<ReplyBody, RPCError>
+        switch parsed {
+        case .silent: return nil
+        case .unreadable(let id, let idText, let error): return encode(id: id, idText: idText, .failure(error))
+        case .refused(let request, let error):
+            id = request.id
+            idText = request.idText
+            outcome = .failure(error)
+        case .request(let request, let prepared):
+            id = request.id
+            idText = request.idText
+            if let handler = Methods.all[request.method] {
+                do {
+                    var ctx = RequestContext(state: state, client: client, requestID: request.id, peer: peer, holdsClientID: holds,
+                                             requestIDText: request.idText)
+                    ctx.prepared = prepared
+                    outcome = .success(try handler(&ctx, request.params))
+                } catch let error as RPCError {
+                    outcome = .failure(error)
+                } catch {
+                    outcome = .failure(RPCError(.internalError, "\(error)"))
+                }
+            } else {
+                outcome = .failure(RPCError(.methodNotFound, "no method \"\(request.method)\"", [("method", .string(request.method))]))
+            }
+        }
+        parsed.release()
+        guard let id else { return nil }
+        return encode(id: id, idText: idText, outcome)
+    }
+
+    /// `idText`: a numeric id as the client wrote it, echoed exactly.
+    private func encode(id: JSON, idText: [UInt8]? = nil, _ outcome: Result<ReplyBody, RPCError>) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("jsonrpc"); w.string("2.0")
-        w.key("id"); w.value(id)
+        w.key("id")
+        if let idText { w.raw(idText) } else { w.value(id) }
         switch outcome {
         case .success(.json(let result)):
             w.key("result"); w.value(result)
         case .success(.encoded(let bytes)):
             w.key("result"); w.raw(bytes)
         case .failure(let error):
-            w.key("error"); w.value(error.json)
+            w.key("error"); w.value(error.conformed.json)
         }
         w.endObject()
         return w.bytes
+    }
+}
+
+/// A request body as read: unreadable (answered even without an id, as JSON-RPC says), refused while read
+/// off the engine thread, or a request to serve (with its world already built when that was read off-thread).
+enum ParsedRequest {
+    case unreadable(id: JSON, idText: [UInt8]?, RPCError)
+    /// A notification that cannot be read: JSON-RPC answers it with nothing.
+    case silent
+    case refused(RPCRequest, RPCError)
+    case request(RPCRequest, prepared: PreparedWorld?)
+}
+
+extension ParsedRequest {
+    /// Frees the params (but for parts the world keeps, which stay whole) iteratively and leaves nothing
+    /// behind: taken out of the enum first, so that the release below holds the only reference.
+    mutating func release() {
+        guard case .request(var request, _) = self else {
+            if case .refused(var request, _) = self {
+                self = .silent
+                JSON.release(&request.params)
+            }
+            return
+        }
+        self = .silent
+        JSON.release(&request.params)
     }
 }

@@ -11,18 +11,22 @@ final class SessionHost {
     /// The session held a world before its first event that no event describes (the `default` session of an
     /// engine started with a world file): its history cannot be replayed from seq 0.
     var worldBeforeFirstEvent = false
+    /// `session.create`'s `owner` token: only requests carrying it change the tree or delete the session.
+    var ownerToken: String?
 
-    init(name: String, state: SessionState, replayBuffer: Int) {
+    /// `seq`: the last seq a restored session had published; its next event continues after it.
+    init(name: String, state: SessionState, replayBuffer: Int, replayBytes: Int = .max, seq: Int = 0) {
         self.name = name
         self.state = state
-        self.log = EventLog(capacity: replayBuffer)
+        self.seq = seq
+        self.log = EventLog(capacity: replayBuffer, maxBytes: replayBytes)
     }
 
     var revision: Int { state.world.revision }
 
     /// Numbers, encodes and records one event; returns (topic, body) for the publisher.
     /// `payload` members follow the common header; `raw` members are already-encoded JSON values.
-    func record(stream: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> EventLog.Entry {
+    func record(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> EventLog.Entry {
         seq += 1
         var w = JSONWriter()
         w.beginObject()
@@ -30,7 +34,8 @@ final class SessionHost {
         w.key("stream"); w.string(stream)
         w.key("seq"); w.number(Double(seq))
         w.key("revision"); w.number(Double(revision))
-        w.key("cause"); w.value(cause.json)
+        w.key("epoch"); w.string(epoch)
+        w.key("cause"); cause.write(to: &w)
         for (k, v) in payload {
             w.key(k)
             w.value(v)

@@ -14,10 +14,11 @@ enum SessionMethods {
         }
         table.add(SessionDeleteRequest.self) { host, ctx in
             ctx.state.sessions[host.name] = nil
+            ctx.state.journal?.deleted(host.name)
             ctx.state.publishSys(stream: "sessions", [("action", "deleted"), ("session", .string(host.name)), ("lastSeq", JSON(host.seq))])
             return .typed(.init(session: host.name, deleted: true))
         }
-        table.add(SessionSnapshotRequest.self) { _, host, _ in .encoded(snapshot(host)) }
+        table.add(SessionSnapshotRequest.self) { _, host, ctx in .encoded(snapshot(host, epoch: ctx.state.epoch)) }
         table.add(SessionClientsRequest.self) { _, host, ctx in
             // libzmq does not tell a ROUTER when a peer goes away, so "attached" means: addressed this session
             // and sent a request within the idle window.
@@ -38,17 +39,24 @@ enum SessionMethods {
     static func create(_ r: SessionCreateRequest, _ ctx: inout RequestContext) throws(RPCError) -> Reply<SessionCreateRequest.Response> {
         let name = r.sessionName
         try checkName(name)
+        try SessionOwnership.validate(r.owner)
         guard ctx.state.sessions[name] == nil else {
             throw RPCError(.sessionExists, "a session named \"\(name)\" exists", [("session", .string(name)), ("field", "session")])
+        }
+        let maxSessions = ctx.state.config.bounds.maxSessions
+        guard ctx.state.sessions.count < maxSessions else {
+            throw RPCError(.limitExceeded, "the engine holds \(maxSessions) sessions, the most it keeps (--max-sessions); delete one first",
+                           [("limit", "sessions"), ("max", JSON(maxSessions))])
         }
         let profile = r.profile ?? .uikit
         var state = SessionState(world: World(), profile: profile)
         let detached = r.detached ?? []
-        if r.tree != nil || !detached.isEmpty {
+        if ctx.prepared != nil || r.tree != nil || !detached.isEmpty {
             let root = r.tree ?? NodeTree(root: NodeSpec(id: World.rootID, kind: .application), path: "tree")
-            _ = try state.load(tree: root, detached: detached, limits: ctx.state.config.limits)
+            _ = try ctx.load(into: &state) { (root, detached) }
         }
-        let host = SessionHost(name: name, state: state, replayBuffer: ctx.state.config.replayBuffer)
+        let host = SessionHost(name: name, state: state, replayBuffer: ctx.state.config.replayBuffer, replayBytes: ctx.state.config.bounds.replayBytes)
+        host.ownerToken = r.owner
         ctx.state.sessions[name] = host
         ctx.client.attached.insert(name)
         var published = SeqRange()
@@ -59,12 +67,13 @@ enum SessionMethods {
 
     /// Everything a joining client needs to start from; events with a greater seq come after it. The tree is
     /// written straight from the world (it may be huge), the rest through the typed reply's encoder.
-    static func snapshot(_ host: SessionHost) -> [UInt8] {
+    static func snapshot(_ host: SessionHost, epoch: String) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 1024)
         w.beginObject()
         w.key("session"); w.string(host.name)
         w.key("revision"); w.number(Double(host.revision))
         w.key("seq"); w.number(Double(host.seq))
+        w.key("epoch"); w.string(epoch)
         w.key("tree"); w.raw(host.state.world.encoded())
         w.key("detached"); w.raw(host.state.world.encodedDetached())
         w.key("firstResponders"); w.value(host.state.firstResponders.wire)

@@ -7,7 +7,7 @@ enum TreeMethods {
         table.add(TreeGetRequest.self) { (r, host, _) throws(RPCError) in
             let id = r.id ?? World.rootID
             guard host.state.world[id] != nil else {
-                throw RPCError(.nodeNotFound, "no node \"\(id)\"", [("id", .string(id)), ("field", "id")])
+                throw RPCError.noNode(id, field: "id")
             }
             var w = JSONWriter(reservingCapacity: 1024)
             w.beginObject()
@@ -19,8 +19,7 @@ enum TreeMethods {
         }
         table.add(TreeLoadRequest.self) { (r, host, ctx) throws(RPCError) in
             try checkRevision(r.ifRevision, host)
-            let world = try r.world()
-            let change = try host.state.load(tree: world.tree, detached: world.detached, limits: ctx.state.config.limits)
+            let change = try ctx.load(into: &host.state) { () throws(RPCError) in try r.world() }
             var published = SeqRange()
             ctx.publishLoaded(host, consequences: change.consequences, &published)
             return .typed(published.reply(Empty(), host, revision: host.revision))
@@ -40,6 +39,7 @@ enum TreeMethods {
             let change = try host.state.apply(try r.ops.read(), ifRevision: r.ifRevision, limits: ctx.state.config.limits)
             var published = SeqRange()
             ctx.publishApplied(change, sent: r.ops.sent, host, &published)
+            ctx.publishDispatchChanges(host, &published)  // a control's touchCancel action may edit (K6)
             return .typed(published.reply(Empty(), host, revision: host.revision))
         }
     }

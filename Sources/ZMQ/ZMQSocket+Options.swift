@@ -68,7 +68,7 @@ extension ZMQSocket {
 
     // MARK: - Raw helpers
 
-    private func set(_ option: Int32, int value: Int, _ name: String) throws(ZMQError) {
+    func set(_ option: Int32, int value: Int, _ name: String) throws(ZMQError) {
         guard let narrow = Int32(exactly: value) else {
             throw ZMQError(errno: EINVAL, operation: "setsockopt \(name)")
         }
@@ -76,7 +76,7 @@ extension ZMQSocket {
         try set(option, &v, MemoryLayout<Int32>.size, name)
     }
 
-    private func set(_ option: Int32, bytes: [UInt8], _ name: String) throws(ZMQError) {
+    func set(_ option: Int32, bytes: [UInt8], _ name: String) throws(ZMQError) {
         try call("setsockopt \(name)") { socket in
             bytes.withUnsafeBytes { zmq_setsockopt(socket, option, $0.baseAddress, $0.count) }
         }

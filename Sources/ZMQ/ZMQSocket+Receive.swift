@@ -16,6 +16,12 @@ extension ZMQSocket {
     /// empty, or the receive timeout (`setReceiveTimeout`) expired. Retries
     /// on EINTR. Throws on other errors (e.g. `ETERM`).
     public func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
+        try receiveMultipart(dontWait: dontWait, property: nil)?.frames
+    }
+
+    /// Like `receiveMultipart`, also reading a metadata property of the message's last frame
+    /// (`zmq_msg_gets`: "User-Id" as the ZAP handler set it, "Peer-Address", a ZMTP property); nil if absent.
+    public func receiveMultipart(dontWait: Bool = false, property: String?) throws(ZMQError) -> (frames: [[UInt8]], property: String?)? {
         let socket = try liveHandle("receive")
         // zmq_msg_t must stay at a fixed address while libzmq uses it.
         let msg = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
@@ -25,12 +31,12 @@ extension ZMQSocket {
         while true {
             // Only the first frame may be absent; the rest arrive atomically.
             let flags = frames.isEmpty && dontWait ? ZMQ_DONTWAIT : 0
-            guard let frame = try receiveFrame(socket, msg, flags: flags) else {
+            guard let frame = try receiveFrame(socket, msg, flags: flags, property: property) else {
                 if frames.isEmpty { return nil }
                 throw ZMQError(errno: EAGAIN, operation: "receive frame \(frames.count)")
             }
             frames.append(frame.bytes)
-            if !frame.more { return frames }
+            if !frame.more { return (frames, frame.property) }
         }
     }
 
@@ -39,8 +45,9 @@ extension ZMQSocket {
     private func receiveFrame(
         _ socket: UnsafeMutableRawPointer,
         _ msg: UnsafeMutablePointer<zmq_msg_t>,
-        flags: Int32
-    ) throws(ZMQError) -> (bytes: [UInt8], more: Bool)? {
+        flags: Int32,
+        property: String?
+    ) throws(ZMQError) -> (bytes: [UInt8], more: Bool, property: String?)? {
         zmq_msg_init(msg)
         defer { zmq_msg_close(msg) }
         while zmq_msg_recv(msg, socket, flags) < 0 {
@@ -57,6 +64,8 @@ extension ZMQSocket {
             let data = UnsafeRawBufferPointer(start: zmq_msg_data(msg), count: size)
             bytes = Array(data)
         }
-        return (bytes, zmq_msg_more(msg) != 0)
+        // Read before the message is closed: the string belongs to it.
+        let value = property.flatMap { zmq_msg_gets(msg, $0).map { String(cString: $0) } }
+        return (bytes, zmq_msg_more(msg) != 0, value)
     }
 }

@@ -31,6 +31,7 @@ final class Client {
         // Without --timeout, a large request gets longer: the engine reads about a megabyte a second or two.
         if options.timeout == nil { connection.timeoutPerMegabyte = Double(GlobalOptions.timeoutPerMegabyte) }
         connection.progress = StatusLine.report
+        connection.sessionOwner = options.sessionOwner
         // Name ourselves so that events caused by this command read "responder" rather than a routing id, and
         // say whether we stay (`responder clients` lists only those that do).
         // `kind` is an engine extension; fall back to the documented name-only form if it is refused.

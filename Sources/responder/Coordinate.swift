@@ -26,11 +26,12 @@ enum NegativeNumbers {
     static let minus: Character = "\u{2212}"
 
     /// The commands whose arguments are coordinates.
-    static let commands: Set<String> = ["hit", "tap", "drag", "press-hold"]
+    static let commands: Set<String> = ["hit", "tap", "drag", "press-hold", "draw"]
 
-    /// The flags of those commands (options that take no value). A negative number after any other option is
-    /// that option's value (`--duration -1`), left for the option to read or refuse.
-    static let flags: Set<String> = ["--json", "--explain", "-h", "--help"]
+    /// The flags of those commands (options that take no value), and draw's options that take coordinates
+    /// (`--hit -5 10`). A negative number after any other option is that option's value (`--duration -1`), left
+    /// for the option to read or refuse.
+    static let flags: Set<String> = ["--json", "--explain", "-h", "--help", "--hit", "--tap"]
 
     /// The arguments with negative numbers marked, or nil when there is none to mark.
     static func mark(_ arguments: [String]) -> [String]? {

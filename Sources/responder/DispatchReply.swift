@@ -8,6 +8,7 @@ enum DispatchReply {
         let traced = reply.base
         for line in traced.outcome.lines(message: message, trace: traced.trace) { Output.line(line) }
         for line in focusLines(traced.trace) { Output.line(line) }
+        for line in changeLines(traced.trace) { Output.line(line) }
         guard explain else { return }
         Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
         for line in StepFormatter.lines(traced.trace) { Output.line("  " + line) }
@@ -15,6 +16,17 @@ enum DispatchReply {
 
     /// `focus window w1: a → b (reason)` for each first-responder change of a trace.
     static func focusLines(_ trace: Trace) -> [String] { trace.focusChanges.map(TraceFormatter.focus) }
+
+    /// `change toggle.on: false → true (K3)` for each node field the dispatch changed (1.6; also published as a
+    /// `dispatch` tree event).
+    static func changeLines(_ trace: Trace) -> [String] {
+        trace.steps.compactMap { step in
+            guard case .change(let c) = step else { return nil }
+            return change(c)
+        }
+    }
+
+    static func change(_ c: FieldChange) -> String { "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))" }
 
     /// Touch and press ids: integers when they look like integers, strings otherwise.
     static func identifier(_ text: String) -> EventID {

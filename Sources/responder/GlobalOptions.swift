@@ -28,6 +28,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Connect with this client id (ZeroMQ routing id) to continue touches and presses begun under it. Default: a fresh id, except `touch` and `press`, which use responder-<uid>.", valueName: "id"))
     var clientID: String?
 
+    @Option(help: ArgumentHelp("A session owner token (16-256 bytes): `session create` makes the session owned by it; load, apply, make-key and session delete send it (Protocol/README.md 7.1). Default: $RESPONDER_OWNER.", valueName: "token"))
+    var owner: String?
+
+    /// --owner, else $RESPONDER_OWNER.
+    var sessionOwner: String? { owner ?? ProcessInfo.processInfo.environment["RESPONDER_OWNER"].flatMap { $0.isEmpty ? nil : $0 } }
+
     func validate() throws {
         if let connect, endpoints(connect) == nil {
             throw ValidationError("--connect expects RPC,EVENTS (two endpoints separated by a comma), got \"\(connect)\"")

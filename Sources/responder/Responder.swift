@@ -17,7 +17,7 @@ struct Responder: ParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "World", subcommands: [
                 InfoCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self, TreeCommand.self,
-                WatchCommand.self, CallCommand.self, ClientsCommand.self, ImportCommand.self, RecordCommand.self, ReplayCommand.self,
+                WatchCommand.self, DrawCommand.self, WebCommand.self, CallCommand.self, ClientsCommand.self, ImportCommand.self, RecordCommand.self, ReplayCommand.self,
             ]),
             CommandGroup(name: "Dispatch", subcommands: [
                 HitCommand.self, TapCommand.self, TouchCommand.self, DragCommand.self, PressHoldCommand.self, ClockCommand.self,
@@ -27,6 +27,7 @@ struct Responder: ParsableCommand {
             CommandGroup(name: "Editors and agents", subcommands: [
                 MCPCommand.self, BridgeCommand.self,
             ]),
+            CommandGroup(name: "Security", subcommands: [KeygenCommand.self]),
         ]
     )
 

@@ -16,8 +16,8 @@ enum StepFormatter {
             return text + on(touch) + rule(v.rule, v.reason?.rawValue)
         case .deliver(let to, let message, let disposition, let r, let reason, let tag):
             return "deliver \(message) to \(to): \(disposition.rawValue)" + on(tag) + rule(r, reason?.rawValue)
-        case .controlEvent(let control, let event, let touch):
-            return "controlEvent \(event.rawValue) on \(control)" + on(touch) + rule(.t3, nil)
+        case .controlEvent(let control, let event, let touch, let r):
+            return "controlEvent \(event.rawValue) on \(control)" + on(touch) + rule(r, nil)
         case .action(let action, let target, let sender, let performed, let by, let r, let reason):
             let who = performed ? "performed by \(by ?? "?")" : "not performed"
             return "action \(TraceFormatter.label(action))\(sender ?? "-") → \(target ?? "nil target"): \(who)" + rule(r, reason?.rawValue)
@@ -46,6 +46,8 @@ enum StepFormatter {
             return "held \(message) of touch \(Describe.id(touch)) by \(by.joined(separator: ", "))" + rule(r, nil)
         case .release(let touch, let message, let by, let r):
             return "release \(message) of touch \(Describe.id(touch))" + (by.map { " (\($0) failed)" } ?? "") + rule(r, nil)
+        case .change(let c):
+            return DispatchReply.change(c)
         }
     }
 

@@ -38,7 +38,7 @@ struct TreeDrawer {
     func describe(_ node: JSON) -> String {
         let id = node["id"]?.stringValue ?? "?"
         var parts = [id, node["kind"]?.stringValue ?? "?"]
-        if let cls = node["class"]?.stringValue { parts.append(cls) }
+        if let cls = node["class"]?.stringValue { parts.append(cls + (node["baseClass"]?.stringValue.map { ": \($0)" } ?? "")) }
         if let frame = node["frame"]?.arrayValue { parts.append("(" + frame.map { Output.number($0) }.joined(separator: ", ") + ")") }
         var flags: [String] = []
         if node["hidden"]?.boolValue == true { flags.append("hidden") }
@@ -48,8 +48,13 @@ struct TreeDrawer {
         if node["key"]?.boolValue == true { flags.append("key") }
         if node["clipsToBounds"]?.boolValue == true { flags.append("clips") }
         if firstResponders.contains(id) { flags.append("★ first responder") }
+        flags += UIKitFlags.flags(node)
         if !flags.isEmpty { parts.append("[" + flags.joined(separator: ", ") + "]") }
         for recognizer in node["gestureRecognizers"]?.arrayValue ?? [] { parts.append(describe(recognizer: recognizer)) }
+        // K8: a scroll view's built-in pan (listed by the snapshot, not in the node).
+        for builtIn in recognizerStates.values where builtIn.view == id && builtIn.recognizer == id + ".pan" {
+            parts.append(describe(recognizer: ["id": .string(builtIn.recognizer), "kind": "pan"]).replacingOccurrences(of: "⟩", with: " built-in⟩"))
+        }
         return parts.joined(separator: "  ")
     }
 

@@ -56,13 +56,44 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Seconds without a request after which a client is no longer listed by session.clients.")
     var clientIdleSeconds = 600
 
+    @Option(name: .long, help: "Directory of the durable state (sessions survive a restart), or \"none\" to keep everything in memory. Default: $XDG_STATE_HOME/responder/<name>, else ~/.local/state/responder/<name>")
+    var stateDir: String?
+
+    @Flag(name: .long, help: "Keep everything in memory: a restart starts empty (the same as --state-dir none).")
+    var ephemeral = false
+
+    @Option(name: .long, help: "none: nothing is written; normal: every acknowledged change survives a crash or kill of the engine; full: also a power loss (an fsync per group commit).")
+    var durability = Durability.normal
+
+    @Flag(name: .long, help: "Start from the valid part of a damaged state directory (what is dropped is logged) instead of refusing to start.")
+    var recover = false
+
+    @Option(name: .customLong("allow-uid"), help: "Also accept ipc connections from this user id (repeat for several). By default only the engine's own user may connect.")
+    var allowUIDs: [UInt32] = []
+
+    @Flag(name: .long, help: "Allow plain tcp (no CURVE) on a loopback address. Anyone on this machine can then connect, read and change every session. Without it a tcp endpoint uses CURVE: keys in $XDG_STATE_HOME/responder/<name>/ (engine.key, authorized_clients; see `responder keygen`).")
+    var insecureTcp = false
+
+    @Option(name: .long, help: "Most connections per socket (rpc, events); more are refused at once, and the open-file limit is raised to hold them.")
+    var maxClients = EngineBounds().maxClients
+
+    @Option(name: .long, help: "Replies queued to a client that does not read them; past it, its replies are dropped (the requests are still carried out).")
+    var replyHwm = EngineBounds().replyHighWaterMark
+
+    @Option(name: .long, help: "Bytes of events kept per session for trace.replay (the oldest go first; the newest is always kept).")
+    var replayBytes = EngineBounds().replayBytes
+
+    @Option(name: .long, help: "Most sessions in the engine.")
+    var maxSessions = EngineBounds().maxSessions
+
     @Option(name: .long, help: "Log level.")
     var logLevel = LogLevel.info
 
     func validate() throws {
         guard EngineConfig.isValidName(name) else { throw ValidationError("--name must match [A-Za-z0-9_-]{1,64}") }
         for (flag, value) in [("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds)] where value < 1 {
+                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds),
+                              ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes), ("--max-sessions", maxSessions)] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
     }
@@ -91,6 +122,14 @@ struct Responderd: ParsableCommand {
             config.initialWorldSource = world
         }
         config.clientIdleSeconds = Double(clientIdleSeconds)
+        config.durability = durability
+        config.recover = recover
+        if !ephemeral, stateDir != "none", durability != .none {
+            config.stateDirectory = stateDir ?? StateDirectory.defaultPath(name: name)
+        }
+        config.security = SecurityConfig(allowedUIDs: Set(allowUIDs), insecureTCP: insecureTcp,
+                                         stateDirectory: stateDir == "none" ? nil : stateDir)
+        config.bounds = EngineBounds(maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions)
         let engine = Engine(config: config, logger: logger)
         // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
         // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers
@@ -104,7 +143,10 @@ struct Responderd: ParsableCommand {
         }
         signalThread.name = "responderd-signals"
         signalThread.start()
-        do { try engine.start() } catch EngineError.initialWorld(let source, let e) {
+        // The warning comes before the discovery file: whoever finds the engine can already read it.
+        do {
+            try engine.start { rpc, events in if insecureTcp { InsecureWarning.print(rpc: rpc, events: events) } }
+        } catch EngineError.initialWorld(let source, let e) {
             // Field paths are the file's own, from its top: tree.children[0].frame.
             var text = "--world \(source ?? "?"): \(e.name.rawValue) (\(e.code)): \(e.message)"
             for (key, value) in e.details { text += "\n  \(key): " + (value.stringValue ?? JSONCodec.encodeString(value)) }
@@ -114,6 +156,7 @@ struct Responderd: ParsableCommand {
         }
         FileHandle.standardOutput.write(Data("responderd \(EngineConfig.version): engine \"\(name)\" running; discovery file \(engine.discoveryPath)\n".utf8))
         engine.wait()
+        if let failure = engine.failure { fail(failure) }
     }
 
     /// `responderd: <message>` on standard error, and exit status 1.

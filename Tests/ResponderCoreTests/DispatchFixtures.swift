@@ -101,7 +101,7 @@ extension SessionState {
     mutating func resign(_ params: JSON) throws(RPCError) -> Traced<FocusOutcome> {
         try resign(try WireDecoder.decode(ResignRequest.self, from: params).id)
     }
-    func sendAction(_ params: JSON) throws(RPCError) -> Traced<ActionOutcome> {
+    mutating func sendAction(_ params: JSON) throws(RPCError) -> Traced<ActionOutcome> {
         let r = try WireDecoder.decode(SendActionRequest.self, from: params)
         return try sendAction(r.action, target: r.target, sender: r.sender)
     }

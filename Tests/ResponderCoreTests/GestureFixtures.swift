@@ -70,7 +70,7 @@ func viewMessages<O>(_ d: Traced<O>, _ view: String) -> [String] {
 
 func controlEvents<O>(_ d: Traced<O>) -> [String] {
     d.trace.steps.compactMap { step in
-        guard case .controlEvent(_, let event, _) = step else { return nil }
+        guard case .controlEvent(_, let event, _, _) = step else { return nil }
         return event.rawValue
     }
 }

@@ -278,7 +278,7 @@ import ResponderProtocol
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
         ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"], ["clock"],
-        ["mcp"], ["bridge"], ["import"], ["record"], ["replay"],
+        ["mcp"], ["bridge"], ["import"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"],
     ]
 
     @Test(arguments: commands)
@@ -347,7 +347,7 @@ import ResponderProtocol
         let b = try t.run(["tap", "20", "410"])
         #expect(b.lines == [
             "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
-            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside] [actions: save: → RVC]",
+            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside, primaryActionTriggered] [actions: save: → RVC]",  // K2: a UIButton
         ])
         let json = try t.run(["tap", "50", "50", "--json"])
         let reply = try JSONCodec.decode(json.stdout)
@@ -455,7 +455,7 @@ import ResponderProtocol
         let b = try t.run(["tap", "20", "410"])
         #expect(b.lines == [
             "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
-            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside] [actions: save: → RVC]",
+            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside, primaryActionTriggered] [actions: save: → RVC]",  // K2: a UIButton
             "  gesture dismissTap: possible → failed (G10, control-default-action by B)",
             "  gesture dismissTap: failed → possible (G2, reset)",
         ])

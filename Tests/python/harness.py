@@ -129,13 +129,14 @@ class Client:
     _ids = itertools.count(1)
 
     def __init__(self, ctx: zmq.Context, endpoint: str, routing_id: bytes | None = None,
-                 timeout: float = REPLY_TIMEOUT):
+                 timeout: float = REPLY_TIMEOUT, curve: tuple | None = None):
         self.endpoint = endpoint
         self.timeout = timeout
         self.socket = ctx.socket(zmq.DEALER)
         self.socket.setsockopt(zmq.LINGER, 0)
         if routing_id is not None:
             self.socket.setsockopt(zmq.ROUTING_ID, routing_id)
+        set_curve(self.socket, curve)
         self.socket.connect(endpoint)
 
     def close(self):
@@ -218,15 +219,23 @@ def check_response(method: str, resp: dict) -> None:
 
 # --------------------------------------------------------------------------------------------- events
 
+def set_curve(socket: zmq.Socket, curve: tuple | None) -> None:
+    """CURVE client options from (server public key, client public key, client secret key), Z85 bytes."""
+    if curve is not None:
+        socket.curve_serverkey, socket.curve_publickey, socket.curve_secretkey = curve
+
+
 class Subscriber:
     """A SUB on the engine's events endpoint. On creation it subscribes to the given topic prefixes and to
     $sys/welcome, and waits for the welcome message, so its subscriptions are live when it returns."""
 
     WELCOME = b"$sys/welcome"
 
-    def __init__(self, ctx: zmq.Context, endpoint: str, *prefixes: str, timeout: float = REPLY_TIMEOUT):
+    def __init__(self, ctx: zmq.Context, endpoint: str, *prefixes: str, timeout: float = REPLY_TIMEOUT,
+                 curve: tuple | None = None):
         self.socket = ctx.socket(zmq.SUB)
         self.socket.setsockopt(zmq.LINGER, 0)
+        set_curve(self.socket, curve)
         self.prefixes = prefixes
         for p in prefixes:
             self.socket.setsockopt(zmq.SUBSCRIBE, p.encode())
@@ -302,6 +311,10 @@ class Engine:
         self.args = list(args)
         self.proc: subprocess.Popen | None = None
         self.env = dict(os.environ if env is None else env)
+        # Default state directories (sessions, keys and authorized_clients) land in the test's own directory,
+        # never in the user's; a test that passes its own env may choose another.
+        if env is None or "XDG_STATE_HOME" not in env:
+            self.env["XDG_STATE_HOME"] = str(self.runtime_dir / "state")
         if xdg:
             self.env["XDG_RUNTIME_DIR"] = str(self.runtime_dir)
             self.dir = self.runtime_dir / "responder"
@@ -309,6 +322,8 @@ class Engine:
             self.env.pop("XDG_RUNTIME_DIR", None)
             self.dir = Path(f"/tmp/responder-{os.getuid()}")
         self._clients: list = []
+        # Run in the child before responderd starts (e.g. lowering its open-file limit).
+        self.preexec = None
 
     @property
     def discovery_path(self) -> Path:
@@ -326,8 +341,12 @@ class Engine:
         self.runtime_dir.mkdir(parents=True, exist_ok=True)
         self.stdout = open(self.runtime_dir / f"{self.name}.{uuid.uuid4().hex[:4]}.stdout", "w+b")
         self.stderr = open(self.runtime_dir / f"{self.name}.{uuid.uuid4().hex[:4]}.stderr", "w+b")
-        self.proc = subprocess.Popen([str(binary), "--name", self.name, *self.args], env=self.env,
-                                     stdout=self.stdout, stderr=self.stderr, stdin=subprocess.DEVNULL)
+        # Tests keep state in memory unless they ask for a state directory (--state-dir, --durability).
+        durable = any(a.startswith(("--state-dir", "--durability", "--ephemeral")) for a in self.args)
+        args = self.args if durable else [*self.args, "--ephemeral"]
+        self.proc = subprocess.Popen([str(binary), "--name", self.name, *args], env=self.env,
+                                     stdout=self.stdout, stderr=self.stderr, stdin=subprocess.DEVNULL,
+                                     preexec_fn=self.preexec)
         if wait:
             self.wait_ready()
         return self
@@ -368,15 +387,29 @@ class Engine:
     def events_endpoint(self) -> str:
         return self._discovery["events"]
 
-    def client(self, routing_id: bytes | None = None, timeout: float = REPLY_TIMEOUT) -> Client:
-        c = Client(self.ctx, self.rpc_endpoint, routing_id, timeout)
+    def client(self, routing_id: bytes | None = None, timeout: float = REPLY_TIMEOUT, curve: tuple | None = None) -> Client:
+        c = Client(self.ctx, self.rpc_endpoint, routing_id, timeout, curve=curve)
         self._clients.append(c)
         return c
 
-    def subscriber(self, *prefixes: str, timeout: float = REPLY_TIMEOUT) -> Subscriber:
-        s = Subscriber(self.ctx, self.events_endpoint, *prefixes, timeout=timeout)
+    def subscriber(self, *prefixes: str, timeout: float = REPLY_TIMEOUT, curve: tuple | None = None) -> Subscriber:
+        s = Subscriber(self.ctx, self.events_endpoint, *prefixes, timeout=timeout, curve=curve)
         self._clients.append(s)
         return s
+
+    @property
+    def state_dir(self) -> Path:
+        return Path(self.env.get("XDG_STATE_HOME", "")) / "responder" / self.name
+
+    def authorize_client(self) -> tuple:
+        """A new client keypair added to this engine's authorized_clients; returns what `curve=` takes."""
+        public, secret = zmq.curve_keypair()
+        self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self.state_dir / "authorized_clients"
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a") as f:
+            f.write(public.decode() + " test client\n")
+        return (self._discovery["curveServerKey"].encode(), public, secret)
 
     def send_signal(self, sig) -> None:
         if self.proc and self.proc.poll() is None:

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
+from test_uikit_classes import uikit_traces
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
 BUTTON = [100, 150]
@@ -428,7 +429,7 @@ def gesture_traces(engine, client):
     # G10: a tap recognizer on the button's superview leaves the button its tap; a pan does not (G7: touchCancel).
     g10 = r("event.tap", point=[20, 220])
     assert ("ptap", "failed", "G10", "control-default-action", "btn") in transitions(g10)
-    assert g10["deliveries"][1]["controlEvents"] == ["touchUpInside"] and g10["deliveries"][1]["actions"][0]["by"] == "GVC"
+    assert g10["deliveries"][1]["controlEvents"] == ["touchUpInside", "primaryActionTriggered"] and g10["deliveries"][1]["actions"][0]["by"] == "GVC"
     drag = touch(("P", "began", (20, 220)), ("P", "moved", (35, 220)), ("P", "moved", (60, 220)), ("P", "ended"))
     assert transitions(drag)[:2] == [("ptap", "failed", "G2", "moved-too-far"), ("pan", "began", "G2", "threshold")]
     cancel = drag["deliveries"][1]["gestureDeliveries"][0]
@@ -594,6 +595,7 @@ def test_every_trace_shape_occurs(engine, client):
     traces = r.traces + r2.traces + [e["trace"] for t, e in events if e["stream"] == "trace"]
     gesture_traces_seen, _ = gesture_traces(engine, client)
     traces += gesture_traces_seen
+    traces += uikit_traces(engine, client)  # 1.6: UIKit's own classes (K1–K10)
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 
@@ -608,7 +610,8 @@ def test_every_trace_shape_occurs(engine, client):
         ("hit", None, "H2"), ("hit", "redirect", "H6"), ("miss", "hidden", "H2"), ("miss", "alpha", "H2"),
         ("miss", "interaction-disabled", "H2"), ("miss", "disabled-control", "H7"), ("miss", "outside-bounds", "H3"),
         ("miss", "outside-bounds", "H6"), ("miss", "singular-transform", "H4"), ("skipped", "never", "H6"),
-        ("skipped", "pass-through", "H6")}
+        ("skipped", "pass-through", "H6"),
+        ("miss", "interaction-disabled", "K1"), ("miss", "animating", "K10"), ("miss", "presented-over", "K9")}
     assert {x for (x,) in seen("hitTest", "reason")} - {None} == set(defs["hitTestStep"]["properties"]["reason"]["enum"])
     assert seen("deliver", "disposition") == {(d,) for d in defs["deliverStep"]["properties"]["disposition"]["enum"]}
     assert seen("deliver", "rule") == {(x,) for x in defs["deliverStep"]["properties"]["rule"]["enum"]}
@@ -620,7 +623,7 @@ def test_every_trace_shape_occurs(engine, client):
     assert seen("check", "check") == {(x,) for x in defs["checkStep"]["properties"]["check"]["enum"]}
     assert seen("check", "rule") == {("F2",), ("F3",)}
     assert seen("firstResponder", "reason", "rule") == {
-        ("become", "F2"), ("tap", "F5"), ("resign", "F3"), ("resign", "F2"), ("left-window", "F6")}
+        ("become", "F2"), ("tap", "F5"), ("resign", "F3"), ("resign", "F2"), ("left-window", "F6"), ("become", "K7")}
     assert seen("next", "rule") == {("N1",), ("N2",), ("N3",)}
     assert seen("discard", "reason", "rule") == {
         ("end-of-chain", "N3"), ("end-of-chain", "A4"), ("cycle", "N4"), ("no-hit", "H1"),
@@ -631,6 +634,8 @@ def test_every_trace_shape_occurs(engine, client):
     # request sequence reaches it, but the schema keeps it.
     assert {x for (x,) in seen("discard", "reason")} == set(defs["discardStep"]["properties"]["reason"]["enum"]) - {"no-view"}
     assert {x for (x,) in seen("keyWindow", "rule")} == {"F4"}
+    assert {x for (x,) in seen("change", "rule")} == set(defs["changeStep"]["properties"]["rule"]["enum"])
+    assert seen("controlEvent", "rule") == {(x,) for x in defs["controlEventStep"]["properties"]["rule"]["enum"]}
     assert {f["reason"] for f in focus} == {"become", "tap", "resign", "left-window"}
 
     deliveries = [d for tr in traces if tr["kind"] in ("touch", "treeChange")
@@ -661,7 +666,7 @@ def test_every_trace_shape_occurs(engine, client):
     gesture_deliveries = [g for o in outcomes for d in o.get("deliveries", []) for g in d.get("gestureDeliveries", [])] + \
         [g for o in outcomes for g in o.get("gestureDeliveries", [])]
     assert {(g["reason"], g["rule"]) for g in gesture_deliveries} == {
-        ("released", "G8"), ("released", "G9"), ("cancelled-by-gesture", "G7")}
+        ("released", "G8"), ("released", "G9"), ("cancelled-by-gesture", "G7"), ("released", "K8")}
     outcome_reasons = {(tr["kind"], tr["outcome"].get("reason")) for tr in traces
                        if tr["kind"] in ("become", "resign", "action")}
     assert outcome_reasons == {("become", x) for x in defs["becomeOutcome"]["properties"]["reason"]["enum"]} | \

@@ -390,8 +390,9 @@ def test_replaying_from_zero_a_session_that_began_with_a_world_file_says_so(engi
                 sub.kill()
                 sub.wait(5)
     lines = out.read_text().splitlines()
-    assert lines[0] == "snapshot: seq 2, revision 4, 10 nodes", lines
-    assert re.fullmatch(r"#3 tree by [0-9a-f]+ revision 5 nodes 10", lines[1]), lines
+    # 16 nodes: the demo world (1.6: with an image view and its button, a switch, a scroll view and its rows).
+    assert lines[0] == "snapshot: seq 2, revision 4, 16 nodes", lines
+    assert re.fullmatch(r"#3 tree by [0-9a-f]+ revision 5 nodes 16", lines[1]), lines
 
     # `responder watch --since 0` says why it starts from a snapshot.
     out = short_dir / "watch.out"
@@ -407,7 +408,7 @@ def test_replaying_from_zero_a_session_that_began_with_a_world_file_says_so(engi
         "replaying default after seq 0",
         "not replayed: the session started with a world that is in no event (responderd --world): replaying from "
         "seq 0 cannot rebuild it; take a new session.snapshot",
-        "following default from seq 3 (revision 5, 10 nodes)",
+        "following default from seq 3 (revision 5, 16 nodes)",
     ]
 
 

@@ -80,14 +80,18 @@ def test_fallback_directory_without_xdg(engines, real_runtime_dir):
         e.stop(signal.SIGKILL)
 
 
-def test_tcp_wildcard_endpoints_are_resolved(engines):
-    e = engines(args=["--rpc", "tcp://127.0.0.1:*", "--events", "tcp://127.0.0.1:*"])
+@pytest.mark.parametrize("secure", [True, False], ids=["curve", "insecure-tcp"])
+def test_tcp_wildcard_endpoints_are_resolved(engines, secure):
+    # tcp uses CURVE unless --insecure-tcp (Protocol/README.md 2.1); either way the ports are resolved.
+    e = engines(args=["--rpc", "tcp://127.0.0.1:*", "--events", "tcp://127.0.0.1:*"] + ([] if secure else ["--insecure-tcp"]))
     for key in ["rpc", "events"]:
         assert re.fullmatch(r"tcp://127\.0\.0\.1:\d+", e.discovery[key]), e.discovery[key]
-    c = e.client()
+    assert ("curveServerKey" in e.discovery) == secure
+    curve = e.authorize_client() if secure else None
+    c = e.client(curve=curve)
     info = c.call("engine.info")
     assert info["rpc"] == e.discovery["rpc"] and info["events"] == e.discovery["events"]
-    e.subscriber("$sys/")
+    e.subscriber("$sys/", curve=curve)
 
 
 def test_second_engine_with_same_name_is_refused(engines):

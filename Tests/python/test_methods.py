@@ -139,7 +139,7 @@ def test_tree_get_reports_every_field_with_defaults(client):
     vc = find(tree, "rootVC")
     assert vc["class"] == "UIViewController" and vc["presentedBy"] is None
     assert vc["handles"] == {"buttonTapped:": "handle", "motionEnded": "handle", "dismissKeyboard:": "handle",
-                             "cardLongPressed:": "handle"}
+                             "cardLongPressed:": "handle", "toggled:": "handle"}  # toggled: the demo's switch (1.6)
     assert "frame" not in vc, "fields that do not apply are not listed"
     # A recognizer is written back with every member, its kind's parameters included.
     assert find(tree, "root")["gestureRecognizers"] == [{

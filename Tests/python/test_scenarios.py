@@ -341,11 +341,11 @@ def test_P12_button_keeps_its_touches_T3(world):
     reply = w.tap(120, 120)
     began, ended = reply["deliveries"]
     assert began["view"] == "Btn" and began["controlEvents"] == ["touchDown"]
-    assert ended["controlEvents"] == ["touchUpInside"]
+    assert ended["controlEvents"] == ["touchUpInside", "primaryActionTriggered"]  # K2 (1.6): Btn is a UIButton
     for d in (began, ended):
         assert d["visited"] == ["Btn"] and d["handledBy"] == ["Btn"]
     assert steps(reply, "deliver", to=RVC) == [], "RVC's touchesBegan is never called"
-    assert [s["event"] for s in steps(reply, "controlEvent", control="Btn")] == ["touchDown", "touchUpInside"]
+    assert [s["event"] for s in steps(reply, "controlEvent", control="Btn")] == ["touchDown", "touchUpInside", "primaryActionTriggered"]
     assert {s["disposition"] for s in steps(reply, "deliver")} == {"consumed-by-control"}
     assert_same_trace_on_stream(sub, w.session, reply)
 
@@ -365,7 +365,7 @@ def btn_in_p(btn_fields=None, p_fields=None, **kw) -> dict:
 def tap_action(w: World) -> dict:
     """Taps Btn (at (70,70)) and returns the one action its touch-up sent."""
     _, ended = w.tap(70, 70)["deliveries"]
-    assert ended["controlEvents"] == ["touchUpInside"]
+    assert ended["controlEvents"] == ["touchUpInside", "primaryActionTriggered"]  # K2 (1.6)
     assert len(ended["actions"]) == 1, ended["actions"]
     a = ended["actions"][0]
     assert a["action"] == "tap:" and a["event"] == "touchUpInside" and a["target"] is None

@@ -20,6 +20,7 @@ import collections
 import itertools
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Optional
@@ -67,6 +68,56 @@ class EngineAddress:
     pid: Optional[int] = None
     source: str = ""          # where the address came from: the discovery file's path or "environment"
     info: dict = field(default_factory=dict)
+    server_key: Optional[str] = None  # the engine's CURVE public key (Z85) for tcp endpoints: connect with CURVE
+
+
+def _read_own_file(path: str, what: str) -> bytes:
+    """Reads a file that is this user's and that no one else may write, never through a symbolic link: a
+    discovery file planted by another user would send everything to their endpoints (Protocol/README.md §3)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)  # ELOOP for a link
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid():
+            raise NoEngineError(f"refusing {what} {path}: it belongs to uid {st.st_uid}, not to this user "
+                                f"(uid {os.geteuid()}); someone else may have planted it")
+        if st.st_mode & 0o022:
+            raise NoEngineError(f"refusing {what} {path}: group or others may write it")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def _check_own_directory(path: str) -> None:
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise NoEngineError(f"refusing engine directory {path}: not a directory (a symbolic link?)")
+    if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        raise NoEngineError(f"refusing engine directory {path}: it is not this user's alone")
+
+
+def client_key_path(env: Mapping[str, str] = os.environ) -> str:
+    """Where ``responder keygen`` keeps this user's CURVE keypair."""
+    if env.get("RESPONDER_CLIENT_KEY"):
+        return env["RESPONDER_CLIENT_KEY"]
+    config = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return os.path.join(config, "responder", "client.key")
+
+
+def _apply_curve(socket: zmq.Socket, address: "EngineAddress") -> None:
+    """CURVE with this user's key when the engine names a server key (tcp); nothing otherwise."""
+    if not address.server_key:
+        return
+    path = client_key_path()
+    try:
+        text = _read_own_file(path, "client key").decode()
+    except FileNotFoundError:
+        raise NoEngineError("the engine uses CURVE (tcp) and this user has no client key: run `responder keygen` "
+                            "and add the public key to the engine's authorized_clients") from None
+    keys = dict(line.split(" ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    socket.curve_serverkey = address.server_key.encode()
+    socket.curve_publickey = keys["public"].strip().encode()
+    socket.curve_secretkey = keys["secret"].strip().encode()
 
 
 def default_directory(env: Mapping[str, str] = os.environ) -> str:
@@ -92,12 +143,13 @@ def discover(name: str = "default", directory: Optional[str] = None,
     """Finds the engine named ``name``. RESPONDER_RPC + RESPONDER_EVENTS (both set) override the file."""
     rpc, events = env.get("RESPONDER_RPC"), env.get("RESPONDER_EVENTS")
     if rpc and events:
-        return EngineAddress(rpc=rpc, events=events, source="environment (RESPONDER_RPC, RESPONDER_EVENTS)")
+        return EngineAddress(rpc=rpc, events=events, source="environment (RESPONDER_RPC, RESPONDER_EVENTS)",
+                             server_key=env.get("RESPONDER_SERVER_KEY") or None)
     directory = directory or default_directory(env)
     path = os.path.join(directory, f"{name}.json")
     try:
-        with open(path, encoding="utf-8") as f:
-            info = json.load(f)
+        _check_own_directory(directory)
+        info = json.loads(_read_own_file(path, "discovery file"))
     except FileNotFoundError:
         raise NoEngineError(
             f'no engine named "{name}" is running: there is no discovery file {path}.\n'
@@ -105,7 +157,7 @@ def discover(name: str = "default", directory: Optional[str] = None,
             + (f" --dir {directory}" if directory != default_directory(env) else "")
             + "`), pass the right --name/--dir, or set RESPONDER_RPC and RESPONDER_EVENTS.") from None
     except (OSError, ValueError) as e:
-        raise NoEngineError(f"cannot read the discovery file {path}: {e}") from None
+        raise NoEngineError(f"cannot read the discovery file {path} (a symbolic link is refused): {e}") from None
     if not isinstance(info, dict) or not isinstance(info.get("rpc"), str) or not isinstance(info.get("events"), str):
         raise NoEngineError(f"the discovery file {path} has no rpc/events endpoints")
     if info.get("protocol", PROTOCOL) != PROTOCOL:
@@ -116,7 +168,7 @@ def discover(name: str = "default", directory: Optional[str] = None,
         raise NoEngineError(f'the engine named "{name}" is not running: pid {pid} in {path} is gone '
                             "(the file was left by an engine that crashed)")
     return EngineAddress(rpc=info["rpc"], events=info["events"], name=info.get("name"), pid=pid,
-                         source=path, info=info)
+                         source=path, info=info, server_key=info.get("curveServerKey"))
 
 
 # ----------------------------------------------------------------------------------------- requests
@@ -130,6 +182,7 @@ class Connection:
         self._context = context or zmq.Context.instance()
         self._socket = self._context.socket(zmq.DEALER)
         self._socket.setsockopt(zmq.LINGER, 0)
+        _apply_curve(self._socket, address)
         self._socket.connect(address.rpc)
         self._ids = itertools.count(1)
 
@@ -209,6 +262,7 @@ class Subscriber:
         for topic in topics:
             self._socket.setsockopt(zmq.SUBSCRIBE, topic.encode())
         self._socket.setsockopt(zmq.SUBSCRIBE, SYS_PREFIX.encode())
+        _apply_curve(self._socket, address)
         self._socket.connect(address.events)
         deadline = time.monotonic() + welcome_timeout
         while True:

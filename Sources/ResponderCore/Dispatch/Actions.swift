@@ -14,8 +14,10 @@ extension SessionState {
         }
     }
 
-    /// A2–A4: sends `action`; pure apart from the trace (actions change no engine state).
-    func performAction(_ action: String, target: String?, sender: String?, responders: Responders, trace: inout Trace) -> ActionOutcome {
+    /// A2–A4: sends `action`. `perform` false (canPerformAction) only finds the target. A responder's own
+    /// `handles` come first; otherwise the built-in methods of K6/K7 answer, and performing them may change
+    /// fields and the first responder.
+    mutating func performAction(_ action: String, target: String?, sender: String?, responders: Responders, perform: Bool = true, trace: inout Trace) -> ActionOutcome {
         func step(_ to: String, _ disposition: Disposition, _ rule: Rule, reason: DeliverReason? = nil) {
             trace.add(.deliver(to: to, message: action, disposition: disposition, rule: rule, reason: reason, tag: nil))
         }
@@ -25,8 +27,9 @@ extension SessionState {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
             if let node = responders.node(target) {
-                let implements = node.handling(action) != nil
-                step(target, implements ? .handled : .notHandled, rule)
+                let builtIn = node.handling(action) == nil ? builtInAction(action, on: node) : nil
+                let implements = node.handling(action) != nil || builtIn != nil
+                step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
                 outcome = ActionOutcome(performed: implements, by: implements ? target : nil, visited: [target], reason: implements ? nil : .notImplemented)
             } else {
                 outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .targetMissing)
@@ -39,11 +42,12 @@ extension SessionState {
             var current: String? = nilTargetStart(sender: sender)
             while let id = current, seen.insert(id).inserted, let node = responders.node(id) {
                 outcome.visited.append(id)
-                if node.handling(action) != nil {
-                    if node.vetoes.contains(action) {
-                        step(id, .notHandled, rule, reason: .vetoed)
+                let builtIn = node.handling(action) == nil ? builtInAction(action, on: node) : nil
+                if node.handling(action) != nil || builtIn != nil {
+                    if node.vetoes.contains(action) || builtIn?.available == false {
+                        step(id, .notHandled, builtIn?.rule ?? rule, reason: .vetoed)
                     } else {
-                        step(id, .handled, rule)
+                        step(id, .handled, builtIn?.rule ?? rule)
                         outcome.performed = true
                         outcome.by = id
                         outcome.reason = nil
@@ -57,15 +61,19 @@ extension SessionState {
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
         trace.add(.action(action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by, rule: rule, reason: outcome.reason))
+        if perform, outcome.performed, let by = outcome.by, responders.node(by)?.handling(action) == nil {
+            performBuiltIn(action, on: by, trace: &trace)
+        }
         return outcome
     }
 
     /// A2–A4: `sendAction(_:to:from:for:)`; `target` nil sends it up the chain.
-    public func sendAction(_ action: String, target: String?, sender: String?) throws(RPCError) -> Traced<ActionOutcome> {
+    public mutating func sendAction(_ action: String, target: String?, sender: String?) throws(RPCError) -> Traced<ActionOutcome> {
         if let target { _ = try existing(target, field: "target") }
         if let sender { _ = try existing(sender, field: "sender") }
         var trace = Trace(kind: .action)
         let outcome = performAction(action, target: target, sender: sender, responders: Responders(world), trace: &trace)
+        commitChanges()
         return trace.finish(outcome)
     }
 
@@ -75,7 +83,8 @@ extension SessionState {
         let sender = sender ?? World.rootID
         _ = try existing(sender, field: "sender")
         var trace = Trace(kind: .canPerform)
-        let outcome = performAction(action, target: nil, sender: sender, responders: Responders(world), trace: &trace)
+        var query = self
+        let outcome = query.performAction(action, target: nil, sender: sender, responders: Responders(world), perform: false, trace: &trace)
         return trace.finish(CanPerformOutcome(available: outcome.performed, by: outcome.by, visited: outcome.visited, editingCommand: editingCommands.contains(action)))
     }
 }

@@ -34,7 +34,16 @@ extension SessionState {
         for event in events {
             trace.add(.controlEvent(control: control, event: event, touch: touch.id))
         }
-        let actions = sendControlActions(control, events: events, responders: responders, trace: &trace)
+        // K2–K5: a standard control's own events, with the state they change.
+        let (together, after) = classControlEvents(control, touch: touch, phase: phase, events: events, trace: &trace)
+        for event in together { trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: .k2)) }
+        events += together
+        var actions = sendControlActions(control, events: events, responders: responders, trace: &trace)
+        for (event, rule) in after {
+            trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: rule))
+            events.append(event)
+            actions += sendControlActions(control, events: [event], responders: responders, trace: &trace)
+        }
         // F5: a text field becomes first responder at touch-up inside; a button does not.
         if events.contains(.touchUpInside), responders.node(control)?.kind == .textField {
             _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
@@ -54,7 +63,7 @@ extension SessionState {
 
     /// A1: every action registered for one of `events`, in registration order, via A2 (explicit target)
     /// or A3/A4 (nil target, the chain) with the control as sender.
-    func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [ControlAction] {
+    mutating func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [ControlAction] {
         guard let node = responders.node(control), !events.isEmpty else { return [] }
         var out: [ControlAction] = []
         for registration in node.targets where events.contains(registration.event) {

@@ -78,7 +78,8 @@ struct HitTester {
             if stack[top].next >= 0 {
                 let child = stack[top].subviews[stack[top].next]
                 stack[top].next -= 1
-                let q = world[child]!.convertFromSuperview(stack[top].point)  // H4
+                let point = stack[top].point
+                let q = world.read(child) { $0.convertFromSuperview(point) }!  // H4
                 switch start(child, q, window: stack[top].window) {
                 case .pushed(let f): stack.append(f)
                 case .answered(let a): answer = a
@@ -111,7 +112,12 @@ struct HitTester {
         } else if !profile.isHittable(alpha: node.alpha) {
             exclusion = (.alpha, .h2)  // each view checks only its own alpha
         } else if !node.userInteractionEnabled {
-            exclusion = (.interactionDisabled, .h2)
+            // K1: the class default (an image view, a label) when the node does not set it.
+            exclusion = (.interactionDisabled, node.interactionSetting == nil ? .k1 : .h2)
+        } else if node.uikit.animatingAllowsInteraction == false {
+            exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
+        } else if world.presentedOver(id) {
+            exclusion = (.presentedOver, .k9)
         } else if node.kind.isControl && !node.enabled {
             exclusion = (.disabledControl, .h7)
         } else if let p = point {

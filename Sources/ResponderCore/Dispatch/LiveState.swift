@@ -11,6 +11,8 @@ struct LiveTouch: Sendable {
     /// The latest point in screen coordinates.
     var point: Point
     var tapCount: Int
+    /// The session clock when it began (K8: delaysContentTouches counts from here).
+    var beganAt = 0.0
     /// Why the touch is delivered to no one, with the rule.
     var undelivered: (reason: TouchDeliveryReason, rule: Rule)?
     /// G1: the recognizers observing it, in the order they get each phase.

@@ -3,7 +3,7 @@ import ResponderProtocol
 /// One session's world, dispatch profile and live dispatch state (touches, presses, control tracking,
 /// first responders). Pure and deterministic: every request is a function of the state and its params.
 public struct SessionState: Sendable {
-    public private(set) var world: World
+    public internal(set) var world: World
     public let profile: Profile
 
     /// T1: live touches in the order they began.
@@ -26,6 +26,14 @@ public struct SessionState: Sendable {
     var releaseCause: String?
     /// The touch whose cancellation recognizers are seeing (G5 waits do not complete meanwhile).
     var cancelling: EventID?
+    /// K3–K8: node fields this request changed, in order; committed as one batch when it ends.
+    var fieldChanges: [(id: String, field: String)] = []
+    /// The committed batch of the last request, until the engine takes it to publish (12.6).
+    var committedChanges: [GuardedOp] = []
+    /// K4: slider thumbs being dragged: the value and the touch's x when it began.
+    var thumbs: [EventID: (control: String, value: Double, x: Double)] = [:]
+    /// K8: each scrolling pan's content offset when it began.
+    var scrollStarts: [String: Point] = [:]
 
     public init(world: World = World(), profile: Profile = .uikit) {
         self.world = world
@@ -35,15 +43,17 @@ public struct SessionState: Sendable {
     // MARK: - Tree changes
 
     /// Applies a batch atomically, then works out what it did to live touches, presses and first
-    /// responders (T6, F6).
+    /// responders (T6, F6, K9).
     public mutating func apply(_ ops: [GuardedOp], ifRevision: Int?, limits: Limits) throws(RPCError) -> TreeChange {
         // Only a remove or a move can take a node out of its window (T6, E2, F6), and only live touches,
         // presses and first responders can be affected. Otherwise skip keeping the old world: holding it
         // would make the batch copy the whole world instead of changing it in place.
+        // K9: so can a presentation that starts, ends or changes style (fullScreen takes the presenter's views out).
         let mayLeave = ops.contains {
             switch $0.op {
             case .remove, .move: return true
-            case .insert, .update: return false
+            case .insert(_, _, let tree): return tree.entries.contains { $0.spec.presentedBy != nil }
+            case .update(_, let set): return set.assignments.contains { $0.name == "presentedBy" || $0.name == "modalPresentationStyle" }
             }
         }
         // Live recognizers can be removed, disabled or moved by any op (G2).
@@ -60,8 +70,16 @@ public struct SessionState: Sendable {
     /// Replaces the world. `ops` is empty: the server publishes the whole tree for a load. `removed` lists
     /// the ids that no longer exist, sorted; `changed` every id of the new world, parents first.
     public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits) throws(RPCError) -> TreeChange {
+        load(prepared: try World.prepared(tree: tree, detached: detached, limits: limits))
+    }
+
+    /// Replaces the world with one prepared elsewhere (`World.prepared`, off the engine thread), as `load`
+    /// would: the revision goes up by one and every node gets it.
+    public mutating func load(prepared: World) -> TreeChange {
+        var next = prepared
+        next.restamp(revision: world.revision + 1)
         let before = world
-        try world.load(tree: tree, detached: detached, limits: limits)
+        world = next
         let removed = before.nodes.keys.filter { world.nodes[$0] == nil }.sorted()
         var changed = world.subtree(World.rootID)
         for root in world.detachedRoots { changed.append(contentsOf: world.subtree(root)) }
@@ -125,6 +143,13 @@ public struct SessionState: Sendable {
         return trace.finish(hit.outcome)
     }
 
+    /// H1–H8 without building the trace, for a reply that leaves it out (1.8): its steps would only restate
+    /// the visits.
+    public func hitTestOutcome(at point: Point) -> HitTestOutcome {
+        var tester = HitTester(world: world, profile: profile)
+        return tester.run(screen: point).outcome
+    }
+
     /// N1–N4: the chain from `id`; the trace has one `next` step per hop, `to` nil at the end (N3).
     public func responderChain(from id: String) throws(RPCError) -> Traced<ChainOutcome> {
         _ = try existing(id)
@@ -160,7 +185,7 @@ public struct SessionState: Sendable {
 
     func existing(_ id: String, field: String = "id") throws(RPCError) -> Node {
         guard let node = world[id] else {
-            throw RPCError(.nodeNotFound, "no node \"\(id)\"", [("id", .string(id)), ("field", .string(field))])
+            throw RPCError.noNode(id, field: field)
         }
         return node
     }

@@ -13,6 +13,7 @@ extension SessionState {
                 throw error.with("index", JSON(i))
             }
         }
+        session.commitChanges()
         self = session
         return trace.finish(TouchOutcome(deliveries: deliveries))
     }
@@ -53,6 +54,8 @@ extension SessionState {
         if let time = input.time, time > clock {
             fireTimers(upTo: time, inclusive: false, trace: &trace)
             clock = time
+            // K8: a scroll view's delay may have run out meanwhile.
+            releaseHeld(trace: &trace)
         }
         var delivery = try phase(input, client: client, tapCount: tapCount, trace: &trace)
         settleGestures(trace: &trace)
@@ -112,7 +115,7 @@ extension SessionState {
         var tester = HitTester(world: world, profile: profile)
         let hit = tester.run(screen: point)
         for v in hit.visits { trace.add(.hitTest(v, touch: id)) }
-        var touch = LiveTouch(id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point, tapCount: tapCount)
+        var touch = LiveTouch(id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point, tapCount: tapCount, beganAt: clock)
         let message = TouchPhase.began.message!
         guard let view = hit.view, let window = hit.window else {
             touch.undelivered = (.noHit, .h1)

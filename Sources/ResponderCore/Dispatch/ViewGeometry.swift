@@ -31,14 +31,14 @@ extension World {
         var out: [String] = []
         out.reserveCapacity(node.children.count)
         for child in node.children {
-            guard let c = nodes[child] else { continue }
-            if c.kind.isSubviewKind {
+            guard let (kind, first) = read(child, { ($0.kind, $0.children.first) }) else { continue }
+            if kind.isSubviewKind {
                 out.append(child)
-            } else if c.kind == .viewController, let root = c.children.first, nodes[root]?.kind.isSubviewKind == true {
+            } else if kind == .viewController, let root = first, read(root, { $0.kind.isSubviewKind }) == true {
                 out.append(root)
             }
         }
-        return out
+        return node.kind == .window ? presentationOrder(out) : out
     }
 
     /// The view-tree superview of a view: its parent view, or — for a controller's root view — the

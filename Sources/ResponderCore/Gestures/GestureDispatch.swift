@@ -17,7 +17,7 @@ extension SessionState {
         var current: String? = hitView
         while let id = current, let node = world[id] {
             if node.kind.isView {
-                for spec in node.gestureRecognizers {
+                for spec in world.attachedRecognizers(of: id) {
                     let refusal: GestureReason? = !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
                     trace.add(.observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal))
                     guard refusal == nil else { continue }
@@ -93,6 +93,10 @@ extension SessionState {
             fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
             return
         }
+        if let kept = contentKeepsTouch(runs[i]) {
+            fail(id, reason: kept.reason, rule: .k8, by: kept.by, trace: &trace)
+            return
+        }
         let to: GestureState = spec.kind.isDiscrete ? .recognized : .began
         transition(id, to: to, rule: released ? .g5 : rule, reason: released ? .requiredFailed : reason, trace: &trace)
         // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous.
@@ -147,9 +151,9 @@ extension SessionState {
                 let node = world[control], node.kind == .control
             else { continue }
             let keeps: Bool
-            switch node.className {
-            case "UISlider": keeps = spec.kind == .pan || spec.kind == .swipe
-            case "UISwitch": keeps = spec.kind == .pan || singleTap
+            switch node.spec.uikitClass {
+            case .UISlider: keeps = spec.kind == .pan || spec.kind == .swipe
+            case .UISwitch: keeps = spec.kind == .pan || singleTap
             default: keeps = singleTap
             }
             if keeps { return control }
@@ -159,6 +163,7 @@ extension SessionState {
 
     /// G3: each target-action, straight to its target.
     mutating func sendActions(_ id: String, trace: inout Trace) {
+        scrollFollows(id, trace: &trace)
         guard let spec = world.recognizer(id)?.spec else { return }
         for t in spec.targets {
             let node = world[t.target]
@@ -232,6 +237,7 @@ extension SessionState {
         fireTimers(upTo: target, inclusive: true, trace: &trace)
         clock = target
         settleGestures(trace: &trace)
+        commitChanges()
         let log = gestureLog
         gestureLog = GestureLog()
         return trace.finish(ClockOutcome(from: from, time: target, gestures: log.transitions, gestureActions: log.actions, gestureDeliveries: log.deliveries))
@@ -239,7 +245,7 @@ extension SessionState {
 
     /// 12.8: every recognizer of the session, by id, with its state and the touches it observes.
     public var recognizers: [GestureRecognizerInfo] {
-        world.recognizerOwners.keys.sorted().compactMap { id in
+        (world.recognizerOwners.keys + world.builtInPans.map(\.spec.id)).sorted().compactMap { id in
             guard let (view, spec) = world.recognizer(id) else { return nil }
             guard let run = runs.first(where: { $0.id == id }) else {
                 return GestureRecognizerInfo(recognizer: id, view: view, kind: spec.kind, state: .possible, touches: [], waitingFor: [])

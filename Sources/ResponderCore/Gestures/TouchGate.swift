@@ -11,7 +11,7 @@ extension SessionState {
             guard let run = runs.first(where: { $0.id == id }), run.state == .possible, run.seen.contains(touch.id),
                 let spec = world.recognizer(id)?.spec
             else { return false }
-            return phase == .ended ? spec.delaysTouchesEnded : spec.delaysTouchesBegan
+            return phase == .ended ? spec.delaysTouchesEnded : spec.delaysTouchesBegan && !scrollDelayOver(id, touch: touch)
         }
     }
 
@@ -52,11 +52,15 @@ extension SessionState {
                 touch.point = first.point
                 touch.phase = first.phase
                 let message = first.phase.message!
-                trace.add(.release(touch: touch.id, message: message, by: releaseCause, rule: first.phase == .ended ? .g9 : .g8))
+                // K8: released because a scroll view's delay ran out, its pan still deciding.
+                let delayed = first.phase != .ended && touch.recognizers.contains { r in
+                    runs.first { $0.id == r }?.state == .possible && scrollDelayOver(r, touch: touch)
+                }
+                trace.add(.release(touch: touch.id, message: message, by: delayed ? nil : releaseCause, rule: delayed ? .k8 : first.phase == .ended ? .g9 : .g8))
                 if first.phase == .began { touches[index].viewGot = true }
                 var entry = deliver(touch, phase: first.phase, responders: Responders(world), rule: .t2, trace: &trace)
                 entry.reason = .released
-                entry.rule = first.phase == .ended ? .g9 : .g8
+                entry.rule = delayed ? .k8 : first.phase == .ended ? .g9 : .g8
                 gestureLog.deliveries.append(entry)
             }
         }

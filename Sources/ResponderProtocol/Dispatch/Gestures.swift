@@ -27,6 +27,9 @@ public enum GestureReason: String, WireEnum {
     case requiredRecognized = "required-recognized"
     case shouldBeginFalse = "should-begin-false"
     case controlDefaultAction = "control-default-action"
+    // K8: a scroll view's pan may not take a touch its content tracks
+    case contentTracking = "content-tracking"
+    case controlKeepsTouch = "control-keeps-touch"
 }
 
 /// One state change of a recognizer (a trace's `gesture` step, and an entry of an outcome's `gestures`).

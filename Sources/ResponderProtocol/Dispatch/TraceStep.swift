@@ -15,6 +15,10 @@ public enum HitReason: String, WireEnum {
     case singularTransform = "singular-transform"
     case passThrough = "pass-through"
     case never, redirect
+    /// K10: animating without allowUserInteraction.
+    case animating
+    /// K9: the presenter's views while a full-screen presentation covers them.
+    case presentedOver = "presented-over"
 }
 
 public enum Disposition: String, WireEnum {
@@ -100,7 +104,7 @@ public struct HitVisit: Sendable, Equatable, Codable {
 public enum TraceStep: Sendable, Equatable {
     case hitTest(HitVisit, touch: EventID?)
     case deliver(to: String, message: String, disposition: Disposition, rule: Rule, reason: DeliverReason?, tag: EventTag?)
-    case controlEvent(control: String, event: ControlEvent, touch: EventID)
+    case controlEvent(control: String, event: ControlEvent, touch: EventID, rule: Rule = .t3)
     case action(action: String, target: String?, sender: String?, performed: Bool, by: String?, rule: Rule, reason: ActionFailure?)
     case check(id: String, check: FocusCheck, value: Bool, rule: Rule)
     case firstResponder(FocusChange, rule: Rule)
@@ -119,6 +123,8 @@ public enum TraceStep: Sendable, Equatable {
     case held(touch: EventID, message: String, by: [String], rule: Rule)
     /// G8/G9: a held phase is delivered now (the deliver steps follow); `by` is the recognizer whose decision released it.
     case release(touch: EventID, message: String, by: String?, rule: Rule)
+    /// K3–K8: dispatch changed a node field (published as a tree change, 12.6).
+    case change(FieldChange)
 
     public var name: String {
         switch self {
@@ -137,6 +143,7 @@ public enum TraceStep: Sendable, Equatable {
         case .gestureWait: return "gestureWait"
         case .held: return "held"
         case .release: return "release"
+        case .change: return "change"
         }
     }
 
@@ -146,14 +153,31 @@ public enum TraceStep: Sendable, Equatable {
         case .deliver(_, _, _, let rule, _, _), .action(_, _, _, _, _, let rule, _), .check(_, _, _, let rule),
             .firstResponder(_, let rule), .next(_, _, let rule), .discard(_, _, let rule, _, _, _):
             return rule
-        case .controlEvent: return .t3
+        case .controlEvent(_, _, _, let rule): return rule
         case .keyWindow: return .f4
         case .observe: return .g1
         case .gesture(let t): return t.rule
         case .gestureAction: return .g3
         case .gestureWait: return .g5
         case .held(_, _, _, let rule), .release(_, _, _, let rule): return rule
+        case .change(let c): return c.rule
         }
+    }
+}
+
+/// A node field dispatch changed (K3–K8): a trace's `change` step.
+public struct FieldChange: Sendable, Equatable {
+    public var id: String
+    public var field: String
+    public var from: JSON
+    public var to: JSON
+    public var rule: Rule
+    public init(id: String, field: String, from: JSON, to: JSON, rule: Rule) {
+        self.id = id
+        self.field = field
+        self.from = from
+        self.to = to
+        self.rule = rule
     }
 }
 
@@ -176,7 +200,7 @@ extension TraceStep: Codable {
     private enum Key: String, CodingKey {
         case step, id, result, reason, rule, point, to, touch, press, message, disposition, control, event, action, target, sender
         case performed, by, check, value, window, from, blockedBy, view
-        case recognizer, observes, waitingFor
+        case recognizer, observes, waitingFor, field
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -201,10 +225,10 @@ extension TraceStep: Codable {
             try c.encode(rule, forKey: .rule)
             if let reason { try c.encode(reason, forKey: .reason) }
             try tag(t)
-        case .controlEvent(let control, let event, let touch):
+        case .controlEvent(let control, let event, let touch, let rule):
             try c.encode(control, forKey: .control)
             try c.encode(event, forKey: .event)
-            try c.encode(Rule.t3, forKey: .rule)
+            try c.encode(rule, forKey: .rule)
             try c.encode(touch, forKey: .touch)
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
             try c.encode(action, forKey: .action)
@@ -275,6 +299,12 @@ extension TraceStep: Codable {
             try c.encode(message, forKey: .message)
             try c.encodeIfPresent(by, forKey: .by)
             try c.encode(rule, forKey: .rule)
+        case .change(let change):
+            try c.encode(change.id, forKey: .id)
+            try c.encode(change.field, forKey: .field)
+            try c.encode(change.from, forKey: .from)
+            try c.encode(change.to, forKey: .to)
+            try c.encode(change.rule, forKey: .rule)
         }
     }
 
@@ -298,7 +328,7 @@ extension TraceStep: Codable {
                             reason: try c.decodeIfPresent(DeliverReason.self, forKey: .reason), tag: try tag())
         case "controlEvent":
             self = .controlEvent(control: try c.decode(String.self, forKey: .control), event: try c.decode(ControlEvent.self, forKey: .event),
-                                 touch: try c.decode(EventID.self, forKey: .touch))
+                                 touch: try c.decode(EventID.self, forKey: .touch), rule: rule)
         case "action":
             self = .action(action: try c.decode(String.self, forKey: .action), target: try c.decodeIfPresent(String.self, forKey: .target),
                            sender: try c.decodeIfPresent(String.self, forKey: .sender), performed: try c.decode(Bool.self, forKey: .performed),
@@ -337,6 +367,9 @@ extension TraceStep: Codable {
         case "release":
             self = .release(touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
                             by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule)
+        case "change":
+            self = .change(FieldChange(id: try c.decode(String.self, forKey: .id), field: try c.decode(String.self, forKey: .field),
+                                       from: try c.decode(JSON.self, forKey: .from), to: try c.decode(JSON.self, forKey: .to), rule: rule))
         case let other:
             throw RPCError(.internalError, "unknown trace step \"\(other)\"")
         }

@@ -1,23 +1,29 @@
 /// `hitTest` (H1–H8): the view at a screen point; no side effects.
-public struct HitTestRequest: SessionRequest {
+public struct HitTestRequest: SessionRequest, TraceSelecting {
     public static let method = "hitTest"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     public var session: String?
     public var point: Point
-    public init(session: String?, point: Point) {
+    public init(session: String?, point: Point, trace: TraceDetail? = nil) {
         self.session = session
         self.point = point
+        self.trace = trace
     }
     public typealias Response = Traced<HitTestOutcome>
 }
 
 /// `responderChain` (N1–N4).
-public struct ResponderChainRequest: SessionRequest {
+public struct ResponderChainRequest: SessionRequest, TraceSelecting {
     public static let method = "responderChain"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     public var session: String?
     public var id: String
-    public init(session: String?, id: String) {
+    public init(session: String?, id: String, trace: TraceDetail? = nil) {
         self.session = session
         self.id = id
+        self.trace = trace
     }
     public typealias Response = Traced<ChainOutcome>
 }
@@ -38,17 +44,20 @@ public struct TouchInput: Codable, Sendable, Equatable {
 }
 
 /// `event.touch` (T1–T6): touch phases, in order, atomically.
-public struct TouchRequest: SessionRequest, ValidatedParams, DryRunnable {
+public struct TouchRequest: SessionRequest, ValidatedParams, DryRunnable, TraceSelecting {
     public static let method = "event.touch"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var touches: [TouchInput]
     public var tapCount: Int?
-    public init(session: String?, touches: [TouchInput], tapCount: Int? = nil) {
+    public init(session: String?, touches: [TouchInput], tapCount: Int? = nil, trace: TraceDetail? = nil) {
         self.session = session
         self.touches = touches
         self.tapCount = tapCount
+        self.trace = trace
     }
     public func validate() throws(RPCError) {
         guard !touches.isEmpty else { throw invalid("touches", "is required and must not be empty") }
@@ -62,8 +71,10 @@ public struct TouchRequest: SessionRequest, ValidatedParams, DryRunnable {
 }
 
 /// `event.tap`: a fresh touch that begins and ends at a point.
-public struct TapRequest: SessionRequest, ValidatedParams, DryRunnable {
+public struct TapRequest: SessionRequest, ValidatedParams, DryRunnable, TraceSelecting {
     public static let method = "event.tap"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
@@ -71,11 +82,12 @@ public struct TapRequest: SessionRequest, ValidatedParams, DryRunnable {
     public var tapCount: Int?
     /// G11: when the tap happens (it begins and ends at once); nil: the session clock's time.
     @OmitNil public var time: Double?
-    public init(session: String?, point: Point, tapCount: Int? = nil, time: Double? = nil) {
+    public init(session: String?, point: Point, tapCount: Int? = nil, time: Double? = nil, trace: TraceDetail? = nil) {
         self.session = session
         self.point = point
         self.tapCount = tapCount
         self.time = time
+        self.trace = trace
     }
     public func validate() throws(RPCError) {
         if let tapCount, tapCount < 1 { throw invalid("tapCount", "must be at least 1") }
@@ -85,8 +97,10 @@ public struct TapRequest: SessionRequest, ValidatedParams, DryRunnable {
 }
 
 /// `clock.advance` (G11): moves the session's clock forward without a touch; recognizers waiting on time decide.
-public struct ClockAdvanceRequest: SessionRequest, ValidatedParams, DryRunnable {
+public struct ClockAdvanceRequest: SessionRequest, ValidatedParams, DryRunnable, TraceSelecting {
     public static let method = "clock.advance"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
@@ -94,10 +108,11 @@ public struct ClockAdvanceRequest: SessionRequest, ValidatedParams, DryRunnable 
     public var to: Double?
     /// Seconds to add (≥ 0).
     public var by: Double?
-    public init(session: String?, to: Double? = nil, by: Double? = nil) {
+    public init(session: String?, to: Double? = nil, by: Double? = nil, trace: TraceDetail? = nil) {
         self.session = session
         self.to = to
         self.by = by
+        self.trace = trace
     }
     public func validate() throws(RPCError) {
         switch (to, by) {
@@ -111,49 +126,58 @@ public struct ClockAdvanceRequest: SessionRequest, ValidatedParams, DryRunnable 
 }
 
 /// `event.motion` (E1, E3).
-public struct MotionRequest: SessionRequest, DryRunnable {
+public struct MotionRequest: SessionRequest, DryRunnable, TraceSelecting {
     public static let method = "event.motion"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var subtype: MotionSubtype?
     public var phase: MotionPhase
-    public init(session: String?, subtype: MotionSubtype? = nil, phase: MotionPhase) {
+    public init(session: String?, subtype: MotionSubtype? = nil, phase: MotionPhase, trace: TraceDetail? = nil) {
         self.session = session
         self.subtype = subtype
         self.phase = phase
+        self.trace = trace
     }
     public typealias Response = Published<Traced<MotionOutcome>>
 }
 
 /// `event.remoteControl` (E1, E3).
-public struct RemoteControlRequest: SessionRequest, DryRunnable {
+public struct RemoteControlRequest: SessionRequest, DryRunnable, TraceSelecting {
     public static let method = "event.remoteControl"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var subtype: RemoteControlSubtype
-    public init(session: String?, subtype: RemoteControlSubtype) {
+    public init(session: String?, subtype: RemoteControlSubtype, trace: TraceDetail? = nil) {
         self.session = session
         self.subtype = subtype
+        self.trace = trace
     }
     public typealias Response = Published<Traced<RemoteControlOutcome>>
 }
 
 /// `event.press` (E1–E3).
-public struct PressRequest: SessionRequest, ValidatedParams, DryRunnable {
+public struct PressRequest: SessionRequest, ValidatedParams, DryRunnable, TraceSelecting {
     public static let method = "event.press"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var press: EventID
     public var key: String?
     public var phase: PressPhase
-    public init(session: String?, press: EventID, key: String? = nil, phase: PressPhase) {
+    public init(session: String?, press: EventID, key: String? = nil, phase: PressPhase, trace: TraceDetail? = nil) {
         self.session = session
         self.press = press
         self.key = key
         self.phase = phase
+        self.trace = trace
     }
     public func validate() throws(RPCError) {
         if phase == .began, key == nil { throw invalid("key", "is required for began") }
@@ -162,29 +186,35 @@ public struct PressRequest: SessionRequest, ValidatedParams, DryRunnable {
 }
 
 /// `responder.become` (F2).
-public struct BecomeRequest: SessionRequest, DryRunnable {
+public struct BecomeRequest: SessionRequest, DryRunnable, TraceSelecting {
     public static let method = "responder.become"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var id: String
-    public init(session: String?, id: String) {
+    public init(session: String?, id: String, trace: TraceDetail? = nil) {
         self.session = session
         self.id = id
+        self.trace = trace
     }
     public typealias Response = Published<Traced<FocusOutcome>>
 }
 
 /// `responder.resign` (F3).
-public struct ResignRequest: SessionRequest, DryRunnable {
+public struct ResignRequest: SessionRequest, DryRunnable, TraceSelecting {
     public static let method = "responder.resign"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var id: String
-    public init(session: String?, id: String) {
+    public init(session: String?, id: String, trace: TraceDetail? = nil) {
         self.session = session
         self.id = id
+        self.trace = trace
     }
     public typealias Response = Published<Traced<FocusOutcome>>
 }
@@ -202,33 +232,40 @@ public struct FirstResponderRequest: SessionRequest {
 }
 
 /// `window.makeKey` (F4): applied as one tree batch.
-public struct MakeKeyRequest: SessionRequest, DryRunnable {
+public struct MakeKeyRequest: OwnerGated, DryRunnable, TraceSelecting {
     public static let method = "window.makeKey"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
+    public var owner: String?
     public var id: String
-    public init(session: String?, id: String) {
+    public init(session: String?, id: String, trace: TraceDetail? = nil) {
         self.session = session
         self.id = id
+        self.trace = trace
     }
     public typealias Response = Published<Traced<MakeKeyOutcome>>
 }
 
 /// `action.send` (A2–A4).
-public struct SendActionRequest: SessionRequest, ValidatedParams, DryRunnable {
+public struct SendActionRequest: SessionRequest, ValidatedParams, DryRunnable, TraceSelecting {
     public static let method = "action.send"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
     public var action: String
     public var target: String?
     public var sender: String?
-    public init(session: String?, action: String, target: String? = nil, sender: String? = nil) {
+    public init(session: String?, action: String, target: String? = nil, sender: String? = nil, trace: TraceDetail? = nil) {
         self.session = session
         self.action = action
         self.target = target
         self.sender = sender
+        self.trace = trace
     }
     public func validate() throws(RPCError) {
         guard !action.isEmpty else { throw invalid("action", "must not be empty") }
@@ -237,15 +274,18 @@ public struct SendActionRequest: SessionRequest, ValidatedParams, DryRunnable {
 }
 
 /// `action.canPerform` (A5): the nil-target walk without performing anything.
-public struct CanPerformRequest: SessionRequest, ValidatedParams {
+public struct CanPerformRequest: SessionRequest, ValidatedParams, TraceSelecting {
     public static let method = "action.canPerform"
+    /// 1.8: `none` leaves the explanation out of the reply (12.2); nil (absent) is `full`.
+    public var trace: TraceDetail? = nil
     public var session: String?
     public var action: String
     public var sender: String?
-    public init(session: String?, action: String, sender: String? = nil) {
+    public init(session: String?, action: String, sender: String? = nil, trace: TraceDetail? = nil) {
         self.session = session
         self.action = action
         self.sender = sender
+        self.trace = trace
     }
     public func validate() throws(RPCError) {
         guard !action.isEmpty else { throw invalid("action", "must not be empty") }

@@ -15,6 +15,10 @@ public struct EngineInfoRequest: RequestType {
         public var limits: EngineLimits
         public var methods: [String]
         public var client: String
+        /// New at each engine start (1.7): a client that sees it change re-snapshots.
+        public var epoch: String?
+        /// Where and how the engine keeps sessions across restarts (1.7).
+        public var durability: EngineDurability?
         public init(name: String, version: String, protocol: Int, pid: Int, rpc: String, events: String, startedAt: String,
                     sessions: Int, limits: EngineLimits, methods: [String], client: String) {
             self.name = name
@@ -32,18 +36,40 @@ public struct EngineInfoRequest: RequestType {
     }
 }
 
+/// engine.info `durability`: `mode` none, normal or full; `stateDir` nil when nothing is kept.
+public struct EngineDurability: Codable, Sendable, Equatable {
+    public var mode: String
+    public var stateDir: String?
+    public init(mode: String, stateDir: String?) {
+        self.mode = mode
+        self.stateDir = stateDir
+    }
+}
+
 public struct EngineLimits: Codable, Sendable, Equatable {
     public var maxNodes: Int
     public var maxDepth: Int
     public var maxMessageBytes: Int
     public var maxOpsPerBatch: Int
     public var replayBuffer: Int
-    public init(maxNodes: Int, maxDepth: Int, maxMessageBytes: Int, maxOpsPerBatch: Int, replayBuffer: Int) {
+    // Revision 1.7 (resource bounds): optional here so that a client reading an older engine still decodes.
+    public var replayBytes: Int?
+    public var maxSessions: Int?
+    public var maxClients: Int?
+    public var replyHwm: Int?
+    public var maxFrameBytes: Int?
+    public init(maxNodes: Int, maxDepth: Int, maxMessageBytes: Int, maxOpsPerBatch: Int, replayBuffer: Int,
+                replayBytes: Int? = nil, maxSessions: Int? = nil, maxClients: Int? = nil, replyHwm: Int? = nil, maxFrameBytes: Int? = nil) {
         self.maxNodes = maxNodes
         self.maxDepth = maxDepth
         self.maxMessageBytes = maxMessageBytes
         self.maxOpsPerBatch = maxOpsPerBatch
         self.replayBuffer = replayBuffer
+        self.replayBytes = replayBytes
+        self.maxSessions = maxSessions
+        self.maxClients = maxClients
+        self.replyHwm = replyHwm
+        self.maxFrameBytes = maxFrameBytes
     }
 }
 
@@ -52,12 +78,21 @@ public struct ClientHelloRequest: RequestType, ValidatedParams {
     public static let method = "client.hello"
     public var name: String
     public var kind: String?
-    public init(name: String, kind: String? = nil) {
+    /// A secret of the client's (14.5): a later connection with the same client id must repeat it to take over
+    /// the touches and presses this one owns.
+    public var token: String?
+    public init(name: String, kind: String? = nil, token: String? = nil) {
         self.name = name
         self.kind = kind
+        self.token = token
     }
+    /// Longest `name` and `kind`, in bytes: the engine keeps both per client.
+    public static let maxStringBytes = 128
+
     public func validate() throws(RPCError) {
-        guard !name.isEmpty, name.utf8.count <= 128 else { throw invalid("name", "must be 1…128 bytes") }
+        guard !name.isEmpty, name.utf8.count <= Self.maxStringBytes else { throw invalid("name", "must be 1…\(Self.maxStringBytes) bytes") }
+        if let kind, kind.utf8.count > Self.maxStringBytes { throw invalid("kind", "must be at most \(Self.maxStringBytes) bytes") }
+        if let token, token.utf8.count < 16 || token.utf8.count > 256 { throw invalid("token", "must be 16…256 bytes") }
     }
 
     public struct Response: Codable, Sendable, Equatable {

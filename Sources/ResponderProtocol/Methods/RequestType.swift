@@ -14,6 +14,18 @@ extension SessionRequest {
     public var sessionName: String { session ?? "default" }
 }
 
+/// A request that changes a session's tree or ends it: on a session created with an `owner` token, only a
+/// request carrying the same token may do so (section 7.1, `SESSION_OWNED`).
+public protocol OwnerGated: SessionRequest {
+    var owner: String? { get }
+}
+
+public enum SessionOwner {
+    /// The methods that take `owner`: the gated ones, and `session.create`, which sets it.
+    public static let methods: Set<String> = [SessionCreateRequest.method, TreeLoadRequest.method, TreeApplyRequest.method,
+                                              MakeKeyRequest.method, SessionDeleteRequest.method]
+}
+
 /// Every method, in the order of Protocol/README.md. The engine builds its method table from this list.
 public enum MethodRegistry {
     public static let all: [any RequestType.Type] = [

@@ -5,11 +5,14 @@ public struct SessionCreateRequest: SessionRequest {
     public var profile: Profile?
     public var tree: NodeTree?
     public var detached: [NodeTree]?
-    public init(session: String?, profile: Profile? = nil, tree: NodeTree? = nil, detached: [NodeTree]? = nil) {
+    /// A secret (16…256 bytes): only requests carrying it may load, apply to or delete the session (7.1).
+    public var owner: String?
+    public init(session: String?, profile: Profile? = nil, tree: NodeTree? = nil, detached: [NodeTree]? = nil, owner: String? = nil) {
         self.session = session
         self.profile = profile
         self.tree = tree
         self.detached = detached
+        self.owner = owner
     }
 
     public struct Response: Codable, Sendable, Equatable {
@@ -52,10 +55,14 @@ public struct SessionListRequest: RequestType {
 }
 
 /// `session.delete`.
-public struct SessionDeleteRequest: SessionRequest {
+public struct SessionDeleteRequest: OwnerGated {
     public static let method = "session.delete"
     public var session: String?
-    public init(session: String?) { self.session = session }
+    public var owner: String?
+    public init(session: String?, owner: String? = nil) {
+        self.session = session
+        self.owner = owner
+    }
 
     public struct Response: Codable, Sendable, Equatable {
         public var session: String
@@ -77,6 +84,8 @@ public struct SessionSnapshotRequest: SessionRequest {
         public var session: String
         public var revision: Int
         public var seq: Int
+        /// The engine start this snapshot belongs to (1.7).
+        public var epoch: String?
         @Held public var tree: JSON
         @Held public var detached: JSON
         public var firstResponders: FirstResponders

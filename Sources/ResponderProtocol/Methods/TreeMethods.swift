@@ -16,9 +16,10 @@ public struct TreeGetRequest: SessionRequest {
 }
 
 /// `tree.load`: replaces the world.
-public struct TreeLoadRequest: SessionRequest {
+public struct TreeLoadRequest: OwnerGated {
     public static let method = "tree.load"
     public var session: String?
+    public var owner: String?
     /// Read after `ifRevision` is checked.
     public var tree: Deferred<NodeTree>
     public var detached: [Deferred<NodeTree>]?
@@ -41,11 +42,12 @@ public struct TreeLoadRequest: SessionRequest {
 }
 
 /// `tree.apply`: one atomic batch of ops.
-public struct TreeApplyRequest: SessionRequest, DryRunnable {
+public struct TreeApplyRequest: OwnerGated, DryRunnable {
     public static let method = "tree.apply"
     /// `dryRun: true`: answer what it would do, change nothing (section 12.2).
     public var dryRun: Bool? = nil
     public var session: String?
+    public var owner: String?
     public var ops: WireOps
     public var ifRevision: Int?
     public init(session: String?, ops: [GuardedOp], ifRevision: Int? = nil) {

@@ -3,12 +3,24 @@
 /// (which is also how `null` restores the default). Adding a field is one entry in `NodeField.all`.
 public struct NodeField: Sendable {
     public let name: String
-    private let kinds: @Sendable (NodeKind) -> Bool
-    private let readValue: @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void
-    private let writeValue: @Sendable (NodeSpec, inout JSONWriter) -> Void
-    private let copyValue: @Sendable (NodeSpec, inout NodeSpec) -> Void
+    let kinds: @Sendable (NodeKind) -> Bool
+    let readValue: @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void
+    let writeValue: @Sendable (NodeSpec, inout JSONWriter) -> Void
+    let copyValue: @Sendable (NodeSpec, inout NodeSpec) -> Void
+    /// nil: always written.
+    let written: (@Sendable (NodeSpec) -> Bool)?
 
     public func applies(to kind: NodeKind) -> Bool { kinds(kind) }
+
+    /// Whether output (8.5) includes the field for `node`: most are always written; some only when set or
+    /// when the node's UIKit class uses them (8.6), so output without them stays as it was.
+    public func isWritten(for node: NodeSpec) -> Bool { written?(node) ?? true }
+
+    /// The fields that apply to `kind`, in table order: every node written asks, so the answer is kept.
+    public static func all(for kind: NodeKind) -> [NodeField] { byKind[kind] ?? [] }
+    private static let byKind: [NodeKind: [NodeField]] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
+        (kind, all.filter { $0.applies(to: kind) })
+    })
 
     /// Sets this field on `node` from `value`; `null` restores the kind's default. `path` prefixes the field
     /// name in errors ("ops[0].node.").
@@ -42,24 +54,31 @@ public struct FieldError: Sendable {
 }
 
 extension NodeField {
-    /// A field stored at `keyPath`, read by `read` and written by `write`.
+    /// A field stored at `keyPath`, read by `read` and written by `write`. `get` is the same key path passed
+    /// as a function: the literal then compiles to a direct read, where applying a key path at run time cost
+    /// ~700 instructions (profiled in issue 15: most of writing a world), and output reads every field of
+    /// every node. Input sets only the fields a request names, through `keyPath`.
     static func field<V: Sendable>(
-        _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V> & Sendable, on kinds: @escaping @Sendable (NodeKind) -> Bool,
-        read: @escaping @Sendable (JSON, FieldError) throws(RPCError) -> V, write: @escaping @Sendable (V, inout JSONWriter) -> Void
+        _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V> & Sendable, _ get: @escaping @Sendable (NodeSpec) -> V,
+        on kinds: @escaping @Sendable (NodeKind) -> Bool,
+        read: @escaping @Sendable (JSON, FieldError) throws(RPCError) -> V, write: @escaping @Sendable (V, inout JSONWriter) -> Void,
+        written: (@Sendable (NodeSpec) -> Bool)? = nil
     ) -> NodeField {
         NodeField(
             name: name, kinds: kinds,
             readValue: { (value, node, error) throws(RPCError) in node[keyPath: keyPath] = try read(value, error) },
-            writeValue: { node, w in write(node[keyPath: keyPath], &w) },
-            copyValue: { source, node in node[keyPath: keyPath] = source[keyPath: keyPath] })
+            writeValue: { node, w in write(get(node), &w) },
+            copyValue: { source, node in node[keyPath: keyPath] = get(source) },
+            written: written)
     }
 
     static let anyKind: @Sendable (NodeKind) -> Bool = { _ in true }
     static let views: @Sendable (NodeKind) -> Bool = { $0.isView }
     static let controls: @Sendable (NodeKind) -> Bool = { $0.isControl }
 
-    static func bool(_ name: String, _ keyPath: WritableKeyPath<NodeSpec, Bool> & Sendable, on kinds: @escaping @Sendable (NodeKind) -> Bool) -> NodeField {
-        field(name, keyPath, on: kinds, read: { (v, bad) throws(RPCError) in
+    static func bool(_ name: String, _ keyPath: WritableKeyPath<NodeSpec, Bool> & Sendable, _ get: @escaping @Sendable (NodeSpec) -> Bool,
+                     on kinds: @escaping @Sendable (NodeKind) -> Bool) -> NodeField {
+        field(name, keyPath, get, on: kinds, read: { (v, bad) throws(RPCError) in
             guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
             return b
         }, write: { v, w in w.bool(v) })
@@ -67,43 +86,48 @@ extension NodeField {
 
     /// The table: every field, in the order nodes are written (8.5).
     public static let all: [NodeField] = [
-        field("class", \.className, on: anyKind, read: { (v, bad) throws(RPCError) in
+        field("class", \.className, \.className, on: anyKind, read: { (v, bad) throws(RPCError) in
             guard let s = v.stringValue, !s.isEmpty else { throw bad("expected a non-empty string") }
             return s
         }, write: { v, w in w.string(v) }),
-        field("frame", \.frame, on: views, read: { (v, bad) throws(RPCError) in
+        field("frame", \.frame, \.frame, on: views, read: { (v, bad) throws(RPCError) in
             let f = try numbers(v, 4, "[x, y, width, height]", bad)
             guard f[2] >= 0, f[3] >= 0 else { throw bad("width and height must not be negative") }
             return Rect(f[0], f[1], f[2], f[3])
         }, write: { v, w in w.numbers([v.x, v.y, v.width, v.height]) }),
-        field("boundsOrigin", \.boundsOrigin, on: views, read: { (v, bad) throws(RPCError) in
+        field("boundsOrigin", \.boundsOrigin, \.boundsOrigin, on: views, read: { (v, bad) throws(RPCError) in
             let p = try numbers(v, 2, "[x, y]", bad)
             return Point(p[0], p[1])
         }, write: { v, w in w.numbers([v.x, v.y]) }),
-        field("transform", \.transform, on: views, read: { (v, bad) throws(RPCError) in
+        field("transform", \.transform, \.transform, on: views, read: { (v, bad) throws(RPCError) in
             let t = try numbers(v, 6, "[a, b, c, d, tx, ty]", bad)
             return AffineTransform(t[0], t[1], t[2], t[3], t[4], t[5])
         }, write: { v, w in if let t = v { w.numbers([t.a, t.b, t.c, t.d, t.tx, t.ty]) } else { w.null() } }),
-        bool("hidden", \.hidden, on: views),
-        field("alpha", \.alpha, on: views, read: { (v, bad) throws(RPCError) in
+        bool("hidden", \.hidden, \.hidden, on: views),
+        field("alpha", \.alpha, \.alpha, on: views, read: { (v, bad) throws(RPCError) in
             guard let a = v.doubleValue else { throw bad("expected a number, got \(v.typeName)") }
             guard a.isFinite, a >= 0, a <= 1 else { throw bad("alpha must be within 0…1") }
             return a
         }, write: { v, w in w.number(v) }),
-        bool("clipsToBounds", \.clipsToBounds, on: views),
-        bool("userInteractionEnabled", \.userInteractionEnabled, on: views),
-        bool("multipleTouchEnabled", \.multipleTouchEnabled, on: views),
-        bool("exclusiveTouch", \.exclusiveTouch, on: views),
-        bool("enabled", \.enabled, on: controls),
-        field("windowLevel", \.windowLevel, on: { $0 == .window }, read: { (v, bad) throws(RPCError) in
+        bool("clipsToBounds", \.clipsToBounds, \.clipsToBounds, on: views),
+        // K1: read into the node's own setting (null: the class default); written as the effective value.
+        NodeField(name: "userInteractionEnabled", kinds: views, readValue: { (v, node, bad) throws(RPCError) in
+            guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
+            node.interactionSetting = b
+        }, writeValue: { node, w in w.bool(node.userInteractionEnabled) },
+            copyValue: { source, node in node.interactionSetting = source.interactionSetting }, written: nil),
+        bool("multipleTouchEnabled", \.multipleTouchEnabled, \.multipleTouchEnabled, on: views),
+        bool("exclusiveTouch", \.exclusiveTouch, \.exclusiveTouch, on: views),
+        bool("enabled", \.enabled, \.enabled, on: controls),
+        field("windowLevel", \.windowLevel, \.windowLevel, on: { $0 == .window }, read: { (v, bad) throws(RPCError) in
             guard let l = v.doubleValue, l.isFinite else { throw bad("expected a finite number") }
             return l
         }, write: { v, w in w.number(v) }),
-        bool("key", \.key, on: { $0 == .window }),
-        bool("canBecomeFirstResponder", \.canBecomeFirstResponder, on: anyKind),
-        bool("canResignFirstResponder", \.canResignFirstResponder, on: anyKind),
-        field("hitTest", \.hitTest, on: views, read: readHitTest, write: writeHitTest),
-        field("annotations", \.annotations, on: anyKind, read: { (v, bad) throws(RPCError) in
+        bool("key", \.key, \.key, on: { $0 == .window }),
+        bool("canBecomeFirstResponder", \.canBecomeFirstResponder, \.canBecomeFirstResponder, on: anyKind),
+        bool("canResignFirstResponder", \.canResignFirstResponder, \.canResignFirstResponder, on: anyKind),
+        field("hitTest", \.hitTest, \.hitTest, on: views, read: readHitTest, write: writeHitTest),
+        field("annotations", \.annotations, \.annotations, on: anyKind, read: { (v, bad) throws(RPCError) in
             guard let members = v.objectMembers else { throw bad("expected an object of name: string") }
             var notes: [String: String] = [:]
             for (name, value) in members {
@@ -119,8 +143,8 @@ extension NodeField {
                 w.string(v[name]!)
             }
             w.endObject()
-        }),
-        field("handles", \.handles, on: anyKind, read: { (v, bad) throws(RPCError) in
+        }, written: { !$0.annotations.isEmpty }),
+        field("handles", \.handles, \.handles, on: anyKind, read: { (v, bad) throws(RPCError) in
             guard let members = v.objectMembers else { throw bad("expected an object of message: \"handle\" | \"handle+super\"") }
             var handles: [String: HandleMode] = [:]
             for (message, mode) in members {
@@ -139,7 +163,7 @@ extension NodeField {
             }
             w.endObject()
         }),
-        field("vetoes", \.vetoes, on: anyKind, read: { (v, bad) throws(RPCError) in
+        field("vetoes", \.vetoes, \.vetoes, on: anyKind, read: { (v, bad) throws(RPCError) in
             guard let a = v.arrayValue else { throw bad("expected an array of action names") }
             var out: [String] = []
             for element in a {
@@ -152,7 +176,7 @@ extension NodeField {
             for s in v { w.string(s) }
             w.endArray()
         }),
-        field("targets", \.targets, on: controls, read: readTargets, write: { v, w in
+        field("targets", \.targets, \.targets, on: controls, read: readTargets, write: { v, w in
             w.beginArray()
             for t in v {
                 w.beginObject()
@@ -163,19 +187,19 @@ extension NodeField {
             }
             w.endArray()
         }),
-        field("gestureRecognizers", \.gestureRecognizers, on: views, read: readRecognizers, write: { v, w in
+        field("gestureRecognizers", \.gestureRecognizers, \.gestureRecognizers, on: views, read: readRecognizers, write: { v, w in
             w.beginArray()
             for r in v { r.write(to: &w) }
             w.endArray()
         }),
-        field("presentedBy", \.presentedBy, on: { $0 == .viewController }, read: { (v, bad) throws(RPCError) in
+        field("presentedBy", \.presentedBy, \.presentedBy, on: { $0 == .viewController }, read: { (v, bad) throws(RPCError) in
             guard let s = v.stringValue, !s.isEmpty else { throw bad("expected the id of the presenting view controller") }
             return s
         }, write: { v, w in if let p = v { w.string(p) } else { w.null() } }),
-        bool("receivesRemoteControlEvents", \.receivesRemoteControlEvents, on: { $0 == .application }),
-    ]
+        bool("receivesRemoteControlEvents", \.receivesRemoteControlEvents, \.receivesRemoteControlEvents, on: { $0 == .application }),
+    ] + uikitFields
 
-    private static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {
+    static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {
         guard let a = value.arrayValue, a.count == count else { throw bad("expected \(shape)") }
         var out: [Double] = []
         for element in a {

@@ -53,14 +53,22 @@ public enum ControlEvent: String, WireEnum {
 public struct NodeSpec: Sendable, Equatable {
     public var id: String
     public var kind: NodeKind
-    public var className: String
+    public var className: String { didSet { uikitClass = Self.resolveClass(className, baseClass) } }
     public var frame: Rect = .zero
     public var boundsOrigin: Point = .zero
     public var transform: AffineTransform?
     public var hidden = false
     public var alpha = 1.0
     public var clipsToBounds = false
-    public var userInteractionEnabled = true
+    /// K1: `userInteractionEnabled` as the node sets it; nil takes the class default (`userInteractionEnabled`).
+    public var interactionSetting: Bool?
+    /// K1: the UIKit class a custom `class` derives from (8.6).
+    public var baseClass: String? { didSet { uikitClass = Self.resolveClass(className, baseClass) } }
+    /// K1: the UIKit class this node behaves as, kept with `className` and `baseClass`: dispatch asks it of
+    /// every view it visits, and naming it from the strings each time was most of a hit test's cost.
+    public private(set) var uikitClass: UIKitClass?
+    /// K2–K10: the class-specific fields, nil where the node takes the class default (8.6).
+    public var uikit = UIKitFields()
     public var multipleTouchEnabled = false
     public var exclusiveTouch = false
     public var enabled = true
@@ -86,6 +94,7 @@ public struct NodeSpec: Sendable, Equatable {
         self.id = id
         self.kind = kind
         self.className = kind.defaultClassName
+        self.uikitClass = UIKitClass(rawValue: className)
         self.canBecomeFirstResponder = kind.defaultCanBecomeFirstResponder
     }
 

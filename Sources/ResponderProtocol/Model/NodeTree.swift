@@ -104,6 +104,7 @@ public struct NodeTree: Sendable, Equatable {
             }
         }
         try r.finish()
+        if let (field, message) = node.classFieldError() { throw invalid("\(path)\(field): \(message)", field: path + field, id: id) }
         return (node, children)
     }
 
@@ -119,7 +120,7 @@ public struct NodeTree: Sendable, Equatable {
             w.beginObject()
             w.key("id"); w.string(spec.id)
             w.key("kind"); w.string(spec.kind.rawValue)
-            for field in NodeField.all where field.applies(to: spec.kind) {
+            for field in NodeField.all(for: spec.kind) where field.isWritten(for: spec) {
                 var a = JSONWriter(), b = JSONWriter()
                 field.write(spec, to: &a)
                 field.write(fresh, to: &b)
@@ -177,6 +178,12 @@ public struct NodeUpdate: Sendable, Equatable {
     public private(set) var values = NodeSpec(id: "", kind: .view)
 
     public init() {}
+
+    /// `fields` with their current values in `spec`: how the engine writes the fields a dispatch changed.
+    public init(fields: [String], of spec: NodeSpec) {
+        values = spec
+        assignments = fields.map { Assignment(name: $0, reset: false) }
+    }
 
     /// Sets `field` to `value` (nil: the default) — how the engine writes its own updates, e.g. `key`.
     public mutating func set<V>(_ name: String, _ keyPath: WritableKeyPath<NodeSpec, V>, _ value: V?) {

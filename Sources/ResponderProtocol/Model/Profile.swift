@@ -15,7 +15,8 @@
 ///   "touchOnRemoval": "cancel" | "drop",      // T6: a touch whose view leaves its window
 ///   "tapSlop": 10, "tapInterval": 0.35,       // G: the thresholds UIKit does not document (points,
 ///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
-///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1
+///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1,
+///   "scrollDelay": 0.15                       // K8: delaysContentTouches, seconds of the session clock
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -58,12 +59,14 @@ public struct Profile: Sendable, Equatable {
     public var pinchThreshold: Double = 0.05
     /// G (rotation): the change of angle (radians) at which a rotation begins.
     public var rotationThreshold: Double = 0.1
+    /// K8: how long a scroll view holds touchesBegan back from its content (delaysContentTouches).
+    public var scrollDelay: Double = 0.15
 
     /// The gesture thresholds by wire name, for reading and writing them alike.
     static let thresholds: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
         ("tapSlop", \.tapSlop), ("tapInterval", \.tapInterval), ("panThreshold", \.panThreshold),
         ("swipeDistance", \.swipeDistance), ("swipeDuration", \.swipeDuration), ("pinchThreshold", \.pinchThreshold),
-        ("rotationThreshold", \.rotationThreshold),
+        ("rotationThreshold", \.rotationThreshold), ("scrollDelay", \.scrollDelay),
     ]
 
     public init() {}

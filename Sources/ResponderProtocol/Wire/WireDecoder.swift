@@ -137,13 +137,16 @@ final class WireDecoderImpl: Decoder {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSON.self { return value as! T }
-        if !state.strict, let lenient = T.self as? any LenientWireValue.Type { return try lenient.init(lenientWire: value, path: pathText) as! T }
-        if let wire = T.self as? any WireValue.Type { return try wire.init(wire: value, path: pathText) as! T }
-        if let e = T.self as? any WireEnum.Type {
+        let traits = WireTraits.of(T.self)
+        if !state.strict, traits.contains(.lenient), let lenient = T.self as? any LenientWireValue.Type {
+            return try lenient.init(lenientWire: value, path: pathText) as! T
+        }
+        if traits.contains(.wireValue), let wire = T.self as? any WireValue.Type { return try wire.init(wire: value, path: pathText) as! T }
+        if traits.contains(.wireEnum), let e = T.self as? any WireEnum.Type {
             guard let text = value.stringValue else { throw typeError("a string") }
             return try e.init(wire: text, path: pathText, errorName: state.errorName) as! T
         }
-        if value.isNull, !(T.self is any OptionalProtocol.Type) { throw error("is required") }
+        if value.isNull, !traits.contains(.optional) { throw error("is required") }
         return try T(from: self)
     }
 

@@ -36,11 +36,9 @@ extension WireDecoderImpl.SingleContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { UInt64(try decoder.int()) }
     func decode(_ type: Float.Type) throws -> Float { Float(try decoder.double()) }
 }
-extension WireEncoderImpl.Keyed {
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+/// Both encoders (tree and byte) write the other integer widths as Int and Float as Double.
+protocol WideningKeyedEncoding: KeyedEncodingContainerProtocol {}
+extension WideningKeyedEncoding {
     mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
@@ -52,31 +50,45 @@ extension WireEncoderImpl.Keyed {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
 }
-extension WireEncoderImpl.Unkeyed {
+protocol WideningUnkeyedEncoding: UnkeyedEncodingContainer {}
+extension WideningUnkeyedEncoding {
+    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+}
+protocol WideningSingleEncoding: SingleValueEncodingContainer {}
+extension WideningSingleEncoding {
+    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+}
+extension WireEncoderImpl.Keyed: WideningKeyedEncoding {
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+}
+extension WireEncoderImpl.Unkeyed: WideningUnkeyedEncoding {
     mutating func encode(_ value: Bool) throws { try encode(Wrapped(value)) }
     mutating func encode(_ value: String) throws { try encode(Wrapped(value)) }
     mutating func encode(_ value: Double) throws { try encode(Wrapped(value)) }
     mutating func encode(_ value: Int) throws { try encode(Wrapped(value)) }
-    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt64) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
 }
-extension WireEncoderImpl.Single {
-    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
-    mutating func encode(_ value: UInt64) throws { try encode(Int(value)) }
-    mutating func encode(_ value: Float) throws { try encode(Double(value)) }
-}
+extension WireEncoderImpl.Single: WideningSingleEncoding {}
+extension StreamEncoder.Keyed: WideningKeyedEncoding {}
+extension StreamEncoder.Unkeyed: WideningUnkeyedEncoding {}
+extension StreamEncoder.Single: WideningSingleEncoding {}

@@ -1,0 +1,55 @@
+import CZMQ
+import Foundation
+
+/// The baseline every round trip is measured against: a ROUTER on raw libzmq (no wrapper, no parsing) that
+/// answers each request with a fixed reply. A request whose body starts with a zero byte sets that reply (the
+/// rest of the body), so the echo moves exactly the bytes the engine's reply would, in both directions.
+enum Echo {
+    static func run(endpoint: String) -> Never {
+        let context = zmq_ctx_new()
+        let socket = zmq_socket(context, ZMQ_ROUTER)
+        guard zmq_bind(socket, endpoint) == 0 else {
+            FileHandle.standardError.write(Data("echo: cannot bind \(endpoint): \(String(cString: zmq_strerror(zmq_errno())))\n".utf8))
+            exit(1)
+        }
+        var bound = [CChar](repeating: 0, count: 256)
+        var size = bound.count
+        zmq_getsockopt(socket, ZMQ_LAST_ENDPOINT, &bound, &size)
+        // The parent reads this line to learn the port of a tcp://…:* bind.
+        FileHandle.standardOutput.write(Data("ready \(String(cString: bound))\n".utf8))
+
+        // zmq_msg_t must not move while libzmq uses it.
+        let frames = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 4)
+        let reply = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+        var stored: [UInt8] = Array("{}".utf8)
+        while true {
+            // [routing id][delimiter]?[body]: keep up to four frames, the last is the body.
+            var count = 0
+            var more: Int32 = 1
+            while more != 0 {
+                let slot = frames + min(count, 3)
+                if count >= 3 { zmq_msg_close(slot) }
+                zmq_msg_init(slot)
+                guard zmq_msg_recv(slot, socket, 0) >= 0 else { exit(0) }
+                more = zmq_msg_more(slot)
+                count += 1
+            }
+            let body = frames + (min(count, 4) - 1)
+            let length = zmq_msg_size(body)
+            let data = zmq_msg_data(body)!.assumingMemoryBound(to: UInt8.self)
+            // A body starting with byte 1 stops the echo (so that valgrind writes its counts at a normal exit).
+            if length > 0 && data[0] == 1 { exit(0) }
+            if length > 0 && data[0] == 0 {
+                stored = Array(UnsafeBufferPointer(start: data + 1, count: length - 1))
+            }
+            // Route back every frame before the body, then the stored reply.
+            for i in 0..<(min(count, 4) - 1) { zmq_msg_send(frames + i, socket, ZMQ_SNDMORE) }
+            zmq_msg_close(body)
+            stored.withUnsafeBytes { raw in
+                zmq_msg_init_size(reply, raw.count)
+                memcpy(zmq_msg_data(reply), raw.baseAddress!, raw.count)
+            }
+            zmq_msg_send(reply, socket, 0)
+        }
+    }
+}

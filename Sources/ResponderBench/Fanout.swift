@@ -1,0 +1,119 @@
+import Foundation
+import ResponderProtocol
+import ZMQ
+
+/// Goal 5: many subscribers while event.tap is sent at a fixed rate; each must end with every event of the
+/// session, reading what it missed (past libzmq's default high-water mark of 1000) back with trace.replay.
+enum Fanout {
+    static let targetRate = 20_000.0
+
+    static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws {
+        say("== fanout: \(sizes.subscribers) subscribers, event.tap paced at \(Int(targetRate))/s for \(sizes.fanoutSeconds) s")
+        let engine = try RoundTrip.engine(.ipc, name: "fanout", extra: ["--replay-buffer", "1000000"])
+        defer { engine.stop() }
+        let c = try Connection(context, engine.rpc)
+        try RoundTrip.createDemo(c)
+        let first = try c.request("session.snapshot", ["session": "demo"])["seq"]?.intValue ?? 0
+        let subscribers = try (0..<sizes.subscribers).map { _ in try Subscriber(context, engine.events, topics: ["demo/"], highWaterMark: 1000) }
+        let readers = subscribers.map { SeqTracker($0, after: first) }
+
+        // The sender paces requests with up to 64 in flight; the reader side polls all subscribers in between.
+        let total = Int(targetRate * sizes.fanoutSeconds)
+        let tap = RoundTrip.tapBody
+        let start = DispatchTime.now().uptimeNanoseconds
+        var sent = 0, replied = 0
+        let items = [PollItem.socket(c.socket, .readable)] + readers.map { PollItem.socket($0.socket, .readable) }
+        while replied < total {
+            let due = min(total, Int(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 * targetRate) + 1)
+            while sent < due && sent - replied < 64 {
+                _ = try c.socket.send([tap])
+                sent += 1
+            }
+            for ready in try ZMQ.poll(items: items, timeoutMs: 1) {
+                if ready.index == 0 {
+                    while try c.socket.receiveMultipart(dontWait: true) != nil { replied += 1 }
+                } else {
+                    try readers[ready.index - 1].drain()
+                }
+            }
+        }
+        let sendTime = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let last = try c.request("session.snapshot", ["session": "demo"])["seq"]?.intValue ?? 0
+        // Let the queues empty, then recover whatever is still missing from the replay ring.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, readers.contains(where: { $0.highest < last }) {
+            for ready in try ZMQ.poll(items: Array(items.dropFirst()), timeoutMs: 10) { try readers[ready.index].drain() }
+        }
+        var recovered = 0
+        for reader in readers { recovered += try reader.recover(through: last, c) }
+        let complete = readers.filter { $0.missing(through: last) == 0 }.count
+        let rate = Double(total) / sendTime
+        report.add(Figure(name: "fanout: taps/s sent with \(sizes.subscribers) subscribers", measured: perSecond(rate), baseline: "target \(perSecond(targetRate))",
+                          ratio: rate / targetRate, goal: "≥ 1.00×", met: rate >= targetRate * 0.99))
+        report.add(Figure(name: "fanout: subscribers with every event (\(last - first) events each)", measured: "\(complete) of \(sizes.subscribers)",
+                          baseline: "\(recovered) events recovered by trace.replay", ratio: nil, goal: "all", met: complete == sizes.subscribers))
+    }
+}
+
+/// The seqs one subscriber has seen, read cheaply from the front of each event (`…"seq":N,`).
+final class SeqTracker {
+    /// Held here: the subscriber closes its socket when it goes away.
+    let subscriber: Subscriber
+    var socket: ZMQSocket { subscriber.socket }
+    private var seen: [Bool]
+    private let base: Int
+    private(set) var highest: Int
+
+    init(_ subscriber: Subscriber, after: Int) {
+        self.subscriber = subscriber
+        base = after
+        highest = after
+        seen = []
+    }
+
+    func drain() throws {
+        while let frames = try socket.receiveMultipart(dontWait: true) {
+            guard frames.count == 2, let seq = Self.seq(frames[1]) else { continue }
+            mark(seq)
+        }
+    }
+
+    private func mark(_ seq: Int) {
+        guard seq > base else { return }
+        let i = seq - base - 1
+        if i >= seen.count { seen += [Bool](repeating: false, count: i - seen.count + 1) }
+        seen[i] = true
+        highest = max(highest, seq)
+    }
+
+    func missing(through last: Int) -> Int {
+        (base + 1...max(base + 1, last)).filter { $0 <= last && !($0 - base - 1 < seen.count && seen[$0 - base - 1]) }.count
+    }
+
+    /// Reads the gaps back with trace.replay; returns how many events that recovered.
+    func recover(through last: Int, _ c: Connection) throws -> Int {
+        let before = missing(through: last)
+        guard before > 0 else { return 0 }
+        var after = base
+        while after < last {
+            let result = try c.request("trace.replay", ["session": "demo", "after": JSON(after)])
+            let events = result["events"]?.arrayValue ?? []
+            for e in events { if let seq = e["event"]?["seq"]?.intValue { mark(seq) } }
+            guard let next = events.last?["event"]?["seq"]?.intValue, next > after else { break }
+            after = next
+        }
+        return before - missing(through: last)
+    }
+
+    static func seq(_ body: [UInt8]) -> Int? {
+        let key = Array("\"seq\":".utf8)
+        guard let r = body.firstRange(of: key) else { return nil }
+        var n = 0
+        var i = r.upperBound
+        while i < body.count, body[i] >= 0x30, body[i] <= 0x39 {
+            n = n * 10 + Int(body[i] - 0x30)
+            i += 1
+        }
+        return n
+    }
+}

@@ -1,0 +1,24 @@
+import ResponderProtocol
+
+/// K6/K7: the action methods UIKit's classes implement without the app declaring them (`handles` overrides
+/// them): whether a responder implements one, and whether its canPerformAction allows it now.
+extension SessionState {
+    func builtInAction(_ action: String, on node: Node) -> (available: Bool, rule: Rule)? {
+        switch action {
+        case "becomeFirstResponder", "resignFirstResponder":
+            return (true, .k7)  // every responder implements both
+        default:
+            guard editingCommands.contains(action), node.spec.uikitClass?.isTextInput == true else { return nil }
+            return (canEdit(action, node.spec), .k6)
+        }
+    }
+
+    /// Performs a built-in action the walk (or an explicit target) chose.
+    mutating func performBuiltIn(_ action: String, on id: String, trace: inout Trace) {
+        switch action {
+        case "becomeFirstResponder": _ = becomeFirstResponder(id, focusReason: .become, rule: .k7, trace: &trace)
+        case "resignFirstResponder": _ = resignFirstResponder(id, trace: &trace)
+        default: performEdit(action, on: id, trace: &trace)
+        }
+    }
+}

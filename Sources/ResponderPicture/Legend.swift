@@ -1,0 +1,118 @@
+import ResponderProtocol
+
+/// The explanation beside the picture, as lines of text with a style each: what was asked, every view asked
+/// in order and why those passed over were, the responder chain, notes, and a key to the colors. The page
+/// shows the same lines as HTML.
+public struct Legend: Sendable {
+    public enum Style: String, Sendable { case title, heading, text, path, target, miss, skip, chain, note }
+    public struct Line: Sendable, Equatable {
+        public var style: Style
+        public var text: String
+        /// The node the line is about (so the page can select it).
+        public var node: String?
+    }
+
+    public private(set) var lines: [Line] = []
+
+    public init(overlay: Overlay) {
+        if let title = overlay.title { add(.title, title) }
+        if let hit = overlay.hit {
+            let at = SVGText.point(hit.point.x, hit.point.y)
+            if let view = hit.view {
+                add(.heading, "Hit \(view) in \(hit.window ?? "?") at \(at)", node: view)
+            } else {
+                add(.heading, "No view at \(at) (no-hit, H1)")
+            }
+            let outside = hit.visited.filter { $0.reason == "outside-bounds" }.count
+            var outsideListed = 0
+            for (k, v) in hit.visited.enumerated() {
+                if outside > OverlaySVG.tagLimit, v.reason == "outside-bounds" {
+                    // A large world: a few, then how many more (each keeps its outline on the picture).
+                    outsideListed += 1
+                    if outsideListed == 6 { add(.miss, "… \(outside - 5) more views passed over: outside-bounds (\(v.rule))") }
+                    if outsideListed >= 6 { continue }
+                }
+                // `4. textField — miss: outside-bounds (H3), local (28, -46)`
+                var text = "\(k + 1). \(v.id) — \(v.result)"
+                if let reason = v.reason { text += ": \(reason)" }
+                if let to = v.to { text += " → \(to)" }
+                text += " (\(v.rule))"
+                if let p = v.point { text += ", local \(SVGText.point(p.x, p.y))" }
+                let style: Style = v.result == "hit" ? (v.id == hit.view ? .target : .path) : v.result == "skipped" ? .skip : .miss
+                add(style, text, node: v.id)
+            }
+            let reasons = hit.visited.compactMap { v in v.result == "hit" ? nil : v.reason }
+            var seen = Set<String>()
+            let unique = reasons.filter { seen.insert($0).inserted }
+            if !unique.isEmpty {
+                add(.heading, "Why views were passed over")
+                for r in unique {
+                    let rule = hit.visited.first { $0.reason == r }?.rule ?? ""
+                    add(.text, ReasonText.describe(r) + " (\(rule))")
+                }
+            }
+        }
+        if !overlay.chain.isEmpty {
+            add(.heading, overlay.chainTitle)
+            for (k, id) in overlay.chain.enumerated() { add(.chain, "\(k + 1). \(id)", node: id) }
+        }
+        if !overlay.notes.isEmpty {
+            add(.heading, "What happened")
+            for n in overlay.notes { add(.note, n) }
+        }
+    }
+
+    private mutating func add(_ style: Style, _ text: String, node: String? = nil) {
+        lines.append(Line(style: style, text: text, node: node))
+    }
+
+    public static let width = 480.0
+
+    /// The legend as SVG at (x, y): the lines (long ones wrapped), then the key. Returns the SVG and its height.
+    func render(x: Double, y: Double) -> (svg: String, height: Double) {
+        var out = "<g class=\"legend\">"
+        var cy = y + 8
+        let textX = x + 16
+        for line in lines {
+            let size = line.style == .title ? 15.0 : line.style == .heading ? 13.0 : 12.0
+            if line.style == .heading { cy += 8 }
+            let wrapped = Self.wrap(line.text, chars: Int((Self.width - 58) / (size * SVGText.charWidth)))
+            for (k, part) in wrapped.enumerated() {
+                cy += size + 5
+                if k == 0, [.path, .target, .miss, .skip, .chain].contains(line.style) {
+                    out += "<rect class=\"sw \(line.style.rawValue)\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(cy - 10))\" width=\"10\" height=\"10\" rx=\"2\"/>"
+                }
+                let node = line.node.map { " data-node-id=\"\(SVGText.escape($0))\"" } ?? ""
+                let indent = k == 0 ? 0.0 : 14  // continuation lines stand in (SVG drops leading spaces)
+                out += "<text class=\"lg \(line.style.rawValue)\"\(node) x=\"\(SVGText.number(textX + indent))\" y=\"\(SVGText.number(cy))\">\(SVGText.escape(part))</text>"
+            }
+        }
+        cy += 22
+        out += "<text class=\"lg heading\" x=\"\(SVGText.number(textX))\" y=\"\(SVGText.number(cy))\">Key</text>"
+        let key: [(String, String)] = [("path", "hit path: the views that answered, outermost first"), ("target", "the view hit"),
+                                       ("miss", "passed over (reason in its tag)"), ("skip", "skipped by its hitTest mode"),
+                                       ("chain", "responder chain, numbered"), ("fr", "first responder"), ("collapsed", "+N: views too small or too deep to draw")]
+        for (cls, text) in key {
+            cy += 17
+            out += "<rect class=\"sw \(cls)\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(cy - 10))\" width=\"10\" height=\"10\" rx=\"2\"/>"
+            out += "<text class=\"lg text\" x=\"\(SVGText.number(textX))\" y=\"\(SVGText.number(cy))\">\(SVGText.escape(text))</text>"
+        }
+        return (out + "</g>", cy - y + 16)
+    }
+
+    /// Breaks text at spaces into lines of at most `chars` characters (a longer word gets a line of its own).
+    static func wrap(_ text: String, chars: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty, current.count + 1 + word.count > chars {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+}

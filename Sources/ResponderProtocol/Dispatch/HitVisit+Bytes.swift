@@ -1,0 +1,76 @@
+/// Hit-test visits are most of a hit test's reply (each visit is written three times: `visited`, a `hitTest`
+/// step, the trace's `outcome`), so they skip Codable and are written by hand — the same members, in the
+/// same order, as their `Codable` conformances (the byte-identity tests compare the two).
+extension HitVisit {
+    /// `{id, result, reason?, rule, point, to?}`.
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        writeMembers(to: &w)
+        w.endObject()
+    }
+
+    func writeMembers(to w: inout JSONWriter) {
+        w.key(static: "id"); w.string(id)
+        w.key(static: "result"); w.string(result.rawValue)
+        if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
+        w.key(static: "rule"); w.string(rule.rawValue)
+        w.key(static: "point")
+        if let point {
+            point.write(to: &w)
+        } else {
+            w.null()
+        }
+        if let to { w.key(static: "to"); w.string(to) }
+    }
+}
+
+extension Point {
+    func write(to w: inout JSONWriter) {
+        w.beginArray()
+        w.number(x)
+        w.number(y)
+        w.endArray()
+    }
+}
+
+extension HitTestOutcome {
+    /// `window, view, localPoint, visited`, nil as null, as the synthesized `Codable` writes them.
+    func writeMembers(to w: inout JSONWriter) {
+        writeAnswer(to: &w)
+        w.key(static: "visited")
+        w.beginArray()
+        for visit in visited { visit.write(to: &w) }
+        w.endArray()
+    }
+}
+
+extension HitTestOutcome {
+    /// `window, view, localPoint`: the answer, without the views asked.
+    func writeAnswer(to w: inout JSONWriter) {
+        w.key(static: "window"); w.string(orNull: window)
+        w.key(static: "view"); w.string(orNull: view)
+        w.key(static: "localPoint")
+        if let localPoint { localPoint.write(to: &w) } else { w.null() }
+    }
+}
+
+extension Traced where Outcome == HitTestOutcome {
+    /// The hitTest reply: the outcome's members, then `trace: {kind, steps, outcome}` (see `Traced.encode`).
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        outcome.writeMembers(to: &w)
+        w.key(static: "trace")
+        w.beginObject()
+        w.key(static: "kind"); w.string(trace.kind.rawValue)
+        w.key(static: "steps")
+        w.beginArray()
+        for step in trace.steps { step.write(to: &w) }
+        w.endArray()
+        w.key(static: "outcome")
+        w.beginObject()
+        outcome.writeMembers(to: &w)
+        w.endObject()
+        w.endObject()
+        w.endObject()
+    }
+}

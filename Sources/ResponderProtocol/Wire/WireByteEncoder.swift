@@ -1,0 +1,233 @@
+/// Writes the protocol's `Encodable` types straight to JSON bytes, with no `JSON` tree or `EncodingStorage` in
+/// between: the hot path of replies and trace events (issue 15). The bytes are those of
+/// `JSONCodec.encode(WireEncoder.encode(value))` — members in declaration order, nil as `null`, `@OmitNil`
+/// left out, `WireValue`s as their `wire` value. A shape a stream cannot write in order (a nested container
+/// kept open while its parent goes on, a `superEncoder`) makes it fall back to the tree encoder.
+public enum WireByteEncoder {
+    public static func encode<T: Encodable>(_ value: T, capacity: Int = 1024) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: capacity)
+        guard write(value, to: &writer) else { return WireEncoder.encodeBytes(value) }
+        return writer.bytes
+    }
+
+    /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
+    /// Returns false, with the writer unusable, when the value needs the tree encoder.
+    public static func write<T: Encodable>(_ value: T, to writer: inout JSONWriter) -> Bool {
+        let sink = ByteSink(writer)
+        writer = JSONWriter()
+        sink.write(value)
+        writer = sink.writer
+        return !sink.failed
+    }
+
+    /// A dispatch's trace event body `{kind, steps, outcome}` and, inside it, the range of the outcome object:
+    /// a reply's members are the outcome's, so the reply reuses those bytes instead of encoding them again.
+    public static func traceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>)? {
+        let sink = ByteSink(JSONWriter(reservingCapacity: 4096))
+        sink.writer.beginObject()
+        sink.writer.key("kind"); sink.write(traced.trace.kind)
+        sink.writer.key("steps"); sink.write(traced.trace.steps)
+        sink.writer.key("outcome")
+        let start = sink.writer.bytes.count
+        sink.write(traced.outcome)
+        let end = sink.writer.bytes.count
+        sink.writer.endObject()
+        guard !sink.failed, end - start >= 2, sink.writer.bytes[start] == UInt8(ascii: "{") else { return nil }
+        return (sink.writer.bytes, start..<end)
+    }
+}
+
+/// The writer shared by every encoder of one value.
+final class ByteSink {
+    var writer: JSONWriter
+    var failed = false
+
+    init(_ writer: JSONWriter) { self.writer = writer }
+
+    func write<T: Encodable>(_ value: T) {
+        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime.
+        if T.self == JSON.self {
+            writer.value(unsafeBitCast(value, to: JSON.self))
+            return
+        }
+        if T.self == Traced<HitTestOutcome>.self {
+            unsafeBitCast(value, to: Traced<HitTestOutcome>.self).write(to: &writer)
+            return
+        }
+        if T.self == HitVisit.self {
+            unsafeBitCast(value, to: HitVisit.self).write(to: &writer)
+            return
+        }
+        if T.self == TraceStep.self {
+            unsafeBitCast(value, to: TraceStep.self).write(to: &writer)
+            return
+        }
+        if T.self == TouchDelivery.self {
+            unsafeBitCast(value, to: TouchDelivery.self).write(to: &writer)
+            return
+        }
+        if T.self == Point.self {
+            unsafeBitCast(value, to: Point.self).write(to: &writer)
+            return
+        }
+        if T.self == String.self {
+            writer.string(unsafeBitCast(value, to: String.self))
+            return
+        }
+        if WireTraits.of(T.self).contains(.wireValue), let wire = value as? any WireValue {
+            writer.value(wire.wire)
+            return
+        }
+        let encoder = StreamEncoder(self)
+        do { try value.encode(to: encoder) } catch { failed = true }
+        encoder.finish()
+    }
+}
+
+/// The encoder of one value: the first container it is asked for is opened on the writer; `finish` closes it
+/// (or writes `null` when the value wrote nothing, as the tree encoder does).
+final class StreamEncoder: Encoder {
+    enum State { case empty, object, array, value }
+    let sink: ByteSink
+    var state = State.empty
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(_ sink: ByteSink) { self.sink = sink }
+
+    func finish() {
+        switch state {
+        case .empty: sink.writer.null()
+        case .object: sink.writer.endObject()
+        case .array: sink.writer.endArray()
+        case .value: break
+        }
+    }
+
+    /// Opens `wanted` unless it is already open; any other switch of shape is one a stream cannot write.
+    func open(_ wanted: State) {
+        if state == wanted { return }
+        guard state == .empty else {
+            sink.failed = true
+            return
+        }
+        state = wanted
+        if wanted == .object { sink.writer.beginObject() } else if wanted == .array { sink.writer.beginArray() }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        open(.object)
+        return KeyedEncodingContainer(Keyed<Key>(encoder: self))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        open(.array)
+        return Unkeyed(encoder: self)
+    }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let encoder: StreamEncoder
+        var codingPath: [any CodingKey] { [] }
+        var sink: ByteSink { encoder.sink }
+
+        mutating func encodeNil(forKey key: Key) throws {
+            sink.writer.key(key.stringValue)
+            sink.writer.null()
+        }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            if WireTraits.of(T.self).contains(.omittable), let omittable = value as? any OmittableMember, omittable.isOmitted { return }
+            sink.writer.key(key.stringValue)
+            sink.write(value)
+        }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.bool(value) }
+        mutating func encode(_ value: String, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.string(value) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.number(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.number(Double(value)) }
+        // The tree encoder writes a nil optional as null for these (Codable's default would leave it out).
+        mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            sink.failed = true
+            return StreamEncoder(sink).container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            sink.failed = true
+            return StreamEncoder(sink).unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder {
+            sink.failed = true
+            return encoder
+        }
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            sink.failed = true
+            return StreamEncoder(sink)
+        }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let encoder: StreamEncoder
+        var count = 0
+        var codingPath: [any CodingKey] { [] }
+        var sink: ByteSink { encoder.sink }
+
+        mutating func encodeNil() throws {
+            count += 1
+            sink.writer.null()
+        }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            count += 1
+            sink.write(value)
+        }
+        mutating func encode(_ value: Bool) throws { count += 1; sink.writer.bool(value) }
+        mutating func encode(_ value: String) throws { count += 1; sink.writer.string(value) }
+        mutating func encode(_ value: Double) throws { count += 1; sink.writer.number(value) }
+        mutating func encode(_ value: Int) throws { count += 1; sink.writer.number(Double(value)) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            sink.failed = true
+            return StreamEncoder(sink).container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            sink.failed = true
+            return StreamEncoder(sink).unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder {
+            sink.failed = true
+            return StreamEncoder(sink)
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let encoder: StreamEncoder
+        var codingPath: [any CodingKey] { [] }
+        var sink: ByteSink { encoder.sink }
+
+        /// A single value may be written once, into an encoder that holds nothing else.
+        private func claim() -> Bool {
+            guard encoder.state == .empty else {
+                sink.failed = true
+                return false
+            }
+            encoder.state = .value
+            return true
+        }
+        mutating func encodeNil() throws { if claim() { sink.writer.null() } }
+        mutating func encode(_ value: Bool) throws { if claim() { sink.writer.bool(value) } }
+        mutating func encode(_ value: String) throws { if claim() { sink.writer.string(value) } }
+        mutating func encode(_ value: Double) throws { if claim() { sink.writer.number(value) } }
+        mutating func encode(_ value: Int) throws { if claim() { sink.writer.number(Double(value)) } }
+        mutating func encode<T: Encodable>(_ value: T) throws { if claim() { sink.write(value) } }
+    }
+}

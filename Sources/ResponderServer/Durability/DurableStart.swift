@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import ResponderCore
+
+extension StateStore {
+    /// Opens the state directory and reads every session back. A damaged store stops the start; with
+    /// `recover` a database that cannot be opened is set aside (and the engine starts without it) and damaged
+    /// sessions keep what is valid; each thing dropped is logged as a warning.
+    static func open(_ config: EngineConfig, logger: Logger) throws(EngineError) -> (StateStore, Restored) {
+        guard let directory = config.stateDirectory else { throw .state("no state directory") }
+        let store: StateStore
+        var dropped: [String] = []
+        do { store = try StateStore(directory: directory, durability: config.durability) } catch {
+            guard config.recover, case .state = error, FileManager.default.fileExists(atPath: "\(directory)/\(fileName)") else { throw error }
+            let aside = setAside(directory: directory)
+            dropped.append("\(error); the database was moved to \(aside ?? "?") and every session in it dropped")
+            store = try StateStore(directory: directory, durability: config.durability)
+        }
+        var restored: Restored
+        do { restored = try store.restore(replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes, recover: config.recover) } catch {
+            store.close()
+            throw error
+        }
+        restored.dropped.insert(contentsOf: dropped, at: 0)
+        for line in restored.dropped { logger.warning("--recover: \(line)") }
+        logger.info("state in \(directory): \(restored.hosts.count) session(s) restored", metadata: ["durability": "\(config.durability.rawValue)"])
+        return (store, restored)
+    }
+
+    /// Saves the sessions made at start (a first start's `default`) before anything is acknowledged.
+    func saveNew(_ sessions: [SessionHost]) throws(EngineError) {
+        do {
+            for host in sessions { try saveSnapshot(host) }
+            try commit()
+        } catch {
+            rollback()
+            throw .state("cannot write the state in \(path): \(error)")
+        }
+    }
+}

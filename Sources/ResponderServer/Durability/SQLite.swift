@@ -1,0 +1,155 @@
+import CSQLite
+
+/// A SQLite failure, with the statement or step that failed.
+struct SQLiteError: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
+    var description: String { "\(message) (SQLite code \(code))" }
+}
+
+/// One SQLite connection, owned by the engine thread (it is never shared): the C API used directly, since
+/// every call is synchronous on the thread that owns the world anyway.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(path: String) throws(SQLiteError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw SQLiteError(code: rc, message: "\(path): \(message)")
+        }
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { close() }
+
+    func close() {
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    func execute(_ sql: String) throws(SQLiteError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, sql) }
+    }
+
+    /// A prepared statement, cached by its text.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let s = statements[sql] {
+            s.reset()
+            return s
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, sql) }
+        let s = SQLiteStatement(stmt, database: self, sql: sql)
+        statements[sql] = s
+        return s
+    }
+
+    /// Runs `sql` with `values` bound in order, to completion.
+    func run(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) {
+        let s = try statement(sql)
+        for (i, v) in values.enumerated() { s.bind(i + 1, v) }
+        while try s.step() {}
+        // Let go of the bound copies now (a snapshot's tree may be large).
+        s.reset()
+    }
+
+    /// The rows of a query, each as its columns.
+    func rows(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> [[SQLiteValue]] {
+        let s = try statement(sql)
+        for (i, v) in values.enumerated() { s.bind(i + 1, v) }
+        var out: [[SQLiteValue]] = []
+        while try s.step() { out.append((0..<s.columnCount).map { s.column($0) }) }
+        s.reset()
+        return out
+    }
+
+    func error(_ rc: Int32, _ what: String) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no database"
+        return SQLiteError(code: rc, message: "\(message) in \(what.prefix(80))")
+    }
+}
+
+enum SQLiteValue: Equatable {
+    case null
+    case integer(Int)
+    case text(String)
+    case blob([UInt8])
+
+    var int: Int? { if case .integer(let v) = self { v } else { nil } }
+    var string: String? { if case .text(let v) = self { v } else { nil } }
+    var bytes: [UInt8]? {
+        switch self {
+        case .blob(let b): return b
+        case .text(let t): return Array(t.utf8)
+        default: return nil
+        }
+    }
+}
+
+final class SQLiteStatement {
+    private let stmt: OpaquePointer
+    private unowned let database: SQLiteDatabase
+    private let sql: String
+
+    init(_ stmt: OpaquePointer, database: SQLiteDatabase, sql: String) {
+        self.stmt = stmt
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    func reset() {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    func bind(_ index: Int, _ value: SQLiteValue) {
+        let i = Int32(index)
+        // SQLITE_TRANSIENT: SQLite copies the bytes before bind returns.
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        switch value {
+        case .null: sqlite3_bind_null(stmt, i)
+        case .integer(let v): sqlite3_bind_int64(stmt, i, Int64(v))
+        case .text(let t): sqlite3_bind_text(stmt, i, t, -1, transient)
+        case .blob(let b): b.withUnsafeBytes { _ = sqlite3_bind_blob64(stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), transient) }
+        }
+    }
+
+    /// True while a row is ready.
+    func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE:
+            sqlite3_reset(stmt)
+            return false
+        default:
+            sqlite3_reset(stmt)
+            throw database.error(rc, sql)
+        }
+    }
+
+    var columnCount: Int { Int(sqlite3_column_count(stmt)) }
+
+    func column(_ index: Int) -> SQLiteValue {
+        let i = Int32(index)
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: return .integer(Int(sqlite3_column_int64(stmt, i)))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(stmt, i)))
+        case SQLITE_BLOB:
+            let n = Int(sqlite3_column_bytes(stmt, i))
+            guard n > 0, let p = sqlite3_column_blob(stmt, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import ResponderCore
+import ResponderProtocol
+
+/// A session's durable parts besides its world, as one JSON row member (`sessions.state`).
+struct SavedSessionState: Codable {
+    var profile: Profile
+    var clock: Double
+    var tapCounter: Int
+    /// Window id → its first responder.
+    var firstResponders: [String: String]
+    var worldBeforeFirstEvent: Bool
+
+    init(_ host: SessionHost) {
+        let parts = host.state.durableParts
+        profile = host.state.profile
+        clock = parts.clock
+        tapCounter = parts.tapCounter
+        firstResponders = parts.firstResponders
+        worldBeforeFirstEvent = host.worldBeforeFirstEvent
+    }
+
+    var parts: DurableSessionParts { DurableSessionParts(firstResponders: firstResponders, clock: clock, tapCounter: tapCounter) }
+}
+
+/// A tree change waiting to be written with the request that made it.
+enum TreeRecord {
+    /// A batch (as `op.write` writes it) that took the world to `revision`.
+    case apply(revision: Int, ops: [UInt8])
+    /// The whole world was replaced (encoded as `WorldSnapshot.encode` does): the next write is a snapshot.
+    case load(tree: [UInt8], detached: [UInt8])
+}
+
+/// The world as a snapshot row holds it: the tree and detached subtrees as `tree.get` writes them, node
+/// revisions included, and read back with them.
+enum WorldSnapshot {
+    static func encode(_ world: World) -> (tree: [UInt8], detached: [UInt8]) {
+        (world.encoded(), world.encodedDetached())
+    }
+
+    /// Saved rows were valid when written: they are read back without the configured limits, which may have
+    /// been lowered since.
+    static let unbounded = Limits(maxNodes: .max, maxDepth: .max, maxMessageBytes: .max, maxOpsPerBatch: .max)
+
+    static func decode(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
+        var treeJSON: JSON
+        var detachedJSON: JSON
+        do {
+            treeJSON = try JSONCodec.decode(tree)
+            detachedJSON = try JSONCodec.decode(detached)
+        } catch {
+            throw RPCError(.parseError, "the saved world is not JSON: \(error)")
+        }
+        defer {
+            JSON.release(&treeJSON)
+            JSON.release(&detachedJSON)
+        }
+        var revisions: [String: Int] = [:]
+        collectRevisions(treeJSON, into: &revisions)
+        collectRevisions(detachedJSON, into: &revisions)
+        let root = try NodeTree(document: treeJSON, path: "tree")
+        var subtrees: [NodeTree] = []
+        for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
+        return try World.restored(tree: root, detached: subtrees, nodeRevisions: revisions, revision: revision, limits: unbounded)
+    }
+
+    /// Every node's `revision` by id, walking without recursion.
+    private static func collectRevisions(_ document: JSON, into revisions: inout [String: Int]) {
+        var stack = [document]
+        while let value = stack.popLast() {
+            if let nodes = value.arrayValue {
+                stack.append(contentsOf: nodes)
+                continue
+            }
+            guard let id = value["id"]?.stringValue else { continue }
+            if let r = value["revision"]?.intValue { revisions[id] = r }
+            if let children = value["children"]?.arrayValue { stack.append(contentsOf: children) }
+        }
+    }
+
+    /// One logged batch, read back as the typed ops `tree.apply` would have read.
+    static func ops(_ bytes: [UInt8]) throws(RPCError) -> [GuardedOp] {
+        let value: JSON
+        do { value = try JSONCodec.decode(bytes) } catch { throw RPCError(.parseError, "a saved batch is not JSON: \(error)") }
+        return try WireOps(wire: value, path: "ops").read()
+    }
+
+    static func encode(ops: [GuardedOp]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginArray()
+        for op in ops { op.write(to: &w) }
+        w.endArray()
+        return w.bytes
+    }
+}

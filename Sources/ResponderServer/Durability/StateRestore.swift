@@ -1,0 +1,92 @@
+import ResponderCore
+import ResponderProtocol
+
+extension StateStore {
+    /// The sessions read back, and what `--recover` left out (one line each, for the log).
+    struct Restored {
+        var hosts: [SessionHost] = []
+        var dropped: [String] = []
+    }
+
+    /// Every saved session, rebuilt: its snapshot, then its logged batches replayed in revision order. Nothing
+    /// live comes back, seq continues where it was, and the replay ring starts empty. A damaged session stops
+    /// the start (naming it and the file); with `recover` the session keeps its snapshot and the batches
+    /// that replay, or is dropped when even its snapshot cannot be read, and the store is rewritten to match.
+    func restore(replayBuffer: Int, replayBytes: Int = .max, recover: Bool) throws(EngineError) -> Restored {
+        var restored = Restored()
+        let rows: [Row]
+        do { rows = try self.rows() } catch { throw .state("cannot read the sessions in \(path): \(error)") }
+        for row in rows {
+            do throws(EngineError) {
+                let (host, problem) = try rebuild(row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: recover)
+                restored.hosts.append(host)
+                if let problem {
+                    restored.dropped.append(problem)
+                    try rewrite { store throws(SQLiteError) in try store.saveSnapshot(host) }
+                }
+            } catch {
+                guard recover else { throw error }
+                restored.dropped.append("session \"\(row.name)\" dropped: \(error)")
+                try rewrite { store throws(SQLiteError) in try store.delete(row.name) }
+            }
+        }
+        return restored
+    }
+
+    private func rewrite(_ body: (StateStore) throws(SQLiteError) -> Void) throws(EngineError) {
+        do {
+            try body(self)
+            try commit()
+        } catch {
+            rollback()
+            throw .state("cannot rewrite the recovered state in \(path): \(error)")
+        }
+    }
+
+    /// One session from its row; with `recover`, a log that stops replaying keeps what replayed before
+    /// (the problem is returned to be reported).
+    private func rebuild(_ row: Row, replayBuffer: Int, replayBytes: Int, recover: Bool) throws(EngineError) -> (SessionHost, String?) {
+        let at = "session \"\(row.name)\" in \(path)"
+        guard EngineConfig.isValidName(row.name), row.seq >= 0, row.snapshotRevision >= 1 else {
+            throw .state("\(at): its row is damaged (name, seq or revision out of range)")
+        }
+        let saved: SavedSessionState
+        var world: World
+        let stateJSON: JSON
+        do { stateJSON = try JSONCodec.decode(row.state) } catch { throw .state("\(at): its saved state is not JSON: \(error)") }
+        do throws(RPCError) {
+            saved = try WireDecoder.decode(SavedSessionState.self, from: stateJSON)
+            world = try WorldSnapshot.decode(tree: row.tree, detached: row.detached, revision: row.snapshotRevision)
+        } catch {
+            throw .state("\(at): its snapshot cannot be read: \(error.message)")
+        }
+        var problem: String?
+        let batches: [(revision: Int, ops: [UInt8])]
+        do { batches = try self.batches(row.name, after: row.snapshotRevision) } catch {
+            throw .state("\(at): its batches cannot be read: \(error)")
+        }
+        var logBytes = 0
+        for batch in batches {
+            guard batch.revision == world.revision + 1 else {
+                problem = "the batch for revision \(world.revision + 1) is missing"
+                break
+            }
+            do throws(RPCError) {
+                _ = try world.apply(try WorldSnapshot.ops(batch.ops), limits: WorldSnapshot.unbounded)
+            } catch {
+                problem = "the batch for revision \(batch.revision) does not apply: \(error.message)"
+                break
+            }
+            logBytes += batch.ops.count
+        }
+        if problem == nil, world.revision != row.revision {
+            problem = "its log ends at revision \(world.revision), not at the saved revision \(row.revision)"
+        }
+        if let problem, !recover { throw .state("\(at): \(problem)") }
+        let state = SessionState(restoring: world, profile: saved.profile, parts: saved.parts)
+        let host = SessionHost(name: row.name, state: state, replayBuffer: replayBuffer, replayBytes: replayBytes, seq: row.seq)
+        host.worldBeforeFirstEvent = saved.worldBeforeFirstEvent
+        noteRestored(row.name, snapshotBytes: row.tree.count + row.detached.count, logBytes: logBytes)
+        return (host, problem.map { "session \"\(row.name)\" kept up to revision \(world.revision): \($0); the rest was dropped" })
+    }
+}

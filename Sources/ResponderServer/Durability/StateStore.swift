@@ -1,0 +1,179 @@
+import Foundation
+import Glibc
+import ResponderCore
+import ResponderProtocol
+
+/// The engine's durable state: one SQLite database in WAL mode in the state directory, written by the engine
+/// thread alone. Per session a snapshot row (world, durable parts, revision, seq) and a log of the batches
+/// applied since the snapshot; the log is folded into a new snapshot once it outgrows it. Writes of the
+/// requests served together go in one transaction, committed before any of their replies or events leave.
+final class StateStore {
+    static let fileName = "state.db"
+    static let format = 1
+    /// The log is compacted into a snapshot once it holds more bytes than this or than the snapshot itself.
+    static let minimumLogBytes = 256 << 10
+
+    let directory: String
+    let path: String
+    private let db: SQLiteDatabase
+    private let lock: InstanceLock
+    private var inTransaction = false
+    /// Bytes of each session's snapshot and of its log since, for the compaction rule.
+    private var sizes: [String: (snapshot: Int, log: Int)] = [:]
+
+    /// Opens (or creates) the database; a file that is not a healthy database of ours is an error naming it.
+    init(directory: String, durability: Durability) throws(EngineError) {
+        try StateDirectory.prepare(directory)
+        self.directory = directory
+        path = "\(directory)/\(Self.fileName)"
+        do { lock = try InstanceLock(directory: directory, name: "state") } catch EngineError.alreadyRunning(_, let pid) {
+            throw .state("the state directory \(directory) is in use by another engine" + (pid.map { " (pid \($0))" } ?? ""))
+        } catch {
+            throw .state("\(error)")
+        }
+        // Created 0600 here, never through a symlink; SQLite gives its -wal and -shm files the same mode.
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 { Glibc.close(fd) }
+        do {
+            db = try SQLiteDatabase(path: path)
+            try db.execute("PRAGMA journal_mode=WAL")
+            try db.execute(durability == .full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+            // After a large snapshot the WAL file is truncated back rather than kept at its largest size.
+            try db.execute("PRAGMA journal_size_limit=67108864")
+            let check = try db.rows("PRAGMA quick_check").compactMap { $0.first?.string }
+            guard check == ["ok"] else {
+                throw SQLiteError(code: 11, message: "integrity check failed: " + check.prefix(3).joined(separator: "; "))
+            }
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS engine(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS sessions(
+                    name TEXT PRIMARY KEY, seq INTEGER NOT NULL, revision INTEGER NOT NULL, state BLOB NOT NULL,
+                    snapshot_revision INTEGER NOT NULL, tree BLOB NOT NULL, detached BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS batches(
+                    session TEXT NOT NULL, revision INTEGER NOT NULL, ops BLOB NOT NULL,
+                    PRIMARY KEY(session, revision)) WITHOUT ROWID;
+                INSERT OR IGNORE INTO engine(key, value) VALUES('format', \(Self.format));
+                """)
+            let format = try db.rows("SELECT value FROM engine WHERE key = 'format'").first?.first?.int
+            guard format == Self.format else {
+                throw SQLiteError(code: 0, message: "format \(format.map(String.init) ?? "?") is not the format this engine writes (\(Self.format))")
+            }
+        } catch {
+            lock.release()
+            throw .state("the state database \(path) cannot be used: \(error). Start with --recover to keep what is valid, or --state-dir none to start without it")
+        }
+    }
+
+    func close() {
+        db.close()
+        lock.release()
+    }
+
+    /// Moves a damaged database aside (`--recover` when it cannot even be opened); returns the new name.
+    static func setAside(directory: String) -> String? {
+        let stamp = Int(Date().timeIntervalSince1970)
+        var moved: String?
+        for suffix in ["", "-wal", "-shm"] {
+            let from = "\(directory)/\(fileName)\(suffix)"
+            let to = "\(directory)/\(fileName).damaged-\(stamp)\(suffix)"
+            if rename(from, to) == 0, suffix.isEmpty { moved = to }
+        }
+        return moved
+    }
+
+    // MARK: - Reading
+
+    struct Row {
+        var name: String
+        var seq: Int
+        var revision: Int
+        var state: [UInt8]
+        var snapshotRevision: Int
+        var tree: [UInt8]
+        var detached: [UInt8]
+    }
+
+    func rows() throws(SQLiteError) -> [Row] {
+        try db.rows("SELECT name, seq, revision, state, snapshot_revision, tree, detached FROM sessions ORDER BY name").map { c in
+            Row(name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
+                snapshotRevision: c[4].int ?? -1, tree: c[5].bytes ?? [], detached: c[6].bytes ?? [])
+        }
+    }
+
+    /// The logged batches of a session after its snapshot, in revision order.
+    func batches(_ session: String, after revision: Int) throws(SQLiteError) -> [(revision: Int, ops: [UInt8])] {
+        try db.rows("SELECT revision, ops FROM batches WHERE session = ? AND revision > ? ORDER BY revision", .text(session), .integer(revision))
+            .map { ($0[0].int ?? -1, $0[1].bytes ?? []) }
+    }
+
+    /// Records what was read back, for the compaction rule.
+    func noteRestored(_ name: String, snapshotBytes: Int, logBytes: Int) { sizes[name] = (snapshotBytes, logBytes) }
+
+    // MARK: - Writing (inside the group's transaction)
+
+    /// Writes what one request did to `host`: its logged batches (or a snapshot after a load, or once the log
+    /// has outgrown the snapshot), then its seq, revision and durable parts.
+    func save(_ host: SessionHost, records: [TreeRecord]) throws(SQLiteError) {
+        try begin()
+        var size = sizes[host.name] ?? (0, 0)
+        // A load is the request's last tree change: its encoding is the world's now.
+        var encoded: (tree: [UInt8], detached: [UInt8])?
+        if case .load(let tree, let detached) = records.last { encoded = (tree, detached) }
+        var needsSnapshot = sizes[host.name] == nil || encoded != nil
+        if !needsSnapshot {
+            for case .apply(let revision, let ops) in records {
+                try db.run("INSERT OR REPLACE INTO batches(session, revision, ops) VALUES(?, ?, ?)", .text(host.name), .integer(revision), .blob(ops))
+                size.log += ops.count
+            }
+            needsSnapshot = size.log > max(Self.minimumLogBytes, size.snapshot)
+        }
+        let state = WireEncoder.encodeBytes(SavedSessionState(host))
+        if needsSnapshot {
+            let (tree, detached) = encoded ?? WorldSnapshot.encode(host.state.world)
+            try db.run("""
+                INSERT INTO sessions(name, seq, revision, state, snapshot_revision, tree, detached) VALUES(?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, revision = excluded.revision, state = excluded.state,
+                    snapshot_revision = excluded.snapshot_revision, tree = excluded.tree, detached = excluded.detached
+                """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state), .integer(host.revision), .blob(tree), .blob(detached))
+            try db.run("DELETE FROM batches WHERE session = ?", .text(host.name))
+            size = (tree.count + detached.count, 0)
+        } else {
+            try db.run("UPDATE sessions SET seq = ?, revision = ?, state = ? WHERE name = ?",
+                       .integer(host.seq), .integer(host.revision), .blob(state), .text(host.name))
+        }
+        sizes[host.name] = size
+    }
+
+    /// Writes the session whole: a snapshot of its world, no log.
+    func saveSnapshot(_ host: SessionHost) throws(SQLiteError) {
+        let encoded = WorldSnapshot.encode(host.state.world)
+        try save(host, records: [.load(tree: encoded.tree, detached: encoded.detached)])
+    }
+
+    func delete(_ name: String) throws(SQLiteError) {
+        try begin()
+        try db.run("DELETE FROM sessions WHERE name = ?", .text(name))
+        try db.run("DELETE FROM batches WHERE session = ?", .text(name))
+        sizes[name] = nil
+    }
+
+    /// Commits the group's transaction, if any write opened one (synchronous=FULL: fsynced before returning).
+    func commit() throws(SQLiteError) {
+        guard inTransaction else { return }
+        inTransaction = false
+        try db.execute("COMMIT")
+    }
+
+    /// Abandons the group's writes (a write failed: none of the group's replies will say it succeeded).
+    func rollback() {
+        guard inTransaction else { return }
+        inTransaction = false
+        try? db.execute("ROLLBACK")
+    }
+
+    private func begin() throws(SQLiteError) {
+        guard !inTransaction else { return }
+        try db.execute("BEGIN IMMEDIATE")
+        inTransaction = true
+    }
+}

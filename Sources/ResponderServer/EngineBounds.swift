@@ -1,0 +1,28 @@
+import ResponderCore
+
+/// What one client can make the engine hold (issue 14), beyond the per-session `Limits`: each a responderd
+/// flag, reported by `engine.info` in `limits` (Protocol/README.md section 10).
+public struct EngineBounds: Sendable, Equatable {
+    /// Connections per socket (rpc, events); more are refused (`--max-clients`).
+    public var maxClients: Int
+    /// Replies queued to one client that does not read them; past it, its replies are dropped (`--reply-hwm`).
+    public var replyHighWaterMark: Int
+    /// Bytes of events kept per session for trace.replay, besides their count (`--replay-bytes`).
+    public var replayBytes: Int
+    /// Sessions per engine (`--max-sessions`).
+    public var maxSessions: Int
+
+    public init(maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000) {
+        self.maxClients = maxClients
+        self.replyHighWaterMark = replyHighWaterMark
+        self.replayBytes = replayBytes
+        self.maxSessions = maxSessions
+    }
+
+    /// Frames larger than this are dropped by libzmq as they arrive, before any is buffered, and their connection
+    /// is closed; frames up to it but over `--max-message-bytes` are still answered with LIMIT_EXCEEDED.
+    public static func maxFrameBytes(_ limits: Limits) -> Int { limits.maxMessageBytes > Int.max / 2 ? Int.max : 2 * limits.maxMessageBytes }
+
+    /// Subscription messages are topic prefixes: a larger frame on the events socket is dropped at once.
+    static let maxSubscriptionBytes: Int64 = 4096
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import ResponderCore
+import ZMQ
+
+/// One thread that reads large requests (`ParsedRequest.prepare`) so the engine thread keeps answering
+/// everyone else meanwhile. It touches no socket and no session: it gets bytes and gives back a read request,
+/// waking the engine's poll. Stopping abandons whatever it is reading.
+final class OffloadWorker: Sendable {
+    struct Job: Sendable {
+        var routingID: [UInt8]
+        var delimiter: Bool
+        var body: [UInt8]
+        var peer: PeerStamp?
+    }
+
+    struct Done: @unchecked Sendable {
+        var routingID: [UInt8]
+        var delimiter: Bool
+        var parsed: ParsedRequest
+        var peer: PeerStamp?
+    }
+
+    private let queue = Mutex<(jobs: [Job], done: [Done], stopped: Bool)>(([], [], false))
+    private let ready = DispatchSemaphore(value: 0)
+
+    init(limits: Limits, waker: PollWaker) {
+        let thread = Thread { [self] in
+            while true {
+                ready.wait()
+                guard let job = queue.withLock({ $0.stopped || $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }) else {
+                    if queue.withLock({ $0.stopped }) { return }
+                    continue
+                }
+                // Handed over, not copied: whoever holds a request last frees it, iteratively (`release`).
+                var done = Done(routingID: job.routingID, delimiter: job.delimiter, parsed: ParsedRequest.prepare(job.body, limits: limits),
+                                peer: job.peer)
+                var handed: Done? = done
+                done.parsed.release()
+                let kept = queue.withLock { q in
+                    guard !q.stopped, let d = handed.take() else { return false }
+                    q.done.append(d)
+                    return true
+                }
+                guard kept else {
+                    handed?.parsed.release()
+                    return
+                }
+                waker.wake()
+            }
+        }
+        thread.name = "responderd-reader"
+        thread.start()
+    }
+
+    func submit(_ job: Job) {
+        queue.withLock { $0.jobs.append(job) }
+        ready.signal()
+    }
+
+    /// The requests read since the last call, in the order they were finished.
+    func takeDone() -> [Done] {
+        queue.withLock { q in
+            defer { q.done.removeAll() }
+            return q.done
+        }
+    }
+
+    /// Abandons queued and in-flight reading; the thread ends once its current read returns.
+    func stop() {
+        queue.withLock { $0 = ([], [], true) }
+        ready.signal()
+    }
+}

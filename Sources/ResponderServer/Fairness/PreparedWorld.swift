@@ -1,0 +1,58 @@
+import ResponderCore
+import ResponderProtocol
+
+/// The world of a tree.load or session.create read and validated off the engine thread, or the error that
+/// reading found (raised by the handler in its usual place, after the session and revision checks).
+struct PreparedWorld: @unchecked Sendable {
+    var world: Result<World, RPCError>
+}
+
+extension ParsedRequest {
+    /// Reads a large body the way the engine thread would, and for a tree.load or session.create also builds
+    /// and validates its world, pure and detached from any session. The tree members are then dropped from
+    /// the params (freed here, not on the engine thread); the handler uses the prepared world instead.
+    static func prepare(_ body: [UInt8], limits: Limits) -> ParsedRequest {
+        var request: RPCRequest
+        switch RequestProcessor.parse(body, limits: limits) {
+        case .request(let r, _): request = r
+        case let other: return other
+        }
+        let world: Result<World, RPCError>
+        // What replaces the tree members: a stand-in tree.load still reads; nothing for session.create.
+        let standIn: JSON
+        do throws(RPCError) {
+            switch request.method {
+            case TreeLoadRequest.method:
+                let r = try WireDecoder.decode(TreeLoadRequest.self, from: request.params)
+                world = Result { () throws(RPCError) in
+                    let w = try r.world()
+                    return try World.prepared(tree: w.tree, detached: w.detached, limits: limits)
+                }
+                standIn = ["id": .string(World.rootID), "kind": "application"]
+            case SessionCreateRequest.method:
+                let r = try WireDecoder.decode(SessionCreateRequest.self, from: request.params)
+                guard r.tree != nil || !(r.detached ?? []).isEmpty else { return .request(request, prepared: nil) }
+                let root = r.tree ?? NodeTree(root: NodeSpec(id: World.rootID, kind: .application), path: "tree")
+                world = Result { () throws(RPCError) in try World.prepared(tree: root, detached: r.detached ?? [], limits: limits) }
+                standIn = .null
+            default:
+                return .request(request, prepared: nil)
+            }
+        } catch {
+            return .refused(request, error)
+        }
+        var original = request.params
+        request.params = original.setting("tree", standIn).setting("detached", .null)
+        JSON.release(&original)
+        return .request(request, prepared: PreparedWorld(world: world))
+    }
+}
+
+extension RequestContext {
+    /// Loads a world into `state`: the one prepared off the engine thread, or the one `read` gives.
+    func load(into state: inout SessionState, _ read: () throws(RPCError) -> (tree: NodeTree, detached: [NodeTree])) throws(RPCError) -> TreeChange {
+        if let prepared { return state.load(prepared: try prepared.world.get()) }
+        let world = try read()
+        return try state.load(tree: world.tree, detached: world.detached, limits: self.state.config.limits)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import ResponderProtocol
+import ZMQ
+
+/// Serves the rpc socket on the engine thread, a group at a time: every request ready is answered, the
+/// group's changes are committed once (group commit), and only then do its events and replies go out.
+/// A large request is read by the `OffloadWorker` meanwhile; the same client's later requests wait behind it
+/// so that each client's replies keep their order.
+final class RequestServer {
+    private let processor: RequestProcessor
+    private let state: EngineState
+    private let store: StateStore?
+    private let events: HeldEventSink?
+    private let worker: OffloadWorker
+    private let logger: Logger
+    private var outgoing: [[[UInt8]]] = []
+    /// Clients with a request being read off-thread → their requests received since, in order.
+    private var waiting: [[UInt8]: [OffloadWorker.Job]] = [:]
+    /// Replies dropped since the last tick because their client's queue was full (`--reply-hwm`, section 10).
+    private var droppedReplies = 0
+    /// Set when the state could not be saved: the engine stops rather than acknowledge what is not on disk.
+    private(set) var failure: String?
+
+    init(state: EngineState, store: StateStore?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
+        processor = RequestProcessor(state: state)
+        self.state = state
+        self.store = store
+        self.events = events
+        self.worker = worker
+        self.logger = logger
+    }
+
+    /// Answers the requests waiting on the ROUTER (bounded, so a flood cannot starve the events socket).
+    func serveReady(_ rpc: ZMQSocket) {
+        events?.holding = true
+        for _ in 0..<256 {
+            let frames: [[UInt8]]
+            let peer: PeerStamp?
+            do {
+                // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
+                guard let f = try rpc.receiveMultipart(dontWait: true, property: "User-Id") else { break }
+                frames = f.frames
+                peer = f.property.flatMap(PeerStamp.init(userID:))
+            } catch {
+                logger.error("receive failed: \(error)")
+                break
+            }
+            // [routing id][empty delimiter]?[body]
+            guard frames.count >= 2 else { continue }
+            let hasDelimiter = frames.count >= 3 && frames[1].isEmpty
+            guard frames.count == (hasDelimiter ? 3 : 2) else {
+                logger.debug("dropping a request with \(frames.count) frames")
+                continue
+            }
+            accept(OffloadWorker.Job(routingID: frames[0], delimiter: hasDelimiter, body: frames[frames.count - 1], peer: peer))
+        }
+        deliver(rpc)
+    }
+
+    /// Serves the requests the worker has finished reading, then what their clients sent meanwhile.
+    func serveRead(_ rpc: ZMQSocket) {
+        var done = worker.takeDone()
+        guard !done.isEmpty else { return }
+        events?.holding = true
+        for i in done.indices {
+            let d = (routingID: done[i].routingID, delimiter: done[i].delimiter)
+            serve(&done[i].parsed, d.routingID, d.delimiter, done[i].peer)
+            var queued = waiting.removeValue(forKey: d.routingID) ?? []
+            while !queued.isEmpty, waiting[d.routingID] == nil { accept(queued.removeFirst()) }
+            if !queued.isEmpty { waiting[d.routingID, default: []].append(contentsOf: queued) }
+        }
+        deliver(rpc)
+    }
+
+    func takeDroppedReplies() -> Int {
+        defer { droppedReplies = 0 }
+        return droppedReplies
+    }
+
+    private func accept(_ job: OffloadWorker.Job) {
+        if waiting[job.routingID] != nil {
+            waiting[job.routingID]!.append(job)
+        } else if job.body.count >= state.config.offloadBytes {
+            waiting[job.routingID] = []
+            worker.submit(job)
+        } else {
+            var parsed = RequestProcessor.parse(job.body, limits: state.config.limits)
+            serve(&parsed, job.routingID, job.delimiter, job.peer)
+        }
+    }
+
+    private func serve(_ parsed: inout ParsedRequest, _ routingID: [UInt8], _ delimiter: Bool, _ peer: PeerStamp?) {
+        guard failure == nil else {
+            parsed.release()
+            return
+        }
+        let reply = processor.run(&parsed, from: routingID, peer: peer, now: Date())
+        if let store, let journal = state.journal, !journal.isEmpty {
+            do { try journal.write(to: store) } catch {
+                failure = "cannot save the state in \(store.path): \(error)"
+                return
+            }
+        }
+        guard let reply else { return }
+        outgoing.append(delimiter ? [routingID, [], reply] : [routingID, reply])
+    }
+
+    /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
+    private func deliver(_ rpc: ZMQSocket) {
+        if failure == nil, let store {
+            do { try store.commit() } catch { failure = "cannot commit the state in \(store.path): \(error)" }
+        }
+        if let failure {
+            store?.rollback()
+            events?.discard()
+            outgoing.removeAll()
+            logger.critical("\(failure); stopping so that nothing unsaved is acknowledged")
+            return
+        }
+        events?.release()
+        for out in outgoing {
+            // Not queued: the client's reply queue is full (it does not read), so the reply is dropped (section 10).
+            do { if try !rpc.send(out, dontWait: true) { droppedReplies += 1 } } catch {
+                logger.debug("reply not delivered: \(error)")
+            }
+        }
+        outgoing.removeAll()
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import ResponderPicture
+import ResponderProtocol
+
+struct DrawCommand: EngineCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "draw",
+        abstract: "Draw the world as the user sees it (SVG), or as a graph (Graphviz); with a hit test, a tap or a responder chain over it.",
+        discussion: """
+            The SVG shows every window side by side and every view as its frame (transforms and bounds origins \
+            applied, clipped where an ancestor clips), labelled with its id and class; first responders are outlined \
+            in amber. --hit X Y draws the hit test at that screen point: the views asked (the hit path green, the view \
+            hit filled, the views passed over red with their reason in a tag and in the legend), the touch point, and \
+            the responder chain of the view hit as numbered arrows up to the application. --tap X Y taps there for \
+            real (--dry-run: on a copy) and adds what each phase did. --chain ID draws a responder chain alone. \
+            Shapes carry data-node-id; those of the hit test data-hit="hit|miss", data-reason and data-rule. \
+            Views narrower or shorter than --min-size points, and those deeper than --depth, are counted (+N) on \
+            the nearest view drawn. --format dot writes the tree as a Graphviz graph; --format png renders that graph \
+            through Graphviz's `dot` (Debian: graphviz). The format follows --out's extension unless given.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+    @OptionGroup var dryRun: DryRunOption
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Hit-test this screen point and draw the explanation.", valueName: "x y"))
+    var hit: [Coordinate] = []
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Tap this screen point (event.tap) and draw what happened.", valueName: "x y"))
+    var tap: [Coordinate] = []
+
+    @Option(help: ArgumentHelp("Draw the responder chain from this responder.", valueName: "id"))
+    var chain: String?
+
+    @Option(help: "svg, dot or png. Default: from --out's extension, else svg.")
+    var format: PictureFormat?
+
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Only this window.", valueName: "id"))
+    var window: String?
+
+    @Option(help: ArgumentHelp("Only this node and what is inside it.", valueName: "id"))
+    var subtree: String?
+
+    @Option(help: ArgumentHelp("Levels of the tree to draw below the application (or --subtree); deeper views are counted.", valueName: "n"))
+    var depth: Int?
+
+    @Option(name: .customLong("min-size"), help: ArgumentHelp("Views narrower or shorter than this many points are counted, not drawn.", valueName: "points"))
+    var minSize: Double = 2
+
+    func validate() throws {
+        if !hit.isEmpty && hit.count != 2 { throw ValidationError("--hit takes two numbers: X Y") }
+        if !tap.isEmpty && tap.count != 2 { throw ValidationError("--tap takes two numbers: X Y") }
+        if [!hit.isEmpty, !tap.isEmpty, chain != nil].filter({ $0 }).count > 1 { throw ValidationError("give one of --hit, --tap and --chain") }
+        if dryRun.on && tap.isEmpty { throw ValidationError("--dry-run applies to --tap") }
+        if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more") }
+        if !(minSize >= 0 && minSize.isFinite) { throw ValidationError("--min-size must be 0 or more") }
+        if resolvedFormat == .png && out == nil && isatty(1) != 0 { throw ValidationError("--format png needs --out FILE (or a pipe)") }
+    }
+
+    var resolvedFormat: PictureFormat {
+        if let format { return format }
+        return out.flatMap { PictureFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) } ?? .svg
+    }
+
+    func run(_ client: Client) throws {
+        let connection = client.connection
+        let s = session.session
+        var overlay = Overlay()
+        if hit.count == 2 {
+            overlay = try OverlayReplies.hit(connection, session: s, point: Point(hit[0].value, hit[1].value))
+        } else if tap.count == 2 {
+            overlay = try OverlayReplies.tap(connection, session: s, point: Point(tap[0].value, tap[1].value), dryRun: dryRun.on)
+        } else if let chain {
+            overlay = Overlay(title: "responderChain from \(chain)", chain: try OverlayReplies.chain(connection, session: s, id: chain),
+                              chainTitle: "Responder chain of \(chain)")
+        }
+        // After a tap: the world as the tap left it (a text field it made first responder is marked).
+        let state = try WorldState.fetch(connection, session: s)
+        let options = PictureOptions(window: window, subtree: subtree, depth: depth, minSide: minSize)
+        let text: String
+        do {
+            switch resolvedFormat {
+            case .svg: text = try Picture.svg(tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
+            case .dot, .png: text = try Dot.graph(tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
+            }
+        } catch {
+            throw CLIError(error.description)
+        }
+        let bytes: [UInt8] = resolvedFormat == .png ? try Graphviz.png(dot: text) : Array(text.utf8)
+        try write(bytes)
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        guard let out, out != "-" else {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw CLIError("cannot write \(out)") }
+        Output.error("wrote \(out) (\(bytes.count) bytes, \(resolvedFormat.rawValue))")
+    }
+}
+
+enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
+    case svg, dot, png
+}
+
+/// Graphviz's `dot`, found on the PATH, renders PNG.
+enum Graphviz {
+    static func png(dot graph: String) throws -> [UInt8] {
+        guard let dot = executable("dot") else {
+            throw CLIError("--format png renders the graph through Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); --format dot writes the graph itself, --format svg the picture")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dot)
+        process.arguments = ["-Tpng"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Write and read at once on separate threads: a large graph fills either pipe.
+        let writer = Thread { input.fileHandleForWriting.write(Data(graph.utf8)); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("dot failed (status \(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+        }
+        return Array(data)
+    }
+
+    static func executable(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import ResponderServer
+
+/// `--durability none|normal|full`, listed by --help and checked while parsing.
+extension Durability: ExpressibleByArgument {}

@@ -1,0 +1,228 @@
+"""Durable sessions (Protocol/README.md 14.7): what an engine with a state directory brings back after SIGKILL or
+SIGTERM, what it does not (live touches, the replay ring), the epoch, the state directory's checks, and a
+damaged state refused or recovered."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness import PATIENCE, RPCError, demo_tree, find, responderd_path
+
+
+def durable(engines, state: Path, name: str | None = None, runtime_dir: Path | None = None, args=(), **kw):
+    """An engine keeping its state in `state` (restart it by passing the same name and runtime_dir)."""
+    return engines(name=name, runtime_dir=runtime_dir, args=["--state-dir", str(state), *args], **kw)
+
+
+def restart(engines, e, sig=signal.SIGKILL, args=()):
+    """Stops `e` with `sig` and starts the same engine again over the same state directory."""
+    e.stop(sig)
+    return engines(name=e.name, runtime_dir=e.runtime_dir, args=[*e.args, *args])
+
+
+def snapshot(c, session: str) -> dict:
+    return c.call("session.snapshot", session=session)
+
+
+def without(d: dict, *keys: str) -> dict:
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+def test_every_acknowledged_change_is_back_after_sigkill_under_a_new_epoch(engines, tmp_path):
+    e = durable(engines, tmp_path / "state")
+    c = e.client()
+    info = c.call("engine.info")
+    assert info["durability"] == {"mode": "normal", "stateDir": str(tmp_path / "state")}
+    first_epoch = info["epoch"]
+    c.call("session.create", session="s", tree=demo_tree())
+    c.call("tree.apply", session="s", ops=[
+        {"op": "update", "id": "title", "set": {"alpha": 0.5}},
+        {"op": "insert", "parent": "card", "node": {"id": "extra", "kind": "view", "frame": [0, 0, 5, 5]}}])
+    c.call("tree.apply", session="s", ops=[{"op": "move", "id": "extra", "parent": "header", "index": 0}])
+    c.call("responder.become", session="s", id="textField")
+    c.call("clock.advance", session="s", by=3.25)
+    c.call("event.tap", session="s", point=[30, 130])
+    c.call("event.touch", session="s", touches=[{"touch": "held", "phase": "began", "point": [200, 600]}])
+    before = snapshot(c, "s")
+    assert before["liveTouches"], "a touch is live before the kill"
+    last_seq = before["seq"]
+
+    e = restart(engines, e)
+    c = e.client()
+    info = c.call("engine.info")
+    assert info["epoch"] != first_epoch
+    after = snapshot(c, "s")
+    assert after["epoch"] == info["epoch"]
+    # Everything acknowledged, node revisions included; nothing live.
+    assert without(after, "epoch", "liveTouches", "recognizers") == without(before, "epoch", "liveTouches", "recognizers")
+    assert after["liveTouches"] == []
+    assert all(r["state"] == "possible" and r["touches"] == [] for r in after["recognizers"])
+    assert after["firstResponders"] == {"window": "textField"} and after["clock"] == 3.25
+    assert {s["session"] for s in c.call("session.list")["sessions"]} == {"default", "s"}
+
+    # The touch id is free again; seq continues after the last acknowledged one, under the new epoch.
+    sub = e.subscriber("s/", "$sys/")
+    sub.next("$sys/tick")  # subscribed for sure
+    began = c.call("event.touch", session="s", touches=[{"touch": "held", "phase": "began", "point": [200, 600]}])
+    assert began["seqRange"][0] == last_seq + 1
+    _, event = sub.next("s/trace")
+    assert event["seq"] == last_seq + 1 and event["epoch"] == info["epoch"]
+
+    # The replay ring starts empty past the restored seq.
+    with pytest.raises(RPCError) as err:
+        c.call("trace.replay", session="s", after=last_seq - 1)
+    assert err.value.name == "REPLAY_EXPIRED" and err.value.data["oldest"] == last_seq + 1
+    assert [x["event"]["seq"] for x in c.call("trace.replay", session="s", after=last_seq)["events"]] == [last_seq + 1]
+
+
+def test_sigterm_and_deletes_are_kept_and_the_world_file_only_seeds_a_first_start(engines, tmp_path):
+    world = tmp_path / "world.json"
+    world.write_text('{"tree": {"id": "app", "kind": "application", "children": [{"id": "w", "kind": "window", "frame": [0, 0, 10, 10]}]}}')
+    e = durable(engines, tmp_path / "state", args=["--world", str(world)])
+    c = e.client()
+    c.call("tree.apply", session="default", ops=[{"op": "update", "id": "w", "set": {"hidden": True}}])
+    c.call("session.create", session="gone")
+    c.call("session.delete", session="gone")
+    e = restart(engines, e, signal.SIGTERM)
+    c = e.client()
+    tree = c.call("tree.get", session="default")
+    assert tree["revision"] == 3 and tree["tree"]["children"][0]["hidden"] is True, "--world must not replace the kept default"
+    assert [s["session"] for s in c.call("session.list")["sessions"]] == ["default"]
+    # That default still started from a world no event holds (14.1).
+    with pytest.raises(RPCError) as err:
+        c.call("trace.replay", session="default", after=0)
+    assert err.value.name == "REPLAY_EXPIRED"
+
+
+def test_many_batches_are_compacted_and_read_back(engines, tmp_path):
+    e = durable(engines, tmp_path / "state")
+    c = e.client()
+    c.call("session.create", session="s", tree=demo_tree())
+    big = "x" * 4000
+    for i in range(150):  # ~600 KB of batches: more than the log keeps before a new snapshot
+        c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"annotations": {"n": f"{i}{big}"}}}])
+    before = c.call("tree.get", session="s")
+    db = sqlite3.connect(tmp_path / "state" / "state.db")
+    logged = db.execute("SELECT count(*) FROM batches WHERE session = 's'").fetchone()[0]
+    snapshot_revision = db.execute("SELECT snapshot_revision FROM sessions WHERE name = 's'").fetchone()[0]
+    db.close()
+    assert logged < 150 and snapshot_revision > 2, "the log was folded into a newer snapshot"
+    e = restart(engines, e)
+    assert e.client().call("tree.get", session="s") == before
+
+
+def test_durability_none_and_ephemeral_keep_nothing(engines, tmp_path):
+    for flags in (["--durability", "none"], ["--ephemeral"]):
+        e = durable(engines, tmp_path / "state", args=flags)
+        c = e.client()
+        assert c.call("engine.info")["durability"] == {"mode": "none", "stateDir": None}
+        c.call("session.create", session="s")
+        e = restart(engines, e)
+        assert [s["session"] for s in e.client().call("session.list")["sessions"]] == ["default"]
+        e.stop()
+    assert not (tmp_path / "state" / "state.db").exists()
+
+
+def test_the_default_state_dir_follows_xdg_state_home_with_private_modes(engines, tmp_path):
+    e = engines(args=["--durability", "normal"])  # the harness points XDG_STATE_HOME into the test's directory
+    state = e.runtime_dir / "state" / "responder" / e.name
+    assert e.client().call("engine.info")["durability"]["stateDir"] == str(state)
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    assert stat.S_IMODE((state / "state.db").stat().st_mode) == 0o600
+
+
+def start_fails(state: Path, *args: str) -> str:
+    """Runs responderd expecting it to refuse to start; returns its standard error."""
+    run = subprocess.run([str(responderd_path()), "--name", "refused", "--dir", str(state.parent / "rt"),
+                          "--state-dir", str(state), *args], capture_output=True, text=True, timeout=PATIENCE)
+    assert run.returncode == 1, run.stdout + run.stderr
+    return run.stderr
+
+
+def test_a_state_dir_not_ours_or_a_symlink_is_refused(tmp_path):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    assert "not a directory (a symlink" in start_fails(link)
+    if os.geteuid() == 0:
+        foreign = tmp_path / "foreign"
+        foreign.mkdir(mode=0o700)
+        os.chown(foreign, 65534, 65534)
+        assert "belongs to uid 65534" in start_fails(foreign)
+        assert not (foreign / "state.db").exists()
+
+
+def test_a_damaged_database_is_refused_naming_it_and_recover_sets_it_aside(engines, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    (state / "state.db").write_bytes(b"this is not a database" * 100)
+    err = start_fails(state)
+    assert str(state / "state.db") in err and "--recover" in err
+    e = durable(engines, state, args=["--recover"])
+    assert [s["session"] for s in e.client().call("session.list")["sessions"]] == ["default"]
+    assert "--recover:" in e.stderr_text() and "moved to" in e.stderr_text()
+    assert list(state.glob("state.db.damaged-*"))
+
+
+def test_a_batch_that_no_longer_applies_stops_the_start_and_recover_keeps_the_session_before_it(engines, tmp_path):
+    e = durable(engines, tmp_path / "state")
+    c = e.client()
+    c.call("session.create", session="s", tree=demo_tree())
+    c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"alpha": 0.5}}])
+    kept = c.call("tree.get", session="s")
+    applied = c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"alpha": 0.25}}])
+    e.stop(signal.SIGKILL)
+    db = sqlite3.connect(tmp_path / "state" / "state.db")
+    db.execute("UPDATE batches SET ops = ? WHERE session = 's' AND revision = ?", (b'[{"op": "explode"}]', applied["revision"]))
+    db.commit()
+    db.close()
+    err = start_fails(tmp_path / "state")
+    assert f'session "s" in {tmp_path / "state" / "state.db"}' in err and f"revision {applied['revision']}" in err
+    e = engines(name=e.name, runtime_dir=e.runtime_dir, args=["--state-dir", str(tmp_path / "state"), "--recover"])
+    c = e.client()
+    assert c.call("tree.get", session="s")["tree"] == kept["tree"]
+    assert re.search(r'--recover: session "s" kept up to revision \d+', e.stderr_text())
+    # seq is never reused, even for the dropped change, and the recovered state is what is kept from now on.
+    assert c.call("session.snapshot", session="s")["seq"] == applied["seq"]
+    e = restart(engines, e)
+    assert e.client().call("tree.get", session="s")["tree"] == kept["tree"]
+    assert "--recover:" not in e.stderr_text()
+
+
+def test_every_event_and_engine_info_carry_the_epoch(engines, tmp_path):
+    e = durable(engines, tmp_path / "state", args=["--tick-ms", "50"])
+    sub = e.subscriber("$sys/", "d/")
+    c = e.client()
+    epoch = c.call("engine.info")["epoch"]
+    assert re.fullmatch(r"[0-9a-f]{16}", epoch)
+    assert sub.next("$sys/tick")[1]["epoch"] == epoch  # subscribed for sure
+    c.call("session.create", session="d")
+    assert sub.next("d/tree")[1]["epoch"] == epoch
+    assert sub.next("$sys/sessions")[1]["epoch"] == epoch
+
+
+def test_state_a_dispatch_changed_is_back_after_sigkill(engines, tmp_path):
+    """K3 changes a switch's `on` by dispatch (a `dispatch` tree event, revision + 1): it is logged like a batch,
+    so a restart brings the switch back on and the revisions stay contiguous."""
+    e = durable(engines, tmp_path / "state")
+    c = e.client()
+    c.call("session.create", session="s", tree=demo_tree())
+    before_tap = snapshot(c, "s")
+    c.call("event.tap", session="s", point=[325, 595])  # the demo world's UISwitch `toggle`
+    before = snapshot(c, "s")
+    assert before["revision"] == before_tap["revision"] + 1
+
+    e = restart(engines, e)
+    after = snapshot(e.client(), "s")
+    assert after["revision"] == before["revision"]
+    assert without(after, "epoch", "liveTouches", "recognizers") == without(before, "epoch", "liveTouches", "recognizers")
+    assert find(before_tap["tree"], "toggle")["on"] is False and find(after["tree"], "toggle")["on"] is True
