@@ -109,9 +109,9 @@ import Testing
         let started = DispatchSemaphore(value: 0)
         let result = ErrorBox()
         let receiverDone = DispatchSemaphore(value: 0)
-        let receiverName = "zt-recv-" + String(UInt32.random(in: 0 ..< 1_000_000))
+        let receiverID = IntBox()
         Thread {
-            Thread.current.name = receiverName
+            receiverID.set(currentThreadID())
             do {
                 let s = try ZMQSocket(context: ctx, type: .pull)
                 defer { s.close() }
@@ -125,11 +125,20 @@ import Testing
         }.start()
         #expect(started.wait(timeout: .now() + patienceSeconds) == .success)
         // Terminate only once the receiver is really blocked in receive (not merely about to call it).
-        #expect(waitUntilAsleep(threadNamed: receiverName, timeoutSeconds: patienceSeconds))
+        let tid = try #require(receiverID.get(), "the receiver's thread id is readable from /proc/thread-self")
+        #expect(waitUntilAsleep(threadID: tid, timeoutSeconds: patienceSeconds))
         #expect(finishes(within: patienceSeconds) { ctx.terminate() })
         #expect(receiverDone.wait(timeout: .now() + patienceSeconds) == .success)
         #expect(result.get()?.isTerminated == true)
     }
+}
+
+/// Thread-safe holder for a number produced on another thread.
+final class IntBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+    func set(_ v: Int?) { lock.lock(); value = v; lock.unlock() }
+    func get() -> Int? { lock.lock(); defer { lock.unlock() }; return value }
 }
 
 /// Thread-safe holder for an error produced on another thread.

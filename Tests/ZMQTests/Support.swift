@@ -29,18 +29,25 @@ func receive(_ socket: ZMQSocket, timeoutMs: Int = patienceMs) throws -> [[UInt8
 
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
-/// Waits until the thread of this process named `name` (set with `Thread.current.name`) is asleep in the
-/// kernel (state S in /proc/self/task/<tid>/stat), e.g. blocked in a receive. False on timeout.
-func waitUntilAsleep(threadNamed name: String, timeoutSeconds: Double) -> Bool {
+/// The calling thread's kernel id, read from /proc/thread-self (a link to "<pid>/task/<tid>"). A thread's
+/// name is no reliable key: it is set through Foundation after the thread starts, and a busy test process holds
+/// hundreds of threads.
+func currentThreadID() -> Int? {
+    guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") else { return nil }
+    return link.split(separator: "/").last.flatMap { Int($0) }
+}
+
+/// Waits until thread `tid` of this process is asleep in the kernel (state S in /proc/self/task/<tid>/stat),
+/// e.g. blocked in a receive. False on timeout.
+func waitUntilAsleep(threadID tid: Int, timeoutSeconds: Double) -> Bool {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
     while Date() < deadline {
-        for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? [] {
-            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-            guard comm.trimmingCharacters(in: .whitespacesAndNewlines) == String(name.prefix(15)),
-                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+        if let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")"),
             // "tid (comm) S ...": the state follows the command name.
-            if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("S") { return true }
+            stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("S")
+        {
+            return true
         }
         usleep(1_000)
     }
