@@ -16,8 +16,9 @@ final class ConnectionGate: Sendable {
     private struct Watch {
         let name: String
         let pair: ZMQSocket
-        /// Descriptors of the connections let in (the refused ones are not counted).
-        var open: Set<Int32> = []
+        /// The connections let in (the refused ones are not counted): descriptor → the socket's inode, which
+        /// tells a connection from a later one that reuses its descriptor number.
+        var open: [Int32: UInt64] = [:]
     }
 
     private let stopRequested = Atomic<Bool>(false)
@@ -34,6 +35,8 @@ final class ConnectionGate: Sendable {
                 try socket.monitor(endpoint, events: [.accepted, .disconnected])
                 let pair = try ZMQSocket(context: context, type: .pair)
                 watches.append(Watch(name: name, pair: pair))
+                // No high-water mark between the monitor and us: a flood of connections must not fill the pipe.
+                try pair.setReceiveHWM(0)
                 try pair.connect(endpoint)
             }
         } catch {
@@ -66,6 +69,7 @@ final class ConnectionGate: Sendable {
     private func run(_ watches: inout [Watch], maxClients: Int, logger: Logger) {
         let items = watches.map { PollItem.socket($0.pair, .readable) }
         var lastWarning = Date.distantPast
+        var lastSweep = Date()
         while !stopRequested.load(ordering: .sequentiallyConsistent) {
             // Short timeout: stop() needs no wake-up pipe, and the events themselves wake us.
             guard let ready = try? ZMQ.poll(items: items, timeoutMs: 100) else { return }
@@ -74,7 +78,8 @@ final class ConnectionGate: Sendable {
                     guard let event = MonitorEvent(frames: frames) else { continue }
                     if event.kind == .accepted {
                         if watches[item.index].open.count < maxClients {
-                            watches[item.index].open.insert(event.value)
+                            // A connection already gone by now (no inode) holds no slot.
+                            if let inode = Self.inode(event.value) { watches[item.index].open[event.value] = inode }
                         } else {
                             shutdown(event.value, Int32(SHUT_RDWR))
                             refusedTotal.add(1, ordering: .relaxed)
@@ -84,12 +89,29 @@ final class ConnectionGate: Sendable {
                             }
                         }
                     } else if event.kind == .disconnected {
-                        watches[item.index].open.remove(event.value)
+                        watches[item.index].open[event.value] = nil
                     }
                 }
-                let (name, count) = (watches[item.index].name, watches[item.index].open.count)
-                counts.withLock { $0[name] = count }
+            }
+            // The monitor's events are the fast path; a slot whose connection is closed, or whose descriptor now
+            // holds another socket, is freed here too, so a missed event cannot lock clients out for good (seen
+            // after a tcp flood: every slot held by connections long gone).
+            if Date().timeIntervalSince(lastSweep) >= 1 {
+                lastSweep = Date()
+                for i in watches.indices where watches[i].open.count >= maxClients {
+                    watches[i].open = watches[i].open.filter { Self.inode($0.key) == $0.value }
+                }
+            }
+            for watch in watches {
+                counts.withLock { $0[watch.name] = watch.open.count }
             }
         }
+    }
+
+    /// The inode of the socket open on `fd`, nil when the descriptor is closed or is not a socket.
+    private static func inode(_ fd: Int32) -> UInt64? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK else { return nil }
+        return UInt64(st.st_ino)
     }
 }

@@ -11,9 +11,14 @@ public struct EngineBounds: Sendable, Equatable {
     public var replayBytes: Int
     /// Sessions per engine (`--max-sessions`).
     public var maxSessions: Int
+    /// Milliseconds a new connection has to complete its ZeroMQ handshake before it is closed
+    /// (`--handshake-timeout`): a connection that never speaks ZeroMQ holds one of `maxClients`' slots no longer.
+    public var handshakeTimeoutMs: Int
 
-    public init(maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000) {
+    public init(maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000,
+                handshakeTimeoutMs: Int = 5_000) {
         self.maxClients = maxClients
+        self.handshakeTimeoutMs = handshakeTimeoutMs
         self.replyHighWaterMark = replyHighWaterMark
         self.replayBytes = replayBytes
         self.maxSessions = maxSessions

@@ -13,7 +13,8 @@ enum EngineMethods {
                 limits: EngineLimits(maxNodes: c.limits.maxNodes, maxDepth: c.limits.maxDepth, maxMessageBytes: c.limits.maxMessageBytes,
                                      maxOpsPerBatch: c.limits.maxOpsPerBatch, replayBuffer: c.replayBuffer,
                                      replayBytes: c.bounds.replayBytes, maxSessions: c.bounds.maxSessions, maxClients: c.bounds.maxClients,
-                                     replyHwm: c.bounds.replyHighWaterMark, maxFrameBytes: EngineBounds.maxFrameBytes(c.limits)),
+                                     replyHwm: c.bounds.replyHighWaterMark, maxFrameBytes: EngineBounds.maxFrameBytes(c.limits),
+                                     handshakeTimeoutMs: c.bounds.handshakeTimeoutMs),
                 methods: Methods.names, client: ctx.client.id)
             info.epoch = ctx.state.epoch
             info.durability = EngineDurability(mode: c.isDurable ? c.durability.rawValue : "none", stateDir: c.isDurable ? c.stateDirectory : nil)

@@ -35,9 +35,11 @@ final class EngineSockets {
             try rpc.setRouterMandatory(true)
             // libzmq refuses a larger frame from its size header, before buffering any of it.
             try rpc.setMaxMessageSize(Int64(EngineBounds.maxFrameBytes(config.limits)))
+            try rpc.setHandshakeInterval(config.bounds.handshakeTimeoutMs)
             try events.setLinger(0)
             try events.setSendHWM(config.publishHighWaterMark)
             try events.setMaxMessageSize(EngineBounds.maxSubscriptionBytes)
+            try events.setHandshakeInterval(config.bounds.handshakeTimeoutMs)
             try events.setXPubWelcomeMessage("$sys/welcome")
             try security.apply(security.rpcPolicy, to: rpc)
             try security.apply(security.eventsPolicy, to: events)

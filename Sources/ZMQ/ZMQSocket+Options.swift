@@ -8,6 +8,8 @@ extension ZMQSocket {
     public func setSendHWM(_ messages: Int) throws(ZMQError) { try set(ZMQ_SNDHWM, int: messages, "SNDHWM") }
     /// Incoming high-water mark in messages (0 = unlimited).
     public func setReceiveHWM(_ messages: Int) throws(ZMQError) { try set(ZMQ_RCVHWM, int: messages, "RCVHWM") }
+    /// How long a new connection has to complete the ZMTP handshake before libzmq closes it (ms; 0 = forever).
+    public func setHandshakeInterval(_ ms: Int) throws(ZMQError) { try set(ZMQ_HANDSHAKE_IVL, int: ms, "HANDSHAKE_IVL") }
     /// Receive timeout in ms (-1 = block forever); on expiry receives return nil.
     public func setReceiveTimeout(_ ms: Int) throws(ZMQError) { try set(ZMQ_RCVTIMEO, int: ms, "RCVTIMEO") }
     /// Send timeout in ms (-1 = block forever); on expiry sends return false.

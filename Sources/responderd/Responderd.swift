@@ -86,6 +86,9 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Most sessions in the engine.")
     var maxSessions = EngineBounds().maxSessions
 
+    @Option(name: .long, help: "Seconds a new connection has to complete its ZeroMQ handshake before it is closed (a connection that never speaks ZeroMQ gives its --max-clients slot back).")
+    var handshakeTimeout = Double(EngineBounds().handshakeTimeoutMs) / 1000
+
     @Option(name: .long, help: "Log level.")
     var logLevel = LogLevel.info
 
@@ -95,6 +98,9 @@ struct Responderd: ParsableCommand {
                               ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds),
                               ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes), ("--max-sessions", maxSessions)] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
+        }
+        guard handshakeTimeout >= 0.001, handshakeTimeout <= 3600 else {
+            throw ValidationError("--handshake-timeout must be between 0.001 and 3600 seconds")
         }
     }
 
@@ -129,7 +135,8 @@ struct Responderd: ParsableCommand {
         }
         config.security = SecurityConfig(allowedUIDs: Set(allowUIDs), insecureTCP: insecureTcp,
                                          stateDirectory: stateDir == "none" ? nil : stateDir)
-        config.bounds = EngineBounds(maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions)
+        config.bounds = EngineBounds(maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions,
+                                     handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()))
         let engine = Engine(config: config, logger: logger)
         // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
         // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers

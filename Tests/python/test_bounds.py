@@ -7,6 +7,7 @@ client strings are capped."""
 from __future__ import annotations
 
 import json
+import os
 import resource
 import socket
 import time
@@ -103,8 +104,82 @@ def test_a_connection_flood_beyond_the_file_limit_is_refused_without_a_crash_or_
         for s in held:
             s.close()
     # Once the flood is gone, a client gets in again (it retries by itself).
-    assert e.client().call("engine.info")["name"] == e.name
+    try:
+        info = e.client().call("engine.info")
+    except AssertionError as failure:
+        # Seen once in CI (tcp) and never reproduced here: say what the engine was doing.
+        raise AssertionError(f"{failure}; {engine_state(e)}") from failure
+    assert info["name"] == e.name
     assert "refusing connections on rpc" in e.stderr_text()
+
+
+def engine_state(e) -> str:
+    """What /proc says of a stuck engine: alive, files, CPU, each thread's state and kernel wait."""
+    if e.proc.poll() is not None:
+        return f"the engine exited ({e.proc.returncode})"
+    pid = e.proc.pid
+    before = cpu_seconds(pid)
+    time.sleep(1)
+    threads = []
+    for tid in sorted(os.listdir(f"/proc/{pid}/task")):
+        def read(name: str) -> str:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/{name}") as f:
+                    return f.read().strip()
+            except OSError:
+                return "?"
+        state = read("stat").rsplit(")", 1)[-1].split()[:1]
+        threads.append(f"{read('comm')}:{''.join(state)}:{read('wchan')}")
+    sockets = {}
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            sockets[target[8:-1]] = fd
+    tcp_states = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[9] in sockets:
+                    tcp_states.append(f"fd {sockets[cols[9]]} {cols[1]}->{cols[2]} st {cols[3]}")
+    files = []
+    for fd in sorted(os.listdir(f"/proc/{pid}/fd"), key=int):
+        try:
+            files.append(f"{fd}={os.readlink(f'/proc/{pid}/fd/{fd}')}")
+        except OSError:
+            pass
+    return (f"engine alive, files {' '.join(files)}, tcp sockets: {'; '.join(tcp_states)}, {cpu_seconds(pid) - before:.2f} s CPU in 1 s, "
+            f"threads {', '.join(threads)}; stderr ends:\n{e.stderr_text()[-1500:]}")
+
+
+def test_a_connection_that_never_handshakes_gives_its_slot_back(engines):
+    # 1.9 --handshake-timeout: peers that connect and never speak ZeroMQ (or half-open tcp connections left by a
+    # flood, seen to hold every slot for libzmq's default 30 s) are closed by the engine, and a client gets in.
+    e = start(engines, "--max-clients", "3", "--handshake-timeout", "1")
+    first = e.client()
+    assert first.call("engine.info")["limits"]["handshakeTimeoutMs"] == 1000
+    squatters = []
+    try:
+        for _ in range(2):
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(PATIENCE)
+            s.connect(e.rpc_endpoint[len("ipc://"):])
+            squatters.append(s)
+        began = time.monotonic()
+        for s in squatters:
+            # libzmq greets an accepted connection at once; then the engine closes it (EOF) for want of a reply.
+            assert s.recv(64), "the engine never accepted the raw connection"
+            while s.recv(4096):
+                pass
+        closed_after = time.monotonic() - began
+        assert closed_after < 10, f"raw connections held {closed_after:.1f} s (libzmq alone would hold them 30 s)"
+        assert e.client().call("engine.info")["name"] == e.name
+    finally:
+        for s in squatters:
+            s.close()
 
 
 def test_clients_beyond_the_cap_wait_until_a_slot_frees(engines):

@@ -147,7 +147,8 @@ extension SessionState {
         let singleTap = spec.kind == .tap && spec.numberOfTapsRequired == 1 && spec.numberOfTouchesRequired == 1
         // `seen`: a touch that just ended is no longer among the live ones, and the control still tracks it.
         for touch in run.seen {
-            guard let control = tracking[touch]?.control, control != view, world.isAncestor(view, of: control),
+            guard let control = tracking[touch]?.control ?? controlAwaitingBegan(touch), control != view,
+                world.isAncestor(view, of: control),
                 let node = world[control], node.kind == .control
             else { continue }
             let keeps: Bool
@@ -159,6 +160,16 @@ extension SessionState {
             if keeps { return control }
         }
         return nil
+    }
+
+    /// The control a touch is bound to while its touchesBegan is still held back (G8; K8 delaysContentTouches):
+    /// it tracks the touch as soon as the phase is released, so G10 counts it as tracking already. (A button in a
+    /// scroll view keeps its tap from a tap recognizer further up, as it does in UIKit.)
+    func controlAwaitingBegan(_ touch: EventID) -> String? {
+        guard let live = touches.first(where: { $0.id == touch }), !live.viewGot, live.withheld == nil,
+            live.held.first?.phase == .began, let view = live.view, world[view]?.kind == .control
+        else { return nil }
+        return view
     }
 
     /// G3: each target-action, straight to its target.

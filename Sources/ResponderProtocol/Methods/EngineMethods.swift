@@ -58,8 +58,12 @@ public struct EngineLimits: Codable, Sendable, Equatable {
     public var maxClients: Int?
     public var replyHwm: Int?
     public var maxFrameBytes: Int?
+    // Revision 1.9.
+    public var handshakeTimeoutMs: Int?
     public init(maxNodes: Int, maxDepth: Int, maxMessageBytes: Int, maxOpsPerBatch: Int, replayBuffer: Int,
-                replayBytes: Int? = nil, maxSessions: Int? = nil, maxClients: Int? = nil, replyHwm: Int? = nil, maxFrameBytes: Int? = nil) {
+                replayBytes: Int? = nil, maxSessions: Int? = nil, maxClients: Int? = nil, replyHwm: Int? = nil, maxFrameBytes: Int? = nil,
+                handshakeTimeoutMs: Int? = nil) {
+        self.handshakeTimeoutMs = handshakeTimeoutMs
         self.maxNodes = maxNodes
         self.maxDepth = maxDepth
         self.maxMessageBytes = maxMessageBytes
