@@ -227,6 +227,22 @@ struct UIKitClassTests {
         #expect(viewMessages(try immediate.touches([("c", "began", 100, 100, 0)]), "C") == ["touchesBegan"])
     }
 
+    @Test("K8 G10 a button in a scroll view keeps its quick tap from a tap recognizer further up, though its touchesBegan came late")
+    func K8_G10_buttonInScrollViewKeepsItsTap() throws {
+        let button = v("B", 0, 200, 400, 200, kind: "control", #""class": "UIButton""#)
+        let scrollView = v("S", 0, 0, 400, 400, #""class": "UIScrollView", "contentSize": [400, 1000], "clipsToBounds": true"#, children: [button])
+        var s = try session(fixtureF([scrollView], rExtra: recognizers(rec("tap1", "tap")), rvc: rvcHandles))
+        let tap = try s.touches([("a", "began", 100, 300, 0), ("a", "ended", 100, 300, 0.05)])
+        #expect(tap.outcome.deliveries[0].heldBy == ["S.pan"])
+        #expect(gestureSteps(tap).contains { $0.recognizer == "tap1" && $0.to == .failed && $0.rule == .g10 && $0.by == "B" })
+        #expect(!gestureSteps(tap).contains { $0.recognizer == "tap1" && $0.to == .recognized })
+        #expect(Set(controlEvents(tap)) == ["touchDown", "touchUpInside", "primaryActionTriggered"])
+        // Without the scroll view's delay the same holds (G10 as before): the delay changes nothing for the button.
+        var plain = try session(fixtureF([v("S", 0, 0, 400, 400, children: [button])], rExtra: recognizers(rec("tap1", "tap")), rvc: rvcHandles))
+        let direct = try plain.touches([("a", "began", 100, 300, 0), ("a", "ended", 100, 300, 0.05)])
+        #expect(gestureSteps(direct).first.map { "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue)" } == "tap1 failed G10")
+    }
+
     @Test("K8 canCancelContentTouches: the pan cancels content that tracks the touch, fails when it may not, and a control keeps its touch")
     func K8_canCancelContentTouches() throws {
         var s = try scroll()

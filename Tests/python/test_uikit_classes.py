@@ -209,6 +209,23 @@ def test_K8_delays_content_touches_by_scroll_delay_of_the_clock(world):
     assert slow.advance(to=0.2)["gestureDeliveries"] == [], "scrollDelay is a profile value"
 
 
+def test_K8_G10_a_button_in_a_scroll_view_keeps_its_tap_from_a_tap_recognizer_above(world):
+    # The button's touchesBegan is held by S.pan until the tap ends; the root's tap recognizer still fails (G10),
+    # as without the scroll view, and the button's action is sent.
+    dismiss = {"gestureRecognizers": [{"id": "dismiss", "kind": "tap", "cancelsTouchesInView": False,
+                                        "targets": [{"target": RVC, "action": "tapped:"}]}]}
+    button = {"targets": [{"event": "touchUpInside", "action": "save:", "target": None}]}
+    for scroll in ({"class": "UIScrollView", "contentSize": [400, 1000]}, {}):
+        w = world(fixture_f(view("S", (0, 0, 400, 400), control("B", (0, 300, 400, 100), **button), **scroll),
+                            r=dismiss, rvc=ACTIONS))
+        reply = w.tap(100, 350)
+        if scroll:
+            assert reply["deliveries"][0]["heldBy"] == ["S.pan"]
+        assert ("dismiss", "failed", "G10", "B") in [(g["recognizer"], g["to"], g["rule"], g.get("by")) for g in steps(reply, "gesture")]
+        assert not steps(reply, "gestureAction"), "dismiss sent nothing"
+        assert performed(reply) == [("save:", "touchUpInside", RVC)]
+
+
 def test_K8_can_cancel_content_touches_and_controls_keep_theirs(world):
     def after_delay(w: World, at):
         w.touch(began("t", at, 0))
