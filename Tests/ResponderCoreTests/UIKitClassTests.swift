@@ -227,6 +227,17 @@ struct UIKitClassTests {
         #expect(viewMessages(try immediate.touches([("c", "began", 100, 100, 0)]), "C") == ["touchesBegan"])
     }
 
+    @Test("K8 a scroll view whose content fits its bounds has nothing to scroll: its pan fails, the content gets the drag")
+    func K8_contentThatFitsDoesNotScroll() throws {
+        var fits = try scroll(cls: #""class": "UIScrollView", "contentSize": [400, 400], "#)
+        let d = try fits.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05), ("t", "ended", 200, 250, 0.05)])
+        #expect(gestureSteps(d).first.map { "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue) \($0.reason!.rawValue)" } == "S.pan failed K8 cannot-scroll")
+        #expect(changes(d).isEmpty && viewMessages(d, "C") == ["touchesBegan", "touchesMoved", "touchesEnded"])
+        var wide = try scroll(cls: #""class": "UIScrollView", "contentSize": [800, 400], "#)
+        let across = try wide.touches([("t", "began", 300, 300, 0), ("t", "moved", 250, 300, 0.05)])
+        #expect(changes(across) == ["S.boundsOrigin=[50,0]"])  // one axis that scrolls is enough
+    }
+
     @Test("K8 G10 a button in a scroll view keeps its quick tap from a tap recognizer further up, though its touchesBegan came late")
     func K8_G10_buttonInScrollViewKeepsItsTap() throws {
         let button = v("B", 0, 200, 400, 200, kind: "control", #""class": "UIButton""#)

@@ -209,6 +209,24 @@ def test_K8_delays_content_touches_by_scroll_delay_of_the_clock(world):
     assert slow.advance(to=0.2)["gestureDeliveries"] == [], "scrollDelay is a profile value"
 
 
+def test_K8_a_scroll_view_whose_content_fits_does_not_scroll_and_its_content_gets_the_drag(world):
+    drag = (began("t", (200, 200), 0), moved("t", (200, 100), 0.05), ended("t", None, 0.05))
+    scrolls = world(scroll_world()).touch(*drag)
+    assert ("S.pan", "began") in [(g["recognizer"], g["to"]) for g in steps(scrolls, "gesture")], "before: content taller than S"
+    fits = world(scroll_world(contentSize=[400, 400]))
+    reply = fits.touch(*drag)
+    assert [(g["recognizer"], g["to"], g["rule"], g["reason"]) for g in steps(reply, "gesture")][0] == \
+        ("S.pan", "failed", "K8", "cannot-scroll")
+    assert changes(reply) == []
+    assert [s["message"] for s in steps(reply, "deliver") if s["to"] == "C"] == \
+        ["touchesBegan", "touchesMoved", "touchesEnded"], "the content gets the whole drag"
+    # A text view without a class is a UITextView with contentSize [0, 0]: a drag on it is its own.
+    text = world(fixture_f(node("TV", "textView", (0, 0, 400, 400))))
+    reply = text.touch(*drag)
+    assert ("TV.pan", "failed", "cannot-scroll") in [(g["recognizer"], g["to"], g["reason"]) for g in steps(reply, "gesture")]
+    assert changes(reply) == []
+
+
 def test_K8_G10_a_button_in_a_scroll_view_keeps_its_tap_from_a_tap_recognizer_above(world):
     # The button's touchesBegan is held by S.pan until the tap ends; the root's tap recognizer still fails (G10),
     # as without the scroll view, and the button's action is sent.
@@ -353,6 +371,8 @@ def uikit_traces(engine, client) -> list[dict]:
         keep(w.touch(began("t", at, 0)))
         keep(w.advance(to=0.2))
         keep(w.touch(moved("t", (at[0], at[1] - 100), 0.3), ended("t", None, 0.3)))
+    fits = world(scroll_world(contentSize=[400, 400]))
+    keep(fits.touch(began("t", (100, 200), 0), moved("t", (100, 100), 0.05), ended("t", None, 0.05)))
     full = presentation("fullScreen")
     keep(world(full).call("hitTest", point=[50, 50]))
     for name in made:

@@ -93,6 +93,10 @@ extension SessionState {
             fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
             return
         }
+        if cannotScroll(runs[i]) {
+            fail(id, reason: .cannotScroll, rule: .k8, by: nil, trace: &trace)
+            return
+        }
         if let kept = contentKeepsTouch(runs[i]) {
             fail(id, reason: kept.reason, rule: .k8, by: kept.by, trace: &trace)
             return

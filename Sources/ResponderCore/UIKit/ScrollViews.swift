@@ -41,6 +41,13 @@ extension SessionState {
         world.builtInPanOwner(recognizer) != nil && clock >= touch.beganAt + profile.scrollDelay - Self.timeTolerance
     }
 
+    /// K8: a scroll view whose content fits within its bounds on both axes has nothing to scroll, and its pan does
+    /// not begin (UIScrollView's alwaysBounceVertical/Horizontal are false by default): the drag is its content's.
+    func cannotScroll(_ run: GestureRun) -> Bool {
+        guard let scroll = world.builtInPanOwner(run.id), let node = world[scroll]?.spec else { return false }
+        return node.contentSize[0] <= node.frame.width && node.contentSize[1] <= node.frame.height
+    }
+
     /// K8 canCancelContentTouches: a pan that would begin while content tracks one of its touches may do so
     /// only if the scroll view can cancel content touches and touchesShouldCancel(in:) is true — false for a
     /// UIControl, which keeps its touch (the pan fails).

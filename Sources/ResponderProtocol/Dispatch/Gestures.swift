@@ -30,6 +30,8 @@ public enum GestureReason: String, WireEnum {
     // K8: a scroll view's pan may not take a touch its content tracks
     case contentTracking = "content-tracking"
     case controlKeepsTouch = "control-keeps-touch"
+    // K8: a scroll view whose content fits its bounds does not scroll (alwaysBounce* false, UIKit's default)
+    case cannotScroll = "cannot-scroll"
 }
 
 /// One state change of a recognizer (a trace's `gesture` step, and an entry of an outcome's `gestures`).
