@@ -226,3 +226,19 @@ def test_state_a_dispatch_changed_is_back_after_sigkill(engines, tmp_path):
     assert after["revision"] == before["revision"]
     assert without(after, "epoch", "liveTouches", "recognizers") == without(before, "epoch", "liveTouches", "recognizers")
     assert find(before_tap["tree"], "toggle")["on"] is False and find(after["tree"], "toggle")["on"] is True
+
+
+def test_an_owned_session_stays_owned_after_sigkill(engines, tmp_path):
+    """7.1: the owner token is part of the session's durable state: a restart does not open the session to all."""
+    e = durable(engines, tmp_path / "state")
+    c = e.client()
+    c.call("session.create", session="mine", tree=demo_tree(), owner="s3cret-owner-token-0123456789")
+    e = restart(engines, e)
+    c = e.client()
+    update = [{"op": "update", "id": "button", "set": {"alpha": 0.5}}]
+    with pytest.raises(RPCError) as refused:
+        c.call("tree.apply", session="mine", ops=update)
+    assert refused.value.name == "SESSION_OWNED"
+    assert c.call("tree.apply", session="mine", ops=update, owner="s3cret-owner-token-0123456789")["revision"] > 1
+    with pytest.raises(RPCError):
+        c.call("session.delete", session="mine")

@@ -9,6 +9,9 @@ struct SavedSessionState: Codable {
     /// Window id → its first responder.
     var firstResponders: [String: String]
     var worldBeforeFirstEvent: Bool
+    /// The session's owner token (7.1), so that an owned session stays owned across a restart. Kept as given, like
+    /// the engine's own key: the state directory is the engine user's alone (0700, database 0600).
+    var owner: String?
 
     init(_ host: SessionHost) {
         let parts = host.state.durableParts
@@ -17,6 +20,7 @@ struct SavedSessionState: Codable {
         tapCounter = parts.tapCounter
         firstResponders = parts.firstResponders
         worldBeforeFirstEvent = host.worldBeforeFirstEvent
+        owner = host.ownerToken
     }
 
     var parts: DurableSessionParts { DurableSessionParts(firstResponders: firstResponders, clock: clock, tapCounter: tapCounter) }

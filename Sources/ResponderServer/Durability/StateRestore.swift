@@ -86,6 +86,7 @@ extension StateStore {
         let state = SessionState(restoring: world, profile: saved.profile, parts: saved.parts)
         let host = SessionHost(name: row.name, state: state, replayBuffer: replayBuffer, replayBytes: replayBytes, seq: row.seq)
         host.worldBeforeFirstEvent = saved.worldBeforeFirstEvent
+        host.ownerToken = saved.owner
         noteRestored(row.name, snapshotBytes: row.tree.count + row.detached.count, logBytes: logBytes)
         return (host, problem.map { "session \"\(row.name)\" kept up to revision \(world.revision): \($0); the rest was dropped" })
     }
