@@ -151,3 +151,28 @@ def test_a_10000_node_world_redraws_and_answers_clicks(engine, browser):
         browser.screenshot("web-10k.png")
     finally:
         web.close()
+
+
+def test_the_inspector_socket_takes_only_its_own_page_with_the_printed_token(engine):
+    """The socket reads the session and taps in it: without the printed token, or opened by a page of another
+    site (cross-site WebSocket hijacking), it is refused; the printed address's own page gets in."""
+    import websocket  # websocket-client, the browser tests' DevTools client
+
+    session = new_session(engine.client(), "webauth")
+    web = Web(engine, session)
+    try:
+        base, token = web.url.split("?token=")
+        socket_url = base.replace("http://", "ws://") + "socket"
+        origin = base.rstrip("/")
+        for url, sent_origin in ((socket_url, origin), (f"{socket_url}?token=0{token[1:]}", origin),
+                                 (f"{socket_url}?token={token}", "http://evil.example")):
+            with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+                websocket.create_connection(url, origin=sent_origin, timeout=PATIENCE)
+            assert refused.value.status_code == 403, url
+        ok = websocket.create_connection(f"{socket_url}?token={token}", origin=origin, timeout=PATIENCE)
+        try:
+            assert json.loads(ok.recv())["type"] == "hello"
+        finally:
+            ok.close()
+    finally:
+        web.close()

@@ -7,7 +7,8 @@ const state = { mode: 'hit', panels: [], selected: null, scrubSeq: null, events:
 let ws = null;
 
 function connect() {
-  ws = new WebSocket(`ws://${location.host}/socket`);
+  // The token of the printed address goes with the socket: responder web refuses a socket without it.
+  ws = new WebSocket(`ws://${location.host}/socket?token=${encodeURIComponent(new URLSearchParams(location.search).get('token') || '')}`);
   ws.onmessage = (e) => handle(JSON.parse(e.data));
   ws.onclose = () => { setStatus('lost the connection to responder web; retrying…'); setTimeout(connect, 1000); };
 }

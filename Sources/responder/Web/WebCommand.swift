@@ -15,7 +15,8 @@ struct WebCommand: ParsableCommand {
             the picture to hit-test that point (or, with Tap on, to tap it for real) and see why on the picture and \
             beside it; pick a node in the outline to see its fields and responder chain; drag the scrubber to see \
             the world as it was after one of the last --history events. The page talks to this process over a \
-            WebSocket; this process talks to the engine as any client does. Runs until Ctrl-C.
+            WebSocket, which takes only the printed address's secret token and this server's own pages (a page \
+            of another site cannot drive it); this process talks to the engine as any client does. Runs until Ctrl-C.
             """
     )
 
@@ -64,10 +65,11 @@ struct WebCommand: ParsableCommand {
         }
         let session = self.session.session
         let shownHost = host
+        let token = GuardedSocket.newToken()
         let done = DispatchSemaphore(value: 0)
         let failure = FailureBox()
         Task {
-            await WebPage.routes(server, inspector: inspector, requests: requests)
+            await WebPage.routes(server, inspector: inspector, requests: requests, token: token)
             let run = Task { try await server.run() }
             do {
                 try await server.waitUntilListening()
@@ -76,7 +78,7 @@ struct WebCommand: ParsableCommand {
                 case .ip4(_, let p)?, .ip6(_, let p)?: port = Int(p)
                 default: break
                 }
-                Output.line("responder web: http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)/ (session \(session); Ctrl-C stops)")
+                Output.line("responder web: http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)/?token=\(token) (session \(session); Ctrl-C stops)")
                 Output.flush()
                 try await run.value
             } catch {
