@@ -51,9 +51,8 @@ final class Inspector: @unchecked Sendable {
             seq = s.seq
             history.removeAll()
             lastStatus = "following \(session) from seq \(s.seq)"
-            let messages = [statusMessage(), worldMessage(live: true), historyMessage()]
+            for m in [statusMessage(), worldMessage(live: true), historyMessage()] { sendToPages(m) }
             lock.unlock()
-            messages.forEach(broadcast)
         case .event(let e):
             event(e, connection: connection)
         case .recovered(let after, let through, let count):
@@ -110,8 +109,10 @@ final class Inspector: @unchecked Sendable {
         var out = [message]
         if worldChanged { out.append(worldMessage(live: true)) }
         if let overlay { out.append(overlayMessage(overlay, source: "event", seq: seq, scene: scene)) }
+        // Sent before the lock is released: a page attaching meanwhile gets this event either in its history or
+        // after it, never before it (its history would then wipe the event off the page).
+        out.forEach(sendToPages)
         lock.unlock()
-        out.forEach(broadcast)
     }
 
     /// The screen point of a dispatching request (13.3 `request`): event.tap's point, or event.touch's first.
@@ -125,9 +126,8 @@ final class Inspector: @unchecked Sendable {
     func status(_ text: String) {
         lock.lock()
         lastStatus = text
-        let m = statusMessage()
+        sendToPages(statusMessage())
         lock.unlock()
-        broadcast(m)
     }
 
     /// Keeps `capacity` entries, and trees for at most `keptNodesLimit` nodes in all (a tree shared by
@@ -157,9 +157,10 @@ final class Inspector: @unchecked Sendable {
         let id = UUID()
         lock.lock()
         pages[id] = page
-        let messages = [helloMessage(), statusMessage(), worldMessage(live: true), historyMessage()]
+        for m in [helloMessage(), statusMessage(), worldMessage(live: true), historyMessage()] {
+            page.yield(.text(JSONCodec.encodeString(m)))
+        }
         lock.unlock()
-        for m in messages { page.yield(.text(JSONCodec.encodeString(m))) }
         return id
     }
 
@@ -241,11 +242,9 @@ final class Inspector: @unchecked Sendable {
                 "view": JSON(overlay.hit?.view), "hit": overlay.hit.map { ["x": .number($0.point.x), "y": .number($0.point.y)] } ?? .null]
     }
 
-    private func broadcast(_ message: JSON) {
+    /// To every page, in the order of the feed; the lock is held (yielding to a page's stream never blocks).
+    private func sendToPages(_ message: JSON) {
         let text = JSONCodec.encodeString(message)
-        lock.lock()
-        let targets = Array(pages.values)
-        lock.unlock()
-        for page in targets { page.yield(.text(text)) }
+        for page in pages.values { page.yield(.text(text)) }
     }
 }
