@@ -22,7 +22,7 @@ struct Suite: ParsableCommand {
     @Flag(help: "A small run (CI's smoke test): every section, at small sizes.")
     var quick = false
 
-    @Option(help: "Only these sections, comma-separated: roundtrip, scale, peer, fanout, mutation.")
+    @Option(help: "Only these sections, comma-separated: roundtrip, scale, peer, fanout, mutation, draw.")
     var only: String?
 
     @Option(help: "The scale section's world sizes, comma-separated (default 10000,100000,1000000; quick: 1000,10000).")
@@ -37,7 +37,7 @@ struct Suite: ParsableCommand {
     func run() throws {
         var sizes = quick ? Sizes.quick : Sizes.full
         if let scale { sizes.scale = scale.split(separator: ",").compactMap { Int($0) } }
-        let wanted = Set((only ?? "roundtrip,scale,peer,fanout,mutation").split(separator: ",").map(String.init))
+        let wanted = Set((only ?? "roundtrip,scale,peer,fanout,mutation,draw").split(separator: ",").map(String.init))
         let context = try ZMQContext()
         defer {
             context.terminate()
@@ -49,6 +49,7 @@ struct Suite: ParsableCommand {
         if wanted.contains("peer") { try Peer.run(report, sizes, ours: ours) }
         if wanted.contains("fanout") { try Fanout.run(report, sizes, context) }
         if wanted.contains("mutation") { try Mutation.run(report, sizes, context) }
+        if wanted.contains("draw") { try DrawBench.run(report, sizes, context) }
         if wanted.contains("scale") { try Scale.run(report, sizes, context) }
         report.printTable()
     }

@@ -24,6 +24,7 @@ enum Binaries {
     }
     static var responderd: String { "\(directory)/responderd" }
     static var bench: String { "\(directory)/responder-bench" }
+    static var responder: String { "\(directory)/responder" }
 }
 
 /// Waits for `condition`, polling, up to `seconds`.
