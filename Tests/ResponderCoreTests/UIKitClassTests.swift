@@ -185,6 +185,12 @@ struct UIKitClassTests {
         let become = try s.sendAction(["session": "s", "action": "becomeFirstResponder", "target": "TF"])
         #expect(become.result["by"] == "TF" && s.keyFR == "TF")
         #expect(try s.canPerformAction(["session": "s", "action": "resignFirstResponder"])["by"] == "TF")
+        // Before: an action nobody implements (what a nil-target resignFirstResponder was before 1.6) falls off the
+        // chain; the built-in one is performed by the first responder.
+        _ = try s.become(["session": "s", "id": "TF"])
+        let unknown = try s.sendAction(["session": "s", "action": "endEditingNow:"])
+        #expect(unknown.result["performed"] == false && s.keyFR == "TF")
+        #expect(try s.sendAction(["session": "s", "action": "resignFirstResponder"]).result["by"] == "TF" && s.keyFR == .null)
         // A veto (canPerformAction refusing) passes it on, as for any action (A4).
         var vetoed = try session(fixtureF([v("TF", 0, 0, 300, 40, kind: "textField", #""vetoes": ["resignFirstResponder"]"#)]))
         _ = try vetoed.become(["session": "s", "id": "TF"])
@@ -225,6 +231,19 @@ struct UIKitClassTests {
         #expect(later.trace.steps.contains { if case .release(_, _, nil, .k8) = $0 { return true } else { return false } })
         var immediate = try scroll(#""delaysContentTouches": false, "#)
         #expect(viewMessages(try immediate.touches([("c", "began", 100, 100, 0)]), "C") == ["touchesBegan"])
+    }
+
+    @Test("K8 UITableView, UICollectionView and UITextView are scroll views: each has its built-in pan, and scrolls")
+    func K8_scrollViewSubclasses() throws {
+        for (cls, kind) in [("UITableView", "view"), ("UICollectionView", "view"), ("UITextView", "textView")] {
+            var s = try session(fixtureF([v("S", 0, 0, 400, 400, kind: kind, #""class": "\#(cls)", "contentSize": [400, 1000]"#)]))
+            #expect(s.recognizers.map(\.recognizer) == ["S.pan"], "\(cls)")
+            let d = try s.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05)])
+            #expect(changes(d) == ["S.boundsOrigin=[0,50]"], "\(cls)")
+        }
+        // A scroll view with scrollEnabled false keeps its pan, disabled: nothing scrolls.
+        var off = try scroll(#""scrollEnabled": false, "#)
+        #expect(changes(try off.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05)])).isEmpty)
     }
 
     @Test("K8 a scroll view whose content fits its bounds has nothing to scroll: its pan fails, the content gets the drag")
@@ -299,6 +318,13 @@ struct UIKitClassTests {
         #expect(hit["view"] == "P")
         #expect(visitedIDs(hit).prefix(2) == ["W", "P"])
         #expect(try session(Self.presented("", presentedFirst: false)).hit(50, 500)["view"] == "P")
+        // Before: the same view in the same place of the tree, not a presented controller's, is behind R.
+        let plain = Self.presented("", presentedFirst: true).replacingOccurrences(
+            of: #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC", "handles": {"save:": "handle"}, "children": ["#, with: "")
+            .replacingOccurrences(of: #"]}]}, {"id": "RVC""#, with: #"]}, {"id": "RVC""#)
+        let sibling = try session(plain)
+        #expect(sibling.world["P"] != nil && sibling.world["PVC"] == nil)
+        #expect(try sibling.hit(50, 500)["view"] == "R")
     }
 
     @Test("K9 fullScreen takes the presenter's views out of the window: F6 resigns its text field, hit-testing skips them; pageSheet keeps them")
@@ -325,6 +351,12 @@ struct UIKitClassTests {
         let hit = try full.hit(50, 50)  // above P: R is out of the window
         #expect(hit["view"] == "W" && visit(hit, "R")?["reason"] == "presented-over" && visit(hit, "R")?["rule"] == "K9")
         #expect(try full.become(["session": "s", "id": "TF"]).result["reason"] == "not-in-window")
+        // Every other style keeps the presenter's views and its first responder, as pageSheet does.
+        for style in ["pageSheet", "formSheet", "overFullScreen", "overCurrentContext"] {
+            let (kept, change) = try world(style)
+            #expect(change.consequences == nil && kept.keyFR == "TF", "\(style)")
+            #expect(try kept.hit(50, 10)["view"] == "TF", "\(style)")
+        }
         // The presentation ends: the presenter's views are back.
         _ = try full.ops(#"{"op": "remove", "id": "PVC"}"#)
         #expect(try full.hit(50, 10)["view"] == "TF")
