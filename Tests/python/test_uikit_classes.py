@@ -169,7 +169,11 @@ def test_K7_nil_target_resign_dismisses_the_keyboard(world):
     assert w.call("responder.first") is None
     become = w.call("action.send", action="becomeFirstResponder", target="TF")
     assert [(s["reason"], s["rule"]) for s in steps(become, "firstResponder")] == [("become", "K7")]
-    # Before: a responder whose canPerformAction refuses it (the declarative form of an override) passes it on.
+    # Before: an action nobody implements (what a nil-target resignFirstResponder was before 1.6) falls off the chain.
+    w.call("responder.become", id="TF")
+    unknown = w.call("action.send", action="endEditingNow:")
+    assert unknown["performed"] is False and w.call("responder.first") == "TF"
+    # A responder whose canPerformAction refuses it (the declarative form of an override) passes it on.
     vetoed = world(fixture_f(text_field("TF", (0, 0, 300, 40), vetoes=["resignFirstResponder"])))
     vetoed.call("responder.become", id="TF")
     assert vetoed.call("action.send", action="resignFirstResponder")["by"] == "R"
@@ -265,6 +269,11 @@ def test_K9_presented_view_is_in_front_whatever_the_tree_order(world):
     w = world(presentation(None))
     hit = w.call("hitTest", point=[50, 500])
     assert hit["view"] == "P" and [v["id"] for v in hit["visited"]][:2] == ["W", "P"]
+    # Before: the same view at the same place of the tree, not a presented controller's, is behind the root view.
+    tree = presentation(None)
+    window = tree["children"][1]
+    window["children"][0] = window["children"][0]["children"][0]  # P itself instead of PVC
+    assert world(tree).call("hitTest", point=[50, 500])["view"] == "R"
 
 
 def test_K9_full_screen_resigns_the_presenters_first_responder_and_stops_it_stealing_actions(world):
