@@ -1,3 +1,4 @@
+import ResponderProtocol
 import ResponderCore
 
 /// What one client can make the engine hold (issue 14), beyond the per-session `Limits`: each a responderd
@@ -14,10 +15,13 @@ public struct EngineBounds: Sendable, Equatable {
     /// Milliseconds a new connection has to complete its ZeroMQ handshake before it is closed
     /// (`--handshake-timeout`): a connection that never speaks ZeroMQ holds one of `maxClients`' slots no longer.
     public var handshakeTimeoutMs: Int
+    /// Longest `client.hello` `name` and `kind`, in bytes: the engine keeps both per client (`--max-client-string-bytes`).
+    public var maxClientStringBytes: Int
 
     public init(maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000,
-                handshakeTimeoutMs: Int = 5_000) {
+                handshakeTimeoutMs: Int = 5_000, maxClientStringBytes: Int = ClientHelloRequest.maxStringBytes) {
         self.maxClients = maxClients
+        self.maxClientStringBytes = maxClientStringBytes
         self.handshakeTimeoutMs = handshakeTimeoutMs
         self.replyHighWaterMark = replyHighWaterMark
         self.replayBytes = replayBytes

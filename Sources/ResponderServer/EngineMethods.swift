@@ -14,7 +14,7 @@ enum EngineMethods {
                                      maxOpsPerBatch: c.limits.maxOpsPerBatch, replayBuffer: c.replayBuffer,
                                      replayBytes: c.bounds.replayBytes, maxSessions: c.bounds.maxSessions, maxClients: c.bounds.maxClients,
                                      replyHwm: c.bounds.replyHighWaterMark, maxFrameBytes: EngineBounds.maxFrameBytes(c.limits),
-                                     handshakeTimeoutMs: c.bounds.handshakeTimeoutMs),
+                                     handshakeTimeoutMs: c.bounds.handshakeTimeoutMs, maxClientStringBytes: c.bounds.maxClientStringBytes),
                 methods: Methods.names, client: ctx.client.id)
             info.epoch = ctx.state.epoch
             info.durability = EngineDurability(mode: c.isDurable ? c.durability.rawValue : "none", stateDir: c.isDurable ? c.stateDirectory : nil)
@@ -22,6 +22,10 @@ enum EngineMethods {
         }
         // Names the calling client; its name then appears in events' `cause.client`.
         table.add(ClientHelloRequest.self) { r, ctx in
+            let most = ctx.state.config.bounds.maxClientStringBytes
+            for (field, value) in [("name", r.name), ("kind", r.kind ?? "")] where value.utf8.count > most {
+                throw RPCError(.invalidParams, "\(field): must be at most \(most) bytes (limits.maxClientStringBytes)", [("field", .string(field))])
+            }
             if !ctx.holdsClientID { try ClientClaims.prove(ctx.client, by: ctx.peer, token: r.token) }
             if let token = r.token { ctx.client.token = token }
             ctx.client.name = r.name

@@ -89,6 +89,9 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Seconds a new connection has to complete its ZeroMQ handshake before it is closed (a connection that never speaks ZeroMQ gives its --max-clients slot back).")
     var handshakeTimeout = Double(EngineBounds().handshakeTimeoutMs) / 1000
 
+    @Option(name: .long, help: "Longest client.hello name and kind, in bytes (the engine keeps both per client).")
+    var maxClientStringBytes = EngineBounds().maxClientStringBytes
+
     @Option(name: .long, help: "Log level.")
     var logLevel = LogLevel.info
 
@@ -96,7 +99,7 @@ struct Responderd: ParsableCommand {
         guard EngineConfig.isValidName(name) else { throw ValidationError("--name must match [A-Za-z0-9_-]{1,64}") }
         for (flag, value) in [("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
                               ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds),
-                              ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes), ("--max-sessions", maxSessions)] where value < 1 {
+                              ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes), ("--max-sessions", maxSessions), ("--max-client-string-bytes", maxClientStringBytes)] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
         guard handshakeTimeout >= 0.001, handshakeTimeout <= 3600 else {
@@ -136,7 +139,7 @@ struct Responderd: ParsableCommand {
         config.security = SecurityConfig(allowedUIDs: Set(allowUIDs), insecureTCP: insecureTcp,
                                          stateDirectory: stateDir == "none" ? nil : stateDir)
         config.bounds = EngineBounds(maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions,
-                                     handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()))
+                                     handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()), maxClientStringBytes: maxClientStringBytes)
         let engine = Engine(config: config, logger: logger)
         // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
         // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers

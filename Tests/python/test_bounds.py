@@ -329,9 +329,16 @@ def test_client_strings_are_bounded(engines):
         refused(e.client())
     grown = rss_mb(e.proc.pid) - after_warm_up
     assert grown < 30, f"five clients' refused 20 MiB kinds grew the engine by {grown:.0f} MiB"
+    assert c.call("engine.info")["limits"]["maxClientStringBytes"] == 128
     c.call("client.hello", name="tool", kind="k" * 128)
     err = c.error("client.hello", name="tool", kind="k" * 129)
     assert err.data["field"] == "kind"
+    assert c.error("client.hello", name="n" * 129).data["field"] == "name"
+    # The bound is a flag.
+    wide = start(engines, "--max-client-string-bytes", "300").client()
+    assert wide.call("engine.info")["limits"]["maxClientStringBytes"] == 300
+    wide.call("client.hello", name="tool", kind="k" * 300)
+    assert wide.error("client.hello", name="tool", kind="k" * 301).data["field"] == "kind"
     s = c.call("session.list")["sessions"][0]["session"]
     c.call("tree.get", session=s)
     kinds = [x["kind"] for x in c.call("session.clients", session=s)["clients"]]

@@ -153,6 +153,11 @@ def test_a_state_dir_not_ours_or_a_symlink_is_refused(tmp_path):
     link = tmp_path / "link"
     link.symlink_to(target)
     assert "not a directory (a symlink" in start_fails(link)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    assert "writable by group or others" in start_fails(shared)
+    assert not (shared / "state.db").exists()
     if os.geteuid() == 0:
         foreign = tmp_path / "foreign"
         foreign.mkdir(mode=0o700)

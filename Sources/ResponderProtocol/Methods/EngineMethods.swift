@@ -60,10 +60,12 @@ public struct EngineLimits: Codable, Sendable, Equatable {
     public var maxFrameBytes: Int?
     // Revision 1.9.
     public var handshakeTimeoutMs: Int?
+    public var maxClientStringBytes: Int?
     public init(maxNodes: Int, maxDepth: Int, maxMessageBytes: Int, maxOpsPerBatch: Int, replayBuffer: Int,
                 replayBytes: Int? = nil, maxSessions: Int? = nil, maxClients: Int? = nil, replyHwm: Int? = nil, maxFrameBytes: Int? = nil,
-                handshakeTimeoutMs: Int? = nil) {
+                handshakeTimeoutMs: Int? = nil, maxClientStringBytes: Int? = nil) {
         self.handshakeTimeoutMs = handshakeTimeoutMs
+        self.maxClientStringBytes = maxClientStringBytes
         self.maxNodes = maxNodes
         self.maxDepth = maxDepth
         self.maxMessageBytes = maxMessageBytes
@@ -90,12 +92,11 @@ public struct ClientHelloRequest: RequestType, ValidatedParams {
         self.kind = kind
         self.token = token
     }
-    /// Longest `name` and `kind`, in bytes: the engine keeps both per client.
+    /// The default of the engine's bound on `name` and `kind` (`limits.maxClientStringBytes`): it keeps both per client.
     public static let maxStringBytes = 128
 
     public func validate() throws(RPCError) {
-        guard !name.isEmpty, name.utf8.count <= Self.maxStringBytes else { throw invalid("name", "must be 1…\(Self.maxStringBytes) bytes") }
-        if let kind, kind.utf8.count > Self.maxStringBytes { throw invalid("kind", "must be at most \(Self.maxStringBytes) bytes") }
+        guard !name.isEmpty else { throw invalid("name", "must not be empty") }
         if let token, token.utf8.count < 16 || token.utf8.count > 256 { throw invalid("token", "must be 16…256 bytes") }
     }
 

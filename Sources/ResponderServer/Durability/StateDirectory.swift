@@ -26,8 +26,8 @@ public enum StateDirectory {
         config.security.stateDirectory ?? config.stateDirectory ?? defaultPath(name: config.name, environment: environment)
     }
 
-    /// Creates the directory (parents too, 0700) and checks it: a real directory, not a symlink, owned by us;
-    /// group and other permissions are taken away.
+    /// Creates the directory (parents too, 0700) and checks it: a real directory, not a symlink, owned by us, that
+    /// no one else could write (they might have put a database there); group and other read bits are taken away.
     static func prepare(_ path: String) throws(EngineError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -41,6 +41,9 @@ public enum StateDirectory {
         }
         guard info.st_uid == geteuid() else {
             throw .state("the state directory \(path) belongs to uid \(info.st_uid), not to this user (uid \(geteuid())): refusing to use it")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw .state("the state directory \(path) is writable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))): someone else may have put files in it; refusing to use it (if everything in it is yours, chmod 700 it)")
         }
         if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
             throw .state("cannot set mode 0700 on the state directory \(path): \(String(cString: strerror(errno)))")
