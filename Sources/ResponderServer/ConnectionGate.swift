@@ -94,8 +94,8 @@ final class ConnectionGate: Sendable {
                 }
             }
             // The monitor's events are the fast path; a slot whose connection is closed, or whose descriptor now
-            // holds another socket, is freed here too, so a missed event cannot lock clients out for good (seen
-            // after a tcp flood: every slot held by connections long gone).
+            // holds another socket, is freed here too, so that no lost or misordered event can hold a slot for good.
+            // (Connections that are open but silent are closed by libzmq after --handshake-timeout.)
             if Date().timeIntervalSince(lastSweep) >= 1 {
                 lastSweep = Date()
                 for i in watches.indices where watches[i].open.count >= maxClients {
