@@ -90,10 +90,13 @@ def test_a_connection_flood_beyond_the_file_limit_is_refused_without_a_crash_or_
     try:
         engine_alive(e)
         # Refused connections are closed by the engine: it holds about the cap, not the flood.
+        # (Read once per look: connections libzmq accepts and the gate closes make the count move meanwhile.)
         deadline = time.monotonic() + PATIENCE
-        while open_files(e.proc.pid) > 100 and time.monotonic() < deadline:
+        files = open_files(e.proc.pid)
+        while files > 100 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert open_files(e.proc.pid) <= 100, f"the engine holds {open_files(e.proc.pid)} files during a flood of {FLOOD}"
+            files = open_files(e.proc.pid)
+        assert files <= 100, f"the engine holds {files} files during a flood of {FLOOD}"
         # No busy loop while the flood is held (libzmq's tcp listener spins on accept at the file limit).
         before = cpu_seconds(e.proc.pid)
         time.sleep(2)
@@ -103,12 +106,20 @@ def test_a_connection_flood_beyond_the_file_limit_is_refused_without_a_crash_or_
     finally:
         for s in held:
             s.close()
-    # Once the flood is gone, a client gets in again (it retries by itself).
-    try:
-        info = e.client().call("engine.info")
-    except AssertionError as failure:
-        # Seen once in CI (tcp) and never reproduced here: say what the engine was doing.
-        raise AssertionError(f"{failure}; {engine_state(e)}") from failure
+    # Once the flood is gone, a client gets in again: its connection is retried by libzmq. A request sent on a
+    # connection the engine refused after its handshake (the gate, on a busy machine, still counting flood
+    # connections libzmq has not yet seen close) is lost with it — README, "not promised" — so the client asks
+    # again, as a user of the CLI would.
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        c = e.client(timeout=5)
+        try:
+            info = c.call("engine.info")
+            break
+        except AssertionError as failure:
+            c.close()
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{failure}; {engine_state(e)}") from failure
     assert info["name"] == e.name
     assert "refusing connections on rpc" in e.stderr_text()
 
