@@ -129,6 +129,13 @@ def test_durability_none_and_ephemeral_keep_nothing(engines, tmp_path):
         assert [s["session"] for s in e.client().call("session.list")["sessions"]] == ["default"]
         e.stop()
     assert not (tmp_path / "state" / "state.db").exists()
+    # --state-dir none, the third spelling: nothing is written anywhere, nothing comes back.
+    e = engines(args=["--state-dir", "none"])
+    c = e.client()
+    assert c.call("engine.info")["durability"] == {"mode": "none", "stateDir": None}
+    c.call("session.create", session="s")
+    e = restart(engines, e)
+    assert [s["session"] for s in e.client().call("session.list")["sessions"]] == ["default"]
 
 
 def test_the_default_state_dir_follows_xdg_state_home_with_private_modes(engines, tmp_path):
