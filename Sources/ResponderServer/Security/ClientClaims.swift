@@ -43,7 +43,7 @@ enum ClientClaims {
     /// token prove it is the same client, which then holds the id.
     static func prove(_ client: ClientInfo, by peer: PeerStamp?, token: String?) throws(RPCError) {
         guard let peer, let held = client.token, let token, client.peer?.principal == peer.principal,
-              constantTimeEqual(Array(held.utf8), Array(token.utf8)) else {
+              Secrets.equal(held, token) else {
             throw inUse(client)
         }
         client.peer = peer
@@ -51,14 +51,6 @@ enum ClientClaims {
 
     static func inUse(_ client: ClientInfo) -> RPCError {
         RPCError(.clientIDInUse, "client id \(client.id) is held by another connection that owns live touches or presses; connect with another routing id, or send client.hello with that client's token", [("client", .string(client.id))])
-    }
-
-    /// Compares without stopping at the first difference, so timing tells nothing about a token.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var diff: UInt8 = 0
-        for i in a.indices { diff |= a[i] ^ b[i] }
-        return diff == 0
     }
 }
 

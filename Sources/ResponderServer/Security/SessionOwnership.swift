@@ -14,7 +14,7 @@ enum SessionOwnership {
     static func check<R: SessionRequest>(_ request: R, _ host: SessionHost) throws(RPCError) {
         guard let token = host.ownerToken, let gated = request as? any OwnerGated else { return }
         if let dry = request as? any DryRunnable, dry.isDryRun { return }
-        guard let given = gated.owner, ClientClaims.constantTimeEqual(Array(token.utf8), Array(given.utf8)) else {
+        guard let given = gated.owner, Secrets.equal(token, given) else {
             throw RPCError(.sessionOwned, "session \"\(host.name)\" has an owner: \(R.method) needs its owner token" + (gated.owner == nil ? "" : " (the one given is not it)"),
                            [("session", .string(host.name)), ("field", "owner")])
         }

@@ -1,6 +1,7 @@
 import FlyingFox
 import Foundation
 import ResponderPicture
+import ResponderProtocol
 
 /// The page's routes: three static files compiled into this binary, and the WebSocket.
 enum WebPage {
@@ -32,7 +33,7 @@ struct GuardedSocket: HTTPHandler {
     let socket: WebSocketHTTPHandler
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let given = request.query["token"], Self.same(Array(given.utf8), Array(token.utf8)) else {
+        guard let given = request.query["token"], Secrets.equal(given, token) else {
             return Self.forbidden("the inspector's socket needs the token of the address responder web printed")
         }
         if let origin = request.headers[HTTPHeader("Origin")] {
@@ -41,14 +42,6 @@ struct GuardedSocket: HTTPHandler {
             }
         }
         return try await socket.handleRequest(request)
-    }
-
-    /// Compares in time that depends on the lengths only.
-    static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
     }
 
     static func forbidden(_ reason: String) -> HTTPResponse {
