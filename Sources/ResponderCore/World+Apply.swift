@@ -90,7 +90,8 @@ extension World {
         }
         fresh = tx.world
         fresh.revision += 1
-        for id in fresh.nodes.keys { fresh.nodes[id]!.revision = fresh.revision }
+        let stamp = fresh.revision
+        fresh.nodes.updateEach { $0.revision = stamp }
         self = fresh
     }
 }
@@ -189,10 +190,53 @@ struct Transaction {
         return try existing(parent, field: "parent")
     }
 
-    /// Everything below a document's root, which is already in the world (tree.load's application).
+    /// Everything below a document's root, which is already in the world (tree.load's application), checked as
+    /// an insert op checks it. A load builds a fresh world that is dropped on any error, so nothing is
+    /// journalled for undo, and each node is put straight into place in document order (parents come first):
+    /// at a million nodes the batch path's journal, its change sets and the second pass over built nodes were
+    /// most of the load's time and its peak memory (issue 15, goal 3).
     mutating func insertDescendants(of tree: NodeTree) throws(RPCError) {
-        let created = try build(tree, from: 1, placed: [0: (tree.root.id, 0)], root: nil)
-        attach(created)
+        let entries = tree.entries
+        world.nodes.reserveCapacity(world.nodes.count + entries.count)
+        var depths = [Int32](repeating: 0, count: entries.count)
+        for i in 1..<max(entries.count, 1) {
+            let entry = entries[i]
+            let parentEntry = entries[entry.parent!]
+            let id = entry.spec.id, parentID = parentEntry.spec.id
+            let depth = Int(depths[entry.parent!]) + 1
+            depths[i] = Int32(depth)
+            if world.nodes[id] != nil {
+                throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(tree.path(of: i) + "id"))])
+            }
+            if let message = Placement.kindError(child: entry.spec.kind, parent: parentEntry.spec.kind) {
+                throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", .string(parentID))])
+            }
+            guard world.nodes.count + 1 <= limits.maxNodes else {
+                throw fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))])
+            }
+            guard depth <= limits.maxDepth else {
+                throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
+            }
+            var node = Node(spec: entry.spec)
+            node.parent = parentID
+            node.depth = depth
+            world.nodes[id] = node
+            world.nodes[parentID]!.children.append(id)
+            // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
+            // and presentation indexes are built from (as "did not exist before", which is what the journal
+            // would have said).
+            switch entry.spec.kind {
+            case .application, .window, .viewController: toCheck[id] = opIndex
+            default: if parentEntry.spec.kind == .viewController { toCheck[id] = opIndex }
+            }
+            if entry.spec.kind == .window { touchKey() }
+            if !entry.spec.gestureRecognizers.isEmpty {
+                recognizerPaths[id] = (opIndex, tree.path(of: i) + "gestureRecognizers")
+                changedOrder.append(id)
+                journal[id] = .some(nil)
+            }
+            if entry.spec.presentedBy != nil { journal[id] = .some(nil) }
+        }
         toCheck[tree.root.id] = opIndex
     }
 

@@ -7,7 +7,7 @@ extension World {
         var world = World()
         try world.load(tree: tree, detached: detached, limits: limits)
         world.revision = revision
-        for id in world.nodes.keys { world.nodes[id]!.revision = nodeRevisions[id] ?? revision }
+        world.nodes.updateEach { $0.revision = nodeRevisions[$0.id] ?? revision }
         return world
     }
 
@@ -21,6 +21,6 @@ extension World {
 
     mutating func restamp(revision: Int) {
         self.revision = revision
-        for id in nodes.keys { nodes[id]!.revision = revision }
+        nodes.updateEach { $0.revision = revision }
     }
 }

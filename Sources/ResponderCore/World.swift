@@ -5,7 +5,7 @@ import ResponderProtocol
 public struct World: Sendable, Equatable {
     public static let rootID = "app"
 
-    public internal(set) var nodes: [String: Node]
+    public internal(set) var nodes = NodeTable()
     /// Roots of detached subtrees, in creation order.
     public internal(set) var detachedRoots: [String] = []
     public internal(set) var revision: Int
@@ -19,7 +19,7 @@ public struct World: Sendable, Equatable {
     public init() {
         var app = Node(id: World.rootID, kind: .application)
         app.revision = 1
-        nodes = [World.rootID: app]
+        nodes[World.rootID] = app
         revision = 1
     }
 
@@ -28,10 +28,7 @@ public struct World: Sendable, Equatable {
     /// `body` of node `id`, read in place. `nodes[id]` hands out a copy of the whole node (a retain and a
     /// release per reference field), which hit-testing paid for every subview it listed (issue 15's profile).
     @inline(__always)
-    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
-        guard let i = nodes.index(forKey: id) else { return nil }
-        return body(nodes.values[i])
-    }
+    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? { nodes.read(id, body) }
 
     /// A recognizer and the view (or window) it is attached to.
     public func recognizer(_ id: String) -> (view: String, spec: GestureRecognizerSpec)? {
