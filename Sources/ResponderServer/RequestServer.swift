@@ -71,6 +71,8 @@ final class RequestServer {
             if !queued.isEmpty { waiting[d.routingID, default: []].append(contentsOf: queued) }
         }
         deliver(rpc)
+        done.removeAll()
+        MemoryTrim.afterLargeRequest()
     }
 
     func takeDroppedReplies() -> Int {

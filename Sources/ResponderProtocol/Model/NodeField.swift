@@ -9,6 +9,9 @@ public struct NodeField: Sendable {
     let copyValue: @Sendable (NodeSpec, inout NodeSpec) -> Void
     /// nil: always written.
     let written: (@Sendable (NodeSpec) -> Bool)?
+    /// Whether two nodes hold the same value of this field (nil: not known, as for fields written as an effective
+    /// value that depends on other fields).
+    var sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)? = nil
 
     public func applies(to kind: NodeKind) -> Bool { kinds(kind) }
 
@@ -20,6 +23,39 @@ public struct NodeField: Sendable {
     public static func all(for kind: NodeKind) -> [NodeField] { byKind[kind] ?? [] }
     private static let byKind: [NodeKind: [NodeField]] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
         (kind, all.filter { $0.applies(to: kind) })
+    })
+
+    /// Writes every member of `node` that output (8.5) includes, in table order, after `id`, `kind` and
+    /// `revision`. A field holding its kind's default value is copied as bytes prepared once (`"hidden":false`):
+    /// in a large world most fields of most nodes are defaults, and writing them one by one was most of a
+    /// million-node load (issue 15, goal 3).
+    public static func writeMembers(of node: NodeSpec, to w: inout JSONWriter) {
+        let output = outputs[node.kind]!
+        for member in output.members where member.field.isWritten(for: node) {
+            if let bytes = member.defaultBytes, member.field.sameValue!(node, output.defaults) {
+                w.rawMembers(bytes[...])
+            } else {
+                w.key(member.field.name)
+                member.field.write(node, to: &w)
+            }
+        }
+    }
+
+    private struct KindOutput: Sendable {
+        var defaults: NodeSpec
+        var members: [(field: NodeField, defaultBytes: [UInt8]?)]
+    }
+    private static let outputs: [NodeKind: KindOutput] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
+        let defaults = NodeSpec(id: "", kind: kind)
+        return (kind, KindOutput(defaults: defaults, members: all(for: kind).map { field in
+            guard field.sameValue != nil else { return (field, nil) }
+            var w = JSONWriter()
+            w.beginObject()
+            w.key(field.name)
+            field.write(defaults, to: &w)
+            w.endObject()
+            return (field, Array(w.bytes.dropFirst().dropLast()))
+        }))
     })
 
     /// Sets this field on `node` from `value`; `null` restores the kind's default. `path` prefixes the field
@@ -58,7 +94,7 @@ extension NodeField {
     /// as a function: the literal then compiles to a direct read, where applying a key path at run time cost
     /// ~700 instructions (profiled in issue 15: most of writing a world), and output reads every field of
     /// every node. Input sets only the fields a request names, through `keyPath`.
-    static func field<V: Sendable>(
+    static func field<V: Sendable & Equatable>(
         _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V> & Sendable, _ get: @escaping @Sendable (NodeSpec) -> V,
         on kinds: @escaping @Sendable (NodeKind) -> Bool,
         read: @escaping @Sendable (JSON, FieldError) throws(RPCError) -> V, write: @escaping @Sendable (V, inout JSONWriter) -> Void,
@@ -69,7 +105,8 @@ extension NodeField {
             readValue: { (value, node, error) throws(RPCError) in node[keyPath: keyPath] = try read(value, error) },
             writeValue: { node, w in write(get(node), &w) },
             copyValue: { source, node in node[keyPath: keyPath] = get(source) },
-            written: written)
+            written: written,
+            sameValue: { a, b in get(a) == get(b) })
     }
 
     static let anyKind: @Sendable (NodeKind) -> Bool = { _ in true }

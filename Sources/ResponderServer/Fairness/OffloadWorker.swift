@@ -47,6 +47,7 @@ final class OffloadWorker: Sendable {
                     return
                 }
                 waker.wake()
+                MemoryTrim.afterLargeRequest()
             }
         }
         thread.name = "responderd-reader"
