@@ -94,45 +94,62 @@ struct HitTester {
         return answer
     }
 
+    /// What `start` reads of a view, read in place: copying each visited node out of the world (a retain and a
+    /// release per reference it holds) and reading its out-of-line hit-test override field by field were most
+    /// of a hit test's cost (issue 15).
+    private struct Checked {
+        var never = false
+        var exclusion: (reason: HitReason, rule: Rule)?
+        var redirectWhenNil: String?
+    }
+
     /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7).
     private mutating func start(_ id: String, _ point: Point?, window: String) -> Start {
-        let node = world[id]!
         let index = visits.count
         visits.append(HitVisit(id: id, point: point))
-        if node.hitTest.mode == .never {
+        let profile = self.profile
+        let world = self.world
+        let checked = world.read(id) { node -> Checked in
+            let spec = node.spec
+            let override = spec.hitTest
             // H6 never: always nil, the whole subtree is hidden from touches.
+            if override.mode == .never { return Checked(never: true) }
+            var c = Checked()
+            if spec.hidden {
+                c.exclusion = (.hidden, .h2)
+            } else if !profile.isHittable(alpha: spec.alpha) {
+                c.exclusion = (.alpha, .h2)  // each view checks only its own alpha
+            } else if !spec.userInteractionEnabled {
+                // K1: the class default (an image view, a label) when the node does not set it.
+                c.exclusion = (.interactionDisabled, spec.interactionSetting == nil ? .k1 : .h2)
+            } else if spec.uikit.animatingAllowsInteraction == false {
+                c.exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
+            } else if world.presentedOver(id) {
+                c.exclusion = (.presentedOver, .k9)
+            } else if spec.kind.isControl && !spec.enabled {
+                c.exclusion = (.disabledControl, .h7)
+            } else if let p = point {
+                // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
+                // is only asked when its superview contained the point, so clipsToBounds plays no part.
+                let area = spec.bounds.inset(by: override.insets)
+                c.exclusion = area.contains(p) ? nil : (.outsideBounds, override.insets == .zero ? .h3 : .h6)
+            } else {
+                c.exclusion = (.singularTransform, .h4)
+            }
+            if c.exclusion != nil, let r = override.redirect, r.when == .nil { c.redirectWhenNil = r.to }
+            return c
+        }!
+        if checked.never {
             visits[index].result = .skipped
             visits[index].reason = .never
             visits[index].rule = .h6
             return .answered(nil)
         }
-        let exclusion: (reason: HitReason, rule: Rule)?
-        if node.hidden {
-            exclusion = (.hidden, .h2)
-        } else if !profile.isHittable(alpha: node.alpha) {
-            exclusion = (.alpha, .h2)  // each view checks only its own alpha
-        } else if !node.userInteractionEnabled {
-            // K1: the class default (an image view, a label) when the node does not set it.
-            exclusion = (.interactionDisabled, node.interactionSetting == nil ? .k1 : .h2)
-        } else if node.uikit.animatingAllowsInteraction == false {
-            exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
-        } else if world.presentedOver(id) {
-            exclusion = (.presentedOver, .k9)
-        } else if node.kind.isControl && !node.enabled {
-            exclusion = (.disabledControl, .h7)
-        } else if let p = point {
-            // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
-            // is only asked when its superview contained the point, so clipsToBounds plays no part.
-            let area = node.bounds.inset(by: node.hitTest.insets)
-            exclusion = area.contains(p) ? nil : (.outsideBounds, node.hitTest.insets == .zero ? .h3 : .h6)
-        } else {
-            exclusion = (.singularTransform, .h4)
-        }
-        if let (reason, rule) = exclusion {
+        if let (reason, rule) = checked.exclusion {
             visits[index].reason = reason
             visits[index].rule = rule
             // H6 redirect when nil: the override replaces super's nil answer.
-            if let r = node.hitTest.redirect, r.when == .nil, let target = validRedirect(r.to, window: window) {
+            if let to = checked.redirectWhenNil, let target = validRedirect(to, window: window) {
                 redirected(index, to: target)
                 return .answered(target)
             }
@@ -144,18 +161,18 @@ struct HitTester {
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
     private mutating func finish(_ frame: Frame, subviewAnswer: String?) -> String? {
-        let node = world[frame.id]!
         let i = frame.visit
         if let a = subviewAnswer {
             visits[i].result = .hit
             visits[i].rule = .h2
             return a
         }
-        if let r = node.hitTest.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
+        let override = world.read(frame.id) { $0.spec.hitTest }!
+        if let r = override.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
             redirected(i, to: target)
             return target
         }
-        if node.hitTest.mode == .passThroughSelf {
+        if override.mode == .passThroughSelf {
             // H6 pass-through-self: nil instead of itself; the parent goes on with the views behind.
             visits[i].result = .skipped
             visits[i].reason = .passThrough

@@ -27,10 +27,10 @@ extension World {
     /// The views hit-testing asks inside `id`, back to front: its view children, and for a child view
     /// controller that controller's root view, at the controller's position in the children order.
     func hitTestSubviews(of id: String) -> [String] {
-        guard let node = nodes[id] else { return [] }
+        guard let (kind, children) = read(id, { ($0.kind, $0.children) }) else { return [] }
         var out: [String] = []
-        out.reserveCapacity(node.children.count)
-        for child in node.children {
+        out.reserveCapacity(children.count)
+        for child in children {
             guard let (kind, first) = read(child, { ($0.kind, $0.children.first) }) else { continue }
             if kind.isSubviewKind {
                 out.append(child)
@@ -38,7 +38,7 @@ extension World {
                 out.append(root)
             }
         }
-        return node.kind == .window ? presentationOrder(out) : out
+        return kind == .window ? presentationOrder(out) : out
     }
 
     /// The view-tree superview of a view: its parent view, or — for a controller's root view — the

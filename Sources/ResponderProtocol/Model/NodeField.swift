@@ -1,7 +1,10 @@
 /// One settable field of a node (section 8.2): its wire name, the kinds that have it, how its value is read
 /// from JSON (with an error naming the field) and written back, and how it is copied from one node to another
 /// (which is also how `null` restores the default). Adding a field is one entry in `NodeField.all`.
-public struct NodeField: Sendable {
+///
+/// A class, not a struct: a field is passed around for every member of every node written, and copying six
+/// closures was a retain and a release each.
+public final class NodeField: Sendable {
     public let name: String
     let kinds: @Sendable (NodeKind) -> Bool
     let readValue: @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void
@@ -11,7 +14,20 @@ public struct NodeField: Sendable {
     let written: (@Sendable (NodeSpec) -> Bool)?
     /// Whether two nodes hold the same value of this field (nil: not known, as for fields written as an effective
     /// value that depends on other fields).
-    var sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)? = nil
+    let sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)?
+
+    init(name: String, kinds: @escaping @Sendable (NodeKind) -> Bool,
+         readValue: @escaping @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void,
+         writeValue: @escaping @Sendable (NodeSpec, inout JSONWriter) -> Void, copyValue: @escaping @Sendable (NodeSpec, inout NodeSpec) -> Void,
+         written: (@Sendable (NodeSpec) -> Bool)?, sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)? = nil) {
+        self.name = name
+        self.kinds = kinds
+        self.readValue = readValue
+        self.writeValue = writeValue
+        self.copyValue = copyValue
+        self.written = written
+        self.sameValue = sameValue
+    }
 
     public func applies(to kind: NodeKind) -> Bool { kinds(kind) }
 
@@ -31,19 +47,25 @@ public struct NodeField: Sendable {
     /// million-node load (issue 15, goal 3).
     public static func writeMembers(of node: NodeSpec, to w: inout JSONWriter) {
         let output = outputs[node.kind]!
-        for member in output.members where member.field.isWritten(for: node) {
-            if let bytes = member.defaultBytes, member.field.sameValue!(node, output.defaults) {
-                w.rawMembers(bytes[...])
-            } else {
-                w.key(member.field.name)
-                member.field.write(node, to: &w)
+        output.members.withUnsafeBufferPointer { members in
+            for member in members where member.field.isWritten(for: node) {
+                if let bytes = member.defaultBytes, member.field.sameValue!(node, output.defaults) {
+                    w.rawMembers(bytes[...])
+                } else {
+                    w.key(member.field.name)
+                    member.field.write(node, to: &w)
+                }
             }
         }
     }
 
-    private struct KindOutput: Sendable {
-        var defaults: NodeSpec
-        var members: [(field: NodeField, defaultBytes: [UInt8]?)]
+    private final class KindOutput: Sendable {
+        let defaults: NodeSpec
+        let members: [(field: NodeField, defaultBytes: [UInt8]?)]
+        init(defaults: NodeSpec, members: [(field: NodeField, defaultBytes: [UInt8]?)]) {
+            self.defaults = defaults
+            self.members = members
+        }
     }
     private static let outputs: [NodeKind: KindOutput] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
         let defaults = NodeSpec(id: "", kind: kind)
