@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
         commandName: "responder-bench",
         abstract: "Responder Engine's benchmarks: figures against baselines measured in the same run.",
         discussion: "Run through ./dev bench (the suite, on a release build) and ./dev profile (instruction counts).",
-        subcommands: [Suite.self, Profile.self, MicroCommand.self, EchoCommand.self],
+        subcommands: [Suite.self, Profile.self, MicroCommand.self, LoadPhasesCommand.self, EchoCommand.self],
         defaultSubcommand: Suite.self
     )
 }

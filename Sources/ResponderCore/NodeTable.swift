@@ -46,6 +46,28 @@ public struct NodeTable: Sendable {
         }
     }
 
+    /// The slot of node `id` (valid until the next removal).
+    func slot(of id: String) -> Int? { index[id].map(Int.init) }
+
+    /// Adds `node` unless a node with its id exists: its new slot, or nil for a duplicate id. One hash of
+    /// the id, where a lookup followed by an insertion is two (a million-node load does this per node).
+    mutating func insertNew(_ node: Node) -> Int? {
+        precondition(slots.count < Int(Int32.max), "NodeTable: too many nodes")
+        let before = index.count
+        let slot = Int32(slots.count)
+        Self.touch(&index[node.spec.id, default: slot])
+        guard index.count > before else { return nil }
+        slots.append(node)
+        return Int(slot)
+    }
+
+    @inline(__always) private static func touch(_ value: inout Int32) {}
+
+    /// Appends `child` to the children of the node in `slot`, in place.
+    mutating func appendChild(_ child: String, toSlot slot: Int) {
+        slots[slot]!.children.append(child)
+    }
+
     /// `body` of node `id`, read in place (no copy of the node, no retain of its fields).
     @inline(__always)
     func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {

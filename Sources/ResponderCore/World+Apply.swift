@@ -88,7 +88,9 @@ extension World {
             located.details.removeAll { $0.key == "opIndex" }
             throw located
         }
-        fresh = tx.world
+        // Taken out of the transaction, not copied: a world still shared is copied whole on the stamp below.
+        fresh = World()
+        swap(&fresh, &tx.world)
         fresh.revision += 1
         let stamp = fresh.revision
         fresh.nodes.updateEach { $0.revision = stamp }
@@ -199,29 +201,34 @@ struct Transaction {
         let entries = tree.entries
         world.nodes.reserveCapacity(world.nodes.count + entries.count)
         var depths = [Int32](repeating: 0, count: entries.count)
+        // Each entry's slot in the table, so a child finds its parent without hashing the parent's id.
+        var slots = [Int32](repeating: 0, count: entries.count)
+        slots[0] = Int32(world.nodes.slot(of: tree.root.id)!)
         for i in 1..<max(entries.count, 1) {
             let entry = entries[i]
-            let parentEntry = entries[entry.parent!]
+            let p = entry.parent!
+            let parentEntry = entries[p]
             let id = entry.spec.id, parentID = parentEntry.spec.id
-            let depth = Int(depths[entry.parent!]) + 1
+            let depth = Int(depths[p]) + 1
             depths[i] = Int32(depth)
-            if world.nodes[id] != nil {
-                throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(tree.path(of: i) + "id"))])
-            }
             if let message = Placement.kindError(child: entry.spec.kind, parent: parentEntry.spec.kind) {
+                if world.nodes[id] != nil { throw duplicate(id, tree, i) }
                 throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", .string(parentID))])
             }
             guard world.nodes.count + 1 <= limits.maxNodes else {
+                if world.nodes[id] != nil { throw duplicate(id, tree, i) }
                 throw fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))])
             }
             guard depth <= limits.maxDepth else {
+                if world.nodes[id] != nil { throw duplicate(id, tree, i) }
                 throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
             }
             var node = Node(spec: entry.spec)
             node.parent = parentID
             node.depth = depth
-            world.nodes[id] = node
-            world.nodes[parentID]!.children.append(id)
+            guard let slot = world.nodes.insertNew(node) else { throw duplicate(id, tree, i) }
+            slots[i] = Int32(slot)
+            world.nodes.appendChild(id, toSlot: Int(slots[p]))
             // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
             // and presentation indexes are built from (as "did not exist before", which is what the journal
             // would have said).
@@ -238,6 +245,10 @@ struct Transaction {
             if entry.spec.presentedBy != nil { journal[id] = .some(nil) }
         }
         toCheck[tree.root.id] = opIndex
+    }
+
+    private func duplicate(_ id: String, _ tree: NodeTree, _ i: Int) -> RPCError {
+        fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(tree.path(of: i) + "id"))])
     }
 
     /// Inserts the subtree of `tree` rooted at entry `from` under `parent` at `index`.

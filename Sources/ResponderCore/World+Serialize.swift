@@ -46,7 +46,9 @@ extension World {
 
     /// The subtree at `id` as encoded JSON text.
     public func encoded(_ id: String = World.rootID) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 512 * min(nodes.count, 10_000))
+        // Room for the whole tree at once (≈ 450 bytes a plain view): growing by doubling copied a large world's
+        // text several times over. Pages reserved and never written cost no memory.
+        var w = JSONWriter(reservingCapacity: id == World.rootID ? 512 * nodes.count : 4096)
         write(id, to: &w)
         return w.bytes
     }

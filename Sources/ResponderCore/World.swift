@@ -91,7 +91,7 @@ public struct World: Sendable, Equatable {
         var stack = [id]
         while let c = stack.popLast() {
             out.append(c)
-            if let node = nodes[c] { stack.append(contentsOf: node.children.reversed()) }
+            nodes.read(c) { stack.append(contentsOf: $0.children.reversed()) }
         }
         return out
     }

@@ -75,7 +75,7 @@ public struct SessionState: Sendable {
 
     /// Replaces the world with one prepared elsewhere (`World.prepared`, off the engine thread), as `load`
     /// would: the revision goes up by one and every node gets it.
-    public mutating func load(prepared: World) -> TreeChange {
+    public mutating func load(prepared: consuming World) -> TreeChange {
         var next = prepared
         next.restamp(revision: world.revision + 1)
         let before = world

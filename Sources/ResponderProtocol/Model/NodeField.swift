@@ -47,38 +47,75 @@ public final class NodeField: Sendable {
     /// million-node load (issue 15, goal 3).
     public static func writeMembers(of node: NodeSpec, to w: inout JSONWriter) {
         let output = outputs[node.kind]!
-        output.members.withUnsafeBufferPointer { members in
-            for member in members where member.field.isWritten(for: node) {
-                if let bytes = member.defaultBytes, member.field.sameValue!(node, output.defaults) {
-                    w.rawMembers(bytes[...])
-                } else {
-                    w.key(member.field.name)
-                    member.field.write(node, to: &w)
+        if node.outOfLineFieldsUnset && node.className == output.defaults.className {
+            // A plain node (nothing out of line, its kind's class): the out-of-line members are defaults, written
+            // as runs of bytes prepared once; only the inline fields are asked.
+            output.plain.withUnsafeBufferPointer { steps in
+                for step in steps {
+                    switch step {
+                    case .bytes(let run): w.rawMembers(run[...])
+                    case .member(let i): output.write(i, of: node, to: &w)
+                    }
                 }
+            }
+            return
+        }
+        for i in output.members.indices where output.members[i].field.isWritten(for: node) { output.write(i, of: node, to: &w) }
+    }
+
+    private final class KindOutput: Sendable {
+        enum Step { case bytes([UInt8]), member(Int) }
+        let defaults: NodeSpec
+        let members: [(field: NodeField, defaultBytes: [UInt8]?)]
+        /// What a plain node writes: inline members to ask, and between them the out-of-line members as bytes.
+        let plain: [Step]
+
+        init(kind: NodeKind) {
+            defaults = NodeSpec(id: "", kind: kind)
+            members = NodeField.all(for: kind).map { [defaults] field in
+                guard field.sameValue != nil else { return (field, nil) }
+                return (field, KindOutput.member(field, of: defaults))
+            }
+            var plain: [Step] = []
+            for (i, member) in members.enumerated() where member.field.isWritten(for: defaults) {
+                if NodeSpec.outOfLineFields.contains(member.field.name) {
+                    let bytes = member.defaultBytes ?? KindOutput.member(member.field, of: defaults)
+                    if case .bytes(let run) = plain.last {
+                        plain[plain.count - 1] = .bytes(run + [UInt8(ascii: ",")] + bytes)
+                    } else {
+                        plain.append(.bytes(bytes))
+                    }
+                } else {
+                    plain.append(.member(i))
+                }
+            }
+            self.plain = plain
+        }
+
+        /// `"name":value` for `field` of `node`.
+        static func member(_ field: NodeField, of node: NodeSpec) -> [UInt8] {
+            var w = JSONWriter()
+            w.beginObject()
+            w.key(field.name)
+            field.write(node, to: &w)
+            w.endObject()
+            return Array(w.bytes.dropFirst().dropLast())
+        }
+
+        /// Member `i` of `node`: its prepared bytes when it holds the kind's default, else written.
+        @inline(__always)
+        func write(_ i: Int, of node: NodeSpec, to w: inout JSONWriter) {
+            let (field, defaultBytes) = members[i]
+            if let bytes = defaultBytes, field.sameValue!(node, defaults) {
+                w.rawMembers(bytes[...])
+            } else {
+                w.key(field.name)
+                field.write(node, to: &w)
             }
         }
     }
 
-    private final class KindOutput: Sendable {
-        let defaults: NodeSpec
-        let members: [(field: NodeField, defaultBytes: [UInt8]?)]
-        init(defaults: NodeSpec, members: [(field: NodeField, defaultBytes: [UInt8]?)]) {
-            self.defaults = defaults
-            self.members = members
-        }
-    }
-    private static let outputs: [NodeKind: KindOutput] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
-        let defaults = NodeSpec(id: "", kind: kind)
-        return (kind, KindOutput(defaults: defaults, members: all(for: kind).map { field in
-            guard field.sameValue != nil else { return (field, nil) }
-            var w = JSONWriter()
-            w.beginObject()
-            w.key(field.name)
-            field.write(defaults, to: &w)
-            w.endObject()
-            return (field, Array(w.bytes.dropFirst().dropLast()))
-        }))
-    })
+    private static let outputs: [NodeKind: KindOutput] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { ($0, KindOutput(kind: $0)) })
 
     /// Sets this field on `node` from `value`; `null` restores the kind's default. `path` prefixes the field
     /// name in errors ("ops[0].node.").

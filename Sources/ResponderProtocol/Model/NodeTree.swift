@@ -45,22 +45,28 @@ public struct NodeTree: Sendable, Equatable {
     }
 
     /// Reads one node object and everything under it; errors are INVALID_NODE naming the field and the node.
+    /// Each node is read without its field path ("tree.children[3]…"): building that string for every node of a
+    /// large tree cost more than reading it (issue 15). A node that fails is read again with its path, so the
+    /// error names the field exactly as before.
     public init(document: JSON, path: String) throws(RPCError) {
         self.path = path
         entries = []
-        var queue: [(json: JSON, parent: Int?, childIndex: Int, prefix: String)] = [(document, nil, 0, path + ".")]
+        var queue: [(json: JSON, parent: Int?, childIndex: Int)] = [(document, nil, 0)]
         var head = 0
         while head < queue.count {
             let item = queue[head]
             // Free each node's JSON as it is read so a huge document is not held twice.
             queue[head].json = .null
             head += 1
-            let (spec, children) = try Self.read(item.json, path: item.prefix)
+            let spec: NodeSpec, children: [JSON]
+            do throws(RPCError) { (spec, children) = try Self.read(item.json, path: "") } catch {
+                let prefix = item.parent.map { Self.childPrefix(self.path(of: $0), parentID: entries[$0].spec.id, index: item.childIndex) } ?? path + "."
+                _ = try Self.read(item.json, path: prefix)
+                throw error  // not reached: reading is deterministic, so the second read throws
+            }
             let index = entries.count
             entries.append(Entry(spec: spec, parent: item.parent, childIndex: item.childIndex))
-            for (i, child) in children.enumerated() {
-                queue.append((child, index, i, Self.childPrefix(item.prefix, parentID: spec.id, index: i)))
-            }
+            for (i, child) in children.enumerated() { queue.append((child, index, i)) }
             if head > 4096, head * 2 > queue.count {
                 queue.removeFirst(head)
                 head = 0
@@ -90,6 +96,8 @@ public struct NodeTree: Sendable, Equatable {
         _ = r.raw("revision")  // read-only: accepted so tree.get output loads back, then reassigned
         let children: [JSON]
         do throws(RPCError) { children = try r.array("children") ?? [] } catch { throw error.with("id", .string(id)) }
+        // Every other member is a field, read here or refused: none is left for `finish` to name, so the reader
+        // is not told of each (a set insertion per field of every node of a large load).
         for member in r.members {
             guard !NodeField.structural.contains(member.key) else { continue }
             guard let field = NodeField.named(member.key) else {
@@ -98,12 +106,10 @@ public struct NodeTree: Sendable, Equatable {
             guard field.applies(to: kind) else {
                 throw invalid("field \(path)\(member.key) does not apply to a \(kind.rawValue)", field: path + member.key, id: id)
             }
-            _ = r.raw(member.key)
             do throws(RPCError) { try field.read(member.value, into: &node, path: path) } catch {
                 throw error.detail("id") == nil ? error.with("id", .string(id)) : error
             }
         }
-        try r.finish()
         if let (field, message) = node.classFieldError() { throw invalid("\(path)\(field): \(message)", field: path + field, id: id) }
         return (node, children)
     }

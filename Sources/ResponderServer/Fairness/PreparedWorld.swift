@@ -3,8 +3,19 @@ import ResponderProtocol
 
 /// The world of a tree.load or session.create read and validated off the engine thread, or the error that
 /// reading found (raised by the handler in its usual place, after the session and revision checks).
-struct PreparedWorld: @unchecked Sendable {
-    var world: Result<World, RPCError>
+///
+/// A box the handler takes the world out of: the request, its context and the handler each hold it, and a
+/// world still shared with any of them is copied whole (a million nodes) the first time the session changes it.
+final class PreparedWorld: @unchecked Sendable {
+    private var world: Result<World, RPCError>?
+
+    init(world: Result<World, RPCError>) { self.world = world }
+
+    /// The world (or the error), once: on the engine thread, by the handler that loads it.
+    func take() throws(RPCError) -> World {
+        guard let result = world.take() else { preconditionFailure("a prepared world is loaded once") }
+        return try result.get()
+    }
 }
 
 extension ParsedRequest {
@@ -51,7 +62,7 @@ extension ParsedRequest {
 extension RequestContext {
     /// Loads a world into `state`: the one prepared off the engine thread, or the one `read` gives.
     func load(into state: inout SessionState, _ read: () throws(RPCError) -> (tree: NodeTree, detached: [NodeTree])) throws(RPCError) -> TreeChange {
-        if let prepared { return state.load(prepared: try prepared.world.get()) }
+        if let prepared { return state.load(prepared: try prepared.take()) }
         let world = try read()
         return try state.load(tree: world.tree, detached: world.detached, limits: self.state.config.limits)
     }
