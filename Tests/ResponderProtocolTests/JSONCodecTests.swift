@@ -10,6 +10,27 @@ import Testing
         #expect(try JSONCodec.decode(JSONCodec.encode(value)) == value)
     }
 
+    /// Issue 15: integers are read without text and strings without an escape straight from the bytes; both must
+    /// give what the general path gives (Double's own parser, the escaped path).
+    @Test func fastNumberAndStringPathsAgreeWithTheGeneralOnes() throws {
+        let numbers = ["0", "-0", "7", "-7", "123456789012345", "-123456789012345", "1234567890123456", "9007199254740993",
+                       "12.5", "1e3", "-0.25", "00", "-01"]
+        for text in numbers {
+            let parsed = try? JSONCodec.decode(text)
+            if let expected = Double(text), !text.hasPrefix("00"), !text.hasPrefix("-01") {
+                #expect(parsed == .number(expected), "\(text)")
+                #expect(parsed?.doubleValue?.sign == expected.sign, "\(text): sign")
+            } else {
+                #expect(parsed == nil, "\(text) is not JSON")
+            }
+        }
+        #expect(try JSONCodec.decode(#""plain""#) == .string("plain"))
+        #expect(try JSONCodec.decode(#""a long string without any escape at all, é""#) == .string("a long string without any escape at all, é"))
+        #expect(try JSONCodec.decode(#""run then \"escape\" then run""#) == .string(#"run then "escape" then run"#))
+        #expect(throws: JSONParseError.self) { try JSONCodec.decode([0x22, 0xFF, 0x22]) }  // invalid UTF-8
+        #expect(throws: JSONParseError.self) { try JSONCodec.decode([0x22, 0x61, 0x0A, 0x22]) }  // control character
+    }
+
     @Test func keepsObjectKeyOrder() throws {
         let value = try JSONCodec.decode(#"{"z":1,"a":2,"m":3}"#)
         #expect(JSONCodec.encodeString(value) == #"{"z":1,"a":2,"m":3}"#)

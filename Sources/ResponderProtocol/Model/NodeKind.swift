@@ -29,6 +29,21 @@ public enum NodeKind: String, WireEnum {
         }
     }
 
+    /// The UIKit class `defaultClassName` names (none for the app delegate), known without comparing names:
+    /// every node made asks.
+    public var defaultUIKitClass: UIKitClass? {
+        switch self {
+        case .application: return .UIApplication
+        case .appDelegate: return nil
+        case .window: return .UIWindow
+        case .viewController: return .UIViewController
+        case .view: return .UIView
+        case .control: return .UIControl
+        case .textField: return .UITextField
+        case .textView: return .UITextView
+        }
+    }
+
     /// F1: text fields and text views can become first responder by default; nothing else can.
     public var defaultCanBecomeFirstResponder: Bool { self == .textField || self == .textView }
 }

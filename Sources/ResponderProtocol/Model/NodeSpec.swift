@@ -134,7 +134,7 @@ public struct NodeSpec: Sendable, Equatable {
         self.id = id
         self.kind = kind
         self.className = kind.defaultClassName
-        self.uikitClass = UIKitClass(rawValue: className)
+        self.uikitClass = kind.defaultUIKitClass
         self.canBecomeFirstResponder = kind.defaultCanBecomeFirstResponder
     }
 

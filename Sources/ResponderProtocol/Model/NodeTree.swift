@@ -83,19 +83,36 @@ public struct NodeTree: Sendable, Equatable {
     /// Reads one node object (without its children's contents).
     static func read(_ json: JSON, path: String) throws(RPCError) -> (NodeSpec, [JSON]) {
         var r = try ParamReader(json, path: path, errorName: .invalidNode)
-        guard let id = try r.string("id") else { throw invalid("\(path)id is required", field: path + "id") }
+        // Members are looked up directly; the reader (which records every key it is asked for) only words the
+        // error when one has the wrong type. The last of duplicate keys wins, as with the reader.
+        func member(_ key: String) -> JSON? { r.members.last(where: { $0.key == key })?.value }
+        guard let id = member("id")?.stringValue else {
+            _ = try r.string("id")
+            throw invalid("\(path)id is required", field: path + "id")
+        }
         guard !id.isEmpty, id.utf8.count <= maxIDLength else {
             throw invalid("\(path)id must be 1…\(maxIDLength) bytes", field: path + "id")
         }
-        guard let kindName = try r.string("kind") else { throw invalid("\(path)kind is required", field: path + "kind", id: id) }
+        guard let kindName = member("kind")?.stringValue else {
+            _ = try r.string("kind")
+            throw invalid("\(path)kind is required", field: path + "kind", id: id)
+        }
         guard let kind = NodeKind(rawValue: kindName) else {
             let all = NodeKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw invalid("\(path)kind: unknown kind \"\(kindName)\" (expected one of \(all))", field: path + "kind", id: id)
         }
         var node = NodeSpec(id: id, kind: kind)
-        _ = r.raw("revision")  // read-only: accepted so tree.get output loads back, then reassigned
+        // `revision` is read-only: accepted so tree.get output loads back, then reassigned.
         let children: [JSON]
-        do throws(RPCError) { children = try r.array("children") ?? [] } catch { throw error.with("id", .string(id)) }
+        if let list = member("children"), !list.isNull {
+            guard let elements = list.arrayValue else {
+                do throws(RPCError) { _ = try r.array("children") } catch { throw error.with("id", .string(id)) }
+                throw invalid("\(path)children: expected an array, got \(list.typeName)", field: path + "children", id: id)
+            }
+            children = elements
+        } else {
+            children = []
+        }
         // Every other member is a field, read here or refused: none is left for `finish` to name, so the reader
         // is not told of each (a set insertion per field of every node of a large load).
         for member in r.members {

@@ -1,0 +1,59 @@
+import Testing
+@testable import ResponderProtocol
+
+/// Issue 15's shortcuts in reading and writing nodes give what the general paths give.
+@Suite struct NodeOutputTests {
+    @Test(arguments: NodeKind.allCases)
+    func defaultClassIsTheOneItsNameNames(_ kind: NodeKind) {
+        #expect(kind.defaultUIKitClass == UIKitClass(rawValue: kind.defaultClassName))
+        #expect(NodeSpec(id: "n", kind: kind).uikitClass == UIKitClass(rawValue: kind.defaultClassName))
+    }
+
+    /// A plain node (nothing out of line) is written from the per-kind plan; the same node with an out-of-line
+    /// box holding only defaults takes the general path, field by field. Their bytes must be the same.
+    @Test(arguments: NodeKind.allCases)
+    func plainNodesWriteWhatTheGeneralPathWrites(_ kind: NodeKind) {
+        var variants: [NodeSpec] = [NodeSpec(id: "n", kind: kind)]
+        var changed = NodeSpec(id: "n", kind: kind)
+        changed.frame = Rect(1, 2.5, 30, 40)
+        changed.boundsOrigin = Point(0, 7)
+        changed.hidden = true
+        changed.alpha = 0.25
+        changed.clipsToBounds = true
+        changed.interactionSetting = false
+        changed.multipleTouchEnabled = true
+        changed.enabled = false
+        changed.windowLevel = 2
+        changed.key = true
+        changed.canBecomeFirstResponder.toggle()
+        changed.receivesRemoteControlEvents = true
+        variants.append(changed)
+        for plain in variants {
+            #expect(plain.outOfLineFieldsUnset)
+            var boxed = plain
+            boxed.handles = [:]  // a box, holding defaults only
+            #expect(!boxed.outOfLineFieldsUnset)
+            #expect(boxed == plain)
+            #expect(written(plain) == written(boxed))
+        }
+    }
+
+    /// A node with out-of-line fields set writes them (the plan is only for plain nodes).
+    @Test func outOfLineFieldsAreWritten() {
+        var node = NodeSpec(id: "n", kind: .view)
+        node.handles = ["touchesBegan": .handle]
+        node.transform = AffineTransform(2, 0, 0, 2, 0, 0)
+        let text = String(decoding: written(node), as: UTF8.self)
+        #expect(text.contains(#""handles":{"touchesBegan":"handle"}"#))
+        #expect(text.contains(#""transform":[2,0,0,2,0,0]"#))
+        #expect(!text.contains(#""transform":null"#))
+    }
+
+    private func written(_ node: NodeSpec) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        NodeField.writeMembers(of: node, to: &w)
+        w.endObject()
+        return w.bytes
+    }
+}
