@@ -1,21 +1,27 @@
-/// The world's nodes by id: the nodes themselves in one contiguous array and an index from id to slot.
+/// The world's nodes by id: the nodes themselves in fixed-size chunks of slots, and an index from id to slot.
 ///
 /// A `[String: Node]` keeps a whole node in every hash bucket, and a dictionary holds between 1⅓ and 2⅔ buckets
 /// per entry: at a million nodes that alone was most of the 2,300 bytes a node cost (issue 15, goal 3). Here a
-/// bucket holds an id and a slot number, and each node is stored once. Removal moves the last node into the freed
-/// slot, so slots say nothing about order (neither did the dictionary).
+/// bucket holds an id and a slot number, and each node is stored once. Chunks make a copy of the world cheap to
+/// keep: a copy shares every chunk, and a change to either copies only the chunk it touches (the replay ring
+/// keeps a loaded world that way rather than as its text). Removal moves the last node into the freed slot, so
+/// slots say nothing about order (neither did the dictionary).
 public struct NodeTable: Sendable {
-    private var slots: [Node?] = []
+    private static let chunkShift = 10
+    private static let chunkSize = 1 << chunkShift
+    private static let chunkMask = chunkSize - 1
+
+    private var chunks: [[Node?]] = []
     private var index: [String: Int32] = [:]
 
     init() {}
 
-    public var count: Int { slots.count }
-    public var isEmpty: Bool { slots.isEmpty }
+    public var count: Int { index.count }
+    public var isEmpty: Bool { index.isEmpty }
 
-    /// Room for `count` nodes without growing, so a load sizes both halves once.
+    /// Room for `count` nodes without growing, so a load sizes the index once.
     mutating func reserveCapacity(_ count: Int) {
-        slots.reserveCapacity(count)
+        chunks.reserveCapacity(count >> Self.chunkShift + 1)
         index.reserveCapacity(count)
     }
 
@@ -24,24 +30,25 @@ public struct NodeTable: Sendable {
     public subscript(id: String) -> Node? {
         get {
             guard let i = index[id] else { return nil }
-            return slots[Int(i)]
+            return chunks[Int(i) >> Self.chunkShift][Int(i) & Self.chunkMask]
         }
         _modify {
             if let i = index[id] {
                 let slot = Int(i)
-                yield &slots[slot]
-                if slots[slot] == nil { removeSlot(slot, id: id) }
+                yield &chunks[slot >> Self.chunkShift][slot & Self.chunkMask]
+                if chunks[slot >> Self.chunkShift][slot & Self.chunkMask] == nil { removeSlot(slot, id: id) }
             } else {
                 var added: Node? = nil
                 yield &added
-                if let added { append(added, id: id) }
+                if let added { _ = insertNew(added) }
             }
         }
         set {
             if let i = index[id] {
-                if let newValue { slots[Int(i)] = newValue } else { removeSlot(Int(i), id: id) }
+                let slot = Int(i)
+                if let newValue { chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = newValue } else { removeSlot(slot, id: id) }
             } else if let newValue {
-                append(newValue, id: id)
+                _ = insertNew(newValue)
             }
         }
     }
@@ -52,57 +59,71 @@ public struct NodeTable: Sendable {
     /// Adds `node` unless a node with its id exists: its new slot, or nil for a duplicate id. One hash of
     /// the id, where a lookup followed by an insertion is two (a million-node load does this per node).
     mutating func insertNew(_ node: Node) -> Int? {
-        precondition(slots.count < Int(Int32.max), "NodeTable: too many nodes")
+        precondition(index.count < Int(Int32.max), "NodeTable: too many nodes")
         let before = index.count
-        let slot = Int32(slots.count)
-        Self.touch(&index[node.spec.id, default: slot])
+        let slot = before
+        Self.touch(&index[node.spec.id, default: Int32(slot)])
         guard index.count > before else { return nil }
-        slots.append(node)
-        return Int(slot)
+        if slot & Self.chunkMask == 0 {
+            var chunk: [Node?] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(node)
+        return slot
     }
 
     @inline(__always) private static func touch(_ value: inout Int32) {}
 
     /// Appends `child` to the children of the node in `slot`, in place.
     mutating func appendChild(_ child: String, toSlot slot: Int) {
-        slots[slot]!.children.append(child)
+        chunks[slot >> Self.chunkShift][slot & Self.chunkMask]!.children.append(child)
     }
 
     /// `body` of node `id`, read in place (no copy of the node, no retain of its fields).
     @inline(__always)
     func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
         guard let i = index[id] else { return nil }
-        return slots.withUnsafeBufferPointer { body($0[Int(i)]!) }
-    }
-
-    /// Every id, in no particular order.
-    public var keys: [String] { slots.map { $0!.id } }
-
-    /// Calls `body` on every node in place, in no particular order.
-    mutating func updateEach(_ body: (inout Node) -> Void) {
-        for i in slots.indices { body(&slots[i]!) }
-    }
-
-    func forEach(_ body: (borrowing Node) -> Void) {
-        slots.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices { body(buffer[i]!) }
+        let slot = Int(i)
+        return chunks.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer { body($0[slot & Self.chunkMask]!) }
         }
     }
 
-    private mutating func append(_ node: Node, id: String) {
-        precondition(slots.count < Int(Int32.max), "NodeTable: too many nodes")
-        index[id] = Int32(slots.count)
-        slots.append(node)
+    /// Every id, in no particular order.
+    public var keys: [String] {
+        var out: [String] = []
+        out.reserveCapacity(count)
+        forEach { out.append($0.spec.id) }
+        return out
+    }
+
+    /// Calls `body` on every node in place, in no particular order.
+    mutating func updateEach(_ body: (inout Node) -> Void) {
+        for c in chunks.indices {
+            for j in chunks[c].indices { body(&chunks[c][j]!) }
+        }
+    }
+
+    func forEach(_ body: (borrowing Node) -> Void) {
+        for chunk in chunks {
+            chunk.withUnsafeBufferPointer { buffer in
+                for j in buffer.indices { body(buffer[j]!) }
+            }
+        }
     }
 
     private mutating func removeSlot(_ slot: Int, id: String) {
         index.removeValue(forKey: id)
-        let last = slots.count - 1
+        let last = index.count  // the count before the removal, less one
+        let lastChunk = last >> Self.chunkShift
         if slot != last {
-            slots.swapAt(slot, last)
-            index[slots[slot]!.id] = Int32(slot)
+            let moved = chunks[lastChunk][last & Self.chunkMask]!
+            index[moved.spec.id] = Int32(slot)
+            chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = moved
         }
-        slots.removeLast()
+        chunks[lastChunk].removeLast()
+        if chunks[lastChunk].isEmpty { chunks.removeLast() }
     }
 }
 
@@ -110,10 +131,11 @@ extension NodeTable: Equatable {
     /// The same nodes by id, whatever their slots.
     public static func == (lhs: NodeTable, rhs: NodeTable) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for slot in lhs.slots {
-            let node = slot!
-            guard let i = rhs.index[node.id], rhs.slots[Int(i)] == node else { return false }
+        var same = true
+        lhs.forEach { node in
+            guard same else { return }
+            same = rhs.read(node.spec.id) { $0 == node } ?? false
         }
-        return true
+        return same
     }
 }

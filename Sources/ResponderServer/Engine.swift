@@ -79,7 +79,7 @@ public final class Engine: Sendable {
             DiscoveryFile.removeSocketFile(of: sockets.eventsEndpoint)
         }
         let now = Date()
-        let xpub = XPubSink(socket: sockets.events)
+        let xpub = XPubSink(socket: sockets.events, logger: logger)
         // With a store, a group's events wait for its commit.
         let held = durable.map { _ in HeldEventSink(xpub) }
         let sink: EventSink = held ?? xpub
@@ -163,7 +163,7 @@ public final class Engine: Sendable {
             for item in ready {
                 switch item.index {
                 case 0: server.serveReady(sockets.rpc)
-                case 1: drainSubscriptions(sockets.events)
+                case 1: state.sink.drainSubscriptions()
                 case 2:
                     waker.drain()
                     server.serveRead(sockets.rpc)
@@ -182,15 +182,6 @@ public final class Engine: Sendable {
         }
     }
 
-    /// XPUB hands us subscribe/unsubscribe messages; the welcome message is sent by libzmq itself.
-    private func drainSubscriptions(_ events: ZMQSocket) {
-        while let frames = try? events.receiveMultipart(dontWait: true) {
-            if let first = frames.first, let flag = first.first {
-                let topic = String(decoding: first.dropFirst(), as: UTF8.self)
-                logger.debug("\(flag == 1 ? "subscribe" : "unsubscribe") \"\(topic)\"")
-            }
-        }
-    }
 }
 
 /// Moves non-Sendable values into the engine thread, which becomes their only owner.
@@ -203,8 +194,35 @@ struct UnsafeTransfer<T>: @unchecked Sendable {
 /// messages (and recovers them by seq and trace.replay) rather than slowing the engine down.
 final class XPubSink: EventSink {
     let socket: ZMQSocket
-    init(socket: ZMQSocket) { self.socket = socket }
+    private let logger: Logger
+    /// The topic prefixes subscribed to. XPUB (not verbose) passes a prefix's first subscription and its last
+    /// unsubscription only, so a set follows it exactly.
+    private var subscribed: Set<[UInt8]> = []
+
+    init(socket: ZMQSocket, logger: Logger) {
+        self.socket = socket
+        self.logger = logger
+    }
+
     func send(topic: [UInt8], body: [UInt8]) {
         _ = try? socket.send([topic, body], dontWait: true)
+    }
+
+    /// XPUB hands us subscribe/unsubscribe messages; the welcome message is sent by libzmq itself.
+    func drainSubscriptions() {
+        while let frames = try? socket.receiveMultipart(dontWait: true) {
+            guard let first = frames.first, let flag = first.first else { continue }
+            let prefix = Array(first.dropFirst())
+            if flag == 1 { subscribed.insert(prefix) } else { subscribed.remove(prefix) }
+            logger.debug("\(flag == 1 ? "subscribe" : "unsubscribe") \"\(String(decoding: prefix, as: UTF8.self))\"")
+        }
+    }
+
+    /// Reads pending subscriptions first: a client that saw its welcome message (libzmq sends it once the
+    /// subscription is in place) and then sent a request must be counted, though the poll loop has not read
+    /// the subscription yet.
+    func mayDeliver(topic: [UInt8]) -> Bool {
+        drainSubscriptions()
+        return subscribed.contains { topic.starts(with: $0) }
     }
 }

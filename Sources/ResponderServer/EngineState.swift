@@ -5,6 +5,16 @@ import ResponderProtocol
 /// Where published events go: the XPUB socket in the engine, a list in tests.
 protocol EventSink: AnyObject {
     func send(topic: [UInt8], body: [UInt8])
+    /// Whether an event on `topic` may reach a subscriber now; false only when certainly not (an event nobody
+    /// can receive need not be written, only kept for replay).
+    func mayDeliver(topic: [UInt8]) -> Bool
+    /// Reads the subscriptions that arrived since the last call.
+    func drainSubscriptions()
+}
+
+extension EventSink {
+    func mayDeliver(topic: [UInt8]) -> Bool { true }
+    func drainSubscriptions() {}
 }
 
 /// Everything the engine thread owns besides its sockets: sessions, clients, identity. Handlers run against
@@ -74,6 +84,14 @@ final class EngineState {
         let entry = session.record(stream: stream, epoch: epoch, cause: cause, payload: payload, raw: raw)
         journal?.touched(session)
         sink.send(topic: entry.topic, body: entry.body)
+        return entry.seq
+    }
+
+    /// Records an event nobody can receive now without writing its `deferred` members (see `EventText`).
+    func publishDeferred(_ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)],
+                         deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int) -> Int {
+        let entry = session.recordDeferred(stream: stream, epoch: epoch, cause: cause, payload: payload, deferred: deferred, minimumSize: minimumSize)
+        journal?.touched(session)
         return entry.seq
     }
 

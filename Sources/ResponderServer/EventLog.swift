@@ -4,8 +4,21 @@ struct EventLog {
     struct Entry {
         var seq: Int
         var topic: [UInt8]
-        var body: [UInt8]
-        var size: Int { topic.count + body.count }
+        var text: EventText
+        /// The event as published (written now if it was kept unwritten).
+        var body: [UInt8] { text.bytes }
+        /// Bytes it counts against the ring's budget: a kept-unwritten event counts at least what its text would.
+        var size: Int { topic.count + text.size }
+
+        init(seq: Int, topic: [UInt8], body: [UInt8]) {
+            self.init(seq: seq, topic: topic, text: .bytes(body))
+        }
+
+        init(seq: Int, topic: [UInt8], text: EventText) {
+            self.seq = seq
+            self.topic = topic
+            self.text = text
+        }
     }
 
     private var ring: [Entry?]

@@ -38,12 +38,29 @@ extension RequestContext {
 
     /// One tree event holding the whole world (tree.load, session.create), then the load's consequences.
     func publishLoaded(_ host: SessionHost, consequences: Traced<TreeChangeOutcome>?, _ published: inout SeqRange) {
-        let tree = host.state.world.encoded(), detached = host.state.world.encodedDetached()
+        let world = host.state.world
+        // A world whose text could not fit the replay budget anyway (each node writes more than
+        // `minimumNodeBytes`), loaded while no subscriber listens and with nothing to journal, is not written:
+        // the ring keeps the world (shared, not copied) and writes the event if a replay asks for it. The ring
+        // drops it at the next event, as it would have dropped its text (it counts at least that many bytes).
+        let minimumSize = world.count * Self.minimumNodeBytes
+        if state.journal == nil, minimumSize > host.log.maxBytes, !state.sink.mayDeliver(topic: host.topic("tree")) {
+            published.add(state.publishDeferred(host, stream: "tree", cause: cause, payload: [("change", "load")],
+                                                deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
+                                                minimumSize: minimumSize))
+            if let consequences { publish(consequences, host, &published) }
+            return
+        }
+        let tree = world.encoded(), detached = world.encodedDetached()
         state.journalLoaded(host, tree: tree, detached: detached)
         published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "load")],
                                     raw: [("tree", tree), ("detached", detached)]))
         if let consequences { publish(consequences, host, &published) }
     }
+
+    /// Fewer bytes than any node writes in output form (8.5: id, kind, revision, class, the responder fields
+    /// and children are always there).
+    static let minimumNodeBytes = 64
 
     /// A dispatch's trace on `<session>/trace`, then one `<session>/focus` event per first-responder change.
     func publish<Outcome>(_ traced: Traced<Outcome>, _ host: SessionHost, _ published: inout SeqRange) {

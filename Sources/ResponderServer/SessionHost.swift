@@ -27,6 +27,27 @@ final class SessionHost {
     /// Numbers, encodes and records one event; returns (topic, body) for the publisher.
     /// `payload` members follow the common header; `raw` members are already-encoded JSON values.
     func record(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> EventLog.Entry {
+        let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
+        let entry = EventLog.Entry(seq: seq, topic: topic(stream), body: EventText.compose(head: head, members: raw))
+        log.append(entry)
+        return entry
+    }
+
+    /// Numbers and records an event that nobody can receive now, without writing its `deferred` members: the
+    /// replay ring keeps what writes them (`DeferredEvent`). `minimumSize`: at least the bytes they would take.
+    func recordDeferred(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
+                        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int) -> EventLog.Entry {
+        let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
+        let text = DeferredEvent(head: head, members: deferred, minimumSize: head.count + minimumSize)
+        let entry = EventLog.Entry(seq: seq, topic: topic(stream), text: .deferred(text))
+        log.append(entry)
+        return entry
+    }
+
+    func topic(_ stream: String) -> [UInt8] { Array("\(name)/\(stream)".utf8) }
+
+    /// The next seq, and the event object's common members and `payload`, left open.
+    private func nextHead(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)]) -> [UInt8] {
         seq += 1
         var w = JSONWriter()
         w.beginObject()
@@ -40,13 +61,6 @@ final class SessionHost {
             w.key(k)
             w.value(v)
         }
-        for (k, v) in raw {
-            w.key(k)
-            w.raw(v)
-        }
-        w.endObject()
-        let entry = EventLog.Entry(seq: seq, topic: Array("\(name)/\(stream)".utf8), body: w.bytes)
-        log.append(entry)
-        return entry
+        return w.bytes
     }
 }

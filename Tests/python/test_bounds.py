@@ -15,7 +15,7 @@ import time
 import pytest
 import zmq
 
-from harness import DEMO_WORLD, PATIENCE, new_session
+from harness import DEMO_WORLD, PATIENCE, SCHEMAS, new_session
 from procstat import cpu_seconds, open_file_limit, open_files, peak_rss_mb, rss_mb
 
 FLOOD = 3000
@@ -306,6 +306,43 @@ def test_the_replay_ring_is_bounded_in_bytes(engines):
     c.call("tree.apply", session=s, ops=[{"op": "update", "id": "d0", "set": {"annotations": {"note": "m" * 80000}}}])
     newest = c.call("trace.replay", session=s, after=last)["events"]
     assert [x["event"]["seq"] for x in newest] == [last + 1]
+
+
+def test_a_load_too_large_for_the_ring_that_nobody_hears_is_written_only_when_replayed(engines):
+    """Issue 15: a load whose text cannot fit the replay budget, published while nobody subscribes to its topic,
+    is kept unwritten (the ring holds the world instead) and written when trace.replay asks. It must read exactly
+    as the same load published to a subscriber, and leave the ring as such a load would."""
+    e = start(engines, "--replay-bytes", "10000")
+    c = e.client()
+    views = [{"id": f"v{i}", "kind": "view", "frame": [i % 20, i // 20, 5, 5]} for i in range(300)]
+    tree = {"id": "app", "kind": "application",
+            "children": [{"id": "w", "kind": "window", "frame": [0, 0, 100, 100], "key": True, "children": views}]}
+    quiet = new_session(c, "quiet", tree={"id": "app", "kind": "application"})
+    heard = new_session(c, "heard", tree={"id": "app", "kind": "application"})
+    sub = e.subscriber(f"{heard}/")
+    quiet_seq = c.call("tree.load", session=quiet, tree=tree)["seq"]
+    heard_seq = c.call("tree.load", session=heard, tree=tree)["seq"]
+    _, published = sub.next(f"{heard}/tree")
+    sub.nothing(timeout=0.5, topic=f"{quiet}/tree")
+
+    def replayed(session, seq):
+        events = c.call("trace.replay", session=session, after=seq - 1)["events"]
+        assert [x["event"]["seq"] for x in events] == [seq]
+        return events[0]["event"]
+
+    quiet_event, heard_event = replayed(quiet, quiet_seq), replayed(heard, heard_seq)
+    assert heard_event == published
+    assert len(json.dumps(quiet_event, separators=(",", ":"))) > 10000, "the load is larger than the ring's budget"
+    SCHEMAS.validate("events/tree.json", quiet_event, "a load written when replayed")
+    for key in ("stream", "revision", "change", "tree", "detached"):
+        assert quiet_event[key] == heard_event[key], key
+    assert quiet_event["tree"] == c.call("tree.get", session=quiet)["tree"]
+    # Written twice, the same bytes.
+    assert replayed(quiet, quiet_seq) == quiet_event
+    # The next event pushes it out of the ring, as it does a written one.
+    for s in (quiet, heard):
+        c.call("tree.apply", session=s, ops=[{"op": "update", "id": "v1", "set": {"hidden": True}}])
+        assert c.error("trace.replay", session=s, after=0).name == "REPLAY_EXPIRED"
 
 
 def test_sessions_are_capped(engines):

@@ -7,6 +7,9 @@ final class HeldEventSink: EventSink {
 
     init(_ next: EventSink) { self.next = next }
 
+    func mayDeliver(topic: [UInt8]) -> Bool { next.mayDeliver(topic: topic) }
+    func drainSubscriptions() { next.drainSubscriptions() }
+
     func send(topic: [UInt8], body: [UInt8]) {
         if holding { held.append((topic, body)) } else { next.send(topic: topic, body: body) }
     }

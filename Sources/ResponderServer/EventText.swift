@@ -1,0 +1,60 @@
+/// An event's text: written when published, or, for an event nobody could receive when it happened (a large
+/// tree load with no subscriber), kept as what writes it, and written only if `trace.replay` asks for it.
+///
+/// Issue 15: the replay ring's copy of a million-view load was 444 bytes a view, more than the world itself
+/// (the goal is 400 in all). The world a load event describes is kept instead: a copy of a world shares its
+/// storage chunk by chunk, so keeping it costs what later changes touch, not another copy.
+enum EventText {
+    case bytes([UInt8])
+    case deferred(DeferredEvent)
+
+    var bytes: [UInt8] {
+        switch self {
+        case .bytes(let b): return b
+        case .deferred(let d): return d.write()
+        }
+    }
+
+    var size: Int {
+        switch self {
+        case .bytes(let b): return b.count
+        case .deferred(let d): return d.minimumSize
+        }
+    }
+
+    /// An event object: `head` (the object's members so far, open) then `members`, already-encoded values, then
+    /// the closing brace. Events written now and events written later both come from here, so their bytes are
+    /// the same.
+    static func compose(head: [UInt8], members: [(key: String, value: [UInt8])]) -> [UInt8] {
+        var out = head
+        out.reserveCapacity(head.count + members.reduce(1) { $0 + $1.key.utf8.count + 4 + $1.value.count })
+        for (key, value) in members {
+            out.append(UInt8(ascii: ","))
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: key.utf8)
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: value)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
+
+/// What writes a kept-unwritten event: its head and members, each member's value written on demand.
+final class DeferredEvent {
+    let head: [UInt8]
+    let members: [(key: String, write: () -> [UInt8])]
+    /// A lower bound of the written size (for the ring's byte budget).
+    let minimumSize: Int
+
+    init(head: [UInt8], members: [(key: String, write: () -> [UInt8])], minimumSize: Int) {
+        self.head = head
+        self.members = members
+        self.minimumSize = minimumSize
+    }
+
+    func write() -> [UInt8] {
+        EventText.compose(head: head, members: members.map { ($0.key, $0.write()) })
+    }
+}

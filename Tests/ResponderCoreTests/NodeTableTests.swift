@@ -1,0 +1,66 @@
+import Testing
+@testable import ResponderCore
+import ResponderProtocol
+
+/// The world's node table (issue 15) behaves as the dictionary it replaced, across chunk boundaries, and a copy
+/// is untouched by changes to the original.
+@Suite struct NodeTableTests {
+    @Test func randomInsertsUpdatesAndRemovalsMatchADictionary() {
+        var rng = SplitMix(seed: 0x5EED)
+        var table = NodeTable()
+        var model: [String: Node] = [:]
+        var snapshots: [(NodeTable, [String: Node])] = []
+        for step in 0..<20_000 {
+            let id = "n\(rng.next() % 3000)"
+            switch rng.next() % 4 {
+            case 0, 1:
+                var node = Node(id: id, kind: .view)
+                node.revision = step
+                if model[id] == nil {
+                    #expect(table.insertNew(node) != nil)
+                    model[id] = node
+                } else {
+                    #expect(table.insertNew(node) == nil, "a duplicate id is refused")
+                }
+            case 2:
+                if model[id] != nil {
+                    table[id]!.children.append("c\(step)")
+                    model[id]!.children.append("c\(step)")
+                }
+            default:
+                table[id] = nil
+                model[id] = nil
+            }
+            if step % 2500 == 0 { snapshots.append((table, model)) }
+        }
+        #expect(table.count == model.count)
+        for (id, node) in model { #expect(table[id] == node) }
+        #expect(Set(table.keys) == Set(model.keys))
+        for (copy, expected) in snapshots {
+            #expect(copy.count == expected.count)
+            for (id, node) in expected { #expect(copy[id] == node) }
+        }
+    }
+
+    @Test func equalityIgnoresSlots() {
+        var a = NodeTable(), b = NodeTable()
+        for i in 0..<2100 { _ = a.insertNew(Node(id: "v\(i)", kind: .view)) }
+        for i in (0..<2100).reversed() { _ = b.insertNew(Node(id: "v\(i)", kind: .view)) }
+        #expect(a == b)
+        b["v7"]!.children.append("x")
+        #expect(a != b)
+    }
+}
+
+/// A small deterministic generator (the test's sequence is the same on every run).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
