@@ -44,6 +44,24 @@ extension World {
         w.beginArray()
     }
 
+    /// Fewer bytes than `encoded()` and `encodedDetached()` write together, found without writing them: each
+    /// node writes at least its kind's default node (id empty, revision 0) less what a node can save on that —
+    /// a shorter class name, and a byte or two on each of the few fields whose default is not the shortest
+    /// value (`false` → `true`, `"default"` → `"never"`, `null` → a one-letter id) — plus its id.
+    public func minimumEncodedSize() -> Int {
+        var size = 0
+        nodes.forEach { size += Self.minimumWrittenSize[$0.spec.kind]! + $0.spec.id.utf8.count }
+        return size
+    }
+
+    static let minimumWrittenSize: [NodeKind: Int] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
+        var w = JSONWriter()
+        writeFields(Node(id: "", kind: kind), to: &w)
+        w.endArray()
+        w.endObject()
+        return (kind, max(0, w.bytes.count - kind.defaultClassName.utf8.count - 24))
+    })
+
     /// The subtree at `id` as encoded JSON text.
     public func encoded(_ id: String = World.rootID) -> [UInt8] {
         // Room for the whole tree at once (≈ 450 bytes a plain view): growing by doubling copied a large world's

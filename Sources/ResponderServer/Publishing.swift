@@ -39,12 +39,19 @@ extension RequestContext {
     /// One tree event holding the whole world (tree.load, session.create), then the load's consequences.
     func publishLoaded(_ host: SessionHost, consequences: Traced<TreeChangeOutcome>?, _ published: inout SeqRange) {
         let world = host.state.world
-        // A world whose text could not fit the replay budget anyway (each node writes more than
-        // `minimumNodeBytes`), loaded while no subscriber listens and with nothing to journal, is not written:
-        // the ring keeps the world (shared, not copied) and writes the event if a replay asks for it. The ring
-        // drops it at the next event, as it would have dropped its text (it counts at least that many bytes).
-        let minimumSize = world.count * Self.minimumNodeBytes
-        if state.journal == nil, minimumSize > host.log.maxBytes, !state.sink.mayDeliver(topic: host.topic("tree")) {
+        // A world whose text could not fit the replay budget anyway, loaded while no subscriber listens and with
+        // nothing to journal, is not written: the ring keeps the world (shared, not copied) and writes the event
+        // if a replay asks for it. The ring drops it at the next event, as it would have dropped its text (it
+        // counts at least that many bytes). Cheap tests first: a node writes well over 64 bytes.
+        let minimumSize: Int
+        if state.journal == nil, world.count * Self.minimumNodeBytes * 8 > host.log.maxBytes,
+           case let size = world.minimumEncodedSize(), size > host.log.maxBytes,
+           !state.sink.mayDeliver(topic: host.topic("tree")) {
+            minimumSize = size
+        } else {
+            minimumSize = 0
+        }
+        if minimumSize > 0 {
             published.add(state.publishDeferred(host, stream: "tree", cause: cause, payload: [("change", "load")],
                                                 deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
                                                 minimumSize: minimumSize))
