@@ -29,8 +29,12 @@ struct LoadPhasesCommand: ParsableCommand {
         phase("free the JSON tree") { JSON.release(&json) }
         let limits = Limits(maxNodes: 3_000_000, maxDepth: 1_000_000)
         var state = SessionState()
-        _ = try phase("world (ids indexed, placement checked)") { try state.load(tree: tree, limits: limits) }
+        var world: World? = try phase("world (ids indexed, placement checked)") { try World.prepared(tree: tree, detached: [], limits: limits) }
+        // Handed over, as the engine hands over the world its reader prepared (a world still shared is copied).
+        _ = phase("the session takes it (revision, changes, consequences)") { state.load(prepared: world.take()!) }
+        let bound = phase("its text's lower bound (is it kept unwritten?)") { state.world.minimumEncodedSize() }
         let encoded = phase("tree event (the world written out)") { state.world.encoded() }
-        print("  in all: \(seconds(total)); tree event \(bytesText(Double(encoded.count))) (\(encoded.count / max(views, 1)) B per view)")
+        print("  in all: \(seconds(total)); tree event \(bytesText(Double(encoded.count))) (\(encoded.count / max(views, 1)) B per view, lower bound \(bound / max(views, 1)) B)")
+        print("  (an engine writes the tree event only when someone subscribes to it or the event fits --replay-bytes)")
     }
 }

@@ -49,18 +49,21 @@ extension World {
     /// a shorter class name, and a byte or two on each of the few fields whose default is not the shortest
     /// value (`false` → `true`, `"default"` → `"never"`, `null` → a one-letter id) — plus its id.
     public func minimumEncodedSize() -> Int {
+        let minimum = Self.minimumWrittenSizes
         var size = 0
-        nodes.forEach { size += Self.minimumWrittenSize[$0.spec.kind]! + $0.spec.id.utf8.count }
+        nodes.forEach { size += minimum[$0.spec.kind.index] + $0.spec.id.utf8.count }
         return size
     }
 
-    static let minimumWrittenSize: [NodeKind: Int] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
+    static func minimumWrittenSize(_ kind: NodeKind) -> Int { minimumWrittenSizes[kind.index] }
+
+    private static let minimumWrittenSizes: [Int] = NodeKind.allCases.map { kind in
         var w = JSONWriter()
         writeFields(Node(id: "", kind: kind), to: &w)
         w.endArray()
         w.endObject()
-        return (kind, max(0, w.bytes.count - kind.defaultClassName.utf8.count - 24))
-    })
+        return max(0, w.bytes.count - kind.defaultClassName.utf8.count - 24)
+    }
 
     /// The subtree at `id` as encoded JSON text.
     public func encoded(_ id: String = World.rootID) -> [UInt8] {
@@ -78,5 +81,21 @@ extension World {
         for root in detachedRoots { write(root, to: &w) }
         w.endArray()
         return w.bytes
+    }
+}
+
+extension NodeKind {
+    /// Position in `allCases`, for tables indexed by kind.
+    var index: Int {
+        switch self {
+        case .application: return 0
+        case .appDelegate: return 1
+        case .window: return 2
+        case .viewController: return 3
+        case .view: return 4
+        case .control: return 5
+        case .textField: return 6
+        case .textView: return 7
+        }
     }
 }

@@ -30,8 +30,13 @@ import Testing
         // Each leaf's own text against its own bound (the closest test: a leaf is written alone).
         for id in ["r", "q", "t", "k", "x", "d"] {
             let kind = world[id]!.kind
-            #expect(World.minimumWrittenSize[kind]! + id.utf8.count <= world.encoded(id).count, "\(id), a \(kind.rawValue)")
+            #expect(World.minimumWrittenSize(kind) + id.utf8.count <= world.encoded(id).count, "\(id), a \(kind.rawValue)")
         }
+    }
+
+    @Test(arguments: NodeKind.allCases)
+    func kindIndexIsThePositionInAllCases(_ kind: NodeKind) {
+        #expect(NodeKind.allCases[kind.index] == kind)
     }
 
     /// And close enough to be useful: a plain view's bound is most of what it writes.

@@ -42,6 +42,22 @@ import ResponderProtocol
         }
     }
 
+    /// A load's change lists every node of the new world, each after its parent (read from the table's slots).
+    @Test func aLoadListsEveryNodeParentsFirst() throws {
+        func view(_ id: String, _ children: [JSON] = []) -> JSON { ["id": .string(id), "kind": "view", "children": .array(children)] }
+        let tree: JSON = ["id": "app", "kind": "application", "children": [
+            ["id": "w", "kind": "window", "children": [view("a", [view("a1"), view("a2", [view("a21")])]), view("b")]]]]
+        var state = SessionState()
+        let change = try state.load(tree: NodeTree(wire: tree, path: "tree"),
+                                    detached: [NodeTree(wire: view("d", [view("d1")]), path: "detached[0]")], limits: .default)
+        let changed = change.batch.changed
+        #expect(Set(changed) == Set(state.world.nodes.keys))
+        #expect(changed.count == state.world.count)
+        for (i, id) in changed.enumerated() {
+            if let parent = state.world[id]?.parent { #expect(changed.firstIndex(of: parent)! < i, "\(id) after \(parent)") }
+        }
+    }
+
     @Test func equalityIgnoresSlots() {
         var a = NodeTable(), b = NodeTable()
         for i in 0..<2100 { _ = a.insertNew(Node(id: "v\(i)", kind: .view)) }

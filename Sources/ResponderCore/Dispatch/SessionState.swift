@@ -81,8 +81,9 @@ public struct SessionState: Sendable {
         let before = world
         world = next
         let removed = before.nodes.keys.filter { world.nodes[$0] == nil }.sorted()
-        var changed = world.subtree(World.rootID)
-        for root in world.detachedRoots { changed.append(contentsOf: world.subtree(root)) }
+        // A world straight from `World.load` holds its nodes in the order it inserted them, parents first (the
+        // tree, then each detached subtree): listed in place, without walking a million children lists.
+        let changed = world.nodes.keys
         let consequences = reconcile(before: before)
         return TreeChange(batch: AppliedBatch(revision: world.revision, removed: removed, changed: changed), ops: [], consequences: consequences)
     }
