@@ -13,6 +13,9 @@ struct LoadPhasesCommand: ParsableCommand {
     @Option(help: "Views in the balanced world (fan-out 10).")
     var views = 1_000_000
 
+    @Option(help: "Hit tests to time on the loaded world (0: none).")
+    var hitTests = 1000
+
     func run() throws {
         let body = Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.balanced(views)))
         print("== load phases: \(views) views, \(bytesText(Double(body.count))) request")
@@ -34,6 +37,9 @@ struct LoadPhasesCommand: ParsableCommand {
         _ = phase("the session takes it (revision, changes, consequences)") { state.load(prepared: world.take()!) }
         let bound = phase("its text's lower bound (is it kept unwritten?)") { state.world.minimumEncodedSize() }
         let encoded = phase("tree event (the world written out)") { state.world.encoded() }
+        var samples: [Double] = []
+        for _ in 0..<hitTests { samples.append(elapsed { _ = state.hitTest(at: Point(12345, 67890)) }) }
+        if !samples.isEmpty { print("  then a hit test with its trace, in-process: median \(micros(Percentiles(samples).median)) of \(hitTests)") }
         print("  in all: \(seconds(total)); tree event \(bytesText(Double(encoded.count))) (\(encoded.count / max(views, 1)) B per view, lower bound \(bound / max(views, 1)) B)")
         print("  (an engine writes the tree event only when someone subscribes to it or the event fits --replay-bytes)")
     }

@@ -25,7 +25,11 @@ struct HitTester {
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
     /// test answers a view wins. Detached subtrees are never tried.
     static func windowOrder(_ world: World) -> [String] {
-        let windows = world.windows.enumerated().map { (index: $0.offset, id: $0.element, level: world[$0.element]!.windowLevel) }
+        var windows: [(index: Int, id: String, level: Double)] = []
+        for id in world.read(World.rootID, { $0.children }) ?? [] {
+            if let level = world.read(id, { $0.kind == .window ? $0.spec.windowLevel : nil }) ?? nil { windows.append((windows.count, id, level)) }
+        }
+        guard windows.count > 1 else { return windows.map(\.id) }
         return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.id)
     }
 
@@ -61,7 +65,7 @@ struct HitTester {
     private mutating func hitTest(root: String, point: Point?) -> String? {
         var stack: [Frame] = []
         var answer: String?
-        switch start(root, point, window: root) {
+        switch start(root, .local(point), window: root) {
         case .answered(let a): return a
         case .pushed(let f): stack.append(f)
         }
@@ -76,11 +80,10 @@ struct HitTester {
                 continue
             }
             if stack[top].next >= 0 {
-                let child = stack[top].subviews[stack[top].next]
+                let candidate = stack[top].subviews[stack[top].next]
                 stack[top].next -= 1
-                let point = stack[top].point
-                let q = world.read(child) { $0.convertFromSuperview(point) }!  // H4
-                switch start(child, q, window: stack[top].window) {
+                guard let child = world.hitTestView(candidate) else { continue }
+                switch start(child, .inSuperview(stack[top].point), window: stack[top].window) {
                 case .pushed(let f): stack.append(f)
                 case .answered(let a): answer = a
                 }
@@ -98,23 +101,35 @@ struct HitTester {
     /// release per reference it holds) and reading its out-of-line hit-test override field by field were most
     /// of a hit test's cost (issue 15).
     private struct Checked {
+        /// The point in the view's bounds coordinates (nil: its transform cannot be inverted).
+        var point: Point?
         var never = false
         var exclusion: (reason: HitReason, rule: Rule)?
         var redirectWhenNil: String?
     }
 
     /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7).
-    private mutating func start(_ id: String, _ point: Point?, window: String) -> Start {
-        let index = visits.count
-        visits.append(HitVisit(id: id, point: point))
+    /// Where the point a view is asked about is given: already in its bounds (a window), or in its
+    /// superview's, converted (H4) in the same read as the checks.
+    private enum Given {
+        case local(Point?)
+        case inSuperview(Point)
+    }
+
+    private mutating func start(_ id: String, _ given: Given, window: String) -> Start {
         let profile = self.profile
         let world = self.world
         let checked = world.read(id) { node -> Checked in
             let spec = node.spec
+            let point: Point?
+            switch given {
+            case .local(let p): point = p
+            case .inSuperview(let p): point = spec.convertFromSuperview(p)  // H4
+            }
             let override = spec.hitTest
             // H6 never: always nil, the whole subtree is hidden from touches.
-            if override.mode == .never { return Checked(never: true) }
-            var c = Checked()
+            if override.mode == .never { return Checked(point: point, never: true) }
+            var c = Checked(point: point)
             if spec.hidden {
                 c.exclusion = (.hidden, .h2)
             } else if !profile.isHittable(alpha: spec.alpha) {
@@ -139,6 +154,8 @@ struct HitTester {
             if c.exclusion != nil, let r = override.redirect, r.when == .nil { c.redirectWhenNil = r.to }
             return c
         }!
+        let index = visits.count
+        visits.append(HitVisit(id: id, point: checked.point))
         if checked.never {
             visits[index].result = .skipped
             visits[index].reason = .never
@@ -155,8 +172,8 @@ struct HitTester {
             }
             return .answered(nil)
         }
-        let subviews = world.hitTestSubviews(of: id)
-        return .pushed(Frame(id: id, point: point!, subviews: subviews, next: subviews.count - 1, visit: index, window: window))
+        let subviews = world.hitTestCandidates(of: id)
+        return .pushed(Frame(id: id, point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index, window: window))
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
