@@ -99,6 +99,20 @@ final class EngineProcess {
         return (field("VmRSS:"), field("VmHWM:"))
     }
 
+    /// `memory` once the resident size has stopped falling (what reading a large request left is freed on the
+    /// reader thread after the reply): three readings 50 ms apart within 0.5% of each other, or 10 s.
+    func settledMemory() throws -> (rss: Int, peak: Int) {
+        let deadline = Date().addingTimeInterval(10)
+        var readings = [memory.rss]
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            readings.append(memory.rss)
+            let last = readings.suffix(3)
+            if last.count == 3, let low = last.min(), let high = last.max(), Double(high - low) <= 0.005 * Double(high) { break }
+        }
+        return memory
+    }
+
     func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()

@@ -21,11 +21,13 @@ enum Scale {
             var reply = [UInt8]()
             let load = try elapsed { reply = try c.call(body) }
             guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("tree.load of \(count) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))") }
-            let memory = engine.memory
-            let perNode = Double(memory.rss - before) / Double(count)
             loads.append((count, load))
             let point: JSON = [12345, 67890]
             let hit = Percentiles(try c.roundTrips(Requests.body("hitTest", ["point": point]), count: 200))
+            // Resident size once the load has settled: the reader thread frees what reading left (the parsed
+            // document, the node list) after handing the world over, while the engine already answers.
+            let memory = try engine.settledMemory()
+            let perNode = Double(memory.rss - before) / Double(count)
             let inProcess = try hitTestInProcess(tree, at: Point(12345, 67890))
             let big = count >= 1_000_000
             report.add(Figure(name: "tree.load \(count) views (\(bytesText(Double(body.count))) request)", measured: seconds(load),

@@ -33,8 +33,9 @@ final class OffloadWorker: Sendable {
                     continue
                 }
                 // Handed over, not copied: whoever holds a request last frees it, iteratively (`release`).
-                var done = Done(routingID: job.routingID, delimiter: job.delimiter, parsed: ParsedRequest.prepare(job.body, limits: limits),
-                                peer: job.peer)
+                let leftovers = Leftovers()
+                var done = Done(routingID: job.routingID, delimiter: job.delimiter,
+                                parsed: ParsedRequest.prepare(job.body, limits: limits, leftovers: leftovers), peer: job.peer)
                 var handed: Done? = done
                 done.parsed.release()
                 let kept = queue.withLock { q in
@@ -44,9 +45,11 @@ final class OffloadWorker: Sendable {
                 }
                 guard kept else {
                     handed?.parsed.release()
+                    leftovers.release()
                     return
                 }
                 waker.wake()
+                leftovers.release()
                 MemoryTrim.afterLargeRequest()
             }
         }
