@@ -9,7 +9,7 @@ import ZMQ
 struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "valgrind/callgrind instructions per request for hitTest and event.tap, against the raw echo.",
+        abstract: "valgrind/callgrind instructions per request for hitTest, event.tap and a light request, against the raw echo.",
         discussion: "Needs valgrind. Also prints the functions with the most instructions of the longer engine run (--top).")
 
     @Option(help: "Requests in the longer run (the shorter sends 20).")
@@ -42,6 +42,7 @@ struct Profile: ParsableCommand {
         let tapReply = try c.call(RoundTrip.tapBody)
         let hitNoneReply = try c.call(RoundTrip.hitNoneBody)
         let tapNoneReply = try c.call(RoundTrip.tapNoneBody)
+        let lightReply = try c.call(RoundTrip.lightBody)
         plain.stop()
 
         say("== instructions per request (callgrind; \(requests) − 20 requests)")
@@ -49,7 +50,8 @@ struct Profile: ParsableCommand {
         say("| --- | --- | --- | --- |")
         for (name, body, reply) in [("hitTest, 1,110 views", RoundTrip.hitBody, hitReply), ("event.tap, demo world", RoundTrip.tapBody, tapReply),
                                     ("hitTest trace none, 1,110 views", RoundTrip.hitNoneBody, hitNoneReply),
-                                    ("event.tap trace none, demo world", RoundTrip.tapNoneBody, tapNoneReply)] {
+                                    ("event.tap trace none, demo world", RoundTrip.tapNoneBody, tapNoneReply),
+                                    ("responder.first (the light request of goal 2)", RoundTrip.lightBody, lightReply)] {
             let (ours, profileFile) = try engineCount(body, context)
             let echo = requestsOnly ? 1 : try echoCount(body, reply: reply, context)
             say("| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | \(Self.thousands(echo)) | \(String(format: "%.1f×", ours / echo)) |")

@@ -216,7 +216,14 @@ struct JSONParser {
         let start = i
         while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
-            let s = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<i]), as: UTF8.self) }
+            let s = bytes.withUnsafeBufferPointer { buffer -> String? in
+                let run = UnsafeBufferPointer(rebasing: buffer[start..<i])
+                // ASCII (ids, kinds, keys: nearly every string) needs no validation; the validating initializer
+                // was half of reading a small request.
+                var high: UInt8 = 0
+                for b in run { high |= b }
+                return high < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+            }
             i += 1
             guard let s else { throw fail("invalid UTF-8 in string") }
             return s

@@ -33,16 +33,24 @@ struct MethodTable {
     /// A method of the engine as a whole.
     mutating func add<R: RequestType>(_ type: R.Type, _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
+        let quick = R.self as? any QuickDecodable.Type
         handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: JSON) throws -> ReplyBody in
-            try Self.run(body, &ctx, params)
+            try Self.run(body, &ctx, params, quick: quick)
         }
     }
 
     // Handlers are stored with untyped throws: swift-frontend 6.3.1 crashes lowering a generic closure that
     // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
     private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
-                                            _ ctx: inout RequestContext, _ params: JSON) throws(RPCError) -> ReplyBody {
-        let request: R = try WireDecoder.decode(R.self, from: params)
+                                            _ ctx: inout RequestContext, _ params: JSON, quick: (any QuickDecodable.Type)?) throws(RPCError) -> ReplyBody {
+        let request: R
+        if let quick, let read = quick.init(quick: params) as? R {
+            // Plain params, read directly; what the generic decoder would check besides types still holds.
+            if let validating = read as? any ValidatedParams { try validating.validate() }
+            request = read
+        } else {
+            request = try WireDecoder.decode(R.self, from: params)
+        }
         do {
             return ReplyBody(try body(request, &ctx))
         } catch let error as RPCError {

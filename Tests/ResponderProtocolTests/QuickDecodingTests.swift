@@ -1,0 +1,45 @@
+import Testing
+@testable import ResponderProtocol
+
+/// Issue 15: the quick readers of plain params give what the generic decoder gives, and leave everything else
+/// (which the generic decoder reads, or refuses naming the field) alone.
+@Suite struct QuickDecodingTests {
+    static let plain: [JSON] = [
+        ["point": [1, 2]], ["session": "demo", "point": [10.5, -3]], ["point": [0, 0], "trace": "none"],
+        ["trace": "full", "point": [1e3, 2], "session": "s"],
+    ]
+    static let notPlain: [JSON] = [
+        [:], ["point": [1]], ["point": [1, 2, 3]], ["point": ["1", 2]], ["point": [1, 2], "session": nil],
+        ["point": [1, 2], "trace": "some"], ["point": [1, 2], "trace": nil], ["point": [1, 2], "extra": 1],
+        .object([("point", [1, 2]), ("point", [3, 4])]), ["point": [1, 2], "tapCount": 2], ["point": [1, 2], "dryRun": true],
+        ["point": [1, 2], "session": 5], [1, 2], .null,
+    ]
+
+    @Test(arguments: plain)
+    func plainParamsReadAsTheGenericDecoderReadsThem(_ params: JSON) throws {
+        let hit = try #require(HitTestRequest(quick: params))
+        let generic = try WireDecoder.decode(HitTestRequest.self, from: params)
+        #expect(hit.session == generic.session && hit.point == generic.point && hit.trace == generic.trace)
+        let tap = try #require(TapRequest(quick: params))
+        let genericTap = try WireDecoder.decode(TapRequest.self, from: params)
+        #expect(tap.session == genericTap.session && tap.point == genericTap.point && tap.trace == genericTap.trace)
+        #expect(tap.tapCount == genericTap.tapCount && tap.time == genericTap.time && tap.dryRun == genericTap.dryRun)
+    }
+
+    @Test(arguments: notPlain)
+    func otherParamsAreLeftToTheGenericDecoder(_ params: JSON) {
+        #expect(HitTestRequest(quick: params) == nil)
+        #expect(TapRequest(quick: params) == nil)
+    }
+
+    @Test func firstResponder() throws {
+        for params: JSON in [[:], ["session": "demo"], ["window": "w", "session": "s"]] {
+            let quick = try #require(FirstResponderRequest(quick: params))
+            let generic = try WireDecoder.decode(FirstResponderRequest.self, from: params)
+            #expect(quick.session == generic.session && quick.window == generic.window)
+        }
+        for params: JSON in [["session": nil], ["window": 1], ["sesion": "typo"], .null] {
+            #expect(FirstResponderRequest(quick: params) == nil)
+        }
+    }
+}
