@@ -34,19 +34,21 @@ struct MethodTable {
     mutating func add<R: RequestType>(_ type: R.Type, _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
         let quick = R.self as? any QuickDecodable.Type
+        let validated = R.self is any ValidatedParams.Type
         handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: JSON) throws -> ReplyBody in
-            try Self.run(body, &ctx, params, quick: quick)
+            try Self.run(body, &ctx, params, quick: quick, validated: validated)
         }
     }
 
     // Handlers are stored with untyped throws: swift-frontend 6.3.1 crashes lowering a generic closure that
     // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
     private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
-                                            _ ctx: inout RequestContext, _ params: JSON, quick: (any QuickDecodable.Type)?) throws(RPCError) -> ReplyBody {
+                                            _ ctx: inout RequestContext, _ params: JSON, quick: (any QuickDecodable.Type)?,
+                                            validated: Bool) throws(RPCError) -> ReplyBody {
         let request: R
         if let quick, let read = quick.init(quick: params) as? R {
             // Plain params, read directly; what the generic decoder would check besides types still holds.
-            if let validating = read as? any ValidatedParams { try validating.validate() }
+            if validated, let validating = read as? any ValidatedParams { try validating.validate() }
             request = read
         } else {
             request = try WireDecoder.decode(R.self, from: params)
@@ -71,9 +73,21 @@ struct MethodTable {
 }
 
 extension ReplyBody {
+    static func nameOrNull(_ name: String?) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 64)
+        w.string(orNull: name)
+        return w.bytes
+    }
+
     init<Response: Encodable>(_ reply: Reply<Response>) {
         switch reply {
-        case .typed(let response): self = .encoded(WireByteEncoder.encode(response, capacity: 4096))
+        case .typed(let response):
+            if Response.self == String?.self {
+                // A bare name or null (responder.first and its like): written directly, as the encoder writes it.
+                self = .encoded(Self.nameOrNull(unsafeBitCast(response, to: String?.self)))
+            } else {
+                self = .encoded(WireByteEncoder.encode(response, capacity: 4096))
+            }
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }
