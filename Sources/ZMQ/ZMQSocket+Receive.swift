@@ -64,8 +64,9 @@ extension ZMQSocket {
             let data = UnsafeRawBufferPointer(start: zmq_msg_data(msg), count: size)
             bytes = Array(data)
         }
-        // Read before the message is closed: the string belongs to it.
-        let value = property.flatMap { zmq_msg_gets(msg, $0).map { String(cString: $0) } }
-        return (bytes, zmq_msg_more(msg) != 0, value)
+        // Read before the message is closed: the string belongs to it. Only the last frame's is returned.
+        let more = zmq_msg_more(msg) != 0
+        let value = more ? nil : property.flatMap { zmq_msg_gets(msg, $0).map { String(cString: $0) } }
+        return (bytes, more, value)
     }
 }
