@@ -39,19 +39,7 @@ extension RequestContext {
     /// One tree event holding the whole world (tree.load, session.create), then the load's consequences.
     func publishLoaded(_ host: SessionHost, consequences: Traced<TreeChangeOutcome>?, _ published: inout SeqRange) {
         let world = host.state.world
-        // A world whose text could not fit the replay budget anyway, loaded while no subscriber listens and with
-        // nothing to journal, is not written: the ring keeps the world (shared, not copied) and writes the event
-        // if a replay asks for it. The ring drops it at the next event, as it would have dropped its text (it
-        // counts at least that many bytes). Cheap tests first: a node writes well over 64 bytes.
-        let minimumSize: Int
-        if state.journal == nil, world.count * Self.minimumNodeBytes * 8 > host.log.maxBytes,
-           case let size = world.minimumEncodedSize(), size > host.log.maxBytes,
-           !state.sink.mayDeliver(topic: host.topic("tree")) {
-            minimumSize = size
-        } else {
-            minimumSize = 0
-        }
-        if minimumSize > 0 {
+        if let minimumSize = unwrittenLoadSize(world, host) {
             published.add(state.publishDeferred(host, stream: "tree", cause: cause, payload: [("change", "load")],
                                                 deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
                                                 minimumSize: minimumSize))
@@ -65,9 +53,18 @@ extension RequestContext {
         if let consequences { publish(consequences, host, &published) }
     }
 
-    /// Fewer bytes than any node writes in output form (8.5: id, kind, revision, class, the responder fields
-    /// and children are always there).
-    static let minimumNodeBytes = 64
+    /// Whether a load's tree event can be kept unwritten (`EventText.deferred`), and the bytes it then counts: when
+    /// its text could not fit the replay budget anyway, nobody subscribes to its topic and nothing is journalled.
+    /// The ring keeps the world (shared, not copied), writes the event if a replay asks, and drops it at the next
+    /// event, as it would have dropped the text. nil: write it now, as for any event.
+    private func unwrittenLoadSize(_ world: World, _ host: SessionHost) -> Int? {
+        // A plain node writes ≈ 400 bytes: a world too small in count to pass the budget that way is written as
+        // usual (always correct), without counting its bound.
+        guard state.journal == nil, world.count * 512 > host.log.maxBytes else { return nil }
+        let size = world.minimumEncodedSize()
+        guard size > host.log.maxBytes, !state.sink.mayDeliver(topic: host.topic("tree")) else { return nil }
+        return size
+    }
 
     /// A dispatch's trace on `<session>/trace`, then one `<session>/focus` event per first-responder change.
     func publish<Outcome>(_ traced: Traced<Outcome>, _ host: SessionHost, _ published: inout SeqRange) {
