@@ -100,6 +100,20 @@ enum DispatchMethods {
     /// without `session` (the topic names it), `dryRun` and `trace` (1.8: it shapes the reply only, so the event
     /// is the same whichever was asked), so a recording can re-send it to another session.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> JSON {
+        if R.self == TapRequest.self {
+            // The commonest dispatch, built directly (the encoder's walk was a tenth of a tap): its members in
+            // declaration order, as the encoder gives them, less the unrecorded and the null ones.
+            let tap = unsafeBitCast(request, to: TapRequest.self)
+            var params: [(key: String, value: JSON)] = [("point", tap.point.wire)]
+            if let tapCount = tap.tapCount { params.append(("tapCount", JSON(tapCount))) }
+            if let time = tap.time { params.append(("time", .number(time))) }
+            return ["method": .string(method), "params": .object(params)]
+        }
+        return encodedRequestMember(method, request)
+    }
+
+    /// `requestMember` through the encoder, for every request.
+    static func encodedRequestMember<R: DryRunnable>(_ method: String, _ request: R) -> JSON {
         var params = WireEncoder.encode(request)
         if case .object(let members) = params { params = .object(members.filter { !notRecorded.contains($0.key) && !$0.value.isNull }) }
         return ["method": .string(method), "params": params]

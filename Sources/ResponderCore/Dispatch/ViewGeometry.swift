@@ -62,9 +62,11 @@ extension World {
     /// The view-tree superview of a view: its parent view, or — for a controller's root view — the
     /// controller's parent view or window. Nil at a window or where the chain of views ends.
     func superview(of id: String) -> String? {
-        guard let node = nodes[id], node.kind.isSubviewKind, let parent = node.parent, let p = nodes[parent] else { return nil }
-        if p.kind.isView { return parent }
-        if p.kind == .viewController, let gp = p.parent, nodes[gp]?.kind.isView == true { return gp }
+        // Read in place: a touch's point is converted down this chain for every view it is delivered to.
+        guard let parent = read(id, { $0.kind.isSubviewKind ? $0.parent : nil }) ?? nil,
+              let (kind, grandparent) = read(parent, { ($0.kind, $0.parent) }) else { return nil }
+        if kind.isView { return parent }
+        if kind == .viewController, let gp = grandparent, read(gp, { $0.kind.isView }) == true { return gp }
         return nil
     }
 
@@ -81,7 +83,7 @@ extension World {
         guard current == window else { return nil }
         var q = p
         for v in path.reversed() {
-            guard let next = nodes[v]!.convertFromSuperview(q) else { return nil }
+            guard let next = read(v, { $0.convertFromSuperview(q) })! else { return nil }
             q = next
         }
         return q
@@ -89,6 +91,6 @@ extension World {
 
     /// H1/H4: a screen point in window `window`'s coordinates (the window's frame and transform).
     func convert(screen p: Point, toWindow window: String) -> Point? {
-        nodes[window]?.convertFromSuperview(p)
+        read(window) { $0.convertFromSuperview(p) } ?? nil
     }
 }

@@ -66,6 +66,20 @@ final class ByteSink {
             unsafeBitCast(value, to: TouchDelivery.self).write(to: &writer)
             return
         }
+        // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
+        // unkeyed container around each element was a fifth of writing a tap's trace).
+        if T.self == [TraceStep].self {
+            writer.beginArray()
+            for step in unsafeBitCast(value, to: [TraceStep].self) { step.write(to: &writer) }
+            writer.endArray()
+            return
+        }
+        if T.self == [TouchDelivery].self {
+            writer.beginArray()
+            for delivery in unsafeBitCast(value, to: [TouchDelivery].self) { delivery.write(to: &writer) }
+            writer.endArray()
+            return
+        }
         if T.self == Point.self {
             unsafeBitCast(value, to: Point.self).write(to: &writer)
             return
