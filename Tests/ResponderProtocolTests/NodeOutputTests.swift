@@ -57,3 +57,31 @@ import Testing
         return w.bytes
     }
 }
+
+/// Issue 15: a plain frame is set without its field's reader; what it sets, and what it leaves to the reader,
+/// must agree with the reader.
+@Suite struct PlainFrameTests {
+    @Test(arguments: [[1, 2, 3, 4], [0, 0, 0, 0], [-5.5, 1e6, 0.25, 10]] as [JSON])
+    func aPlainFrameIsWhatTheFieldReads(_ frame: JSON) throws {
+        let direct = try #require(NodeTree.plainFrame(frame))
+        var node = NodeSpec(id: "v", kind: .view)
+        try NodeField.named("frame")!.read(frame, into: &node, path: "")
+        #expect(direct == node.frame)
+    }
+
+    @Test(arguments: [[1, 2, 3], [1, 2, -3, 4], [1, 2, 3, -0.5], ["1", 2, 3, 4], [1, 2, 3, 4, 5], "frame"] as [JSON])
+    func anythingElseIsLeftToTheField(_ frame: JSON) {
+        #expect(NodeTree.plainFrame(frame) == nil)
+        var node = NodeSpec(id: "v", kind: .view)
+        #expect(throws: RPCError.self) { try NodeField.named("frame")!.read(frame, into: &node, path: "") }
+    }
+
+    /// `null` (the default frame) is the field's to read too.
+    @Test func nullIsLeftToTheField() throws {
+        #expect(NodeTree.plainFrame(.null) == nil)
+        var node = NodeSpec(id: "v", kind: .view)
+        node.frame = Rect(1, 2, 3, 4)
+        try NodeField.named("frame")!.read(.null, into: &node, path: "")
+        #expect(node.frame == .zero)
+    }
+}

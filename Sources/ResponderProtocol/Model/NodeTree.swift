@@ -116,6 +116,12 @@ public struct NodeTree: Sendable, Equatable {
         // Every other member is a field, read here or refused: none is left for `finish` to name, so the reader
         // is not told of each (a set insertion per field of every node of a large load).
         for member in r.members {
+            // Nearly every node of a large tree has a frame: a plain one (four finite numbers, a size not
+            // negative) is set directly; anything else is read by its field below, which words the error.
+            if member.key == "frame", kind.isView, let frame = Self.plainFrame(member.value) {
+                node.frame = frame
+                continue
+            }
             guard !NodeField.structural.contains(member.key) else { continue }
             guard let field = NodeField.named(member.key) else {
                 throw invalid("unknown field \(path)\(member.key) on \(kind.rawValue) \"\(id)\"", field: path + member.key, id: id)
@@ -129,6 +135,14 @@ public struct NodeTree: Sendable, Equatable {
         }
         if let (field, message) = node.classFieldError() { throw invalid("\(path)\(field): \(message)", field: path + field, id: id) }
         return (node, children)
+    }
+
+    /// `[x, y, width, height]` as the frame field reads it when nothing is wrong with it; nil otherwise.
+    static func plainFrame(_ value: JSON) -> Rect? {
+        guard let a = value.arrayValue, a.count == 4,
+              let x = a[0].doubleValue, let y = a[1].doubleValue, let w = a[2].doubleValue, let h = a[3].doubleValue,
+              x.isFinite, y.isFinite, w.isFinite, h.isFinite, w >= 0, h >= 0 else { return nil }
+        return Rect(x, y, w, h)
     }
 
     /// Writes the tree back as a nested node object with only the fields that differ from the kind's defaults
