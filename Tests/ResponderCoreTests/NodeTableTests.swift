@@ -6,7 +6,7 @@ import ResponderProtocol
 /// is untouched by changes to the original.
 @Suite struct NodeTableTests {
     @Test func randomInsertsUpdatesAndRemovalsMatchADictionary() {
-        var rng = SplitMix(seed: 0x5EED)
+        var rng = SeededRandom(state: 0x5EED)
         var table = NodeTable()
         var model: [String: Node] = [:]
         var snapshots: [(NodeTable, [String: Node])] = []
@@ -65,18 +65,5 @@ import ResponderProtocol
         #expect(a == b)
         b["v7"]!.children.append("x")
         #expect(a != b)
-    }
-}
-
-/// A small deterministic generator (the test's sequence is the same on every run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

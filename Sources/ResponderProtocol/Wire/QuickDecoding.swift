@@ -41,6 +41,15 @@ enum QuickParams {
         guard let value else { return .some(nil) }
         return value.stringValue.flatMap(TraceDetail.init(rawValue:)).map { .some($0) }
     }
+
+    /// `{session?, point, trace?}` (a hit test's or a plain tap's params), or nil when not plain.
+    static func sessionPointTrace(_ params: JSON) -> (session: String?, point: Point, trace: TraceDetail?)? {
+        guard let m = members(params, ["session", "point", "trace"]),
+              let session = optionalString(value(m, "session")),
+              let point = point(value(m, "point")),
+              let trace = trace(value(m, "trace")) else { return nil }
+        return (session, point, trace)
+    }
 }
 
 extension FirstResponderRequest: QuickDecodable {
@@ -54,10 +63,7 @@ extension FirstResponderRequest: QuickDecodable {
 
 extension HitTestRequest: QuickDecodable {
     public init?(quick params: JSON) {
-        guard let m = QuickParams.members(params, ["session", "point", "trace"]),
-              let session = QuickParams.optionalString(QuickParams.value(m, "session")),
-              let point = QuickParams.point(QuickParams.value(m, "point")),
-              let trace = QuickParams.trace(QuickParams.value(m, "trace")) else { return nil }
+        guard let (session, point, trace) = QuickParams.sessionPointTrace(params) else { return nil }
         self.init(session: session, point: point, trace: trace)
     }
 }
@@ -65,10 +71,7 @@ extension HitTestRequest: QuickDecodable {
 extension TapRequest: QuickDecodable {
     /// The common tap (`session`, `point`, `trace`); one with `tapCount`, `time` or `dryRun` is read generically.
     public init?(quick params: JSON) {
-        guard let m = QuickParams.members(params, ["session", "point", "trace"]),
-              let session = QuickParams.optionalString(QuickParams.value(m, "session")),
-              let point = QuickParams.point(QuickParams.value(m, "point")),
-              let trace = QuickParams.trace(QuickParams.value(m, "trace")) else { return nil }
+        guard let (session, point, trace) = QuickParams.sessionPointTrace(params) else { return nil }
         self.init(session: session, point: point, trace: trace)
     }
 }
