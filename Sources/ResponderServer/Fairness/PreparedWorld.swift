@@ -13,7 +13,7 @@ final class PreparedWorld: @unchecked Sendable {
 
     /// The world (or the error), once: on the engine thread, by the handler that loads it.
     func take() throws(RPCError) -> World {
-        guard let result = world.take() else { preconditionFailure("a prepared world is loaded once") }
+        guard let result = world.take() else { throw RPCError(.internalError, "the prepared world was already loaded") }
         return try result.get()
     }
 }
