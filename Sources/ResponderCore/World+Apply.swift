@@ -211,17 +211,17 @@ struct Transaction {
             let id = entry.spec.id, parentID = parentEntry.spec.id
             let depth = Int(depths[p]) + 1
             depths[i] = Int32(depth)
+            // A duplicate id is reported first, as the insert op does; it is looked up only when another check
+            // fails (insertNew below finds it otherwise, with the one hash it makes anyway).
+            func refused(_ error: RPCError) -> RPCError { world.nodes[id] != nil ? duplicate(id, tree, i) : error }
             if let message = Placement.kindError(child: entry.spec.kind, parent: parentEntry.spec.kind) {
-                if world.nodes[id] != nil { throw duplicate(id, tree, i) }
-                throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", .string(parentID))])
+                throw refused(fail(.invalidPlacement, message, [("id", .string(id)), ("parent", .string(parentID))]))
             }
             guard world.nodes.count + 1 <= limits.maxNodes else {
-                if world.nodes[id] != nil { throw duplicate(id, tree, i) }
-                throw fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))])
+                throw refused(fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))]))
             }
             guard depth <= limits.maxDepth else {
-                if world.nodes[id] != nil { throw duplicate(id, tree, i) }
-                throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
+                throw refused(fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))]))
             }
             var node = Node(spec: entry.spec)
             node.parent = parentID

@@ -73,21 +73,9 @@ struct MethodTable {
 }
 
 extension ReplyBody {
-    static func nameOrNull(_ name: String?) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 64)
-        w.string(orNull: name)
-        return w.bytes
-    }
-
     init<Response: Encodable>(_ reply: Reply<Response>) {
         switch reply {
-        case .typed(let response):
-            if Response.self == String?.self {
-                // A bare name or null (responder.first and its like): written directly, as the encoder writes it.
-                self = .encoded(Self.nameOrNull(unsafeBitCast(response, to: String?.self)))
-            } else {
-                self = .encoded(WireByteEncoder.encode(response, capacity: 4096))
-            }
+        case .typed(let response): self = .encoded(WireByteEncoder.encode(response, capacity: 4096))
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }

@@ -43,3 +43,12 @@ import Testing
         }
     }
 }
+
+/// Issue 15: a `String?` (responder.first's result) is written by the byte encoder without the Encodable walk;
+/// the bytes must be the tree encoder's.
+@Suite struct NameOrNullEncodingTests {
+    @Test(arguments: [nil, "TF1", "", "quote \" and backslash \\", "line\nbreak\u{01}", "é😀"] as [String?])
+    func aNameOrNullIsWrittenAsTheTreeEncoderWritesIt(_ name: String?) {
+        #expect(WireByteEncoder.encode(name) == JSONCodec.encode(WireEncoder.encode(name)))
+    }
+}

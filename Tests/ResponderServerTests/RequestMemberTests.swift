@@ -17,4 +17,14 @@ import ResponderProtocol
             #expect(JSONCodec.encode(direct) == JSONCodec.encode(DispatchMethods.encodedRequestMember("event.tap", tap)))
         }
     }
+
+    /// The direct path names TapRequest's members itself: a member added to the request must be added there too
+    /// (or be one the recording leaves out), or this fails.
+    @Test func theDirectPathKnowsEveryMemberOfATap() {
+        let known = Set(["point", "tapCount", "time"]).union(DispatchMethods.notRecorded)
+        let members = Mirror(reflecting: TapRequest(session: nil, point: Point(0, 0))).children.compactMap(\.label)
+            .map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
+        #expect(!members.isEmpty)
+        for member in members { #expect(known.contains(member), "TapRequest.\(member) is not in the direct request member") }
+    }
 }

@@ -88,6 +88,11 @@ final class ByteSink {
             writer.string(unsafeBitCast(value, to: String.self))
             return
         }
+        if T.self == String?.self {
+            // A bare name or null (responder.first's result and its like): the encoder's walk was most of the reply.
+            writer.string(orNull: unsafeBitCast(value, to: String?.self))
+            return
+        }
         if WireTraits.of(T.self).contains(.wireValue), let wire = value as? any WireValue {
             writer.value(wire.wire)
             return
