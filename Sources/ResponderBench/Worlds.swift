@@ -23,7 +23,7 @@ enum Worlds {
             close(&w)
         }
         closeWindow(&w)
-        return w.bytes
+        return w.takeBytes()
     }
 
     /// The same layout as an HTML page for Chromium: absolutely positioned divs, 1,111 elements with html,
@@ -74,7 +74,7 @@ enum Worlds {
             }
         }
         closeApplication(&w)
-        return w.bytes
+        return w.takeBytes()
     }
 
     /// A key window holding a chain of `depth` nested views.
@@ -84,7 +84,7 @@ enum Worlds {
         for i in 0..<depth { open(&w, "d\(i)", 0, 0, 100, 100) }
         for _ in 0..<depth { close(&w) }
         closeWindow(&w)
-        return w.bytes
+        return w.takeBytes()
     }
 
     /// `{"tree": <tree>}`: tree.load's params, or a world file.

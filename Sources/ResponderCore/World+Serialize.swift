@@ -62,7 +62,7 @@ extension World {
         writeFields(Node(id: "", kind: kind), to: &w)
         w.endArray()
         w.endObject()
-        return max(0, w.bytes.count - kind.defaultClassName.utf8.count - 24)
+        return max(0, w.count - kind.defaultClassName.utf8.count - 24)
     }
 
     /// The subtree at `id` as encoded JSON text.
@@ -71,7 +71,7 @@ extension World {
         // text several times over. Pages reserved and never written cost no memory.
         var w = JSONWriter(reservingCapacity: id == World.rootID ? 512 * nodes.count : 4096)
         write(id, to: &w)
-        return w.bytes
+        return w.takeBytes()
     }
 
     /// The detached subtrees as an encoded JSON array.
@@ -80,7 +80,7 @@ extension World {
         w.beginArray()
         for root in detachedRoots { write(root, to: &w) }
         w.endArray()
-        return w.bytes
+        return w.takeBytes()
     }
 }
 

@@ -24,7 +24,7 @@ public enum JSONCodec {
     public static func encode(_ value: JSON) -> [UInt8] {
         var writer = JSONWriter()
         writer.value(value)
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     public static func encodeString(_ value: JSON) -> String {

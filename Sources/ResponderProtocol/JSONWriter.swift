@@ -1,55 +1,135 @@
 /// Appends JSON text to a byte buffer. Containers are opened and closed explicitly so that a caller
 /// can stream a structure of any depth (the world's tree) without building a nested value first.
+///
+/// Replies and trace events are written here, so each call is a capacity check and stores through a pointer:
+/// `Array.append` per byte, with a uniqueness and capacity check each time, and a `[Bool]` stack of commas
+/// were half of a hit test's instructions (issue 15).
 public struct JSONWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
-    /// Per open container: whether a member has been written (so the next needs a comma).
-    private var needsComma: [Bool] = []
+    /// The text is `storage[0..<count]`; the rest is room made ahead (never read).
+    private var storage: [UInt8]
+    /// Bytes written so far.
+    public private(set) var count = 0
+    /// Per open container, innermost in bit 0: whether a member has been written (so the next needs a comma).
+    /// Containers deeper than 64 keep the outer bits in `spilled`.
+    private var commas: UInt64 = 0
+    private var depth = 0
+    private var spilled: [Bool] = []
     private var afterKey = false
 
-    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    public init(reservingCapacity capacity: Int = 256) { storage = Self.uninitialized(max(capacity, 16)) }
 
+    /// The text written so far (a copy unless the room made ahead is used up exactly: `takeBytes` never copies).
+    public var bytes: [UInt8] { count == storage.count ? storage : Array(storage[0..<count]) }
+
+    /// The text written so far, handed over without a copy; the writer is empty afterwards.
+    public mutating func takeBytes() -> [UInt8] {
+        storage.removeSubrange(count...)
+        defer {
+            storage = []
+            count = 0
+        }
+        return storage
+    }
+
+    /// The byte at `offset` of the text written so far.
+    public func byte(at offset: Int) -> UInt8 {
+        precondition(offset < count, "offset past the text written")
+        return storage[offset]
+    }
+
+    /// Room that is never read before it is written: no need to fill it.
+    private static func uninitialized(_ size: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
+    }
+
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        let old = storage
+        let written = count
+        storage = [UInt8](unsafeUninitializedCapacity: max(needed, old.count * 2)) { buffer, initialized in
+            old.withUnsafeBufferPointer { source in
+                if written > 0 { buffer.baseAddress!.update(from: source.baseAddress!, count: written) }
+            }
+            initialized = buffer.count
+        }
+    }
+
+    /// Makes room for at most `maximum` bytes and lets `body` write them at the end; it returns how many it wrote.
+    @inline(__always)
+    private mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if count &+ maximum > storage.count { grow(to: count + maximum) }
+        let at = count
+        count = at + storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        append(atMost: 1) { out in
+            out[0] = byte
+            return 1
+        }
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafeRawBufferPointer) {
+        guard let base = source.baseAddress, source.count > 0 else { return }
+        append(atMost: source.count) { out in
+            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: source.count)
+            return source.count
+        }
+    }
+
+    @inline(__always)
     private mutating func separate() {
         if afterKey {
             afterKey = false
             return
         }
-        if let last = needsComma.last {
-            if last { bytes.append(UInt8(ascii: ",")) }
-            needsComma[needsComma.count - 1] = true
-        }
+        guard depth > 0 else { return }
+        if commas & 1 != 0 { append(UInt8(ascii: ",")) } else { commas |= 1 }
     }
 
-    public mutating func beginObject() {
+    @inline(__always)
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        append(bracket)
+        if depth >= 64 { spilled.append(commas >> 63 != 0) }
+        commas <<= 1
+        depth += 1
     }
-    public mutating func endObject() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "}"))
+
+    @inline(__always)
+    private mutating func close(_ bracket: UInt8) {
+        precondition(depth > 0, "closing a container that is not open")
+        commas >>= 1
+        depth -= 1
+        if depth >= 64, spilled.removeLast() { commas |= 1 << 63 }
+        append(bracket)
     }
-    public mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
-    }
-    public mutating func endArray() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "]"))
-    }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
     public mutating func key(_ key: String) {
         separate()
         writeString(key)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         afterKey = true
     }
     /// A key known when the program was compiled (no character that needs escaping): its bytes are copied.
     public mutating func key(static key: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let length = key.utf8CodeUnitCount
+        let start = key.utf8Start
+        append(atMost: length + 3) { out in
+            out[0] = UInt8(ascii: "\"")
+            (out + 1).update(from: start, count: length)
+            out[length + 1] = UInt8(ascii: "\"")
+            out[length + 2] = UInt8(ascii: ":")
+            return length + 3
+        }
         afterKey = true
     }
     public mutating func string(_ s: String) {
@@ -66,16 +146,17 @@ public struct JSONWriter: Sendable {
     }
     public mutating func bool(_ b: Bool) {
         separate()
-        bytes.append(contentsOf: b ? Self.trueBytes : Self.falseBytes)
+        if b { appendStatic("true") } else { appendStatic("false") }
     }
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: Self.nullBytes)
+        appendStatic("null")
     }
 
-    private static let trueBytes: [UInt8] = Array("true".utf8)
-    private static let falseBytes: [UInt8] = Array("false".utf8)
-    private static let nullBytes: [UInt8] = Array("null".utf8)
+    @inline(__always)
+    private mutating func appendStatic(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
     /// Writes a whole value, iteratively.
     public mutating func value(_ root: JSON) {
@@ -116,81 +197,120 @@ public struct JSONWriter: Sendable {
     /// Appends already-encoded JSON text as one value (used to embed a pre-serialized tree).
     public mutating func raw(_ encoded: [UInt8]) {
         separate()
-        bytes.append(contentsOf: encoded)
+        encoded.withUnsafeBytes { append($0) }
     }
 
     /// Appends already-encoded members (`"a":1,"b":2`, without braces) to the open object.
     public mutating func rawMembers(_ encoded: ArraySlice<UInt8>) {
         guard !encoded.isEmpty else { return }
         separate()
-        bytes.append(contentsOf: encoded)
+        encoded.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends members this writer has already written (`range` of its text, without braces) to the open
+    /// object: a value that appears twice in one document is written once and copied.
+    public mutating func copyMembers(_ range: Range<Int>) {
+        precondition(range.upperBound <= count, "copying text not written yet")
+        guard !range.isEmpty else { return }
+        separate()
+        let length = range.count
+        if count + length > storage.count { grow(to: count + length) }
+        let at = count
+        storage.withUnsafeMutableBufferPointer { buffer in
+            (buffer.baseAddress! + at).update(from: buffer.baseAddress! + range.lowerBound, count: length)
+        }
+        count = at + length
     }
 
     private mutating func writeNumber(_ n: Double) {
         guard n.isFinite else {
             // JSON has no NaN or infinity; the engine never produces them, but do not emit invalid text.
-            bytes.append(contentsOf: Self.nullBytes)
+            appendStatic("null")
             return
         }
         if n.rounded() == n && abs(n) < 1e15 {
             writeInteger(Int64(n))
         } else {
-            bytes.append(contentsOf: n.description.utf8)
+            var text = n.description
+            text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
         }
     }
 
     /// Decimal digits without going through `String` (the same text as `String(Int64)`).
     private mutating func writeInteger(_ value: Int64) {
-        if value >= 0 && value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var magnitude = value.magnitude
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        // 19 digits and a sign at most.
+        append(atMost: 20) { out in
+            if value >= 0 && value < 10 {
+                out[0] = UInt8(ascii: "0") + UInt8(value)
+                return 1
+            }
+            var magnitude = value.magnitude
+            var digits = 0
+            var probe = magnitude
+            while probe > 0 {
+                digits += 1
+                probe /= 10
+            }
+            let length = digits + (value < 0 ? 1 : 0)
+            if value < 0 { out[0] = UInt8(ascii: "-") }
+            var i = length
             while magnitude > 0 {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                i -= 1
+                out[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             }
-            if value < 0 {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+            return length
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let hex: StaticString = "0123456789abcdef"
 
     /// Runs of bytes that need no escape are copied at once; only `"`, `\` and control bytes are rewritten.
     private mutating func writeString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            var runStart = 0
-            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                writeEscape(b)
-                runStart = i + 1
+            // Six bytes (\u00XX) per input byte at most, and the quotes.
+            append(atMost: utf8.count * 6 + 2) { out in
+                out[0] = UInt8(ascii: "\"")
+                var n = 1
+                var runStart = 0
+                for i in 0..<utf8.count {
+                    let b = utf8[i]
+                    guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                    if runStart < i {
+                        (out + n).update(from: utf8.baseAddress! + runStart, count: i - runStart)
+                        n += i - runStart
+                    }
+                    n += Self.writeEscape(b, to: out + n)
+                    runStart = i + 1
+                }
+                if runStart < utf8.count {
+                    (out + n).update(from: utf8.baseAddress! + runStart, count: utf8.count - runStart)
+                    n += utf8.count - runStart
+                }
+                out[n] = UInt8(ascii: "\"")
+                return n + 1
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func writeEscape(_ b: UInt8) {
+    /// Writes the escape of `b` at `out`; returns its length.
+    private static func writeEscape(_ b: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = 0x5C
         switch b {
-        case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
-        case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(0x5C)
-        case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""): out[1] = 0x22
+        case UInt8(ascii: "\\"): out[1] = 0x5C
+        case 0x0A: out[1] = UInt8(ascii: "n")
+        case 0x0D: out[1] = UInt8(ascii: "r")
+        case 0x09: out[1] = UInt8(ascii: "t")
         default:
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(Self.hex[Int(b >> 4)])
-            bytes.append(Self.hex[Int(b & 0xF)])
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            out[4] = hex.utf8Start[Int(b >> 4)]
+            out[5] = hex.utf8Start[Int(b & 0xF)]
+            return 6
         }
+        return 2
     }
 }

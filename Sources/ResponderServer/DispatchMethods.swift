@@ -76,7 +76,7 @@ enum DispatchMethods {
             w.null()
         }
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 
     /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.
@@ -87,11 +87,11 @@ enum DispatchMethods {
         w.key("kind"); w.value(body["kind"] ?? .null)
         w.key("steps"); w.value(body["steps"] ?? .null)
         w.key("outcome")
-        let start = w.bytes.count
+        let start = w.count
         w.value(body["outcome"] ?? [:])
-        let end = w.bytes.count
+        let end = w.count
         w.endObject()
-        return (w.bytes, start..<end)
+        return (w.takeBytes(), start..<end)
     }
 
     static let notRecorded: Set<String> = ["session", "dryRun", "trace"]

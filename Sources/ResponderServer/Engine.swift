@@ -147,34 +147,52 @@ public final class Engine: Sendable {
         finished.signal()
     }
 
+    /// The engine thread's loop. It waits with one poll(2) on the sockets' descriptors, not `zmq_poll`, which
+    /// reads every socket's command pipe before and after each wait (eight system calls a request where the
+    /// raw echo makes none). A socket's descriptor is edge-triggered, so the loop keeps one rule: before it
+    /// waits, each socket has been read until a receive would block, after the last send on it (requests:
+    /// `serveReady`; ZAP: `serve`; subscriptions: `drainSubscriptions`). Events are sent on the XPUB socket
+    /// in between; a send may take in a subscription without its descriptor saying so, which is why
+    /// `mayDeliver` and the tick read subscriptions themselves.
     private func run(sockets: EngineSockets, state: EngineState, server: RequestServer, waker: PollWaker) {
         let tick = max(10, config.tickMilliseconds)
         var nextTick = Date().addingTimeInterval(Double(tick) / 1000)
-        let items: [PollItem] = [.socket(sockets.rpc, .readable), .socket(sockets.events, .readable), waker.pollItem,
-                                 .socket(sockets.zap.socket, .readable)]
+        let rpc = 0, events = 1, wake = 2, zap = 3
+        var poll: DescriptorPoll
+        do {
+            poll = DescriptorPoll([try sockets.rpc.fileDescriptor, try sockets.events.fileDescriptor, waker.descriptor,
+                                   try sockets.zap.socket.fileDescriptor])
+        } catch {
+            logger.error("cannot read a socket's descriptor: \(error)")
+            return
+        }
+        // Start from the rule's state: everything read.
+        var drained = server.serveReady(sockets.rpc)
+        state.sink.drainSubscriptions()
+        sockets.zap.serve()
         while !stopRequested.load(ordering: .sequentiallyConsistent), server.failure == nil {
-            // Sleep until the next tick, a request, a subscription, or stop() writing to the wake-up pipe.
+            // Sleep until the next tick, a request, a subscription, or stop() writing to the wake-up pipe; not
+            // at all while requests may still be waiting.
             let untilTick = Int((nextTick.timeIntervalSinceNow * 1000).rounded(.up))
-            let ready: [PollResult]
-            do { ready = try ZMQ.poll(items: items, timeoutMs: max(0, untilTick)) } catch {
+            let ready: DescriptorPoll.ReadyMask
+            do { ready = try poll.wait(timeoutMs: drained ? Int32(clamping: max(0, untilTick)) : 0) } catch {
                 logger.error("poll failed: \(error)")
                 return
             }
-            for item in ready {
-                switch item.index {
-                case 0: server.serveReady(sockets.rpc)
-                case 1: state.sink.drainSubscriptions()
-                case 2:
-                    waker.drain()
-                    server.serveRead(sockets.rpc)
-                default: sockets.zap.serve()
-                }
+            if ready[zap] { sockets.zap.serve() }
+            if ready[wake] {
+                waker.drain()
+                server.serveRead(sockets.rpc)
             }
+            // After the worker's replies too: they were sends on the rpc socket.
+            if ready[rpc] || ready[wake] || !drained { drained = server.serveReady(sockets.rpc) }
+            if ready[events] { state.sink.drainSubscriptions() }
             if Date() >= nextTick {
                 let dropped = server.takeDroppedReplies()
                 if dropped > 0 {
                     logger.warning("dropped \(dropped) replies to clients that do not read them (--reply-hwm \(config.bounds.replyHighWaterMark))")
                 }
+                state.sink.drainSubscriptions()
                 state.forgetIdleClients(now: Date())
                 state.publishTick()
                 nextTick = Date().addingTimeInterval(Double(tick) / 1000)

@@ -82,7 +82,7 @@ struct RequestProcessor {
             w.key("error"); w.value(error.conformed.json)
         }
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 }
 

@@ -31,10 +31,23 @@ final class RequestServer {
         self.logger = logger
     }
 
-    /// Answers the requests waiting on the ROUTER (bounded, so a flood cannot starve the events socket).
-    func serveReady(_ rpc: ZMQSocket) {
-        events?.holding = true
-        for _ in 0..<256 {
+    /// Answers the requests waiting on the ROUTER a group at a time (each group committed once) until a
+    /// receive after the last group's replies finds nothing: a send may take in what the socket's descriptor
+    /// announced, so only a receive that would block leaves the descriptor meaning "something new" (the
+    /// engine loop waits on it). Returns false when it stopped after a few full groups with more perhaps
+    /// waiting, so that a flood cannot starve the loop's other sockets: the loop then comes back at once.
+    func serveReady(_ rpc: ZMQSocket) -> Bool {
+        for _ in 0..<4 {
+            guard receiveGroup(rpc) > 0 else { return true }
+            deliver(rpc)
+        }
+        return false
+    }
+
+    /// Receives and answers up to 256 waiting requests; their replies and events wait for `deliver`.
+    private func receiveGroup(_ rpc: ZMQSocket) -> Int {
+        var received = 0
+        while received < 256 {
             let frames: [[UInt8]]
             let peer: PeerStamp?
             do {
@@ -46,6 +59,8 @@ final class RequestServer {
                 logger.error("receive failed: \(error)")
                 break
             }
+            received += 1
+            events?.holding = true
             // [routing id][empty delimiter]?[body]
             guard frames.count >= 2 else { continue }
             let hasDelimiter = frames.count >= 3 && frames[1].isEmpty
@@ -55,7 +70,7 @@ final class RequestServer {
             }
             accept(OffloadWorker.Job(routingID: frames[0], delimiter: hasDelimiter, body: frames[frames.count - 1], peer: peer))
         }
-        deliver(rpc)
+        return received
     }
 
     /// Serves the requests the worker has finished reading, then what their clients sent meanwhile.

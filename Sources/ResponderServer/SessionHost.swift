@@ -61,6 +61,6 @@ final class SessionHost {
             w.key(k)
             w.value(v)
         }
-        return w.bytes
+        return w.takeBytes()
     }
 }

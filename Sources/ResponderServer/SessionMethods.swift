@@ -83,7 +83,7 @@ enum SessionMethods {
         w.key("clock"); w.number(host.state.clock)
         w.key("recognizers"); w.value(WireEncoder.encode(host.state.recognizers))
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 }
 

@@ -42,6 +42,6 @@ enum StreamMethods {
         // More remain when the reply was capped: the client asks again after the last seq it got.
         w.key("complete"); w.bool((entries.last?.seq ?? after) >= host.seq)
         w.endObject()
-        return .encoded(w.bytes)
+        return .encoded(w.takeBytes())
     }
 }

@@ -15,7 +15,7 @@ enum TreeMethods {
             w.key("seq"); w.number(Double(host.seq))
             w.key("tree"); host.state.world.write(id, to: &w)
             w.endObject()
-            return .encoded(w.bytes)
+            return .encoded(w.takeBytes())
         }
         table.add(TreeLoadRequest.self) { (r, host, ctx) throws(RPCError) in
             try checkRevision(r.ifRevision, host)

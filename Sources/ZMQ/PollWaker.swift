@@ -39,6 +39,9 @@ public final class PollWaker: Sendable {
     /// The item to pass to `ZMQ.poll`: readable once `wake` has been called and until `drain`.
     public var pollItem: PollItem { .fd(readEnd, .readable) }
 
+    /// The read end, for `DescriptorPoll`: readable once `wake` has been called and until `drain`.
+    public var descriptor: Int32 { readEnd }
+
     /// Makes `pollItem` readable, waking a `poll` that waits on it. Callable from any thread, any number of
     /// times (a full pipe already means "woken"); does nothing after `close`.
     public func wake() {

@@ -51,10 +51,11 @@ extension ZMQSocket {
         zmq_msg_init(msg)
         defer { zmq_msg_close(msg) }
         while zmq_msg_recv(msg, socket, flags) < 0 {
-            let error = ZMQError.last("receive")
-            if error.isInterrupted { continue }
-            if error.isAgain { return nil }
-            throw error
+            // The errno first: EAGAIN ends every non-blocking drain, and an error's text is not free.
+            let code = zmq_errno()
+            if code == EINTR { continue }
+            if code == EAGAIN { return nil }
+            throw ZMQError(errno: code, operation: "receive")
         }
         let size = zmq_msg_size(msg)
         let bytes: [UInt8]

@@ -41,10 +41,11 @@ extension ZMQSocket {
         while true {
             let rc = frame.withUnsafeBytes { zmq_send(socket, $0.baseAddress, $0.count, flags) }
             if rc >= 0 { return true }
-            let error = ZMQError.last("send")
-            if error.isInterrupted { continue }
-            if error.isAgain { return false }
-            throw error
+            // The errno first: EAGAIN ends every non-blocking drain, and an error's text is not free.
+            let code = zmq_errno()
+            if code == EINTR { continue }
+            if code == EAGAIN { return false }
+            throw ZMQError(errno: code, operation: "send")
         }
     }
 

@@ -5,6 +5,12 @@ import ResponderProtocol
 /// The world's node table (issue 15) behaves as the dictionary it replaced, across chunk boundaries, and a copy
 /// is untouched by changes to the original.
 @Suite struct NodeTableTests {
+    @Test func aPresentNodeIsReadWhereItIsStored() {
+        // `read` hands out the node inside its `Node?` slot through a pointer: that needs nil kept in the node's
+        // spare bits, with no tag byte after it (else it falls back to a copy, which is slower but right).
+        #expect(NodeTable.hasNoTag)
+    }
+
     @Test func randomInsertsUpdatesAndRemovalsMatchADictionary() {
         var rng = SeededRandom(state: 0x5EED)
         var table = NodeTable()

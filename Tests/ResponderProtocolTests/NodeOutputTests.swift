@@ -54,7 +54,7 @@ import Testing
         w.beginObject()
         NodeField.writeMembers(of: node, to: &w)
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 }
 

@@ -76,3 +76,31 @@ private struct UncheckedSendable<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }
+
+/// The engine loop's wait: one poll(2) over plain descriptors.
+@Suite struct DescriptorPollTests {
+    @Test func reportsExactlyTheReadableDescriptorsByIndex() throws {
+        let quiet = try PollWaker(), woken = try PollWaker()
+        defer {
+            quiet.close()
+            woken.close()
+        }
+        var poll = DescriptorPoll([quiet.descriptor, woken.descriptor])
+        #expect(try poll.wait(timeoutMs: 0).isEmpty)
+        woken.wake()
+        let ready = try poll.wait(timeoutMs: 60_000)
+        #expect(!ready[0])
+        #expect(ready[1])
+        woken.drain()
+        #expect(try poll.wait(timeoutMs: 0).isEmpty)
+    }
+
+    @Test func aTimeoutReturnsNothingReady() throws {
+        let quiet = try PollWaker()
+        defer { quiet.close() }
+        var poll = DescriptorPoll([quiet.descriptor])
+        let start = ContinuousClock.now
+        #expect(try poll.wait(timeoutMs: 30).isEmpty)
+        #expect(ContinuousClock.now - start >= .milliseconds(25))
+    }
+}

@@ -56,19 +56,45 @@ extension HitTestOutcome {
 
 extension Traced where Outcome == HitTestOutcome {
     /// The hitTest reply: the outcome's members, then `trace: {kind, steps, outcome}` (see `Traced.encode`).
+    /// Each view asked is in it three times (`visited`, its `hitTest` step, the trace's `outcome`): it is
+    /// written once and its bytes copied for the other two.
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        outcome.writeMembers(to: &w)
+        let membersStart = w.count
+        outcome.writeAnswer(to: &w)
+        w.key(static: "visited")
+        w.beginArray()
+        var visits: [Range<Int>] = []
+        visits.reserveCapacity(outcome.visited.count)
+        for visit in outcome.visited {
+            w.beginObject()
+            let start = w.count
+            visit.writeMembers(to: &w)
+            visits.append(start..<w.count)
+            w.endObject()
+        }
+        w.endArray()
+        let members = membersStart..<w.count
         w.key(static: "trace")
         w.beginObject()
         w.key(static: "kind"); w.string(trace.kind.rawValue)
         w.key(static: "steps")
         w.beginArray()
-        for step in trace.steps { step.write(to: &w) }
+        for (i, step) in trace.steps.enumerated() {
+            // A step is a visit's copy only when it is that visit, with nothing added.
+            if case .hitTest(let visit, nil) = step, i < visits.count, visit == outcome.visited[i] {
+                w.beginObject()
+                w.key(static: "step"); w.string(step.name)
+                w.copyMembers(visits[i])
+                w.endObject()
+            } else {
+                step.write(to: &w)
+            }
+        }
         w.endArray()
         w.key(static: "outcome")
         w.beginObject()
-        outcome.writeMembers(to: &w)
+        w.copyMembers(members)
         w.endObject()
         w.endObject()
         w.endObject()

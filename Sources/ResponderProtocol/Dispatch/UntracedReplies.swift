@@ -8,7 +8,7 @@ extension HitTestOutcome {
         w.beginObject()
         writeAnswer(to: &w)
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 }
 
@@ -21,6 +21,6 @@ extension CanPerformOutcome {
         w.key(static: "by"); w.string(orNull: by)
         w.key(static: "editingCommand"); w.bool(editingCommand)
         w.endObject()
-        return w.bytes
+        return w.takeBytes()
     }
 }

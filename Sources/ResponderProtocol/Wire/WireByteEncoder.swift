@@ -7,7 +7,7 @@ public enum WireByteEncoder {
     public static func encode<T: Encodable>(_ value: T, capacity: Int = 1024) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: capacity)
         guard write(value, to: &writer) else { return WireEncoder.encodeBytes(value) }
-        return writer.bytes
+        return writer.takeBytes()
     }
 
     /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
@@ -28,12 +28,12 @@ public enum WireByteEncoder {
         sink.writer.key("kind"); sink.write(traced.trace.kind)
         sink.writer.key("steps"); sink.write(traced.trace.steps)
         sink.writer.key("outcome")
-        let start = sink.writer.bytes.count
+        let start = sink.writer.count
         sink.write(traced.outcome)
-        let end = sink.writer.bytes.count
+        let end = sink.writer.count
         sink.writer.endObject()
-        guard !sink.failed, end - start >= 2, sink.writer.bytes[start] == UInt8(ascii: "{") else { return nil }
-        return (sink.writer.bytes, start..<end)
+        guard !sink.failed, end - start >= 2, sink.writer.byte(at: start) == UInt8(ascii: "{") else { return nil }
+        return (sink.writer.takeBytes(), start..<end)
     }
 }
 

@@ -93,6 +93,6 @@ enum WorldSnapshot {
         w.beginArray()
         for op in ops { op.write(to: &w) }
         w.endArray()
-        return w.bytes
+        return w.takeBytes()
     }
 }

@@ -1,0 +1,116 @@
+import Testing
+@testable import ResponderProtocol
+
+/// The writer stores through pointers into room made ahead and keeps its commas in bits (issue 15): these pin the
+/// text at the edges that this could get wrong — past its 64 bits of nesting, across growth, escapes, numbers.
+@Suite struct JSONWriterTests {
+    private func text(_ w: inout JSONWriter) -> String { String(decoding: w.takeBytes(), as: UTF8.self) }
+
+    @Test func commasStayRightFarPastSixtyFourLevels() {
+        // Each level holds a number, an inner array, then (after the inner one closes) another number: the
+        // comma after a closed container depends on the level's bit surviving 200 levels below it.
+        let depth = 200
+        var w = JSONWriter(reservingCapacity: 16)
+        for i in 0..<depth {
+            w.beginArray()
+            w.number(Double(i))
+        }
+        for i in (0..<depth).reversed() {
+            w.endArray()
+            if i > 0 { w.number(Double(-i)) }
+        }
+        var expected = "[0"
+        for i in 1..<depth { expected += ",[\(i)" }
+        for i in (1..<depth).reversed() { expected += "],-\(i)" }
+        expected += "]"
+        #expect(text(&w) == expected)
+    }
+
+    @Test func objectsKeepTheirCommasAfterNestedContainersAtEveryDepth() {
+        var w = JSONWriter(reservingCapacity: 16)
+        var expected = ""
+        for depth in [1, 63, 64, 65, 130] {
+            for _ in 0..<depth {
+                w.beginObject()
+                w.key("a")
+                expected += #"{"a":"#
+            }
+            w.null()
+            expected += "null"
+            for _ in 0..<depth {
+                w.key(static: "b"); w.bool(true)
+                w.endObject()
+                expected += #","b":true}"#
+            }
+            #expect(text(&w) == expected, "depth \(depth)")
+            expected = ""
+        }
+    }
+
+    @Test func growsFromATinyBufferWithoutLosingText() {
+        var w = JSONWriter(reservingCapacity: 1)
+        var expected = "["
+        w.beginArray()
+        for i in 0..<20_000 {
+            let s = "item \(i) " + String(repeating: "x", count: i % 37)
+            w.string(s)
+            expected += (i == 0 ? "" : ",") + "\"\(s)\""
+        }
+        w.endArray()
+        expected += "]"
+        #expect(w.count == expected.utf8.count)
+        #expect(text(&w) == expected)
+    }
+
+    @Test func escapesOnlyWhatJSONRequires() {
+        var w = JSONWriter()
+        w.string("plain, ünïcödé ✓ / and \"quotes\", back\\slash, \n\r\t and \u{01}\u{1F}")
+        #expect(text(&w) == #""plain, ünïcödé ✓ / and \"quotes\", back\\slash, \n\r\t and \u0001\u001f""#)
+        var e = JSONWriter()
+        e.beginArray(); e.string(""); e.string("\u{00}\u{00}\u{00}"); e.endArray()
+        #expect(text(&e) == #"["","\u0000\u0000\u0000"]"#)
+    }
+
+    @Test func integersAndFractionsReadBackExactly() throws {
+        let values: [Double] = [0, 9, 10, -1, -9, -10, 99, 100, 123_456_789, -987_654_321, 999_999_999_999_999,
+                                -999_999_999_999_999, 1e15, 0.5, -2.25, 1e-7, .greatestFiniteMagnitude]
+        var w = JSONWriter(reservingCapacity: 2)
+        w.beginArray()
+        for v in values { w.number(v) }
+        w.number(.nan)
+        w.endArray()
+        let written = text(&w)
+        #expect(written.hasPrefix("[0,9,10,-1,-9,-10,99,100,123456789,-987654321,999999999999999,-999999999999999,"))
+        #expect(written.hasSuffix(",null]"))
+        let back = try JSONCodec.decode(written).arrayValue ?? []
+        #expect(back.dropLast().map(\.doubleValue) == values.map(Optional.some))
+    }
+
+    @Test func copiedMembersAreTheWrittenTextAgain() {
+        var w = JSONWriter(reservingCapacity: 4)
+        w.beginArray()
+        w.beginObject()
+        let start = w.count
+        w.key(static: "id"); w.string("a\"b")
+        w.key("n"); w.beginArray(); w.number(1); w.number(2); w.endArray()
+        let members = start..<w.count
+        w.endObject()
+        // Copied alone, and after a member of its own (which needs the comma).
+        w.beginObject(); w.copyMembers(members); w.endObject()
+        w.beginObject(); w.key(static: "step"); w.string("x"); w.copyMembers(members); w.copyMembers(start..<start); w.endObject()
+        w.endArray()
+        #expect(text(&w) == #"[{"id":"a\"b","n":[1,2]},{"id":"a\"b","n":[1,2]},{"step":"x","id":"a\"b","n":[1,2]}]"#)
+    }
+
+    @Test func bytesIsTheTextSoFarAndTakeBytesEmptiesTheWriter() {
+        var w = JSONWriter(reservingCapacity: 64)
+        w.beginArray(); w.number(1)
+        #expect(w.bytes == Array("[1".utf8))
+        #expect(w.byte(at: 1) == UInt8(ascii: "1"))
+        w.endArray()
+        #expect(w.takeBytes() == Array("[1]".utf8))
+        #expect(w.count == 0)
+        w.string("again")
+        #expect(w.takeBytes() == Array(#""again""#.utf8))
+    }
+}
