@@ -124,15 +124,20 @@ final class EchoProcess {
     let process = Process()
     let endpoint: String
 
-    init(transport: Transport, wrapper: [String] = []) throws {
+    /// The XPUB endpoint when started with `publishing` (ipc only).
+    let events: String?
+
+    init(transport: Transport, wrapper: [String] = [], publishing: Bool = false) throws {
         let wanted = transport == .ipc ? "ipc://\(Scratch.file("echo-\(UUID().uuidString.prefix(8))"))" : "tcp://127.0.0.1:*"
+        events = publishing ? "ipc://\(Scratch.file("echo-events-\(UUID().uuidString.prefix(8))"))" : nil
+        let arguments = ["echo", wanted] + (events.map { ["--publish", $0] } ?? [])
         let out = Pipe()
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: Binaries.bench)
-            process.arguments = ["echo", wanted]
+            process.arguments = arguments
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = wrapper + [Binaries.bench, "echo", wanted]
+            process.arguments = wrapper + [Binaries.bench] + arguments
         }
         process.standardOutput = out
         try process.run()

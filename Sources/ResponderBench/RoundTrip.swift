@@ -53,9 +53,9 @@ enum RoundTrip {
         return (Percentiles(ours), Percentiles(theirs), reply.count)
     }
 
-    /// Returns our hitTest median per transport (the peer figure compares with it).
-    static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws -> [Transport: Double] {
-        var medians: [Transport: Double] = [:]
+    /// Returns our hitTest median and the echo's per transport (the peer figures compare with them).
+    static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws -> [Transport: (ours: Double, echo: Double)] {
+        var medians: [Transport: (ours: Double, echo: Double)] = [:]
         for transport in Transport.allCases {
             say("== round trips over \(transport) (\(sizes.rounds) alternating rounds of \(sizes.perRound))")
             let engine = try engine(transport, name: "rt-\(transport)")
@@ -68,7 +68,7 @@ enum RoundTrip {
             let x = try Connection(context, echo.endpoint)
             try createDemo(e)
             let hit = try compare(hitBody, engine: e, echo: x, sizes)
-            medians[transport] = hit.ours.median
+            medians[transport] = (hit.ours.median, hit.echo.median)
             add(report, "hitTest round trip, 1,110 views, \(transport)", hit, goal: 1.10)
             let tap = try compare(tapBody, engine: e, echo: x, sizes)
             add(report, "event.tap round trip, demo world, \(transport)", tap, goal: 1.3)
