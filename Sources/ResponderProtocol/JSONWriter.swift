@@ -267,30 +267,52 @@ public struct JSONWriter: Sendable {
 
     /// Runs of bytes that need no escape are copied at once; only `"`, `\` and control bytes are rewritten.
     private mutating func writeString(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            // Six bytes (\u00XX) per input byte at most, and the quotes.
-            append(atMost: utf8.count * 6 + 2) { out in
+        // A native string's bytes are read where they are; only another kind is copied first.
+        if s.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0) }) == nil {
+            var copy = s
+            copy.withUTF8 { writeString(utf8: $0) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+        let length = utf8.count
+        var clean = true
+        for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            clean = false
+            break
+        }
+        if clean {
+            // Ids, names and rule tags: one copy between the quotes.
+            append(atMost: length + 2) { out in
                 out[0] = UInt8(ascii: "\"")
-                var n = 1
-                var runStart = 0
-                for i in 0..<utf8.count {
-                    let b = utf8[i]
-                    guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                    if runStart < i {
-                        (out + n).update(from: utf8.baseAddress! + runStart, count: i - runStart)
-                        n += i - runStart
-                    }
-                    n += Self.writeEscape(b, to: out + n)
-                    runStart = i + 1
-                }
-                if runStart < utf8.count {
-                    (out + n).update(from: utf8.baseAddress! + runStart, count: utf8.count - runStart)
-                    n += utf8.count - runStart
-                }
-                out[n] = UInt8(ascii: "\"")
-                return n + 1
+                if length > 0 { (out + 1).update(from: utf8.baseAddress!, count: length) }
+                out[length + 1] = UInt8(ascii: "\"")
+                return length + 2
             }
+            return
+        }
+        // Six bytes (\u00XX) per input byte at most, and the quotes.
+        append(atMost: length * 6 + 2) { out in
+            out[0] = UInt8(ascii: "\"")
+            var n = 1
+            var runStart = 0
+            for i in 0..<length {
+                let b = utf8[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                if runStart < i {
+                    (out + n).update(from: utf8.baseAddress! + runStart, count: i - runStart)
+                    n += i - runStart
+                }
+                n += Self.writeEscape(b, to: out + n)
+                runStart = i + 1
+            }
+            if runStart < length {
+                (out + n).update(from: utf8.baseAddress! + runStart, count: length - runStart)
+                n += length - runStart
+            }
+            out[n] = UInt8(ascii: "\"")
+            return n + 1
         }
     }
 

@@ -7,7 +7,23 @@ extension NodeSpec {
     /// H4: converts `p` from the superview's bounds coordinates into this view's: q = p − frame.origin +
     /// bounds.origin; with a transform, its inverse is applied about the view's center. Nil when the
     /// transform cannot be inverted (such a view can be hit nowhere).
-    func convertFromSuperview(_ p: Point) -> Point? {
+    func convertFromSuperview(_ p: Point) -> Point? { SuperviewConversion(self).apply(p) }
+}
+
+/// What H4 needs of a view to convert a point from its superview: read once, applied later (a path is
+/// read going up and converted coming down).
+struct SuperviewConversion {
+    let frame: Rect
+    let boundsOrigin: Point
+    let transform: AffineTransform?
+
+    init(_ spec: borrowing NodeSpec) {
+        frame = spec.frame
+        boundsOrigin = spec.boundsOrigin
+        transform = spec.transform
+    }
+
+    func apply(_ p: Point) -> Point? {
         guard let t = transform, t != .identity else {
             return Point(p.x - frame.x + boundsOrigin.x, p.y - frame.y + boundsOrigin.y)
         }
@@ -74,16 +90,32 @@ extension World {
     /// up the superviews (iteratively) to collect the path. Nil when `id` is not in that window or a
     /// transform on the way is singular.
     func convert(_ p: Point, fromWindow window: String, to id: String) -> Point? {
-        var path: [String] = []
-        var current: String? = id
-        while let c = current, c != window {
-            path.append(c)
-            current = superview(of: c)
+        // Each node on the way up is read once (its conversion, kind and parent; superview(of:) and then the
+        // conversion read each two or three times: a tap converts its point four times).
+        struct Up {
+            let kind: NodeKind
+            let parent: String?
+            let conversion: SuperviewConversion
         }
-        guard current == window else { return nil }
+        func up(_ id: String) -> Up? { read(id) { Up(kind: $0.kind, parent: $0.parent, conversion: SuperviewConversion($0.spec)) } }
+        var path: [SuperviewConversion] = []
+        var current = id
+        guard var node = up(id) else { return nil }
+        while current != window {
+            // superview(of:): a view's parent view, or a controller's root view's controller's parent view.
+            guard node.kind.isSubviewKind, let parent = node.parent, let above = up(parent) else { return nil }
+            path.append(node.conversion)
+            if above.kind.isView {
+                (current, node) = (parent, above)
+            } else if above.kind == .viewController, let gp = above.parent, let top = up(gp), top.kind.isView {
+                (current, node) = (gp, top)
+            } else {
+                return nil
+            }
+        }
         var q = p
-        for v in path.reversed() {
-            guard let next = read(v, { $0.convertFromSuperview(q) })! else { return nil }
+        for conversion in path.reversed() {
+            guard let next = conversion.apply(q) else { return nil }
             q = next
         }
         return q
