@@ -68,16 +68,13 @@ final class ByteSink {
         }
         // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
         // unkeyed container around each element was a fifth of writing a tap's trace).
+        // Through one inout access of `writer` (a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
-            writer.beginArray()
-            for step in unsafeBitCast(value, to: [TraceStep].self) { step.write(to: &writer) }
-            writer.endArray()
+            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &writer) { $0.write(to: &$1) }
             return
         }
         if T.self == [TouchDelivery].self {
-            writer.beginArray()
-            for delivery in unsafeBitCast(value, to: [TouchDelivery].self) { delivery.write(to: &writer) }
-            writer.endArray()
+            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &writer) { $0.write(to: &$1) }
             return
         }
         if T.self == Point.self {
@@ -100,6 +97,13 @@ final class ByteSink {
         let encoder = StreamEncoder(self)
         do { try value.encode(to: encoder) } catch { failed = true }
         encoder.finish()
+    }
+
+    @inline(__always)
+    private static func writeArray<Element>(_ elements: [Element], to w: inout JSONWriter, _ write: (Element, inout JSONWriter) -> Void) {
+        w.beginArray()
+        for element in elements { write(element, &w) }
+        w.endArray()
     }
 }
 
