@@ -100,15 +100,17 @@ final class EngineProcess {
     }
 
     /// `memory` once the resident size has stopped falling (what reading a large request left is freed on the
-    /// reader thread after the reply): three readings 50 ms apart within 0.5% of each other, or 10 s.
+    /// reader thread after the reply): eleven readings 100 ms apart within 0.5% of each other, or 15 s.
     func settledMemory() throws -> (rss: Int, peak: Int) {
-        let deadline = Date().addingTimeInterval(10)
+        // Flat for a whole second: freeing a large request's leftovers takes the reader a few tenths of a second
+        // during which the size does not move, and only its malloc_trim at the end gives the memory back.
+        let deadline = Date().addingTimeInterval(15)
         var readings = [memory.rss]
         while Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.1)
             readings.append(memory.rss)
-            let last = readings.suffix(3)
-            if last.count == 3, let low = last.min(), let high = last.max(), Double(high - low) <= 0.005 * Double(high) { break }
+            let last = readings.suffix(11)
+            if last.count == 11, let low = last.min(), let high = last.max(), Double(high - low) <= 0.005 * Double(high) { break }
         }
         return memory
     }
