@@ -51,4 +51,17 @@ import ResponderProtocol
         }
         #expect(failures.withLock { $0 } == [])
     }
+
+    @Test func anIdleEngineWelcomesSubscribersWithoutWaitingForItsTick() throws {
+        // libzmq takes a subscriber in (and sends the welcome) only when the XPUB socket is used: the loop must
+        // wake on the events socket's descriptor, not only on requests or the tick.
+        let t = try TestEngine(tickMilliseconds: 600_000)
+        defer { t.stop() }
+        let address = try t.address
+        for _ in 0..<3 {
+            // Throws when no welcome comes within the patience (the tick is ten minutes away).
+            let sub = try EventSubscriber(address: address, topics: ["default/"], welcomeTimeoutSeconds: patienceSeconds)
+            withExtendedLifetime(sub) {}
+        }
+    }
 }
