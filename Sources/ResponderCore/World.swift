@@ -25,6 +25,9 @@ public struct World: Sendable, Equatable {
 
     public subscript(id: String) -> Node? { nodes[id] }
 
+    /// Whether node `id` exists, without the copy of it `self[id] != nil` makes.
+    public func contains(_ id: String) -> Bool { nodes.slot(of: id) != nil }
+
     /// `body` of node `id`, read in place. `nodes[id]` hands out a copy of the whole node (a retain and a
     /// release per reference field), which hit-testing paid for every subview it listed (issue 15's profile).
     @inline(__always)
@@ -86,7 +89,7 @@ public struct World: Sendable, Equatable {
 
     /// Ids of `id` and everything under it, parents before children (iterative).
     public func subtree(_ id: String) -> [String] {
-        guard nodes[id] != nil else { return [] }
+        guard contains(id) else { return [] }
         var out: [String] = []
         var stack = [id]
         while let c = stack.popLast() {

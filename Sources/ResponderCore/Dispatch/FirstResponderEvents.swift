@@ -7,7 +7,7 @@ extension SessionState {
             trace.discard(message, reason: .noKeyWindow, rule: .e3, tag: tag)
             return nil
         }
-        if let fr = firstResponderByWindow[key], world[fr] != nil { return fr }
+        if let fr = firstResponderByWindow[key], world.contains(fr) { return fr }
         switch profile.noFirstResponder {
         case .keyWindow: return key
         case .drop:

@@ -4,28 +4,29 @@ extension World {
     /// The next responder of `id` in this world (N1–N3), computed from the current tree each time it is
     /// asked (N4): nothing is cached between hops.
     public func nextResponder(of id: String) -> String? {
-        guard let node = nodes[id] else { return nil }
-        switch node.kind {
+        // Fields read in place: a copy of each node on the way was most of a hop (a tap makes a dozen).
+        guard let (kind, parent, presentedBy) = read(id, { ($0.kind, $0.parent, $0.presentedBy) }) else { return nil }
+        switch kind {
         case .application:
             // N3: the application's next is its delegate (a responder that is not a view, controller or app).
-            return node.children.first { nodes[$0]?.kind == .appDelegate }
+            return read(id, { $0.children })?.first { read($0, { $0.kind }) == .appDelegate }
         case .appDelegate:
             return nil  // N3: the end of every chain
         case .window:
             // N3: an attached window hands on to the application.
-            return node.parent == World.rootID ? World.rootID : nil
+            return parent == World.rootID ? World.rootID : nil
         case .viewController:
             // N2: a presented controller hands on to its presenter; otherwise to its view's superview,
             // which in this tree is the controller's parent (a view, or the window for a root controller).
-            if let presenter = node.presentedBy, presenter != id, nodes[presenter]?.kind == .viewController {
+            if let presenter = presentedBy, presenter != id, read(presenter, { $0.kind }) == .viewController {
                 return presenter
             }
-            guard let parent = node.parent, let p = nodes[parent], p.kind.isView else { return nil }
+            guard let parent, read(parent, { $0.kind.isView }) == true else { return nil }
             return parent
         case .view, .control, .textField, .textView:
             // N1: the controller whose root view this is, else the superview; none when detached.
-            guard let parent = node.parent, let p = nodes[parent] else { return nil }
-            return p.kind == .viewController || p.kind.isView ? parent : nil
+            guard let parent, let parentKind = read(parent, { $0.kind }) else { return nil }
+            return parentKind == .viewController || parentKind.isView ? parent : nil
         }
     }
 
@@ -34,7 +35,7 @@ extension World {
     public func responderChain(from id: String) -> [String] {
         var chain: [String] = []
         var seen: Set<String> = []
-        var current: String? = nodes[id] == nil ? nil : id
+        var current: String? = contains(id) ? id : nil
         while let c = current, seen.insert(c).inserted {
             chain.append(c)
             current = nextResponder(of: c)
@@ -68,8 +69,8 @@ struct Responders {
 
     /// N4: computed at each hop from the current tree.
     func next(of id: String) -> String? {
-        if world[id] != nil { return world.nextResponder(of: id) }
-        guard let before, before[id] != nil, let next = before.nextResponder(of: id) else { return nil }
-        return world[next] == nil ? next : nil
+        if world.contains(id) { return world.nextResponder(of: id) }
+        guard let before, before.contains(id), let next = before.nextResponder(of: id) else { return nil }
+        return world.contains(next) ? nil : next
     }
 }

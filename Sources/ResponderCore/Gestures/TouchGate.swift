@@ -100,7 +100,7 @@ extension SessionState {
 
     /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone).
     func localPoint(_ touch: LiveTouch, in view: String?) -> Point? {
-        guard let w = touch.window, let view, world[view] != nil, let wp = world.convert(screen: touch.point, toWindow: w) else { return nil }
+        guard let w = touch.window, let view, world.contains(view), let wp = world.convert(screen: touch.point, toWindow: w) else { return nil }
         return world.convert(wp, fromWindow: w, to: view)
     }
 }

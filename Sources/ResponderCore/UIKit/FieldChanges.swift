@@ -29,7 +29,7 @@ extension SessionState {
         }
         fieldChanges = []
         committedChanges += order.compactMap { id in
-            guard world.nodes[id] != nil else { return nil }
+            guard world.contains(id) else { return nil }
             world.nodes[id]!.revision = world.revision
             return GuardedOp(.update(id: id, set: NodeUpdate(fields: fields[id]!, of: world.nodes[id]!.spec)))
         }
