@@ -180,13 +180,16 @@ public final class Engine: Sendable {
                 return
             }
             if ready[zap] { sockets.zap.serve() }
+            // Subscriptions before requests: a client that saw its welcome may have sent a request that arrived
+            // with its subscription, and the event that request publishes must find the subscription in place
+            // (zmq_poll read the XPUB socket's commands on every wake-up, before anything was served).
+            if ready[events] { state.sink.drainSubscriptions() }
             if ready[wake] {
                 waker.drain()
                 server.serveRead(sockets.rpc)
             }
             // After the worker's replies too: they were sends on the rpc socket.
             if ready[rpc] || ready[wake] || !drained { drained = server.serveReady(sockets.rpc) }
-            if ready[events] { state.sink.drainSubscriptions() }
             if Date() >= nextTick {
                 let dropped = server.takeDroppedReplies()
                 if dropped > 0 {

@@ -244,7 +244,8 @@ import ResponderProtocol
         for i in 0 ..< 3 { _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": .string("n\(i)"), "kind": "view"]]]]) }
         let watch = try t.start(["watch", "--since", "1"])
         defer { watch.stop() }
-        try watch.waitFor { $0.hasPrefix("recovered") }
+        // The fill is announced before the events it brings back: wait for the last of them.
+        try watch.waitFor { $0.hasPrefix("#3 tree (") }
         let lines = watch.lines
         #expect(lines.first == "replaying default after seq 1")
         #expect(lines.contains { $0.hasPrefix("#2 tree (") && $0.contains("insert n1 (view) into R") })
