@@ -148,8 +148,8 @@ public final class Engine: Sendable {
     }
 
     /// The engine thread's loop. It waits with one poll(2) on the sockets' descriptors, not `zmq_poll`, which
-    /// reads every socket's command pipe before and after each wait (eight system calls a request where the
-    /// raw echo makes none). A socket's descriptor is edge-triggered, so the loop keeps one rule: before it
+    /// reads every socket's command pipe before and after each wait (eight system calls a request more than
+    /// the raw echo makes). A socket's descriptor is edge-triggered, so the loop keeps one rule: before it
     /// waits, each socket has been read until a receive would block, after the last send on it (requests:
     /// `serveReady`; ZAP: `serve`; subscriptions: `drainSubscriptions`). Events are sent on the XPUB socket
     /// in between; a send may take in a subscription without its descriptor saying so, which is why

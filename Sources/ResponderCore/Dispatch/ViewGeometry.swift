@@ -75,23 +75,13 @@ extension World {
         return nil
     }
 
-    /// The view-tree superview of a view: its parent view, or — for a controller's root view — the
-    /// controller's parent view or window. Nil at a window or where the chain of views ends.
-    func superview(of id: String) -> String? {
-        // Read in place: a touch's point is converted down this chain for every view it is delivered to.
-        guard let parent = read(id, { $0.kind.isSubviewKind ? $0.parent : nil }) ?? nil,
-              let (kind, grandparent) = read(parent, { ($0.kind, $0.parent) }) else { return nil }
-        if kind.isView { return parent }
-        if kind == .viewController, let gp = grandparent, read(gp, { $0.kind.isView }) == true { return gp }
-        return nil
-    }
-
     /// H4 applied down a path: converts a point in window `window`'s coordinates into view `id`'s, walking
     /// up the superviews (iteratively) to collect the path. Nil when `id` is not in that window or a
     /// transform on the way is singular.
     func convert(_ p: Point, fromWindow window: String, to id: String) -> Point? {
-        // Each node on the way up is read once (its conversion, kind and parent; superview(of:) and then the
-        // conversion read each two or three times: a tap converts its point four times).
+        // Each node on the way up is read once (its conversion, kind and parent): a tap converts its point four
+        // times, and finding each superview and then reading it again for its conversion read each node two or
+        // three times.
         struct Up {
             let kind: NodeKind
             let parent: String?
@@ -102,7 +92,8 @@ extension World {
         var current = id
         guard var node = up(id) else { return nil }
         while current != window {
-            // superview(of:): a view's parent view, or a controller's root view's controller's parent view.
+            // The superview: a view's parent view, or — for a controller's root view — the controller's parent
+            // view or window.
             guard node.kind.isSubviewKind, let parent = node.parent, let above = up(parent) else { return nil }
             path.append(node.conversion)
             if above.kind.isView {

@@ -34,13 +34,24 @@ extension Point {
 }
 
 extension HitTestOutcome {
-    /// `window, view, localPoint, visited`, nil as null, as the synthesized `Codable` writes them.
-    func writeMembers(to w: inout JSONWriter) {
+    /// `window, view, localPoint, visited`, nil as null, as the synthesized `Codable` writes them. Returns where
+    /// each visit's members are in the writer's text, for a reply that repeats them (`Traced.write`).
+    @discardableResult
+    func writeMembers(to w: inout JSONWriter) -> [Range<Int>] {
         writeAnswer(to: &w)
         w.key(static: "visited")
         w.beginArray()
-        for visit in visited { visit.write(to: &w) }
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(visited.count)
+        for visit in visited {
+            w.beginObject()
+            let start = w.count
+            visit.writeMembers(to: &w)
+            ranges.append(start..<w.count)
+            w.endObject()
+        }
         w.endArray()
+        return ranges
     }
 }
 
@@ -61,19 +72,7 @@ extension Traced where Outcome == HitTestOutcome {
     func write(to w: inout JSONWriter) {
         w.beginObject()
         let membersStart = w.count
-        outcome.writeAnswer(to: &w)
-        w.key(static: "visited")
-        w.beginArray()
-        var visits: [Range<Int>] = []
-        visits.reserveCapacity(outcome.visited.count)
-        for visit in outcome.visited {
-            w.beginObject()
-            let start = w.count
-            visit.writeMembers(to: &w)
-            visits.append(start..<w.count)
-            w.endObject()
-        }
-        w.endArray()
+        let visits = outcome.writeMembers(to: &w)
         let members = membersStart..<w.count
         w.key(static: "trace")
         w.beginObject()
