@@ -54,20 +54,33 @@ struct HitTester {
         var next: Int
         var visit: Int
         var window: String
+        /// Whether the view's override changes its own answer (H6): redirect when self, pass-through-self.
+        var overridesAnswer: Bool
     }
 
     private enum Start {
         case pushed(Frame)
         case answered(String?)
+        /// A child that is not asked at all (H2: neither a view nor a controller with a root view): no visit.
+        case notAView
+    }
+
+    /// What `start` is given: a window, or a child as its superview lists it — asked as `hitTestSubviews` lists
+    /// children: a view itself, a child controller's root view (`rootView`), nothing else.
+    private enum Asking {
+        case itself
+        case child
+        case rootView
     }
 
     /// hitTest(root, p) for one window.
     private mutating func hitTest(root: String, point: Point?) -> String? {
         var stack: [Frame] = []
         var answer: String?
-        switch start(root, .local(point), window: root) {
+        switch start(root, .local(point), window: root, asking: .itself) {
         case .answered(let a): return a
         case .pushed(let f): stack.append(f)
+        case .notAView: return nil
         }
         // `answer` is the latest answer of a finished child; nil means "keep asking the views behind".
         while !stack.isEmpty {
@@ -82,10 +95,10 @@ struct HitTester {
             if stack[top].next >= 0 {
                 let candidate = stack[top].subviews[stack[top].next]
                 stack[top].next -= 1
-                guard let child = world.hitTestView(candidate) else { continue }
-                switch start(child, .inSuperview(stack[top].point), window: stack[top].window) {
+                switch start(candidate, .inSuperview(stack[top].point), window: stack[top].window, asking: .child) {
                 case .pushed(let f): stack.append(f)
                 case .answered(let a): answer = a
+                case .notAView: continue
                 }
             } else {
                 // H2.3: no subview answered, so the view answers itself (before overrides).
@@ -106,6 +119,14 @@ struct HitTester {
         var never = false
         var exclusion: (reason: HitReason, rule: Rule)?
         var redirectWhenNil: String?
+        /// For a view that passed its checks: its children, read in the same lookup (a window's are put in
+        /// presentation order afterwards), and whether `finish` needs its override (redirect when self,
+        /// pass-through-self) — most views have neither, and reading each view again for it was a lookup.
+        var children: [String] = []
+        var overridesAnswer = false
+        /// Not a view: not asked (`notAView`), or a child controller whose root view is asked instead.
+        var notAView = false
+        var controllerRoot: String?
     }
 
     /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7).
@@ -116,10 +137,15 @@ struct HitTester {
         case inSuperview(Point)
     }
 
-    private mutating func start(_ id: String, _ given: Given, window: String) -> Start {
+    private mutating func start(_ id: String, _ given: Given, window: String, asking: Asking) -> Start {
         let profile = self.profile
         let world = self.world
         let checked = world.read(id) { node -> Checked in
+            switch asking {
+            case .itself: break
+            case .child where node.kind == .viewController: return Checked(notAView: true, controllerRoot: node.children.first)
+            case .child, .rootView: guard node.kind.isSubviewKind else { return Checked(notAView: true) }
+            }
             let spec = node.spec
             let point: Point?
             switch given {
@@ -151,9 +177,18 @@ struct HitTester {
             } else {
                 c.exclusion = (.singularTransform, .h4)
             }
-            if c.exclusion != nil, let r = override.redirect, r.when == .nil { c.redirectWhenNil = r.to }
+            if c.exclusion != nil {
+                if let r = override.redirect, r.when == .nil { c.redirectWhenNil = r.to }
+            } else {
+                c.children = node.children
+                c.overridesAnswer = override.mode == .passThroughSelf || override.redirect?.when == .self
+            }
             return c
-        }!
+        } ?? Checked(notAView: true)
+        if checked.notAView {
+            guard let root = checked.controllerRoot else { return .notAView }
+            return start(root, given, window: window, asking: .rootView)
+        }
         let index = visits.count
         visits.append(HitVisit(id: id, point: checked.point))
         if checked.never {
@@ -172,8 +207,11 @@ struct HitTester {
             }
             return .answered(nil)
         }
-        let subviews = world.hitTestCandidates(of: id)
-        return .pushed(Frame(id: id, point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index, window: window))
+        // K9: a window's subviews in presentation order, its controllers resolved to their root views. Any other
+        // view's children are asked as they are, each resolved when it is asked: most are never asked (H2.2).
+        let subviews = asking == .itself ? world.hitTestSubviews(of: id) : checked.children
+        return .pushed(Frame(id: id, point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index, window: window,
+                             overridesAnswer: checked.overridesAnswer))
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
@@ -184,7 +222,11 @@ struct HitTester {
             visits[i].rule = .h2
             return a
         }
-        let override = world.read(frame.id) { $0.spec.hitTest }!
+        guard frame.overridesAnswer, let override = world.read(frame.id, { $0.spec.hitTest }) else {
+            visits[i].result = .hit
+            visits[i].rule = .h2
+            return frame.id
+        }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
             redirected(i, to: target)
             return target

@@ -57,24 +57,6 @@ extension World {
         return kind == .window ? presentationOrder(out) : out
     }
 
-    /// What hit-testing asks inside `id`, back to front, each turned into a view by `hitTestView` when it is
-    /// asked: a window's subviews (K9 puts presented controllers' views in front, so they are resolved here);
-    /// any other view's children as they are. Most are never asked (H2.2 stops at the first answer), so
-    /// resolving each child up front (a lookup per child of every view on the way down) was wasted (issue 15).
-    func hitTestCandidates(of id: String) -> [String] {
-        guard let (kind, children) = read(id, { ($0.kind, $0.children) }) else { return [] }
-        return kind == .window ? hitTestSubviews(of: id) : children
-    }
-
-    /// A child as hit-testing asks it (as `hitTestSubviews` lists it): a view itself, a child view controller's
-    /// root view, nothing for anything else.
-    func hitTestView(_ child: String) -> String? {
-        guard let (kind, first) = read(child, { ($0.kind, $0.children.first) }) else { return nil }
-        if kind.isSubviewKind { return child }
-        if kind == .viewController, let root = first, read(root, { $0.kind.isSubviewKind }) == true { return root }
-        return nil
-    }
-
     /// H4 applied down a path: converts a point in window `window`'s coordinates into view `id`'s, walking
     /// up the superviews (iteratively) to collect the path. Nil when `id` is not in that window or a
     /// transform on the way is singular.
