@@ -1,23 +1,23 @@
 /// The world's nodes by id: the nodes themselves in fixed-size chunks of slots, and an index from id to slot.
 ///
 /// A `[String: Node]` keeps a whole node in every hash bucket, and a dictionary holds between 1⅓ and 2⅔ buckets
-/// per entry: at a million nodes that alone was most of the 2,300 bytes a node cost (issue 15, goal 3). Here a
-/// bucket holds an id and a slot number, and each node is stored once. Chunks make a copy of the world cheap to
-/// keep: a copy shares every chunk, and a change to either copies only the chunk it touches (the replay ring
-/// keeps a loaded world that way rather than as its text). Removal moves the last node into the freed slot, so
-/// slots say nothing about order (neither did the dictionary).
+/// per entry: at a million nodes that alone was most of the 2,300 bytes a node cost (issue 15, goal 3). Here an
+/// index entry holds a hash and a slot number (`SlotIndex`), and each node, with its id, is stored once. Chunks
+/// make a copy of the world cheap to keep: a copy shares every chunk, and a change to either copies only the
+/// chunk it touches (the replay ring keeps a loaded world that way rather than as its text). Removal moves the
+/// last node into the freed slot, so slots say nothing about order (neither did the dictionary).
 public struct NodeTable: Sendable {
     private static let chunkShift = 10
     private static let chunkSize = 1 << chunkShift
     private static let chunkMask = chunkSize - 1
 
     private var chunks: [[Node?]] = []
-    private var index: [String: Int32] = [:]
+    private var index = SlotIndex()
 
     init() {}
 
     public var count: Int { index.count }
-    public var isEmpty: Bool { index.isEmpty }
+    public var isEmpty: Bool { index.count == 0 }
 
     /// Room for `count` nodes without growing, so a load sizes the index once.
     mutating func reserveCapacity(_ count: Int) {
@@ -29,12 +29,11 @@ public struct NodeTable: Sendable {
     /// the node is not copied out and back, which would copy its children array each time.
     public subscript(id: String) -> Node? {
         get {
-            guard let i = index[id] else { return nil }
-            return chunks[Int(i) >> Self.chunkShift][Int(i) & Self.chunkMask]
+            guard let slot = slot(of: id) else { return nil }
+            return chunks[slot >> Self.chunkShift][slot & Self.chunkMask]
         }
         _modify {
-            if let i = index[id] {
-                let slot = Int(i)
+            if let slot = slot(of: id) {
                 yield &chunks[slot >> Self.chunkShift][slot & Self.chunkMask]
                 if chunks[slot >> Self.chunkShift][slot & Self.chunkMask] == nil { removeSlot(slot, id: id) }
             } else {
@@ -44,8 +43,7 @@ public struct NodeTable: Sendable {
             }
         }
         set {
-            if let i = index[id] {
-                let slot = Int(i)
+            if let slot = slot(of: id) {
                 if let newValue { chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = newValue } else { removeSlot(slot, id: id) }
             } else if let newValue {
                 _ = insertNew(newValue)
@@ -54,16 +52,26 @@ public struct NodeTable: Sendable {
     }
 
     /// The slot of node `id` (valid until the next removal).
-    func slot(of id: String) -> Int? { index[id].map(Int.init) }
+    @inline(__always)
+    func slot(of id: String) -> Int? { slot(of: id, hash: SlotIndex.hash(id)) }
+
+    @inline(__always)
+    private func slot(of id: String, hash: UInt32) -> Int? {
+        index.find(hash) { slot in
+            chunks.withUnsafeBufferPointer { outer in
+                outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask)) { $0.spec.id == id } }
+            }
+        }
+    }
 
     /// Adds `node` unless a node with its id exists: its new slot, or nil for a duplicate id. One hash of
-    /// the id, where a lookup followed by an insertion is two (a million-node load does this per node).
+    /// the id for the lookup and the insertion (a million-node load does this per node).
     mutating func insertNew(_ node: Node) -> Int? {
         precondition(index.count < Int(Int32.max), "NodeTable: too many nodes")
-        let before = index.count
-        let slot = before
-        Self.touch(&index[node.spec.id, default: Int32(slot)])
-        guard index.count > before else { return nil }
+        let hash = SlotIndex.hash(node.spec.id)
+        guard slot(of: node.spec.id, hash: hash) == nil else { return nil }
+        let slot = index.count
+        index.insert(hash, slot: slot)
         if slot & Self.chunkMask == 0 {
             var chunk: [Node?] = []
             chunk.reserveCapacity(Self.chunkSize)
@@ -73,8 +81,6 @@ public struct NodeTable: Sendable {
         return slot
     }
 
-    @inline(__always) private static func touch(_ value: inout Int32) {}
-
     /// Appends `child` to the children of the node in `slot`, in place.
     mutating func appendChild(_ child: String, toSlot slot: Int) {
         chunks[slot >> Self.chunkShift][slot & Self.chunkMask]!.children.append(child)
@@ -83,8 +89,7 @@ public struct NodeTable: Sendable {
     /// `body` of node `id`, read in place (no copy of the node, no retain of its fields).
     @inline(__always)
     func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
-        guard let i = index[id] else { return nil }
-        let slot = Int(i)
+        guard let slot = slot(of: id) else { return nil }
         return chunks.withUnsafeBufferPointer { outer in
             outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask), body) }
         }
@@ -127,12 +132,12 @@ public struct NodeTable: Sendable {
     }
 
     private mutating func removeSlot(_ slot: Int, id: String) {
-        index.removeValue(forKey: id)
+        index.remove(SlotIndex.hash(id), slot: slot)
         let last = index.count  // the count before the removal, less one
         let lastChunk = last >> Self.chunkShift
         if slot != last {
             let moved = chunks[lastChunk][last & Self.chunkMask]!
-            index[moved.spec.id] = Int32(slot)
+            index.move(SlotIndex.hash(moved.spec.id), from: last, to: slot)
             chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = moved
         }
         chunks[lastChunk].removeLast()
