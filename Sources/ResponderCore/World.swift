@@ -35,7 +35,7 @@ public struct World: Sendable, Equatable {
 
     /// A recognizer and the view (or window) it is attached to.
     public func recognizer(_ id: String) -> (view: String, spec: GestureRecognizerSpec)? {
-        guard let view = recognizerOwners[id], let spec = nodes[view]?.gestureRecognizers.first(where: { $0.id == id }) else {
+        guard let view = recognizerOwners[id], let spec = read(view, { $0.spec.gestureRecognizers.first(where: { $0.id == id }) }) ?? nil else {
             // K8: a scroll view's built-in pan.
             return builtInPanOwner(id).flatMap { owner in builtInPan(of: owner).map { (owner, $0) } }
         }

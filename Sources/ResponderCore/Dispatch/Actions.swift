@@ -26,9 +26,8 @@ extension SessionState {
         if let target {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
-            if let node = responders.node(target) {
-                let builtIn = node.handling(action) == nil ? builtInAction(action, on: node) : nil
-                let implements = node.handling(action) != nil || builtIn != nil
+            if let (handling, builtIn) = responders.read(target, { ($0.handling(action), $0.handling(action) == nil ? builtInAction(action, on: $0) : nil) }) {
+                let implements = handling != nil || builtIn != nil
                 step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
                 outcome = ActionOutcome(performed: implements, by: implements ? target : nil, visited: [target], reason: implements ? nil : .notImplemented)
             } else {
@@ -40,11 +39,13 @@ extension SessionState {
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
             var seen: Set<String> = []
             var current: String? = nilTargetStart(sender: sender)
-            while let id = current, seen.insert(id).inserted, let node = responders.node(id) {
+            while let id = current, seen.insert(id).inserted, let (handling, builtIn, vetoed) = responders.read(id, { node in
+                let handling = node.handling(action)
+                return (handling, handling == nil ? builtInAction(action, on: node) : nil, node.vetoes.contains(action))
+            }) {
                 outcome.visited.append(id)
-                let builtIn = node.handling(action) == nil ? builtInAction(action, on: node) : nil
-                if node.handling(action) != nil || builtIn != nil {
-                    if node.vetoes.contains(action) || builtIn?.available == false {
+                if handling != nil || builtIn != nil {
+                    if vetoed || builtIn?.available == false {
                         step(id, .notHandled, builtIn?.rule ?? rule, reason: .vetoed)
                     } else {
                         step(id, .handled, builtIn?.rule ?? rule)
@@ -61,7 +62,7 @@ extension SessionState {
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
         trace.add(.action(action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by, rule: rule, reason: outcome.reason))
-        if perform, outcome.performed, let by = outcome.by, responders.node(by)?.handling(action) == nil {
+        if perform, outcome.performed, let by = outcome.by, responders.read(by, { $0.handling(action) }) ?? nil == nil {
             performBuiltIn(action, on: by, trace: &trace)
         }
         return outcome

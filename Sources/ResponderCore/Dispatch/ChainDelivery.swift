@@ -25,19 +25,19 @@ func walkChain(
         .deliver(to: to, message: message, disposition: disposition, rule: rule, reason: nil, tag: tag)
     }
     while let id = current {
-        guard seen.insert(id).inserted, let node = responders.node(id) else {
+        guard seen.insert(id).inserted, let (consumed, handling) = responders.read(id, { (consumes($0), $0.handling(message)) }) else {
             trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
             walk.discarded = true
             return walk
         }
         walk.visited.append(id)
-        if consumes(node) {
+        if consumed {
             walk.handledBy.append(id)
             walk.consumedBy = id
             trace.add(step(id, .consumedByControl, .t3))
             return walk
         }
-        switch node.handling(message) {
+        switch handling {
         case .handle?:
             walk.handledBy.append(id)
             trace.add(step(id, .handled, rule))

@@ -45,7 +45,7 @@ extension SessionState {
             actions += sendControlActions(control, events: [event], responders: responders, trace: &trace)
         }
         // F5: a text field becomes first responder at touch-up inside; a button does not.
-        if events.contains(.touchUpInside), responders.node(control)?.kind == .textField {
+        if events.contains(.touchUpInside), responders.read(control, { $0.kind }) == .textField {
             _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
         }
         return (events, actions)
@@ -53,20 +53,20 @@ extension SessionState {
 
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
     private func isInside(_ control: String, touch: LiveTouch, responders: Responders) -> Bool {
-        guard let window = touch.window, let node = world[control],
+        guard let window = touch.window, let area = world.read(control, { $0.bounds.inset(by: $0.spec.hitTest.insets) }),
             let wp = world.convert(screen: touch.point, toWindow: window),
             let p = world.convert(wp, fromWindow: window, to: control)
         else { return false }
         let s = profile.controlSlop
-        return node.bounds.inset(by: node.hitTest.insets).inset(by: EdgeInsets(top: -s, left: -s, bottom: -s, right: -s)).contains(p)
+        return area.inset(by: EdgeInsets(top: -s, left: -s, bottom: -s, right: -s)).contains(p)
     }
 
     /// A1: every action registered for one of `events`, in registration order, via A2 (explicit target)
     /// or A3/A4 (nil target, the chain) with the control as sender.
     mutating func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [ControlAction] {
-        guard let node = responders.node(control), !events.isEmpty else { return [] }
+        guard !events.isEmpty, let targets = responders.read(control, { $0.spec.targets }) else { return [] }
         var out: [ControlAction] = []
-        for registration in node.targets where events.contains(registration.event) {
+        for registration in targets where events.contains(registration.event) {
             let outcome = performAction(registration.action, target: registration.target, sender: control, responders: responders, trace: &trace)
             out.append(ControlAction(action: registration.action, event: registration.event, target: registration.target, performed: outcome.performed, by: outcome.by))
         }

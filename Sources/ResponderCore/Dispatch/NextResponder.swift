@@ -67,6 +67,14 @@ struct Responders {
 
     func node(_ id: String) -> Node? { world[id] ?? before?[id] }
 
+    /// `body` of node `id` read in place, from the world or, gone from it, from before the change: a walk asks
+    /// one or two fields of each responder, and `node(_:)` copies the whole node (a retain per field).
+    @inline(__always)
+    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
+        if let r = world.read(id, body) { return r }
+        return before?.read(id, body)
+    }
+
     /// N4: computed at each hop from the current tree.
     func next(of id: String) -> String? {
         if world.contains(id) { return world.nextResponder(of: id) }

@@ -147,15 +147,16 @@ extension SessionState {
         // A touch the client has ended no longer counts, even while recognizers hold its ended (G9).
         let tracked = touches.filter { $0.window == window && $0.view != nil && $0.withheld == nil && !$0.finished }
         // T5: an exclusive view tracking a touch keeps every other view of its window from getting one…
-        if let other = tracked.first(where: { $0.view != view && world[$0.view!]?.exclusiveTouch == true }) {
+        if let other = tracked.first(where: { $0.view != view && world.read($0.view!, { $0.spec.exclusiveTouch }) == true }) {
             return (.exclusiveTouch, .t5, other.view!)
         }
         // …and an exclusive view gets a new touch only if no other view of its window is tracking one.
-        if world[view]?.exclusiveTouch == true, let other = tracked.first(where: { $0.view != view }) {
+        let (exclusive, multiple) = world.read(view, { ($0.spec.exclusiveTouch, $0.spec.multipleTouchEnabled) }) ?? (false, true)
+        if exclusive, let other = tracked.first(where: { $0.view != view }) {
             return (.exclusiveTouch, .t5, other.view!)
         }
         // T4: without multipleTouchEnabled a view gets only the first touch until that one ends.
-        if world[view]?.multipleTouchEnabled == false, let first = tracked.first(where: { $0.view == view }) {
+        if !multiple, let first = tracked.first(where: { $0.view == view }) {
             return (.multipleTouchDisabled, .t4, first.view!)
         }
         return nil

@@ -15,8 +15,8 @@ extension SessionState {
     mutating func observe(_ touch: EventID, hitView: String, trace: inout Trace) -> [String] {
         var observers: [String] = []
         var current: String? = hitView
-        while let id = current, let node = world[id] {
-            if node.kind.isView {
+        while let id = current, let (kind, parent) = world.read(id, { ($0.kind, $0.parent) }) {
+            if kind.isView {
                 for spec in world.attachedRecognizers(of: id) {
                     let refusal: GestureReason? = !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
                     trace.add(.observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal))
@@ -25,8 +25,8 @@ extension SessionState {
                     if runIndex(spec.id) == nil { runs.append(GestureRun(id: spec.id, view: id, kind: spec.kind)) }
                 }
             }
-            if node.kind == .window { break }
-            current = node.parent
+            if kind == .window { break }
+            current = parent
         }
         return observers
     }

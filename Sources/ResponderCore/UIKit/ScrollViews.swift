@@ -7,10 +7,12 @@ extension World {
     /// The scroll view's own pan (UIScrollView.panGestureRecognizer): enabled with `scrollEnabled`; its
     /// delaysTouchesBegan is `delaysContentTouches`, limited to the profile's `scrollDelay`.
     func builtInPan(of id: String) -> GestureRecognizerSpec? {
-        guard let node = nodes[id], node.spec.uikitClass?.isScrollView == true else { return nil }
+        // Read in place: every view a touch passes asks this, and almost none is a scroll view.
+        guard let (enabled, delays) = read(id, { $0.spec.uikitClass?.isScrollView == true ? ($0.spec.scrollEnabled, $0.spec.delaysContentTouches) : nil }) ?? nil
+        else { return nil }
         var spec = GestureRecognizerSpec(id: id + ".pan", kind: .pan)
-        spec.enabled = node.spec.scrollEnabled
-        spec.delaysTouchesBegan = node.spec.delaysContentTouches
+        spec.enabled = enabled
+        spec.delaysTouchesBegan = delays
         return spec
     }
 
@@ -23,9 +25,9 @@ extension World {
 
     /// G1: a view's recognizers in attachment order — a scroll view's pan first (UIKit adds it at init).
     func attachedRecognizers(of id: String) -> [GestureRecognizerSpec] {
-        guard let node = nodes[id] else { return [] }
-        guard let pan = builtInPan(of: id) else { return node.gestureRecognizers }
-        return [pan] + node.gestureRecognizers
+        guard let attached = read(id, { $0.spec.gestureRecognizers }) else { return [] }
+        guard let pan = builtInPan(of: id) else { return attached }
+        return [pan] + attached
     }
 
     /// Every scroll view's built-in pan, for the session's recognizer list (12.8).
