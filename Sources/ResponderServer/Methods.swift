@@ -75,7 +75,9 @@ struct MethodTable {
 extension ReplyBody {
     init<Response: Encodable>(_ reply: Reply<Response>) {
         switch reply {
-        case .typed(let response): self = .encoded(WireByteEncoder.encode(response, capacity: 4096))
+        // The bytes live only until the envelope copies them: room made ahead costs nothing, growing copies
+        // (a traced hit test's reply is over 4 KB).
+        case .typed(let response): self = .encoded(WireByteEncoder.encode(response, capacity: 16384))
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }

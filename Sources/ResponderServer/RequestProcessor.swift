@@ -68,7 +68,10 @@ struct RequestProcessor {
 
     /// `idText`: a numeric id as the client wrote it, echoed exactly.
     private func encode(id: JSON, idText: [UInt8]? = nil, _ outcome: Result<ReplyBody, RPCError>) -> [UInt8] {
-        var w = JSONWriter()
+        // Room for an encoded result and the envelope around it: growing to a 4 KB reply copied it twice.
+        var capacity = 256
+        if case .success(.encoded(let bytes)) = outcome { capacity += bytes.count }
+        var w = JSONWriter(reservingCapacity: capacity)
         w.beginObject()
         w.key("jsonrpc"); w.string("2.0")
         w.key("id")

@@ -113,4 +113,29 @@ import Testing
         w.string("again")
         #expect(w.takeBytes() == Array(#""again""#.utf8))
     }
+
+    /// The word-at-a-time check and copy agree with a byte loop at every length around their eight-byte steps,
+    /// with the byte that needs an escape at every position (and bytes ≥ 0x80, which never do).
+    @Test func shortStringsAreCheckedAndCopiedAsAByteLoopWould() {
+        var state: UInt64 = 0x5EED
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let plain: [UInt8] = Array("abcXYZ019-_./: ".utf8) + [0x80, 0xC3, 0xA9, 0xFF, 0x7F, 0x20, 0x21, 0x23, 0x5B, 0x5D]
+        let special: [UInt8] = [0x00, 0x01, 0x0A, 0x1F, 0x22, 0x5C]
+        for n in 0...40 {
+            for trial in 0..<60 {
+                var bytes = (0..<n).map { _ in plain[Int(next() % UInt64(plain.count))] }
+                if n > 0, trial % 2 == 0 { bytes[trial / 2 % n] = special[Int(next() % UInt64(special.count))] }
+                let expected = !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+                bytes.withUnsafeBufferPointer { b in
+                    if n > 0 { #expect(JSONWriter.isClean(b.baseAddress!, n) == expected, "\(bytes)") }
+                    var out = [UInt8](repeating: 0xEE, count: n + 1)
+                    out.withUnsafeMutableBufferPointer { o in if n > 0 { JSONWriter.copy(b.baseAddress!, n, to: o.baseAddress!) } }
+                    #expect(Array(out[0..<n]) == bytes && out[n] == 0xEE, "copy of \(n) bytes")
+                }
+            }
+        }
+    }
 }

@@ -139,6 +139,7 @@ public struct SessionState: Sendable {
         var tester = HitTester(world: world, profile: profile)
         let hit = tester.run(screen: point)
         var trace = Trace(kind: .hitTest)
+        trace.steps.reserveCapacity(hit.visits.count + 1)
         for v in hit.visits { trace.add(.hitTest(v, touch: nil)) }
         if hit.view == nil { trace.discard("hitTest", reason: .noHit, rule: .h1) }
         return trace.finish(hit.outcome)
