@@ -59,7 +59,7 @@ public struct NodeTable: Sendable {
     private func slot(of id: String, hash: UInt32) -> Int? {
         index.find(hash) { slot in
             chunks.withUnsafeBufferPointer { outer in
-                outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask)) { $0.spec.id == id } }
+                outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask)) { $0.pointee.spec.id == id } }
             }
         }
     }
@@ -86,23 +86,32 @@ public struct NodeTable: Sendable {
         chunks[slot >> Self.chunkShift][slot & Self.chunkMask]!.children.append(child)
     }
 
-    /// `body` of node `id`, read in place (no copy of the node, no retain of its fields).
+    /// `body` of node `id`, read in place: `body` gets a pointer to the stored node, valid only during the call,
+    /// and reads the fields it needs through it (`$0.pointee.spec.kind`) — each a load, and a retain only for the
+    /// references it keeps.
+    ///
+    /// Why a pointer and not the node: a `Node` handed to a closure, even a `borrowing` one, was copied first (a
+    /// `memcpy` of the whole node and a retain of each of its references, then the releases): the closure is
+    /// opaque to the caller, which cannot otherwise promise the memory stays as it is. That copy was most of what
+    /// a read cost, and hit testing and touch delivery make dozens of reads (issue 15).
     @inline(__always)
-    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
+    func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? {
         guard let slot = slot(of: id) else { return nil }
         return chunks.withUnsafeBufferPointer { outer in
             outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask), body) }
         }
     }
 
-    /// Hands the node stored at `slot` to `body` where it is. `slot.pointee!` copies the whole node first
-    /// (through `Optional`'s generic value witness: a third of a tap's node reads went there). A present
-    /// `Node?` is the node itself at the same address — the optional keeps its nil in the node's spare bits,
-    /// which `hasNoTag` checks — so the node is read through a pointer to it.
+    /// Hands `body` a pointer to the node stored at `slot`. A present `Node?` is the node itself at the same
+    /// address — the optional keeps its nil in the node's spare bits, which `hasNoTag` checks — so the pointer
+    /// is the slot's, rebound; otherwise (a layout this code does not expect) `body` reads a copy.
     @inline(__always)
-    private static func borrow<R>(_ slot: UnsafePointer<Node?>, _ body: (borrowing Node) -> R) -> R {
-        guard hasNoTag else { return body(slot.pointee!) }
-        return UnsafeRawPointer(slot).withMemoryRebound(to: Node.self, capacity: 1) { body($0.pointee) }
+    private static func borrow<R>(_ slot: UnsafePointer<Node?>, _ body: (UnsafePointer<Node>) -> R) -> R {
+        guard hasNoTag else {
+            let copy = slot.pointee!
+            return withUnsafePointer(to: copy) { body($0) }
+        }
+        return UnsafeRawPointer(slot).withMemoryRebound(to: Node.self, capacity: 1) { body($0) }
     }
 
     /// Whether `Node?` stores nil without a tag byte of its own (checked by NodeTableTests too).
@@ -112,7 +121,7 @@ public struct NodeTable: Sendable {
     public var keys: [String] {
         var out: [String] = []
         out.reserveCapacity(count)
-        forEach { out.append($0.spec.id) }
+        forEach { out.append($0.pointee.spec.id) }
         return out
     }
 
@@ -123,7 +132,7 @@ public struct NodeTable: Sendable {
         }
     }
 
-    func forEach(_ body: (borrowing Node) -> Void) {
+    func forEach(_ body: (UnsafePointer<Node>) -> Void) {
         for chunk in chunks {
             chunk.withUnsafeBufferPointer { buffer in
                 for j in buffer.indices { Self.borrow(buffer.baseAddress! + j, body) }
@@ -152,7 +161,7 @@ extension NodeTable: Equatable {
         var same = true
         lhs.forEach { node in
             guard same else { return }
-            same = rhs.read(node.spec.id) { $0 == node } ?? false
+            same = rhs.read(node.pointee.spec.id) { $0.pointee == node.pointee } ?? false
         }
         return same
     }

@@ -6,7 +6,7 @@ extension World {
     public func write(_ id: String, to w: inout JSONWriter) {
         guard let rootChildren = nodes.read(id, { node in
             Self.writeFields(node, to: &w)
-            return node.children
+            return node.pointee.children
         }) else {
             w.null()
             return
@@ -18,7 +18,7 @@ extension World {
                 stack[stack.count - 1].next += 1
                 let children = nodes.read(top.children[top.next]) { node in
                     Self.writeFields(node, to: &w)
-                    return node.children
+                    return node.pointee.children
                 }!
                 stack.append((children, 0))
             } else {
@@ -30,16 +30,16 @@ extension World {
     }
 
     /// Opens the node object and writes everything but the children's contents (leaves `children` open).
-    private static func writeFields(_ node: borrowing Node, to w: inout JSONWriter) {
+    private static func writeFields(_ node: UnsafePointer<Node>, to w: inout JSONWriter) {
         w.beginObject()
         w.key(static: "id")
-        w.string(node.spec.id)
+        w.string(node.pointee.spec.id)
         w.key(static: "kind")
-        w.string(node.spec.kind.rawValue)
+        w.string(node.pointee.spec.kind.rawValue)
         w.key(static: "revision")
-        w.number(Double(node.revision))
+        w.number(Double(node.pointee.revision))
         // Annotations (1.5) and UIKit class fields (1.6) are written only when present, so output stays as it was.
-        NodeField.writeMembers(of: node.spec, to: &w)
+        NodeField.writeMembers(of: node.pointee.spec, to: &w)
         w.key(static: "children")
         w.beginArray()
     }
@@ -51,7 +51,7 @@ extension World {
     public func minimumEncodedSize() -> Int {
         let minimum = Self.minimumWrittenSizes
         var size = 0
-        nodes.forEach { size += minimum[$0.spec.kind.index] + $0.spec.id.utf8.count }
+        nodes.forEach { size += minimum[$0.pointee.spec.kind.index] + $0.pointee.spec.id.utf8.count }
         return size
     }
 
@@ -59,7 +59,7 @@ extension World {
 
     private static let minimumWrittenSizes: [Int] = NodeKind.allCases.map { kind in
         var w = JSONWriter()
-        writeFields(Node(id: "", kind: kind), to: &w)
+        withUnsafePointer(to: Node(id: "", kind: kind)) { writeFields($0, to: &w) }
         w.endArray()
         w.endObject()
         return max(0, w.count - kind.defaultClassName.utf8.count - 24)

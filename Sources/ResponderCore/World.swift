@@ -31,11 +31,11 @@ public struct World: Sendable, Equatable {
     /// `body` of node `id`, read in place. `nodes[id]` hands out a copy of the whole node (a retain and a
     /// release per reference field), which hit-testing paid for every subview it listed (issue 15's profile).
     @inline(__always)
-    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? { nodes.read(id, body) }
+    func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? { nodes.read(id, body) }
 
     /// A recognizer and the view (or window) it is attached to.
     public func recognizer(_ id: String) -> (view: String, spec: GestureRecognizerSpec)? {
-        guard let view = recognizerOwners[id], let spec = read(view, { $0.spec.gestureRecognizers.first(where: { $0.id == id }) }) ?? nil else {
+        guard let view = recognizerOwners[id], let spec = read(view, { $0.pointee.spec.gestureRecognizers.first(where: { $0.id == id }) }) ?? nil else {
             // K8: a scroll view's built-in pan.
             return builtInPanOwner(id).flatMap { owner in builtInPan(of: owner).map { (owner, $0) } }
         }
@@ -94,7 +94,7 @@ public struct World: Sendable, Equatable {
         var stack = [id]
         while let c = stack.popLast() {
             out.append(c)
-            nodes.read(c) { stack.append(contentsOf: $0.children.reversed()) }
+            nodes.read(c) { stack.append(contentsOf: $0.pointee.children.reversed()) }
         }
         return out
     }

@@ -82,7 +82,7 @@ import Testing
         #expect(table.insertNew(Node(id: "K", kind: .view)) != nil)
         #expect(table.insertNew(Node(id: "\u{212A}", kind: .view)) == nil, "the Kelvin sign equals K")
         #expect(table.insertNew(Node(id: "cafe\u{301}", kind: .view)) != nil)
-        #expect(table.read("caf\u{E9}") { $0.spec.id } == "cafe\u{301}")
+        #expect(table.read("caf\u{E9}") { $0.pointee.spec.id } == "cafe\u{301}")
     }
 
     @Test func tablesFindIdsThroughTheIndexAfterRemovalsMoveNodes() {

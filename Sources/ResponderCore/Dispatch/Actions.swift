@@ -26,7 +26,7 @@ extension SessionState {
         if let target {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
-            if let (handling, builtIn) = responders.read(target, { ($0.handling(action), $0.handling(action) == nil ? builtInAction(action, on: $0) : nil) }) {
+            if let (handling, builtIn) = responders.read(target, { ($0.pointee.spec.handling(action), $0.pointee.spec.handling(action) == nil ? builtInAction(action, on: $0.pointee) : nil) }) {
                 let implements = handling != nil || builtIn != nil
                 step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
                 outcome = ActionOutcome(performed: implements, by: implements ? target : nil, visited: [target], reason: implements ? nil : .notImplemented)
@@ -40,8 +40,8 @@ extension SessionState {
             var seen: Set<String> = []
             var current: String? = nilTargetStart(sender: sender)
             while let id = current, seen.insert(id).inserted, let (handling, builtIn, vetoed) = responders.read(id, { node in
-                let handling = node.handling(action)
-                return (handling, handling == nil ? builtInAction(action, on: node) : nil, node.vetoes.contains(action))
+                let handling = node.pointee.spec.handling(action)
+                return (handling, handling == nil ? builtInAction(action, on: node.pointee) : nil, node.pointee.spec.vetoes.contains(action))
             }) {
                 outcome.visited.append(id)
                 if handling != nil || builtIn != nil {
@@ -62,7 +62,7 @@ extension SessionState {
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
         trace.add(.action(action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by, rule: rule, reason: outcome.reason))
-        if perform, outcome.performed, let by = outcome.by, responders.read(by, { $0.handling(action) }) ?? nil == nil {
+        if perform, outcome.performed, let by = outcome.by, responders.read(by, { $0.pointee.spec.handling(action) }) ?? nil == nil {
             performBuiltIn(action, on: by, trace: &trace)
         }
         return outcome

@@ -16,7 +16,7 @@ struct ChainWalk {
 /// is computed when it is reached (N4).
 func walkChain(
     _ message: String, from start: String?, responders: Responders, rule: Rule, tag: EventTag?,
-    trace: inout Trace, consumes: (Node) -> Bool = { _ in false }
+    trace: inout Trace, consumes: (UnsafePointer<Node>) -> Bool = { _ in false }
 ) -> ChainWalk {
     var walk = ChainWalk()
     var seen: Set<String> = []
@@ -25,7 +25,7 @@ func walkChain(
         .deliver(to: to, message: message, disposition: disposition, rule: rule, reason: nil, tag: tag)
     }
     while let id = current {
-        guard seen.insert(id).inserted, let (consumed, handling) = responders.read(id, { (consumes($0), $0.handling(message)) }) else {
+        guard seen.insert(id).inserted, let (consumed, handling) = responders.read(id, { (consumes($0), $0.pointee.spec.handling(message)) }) else {
             trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
             walk.discarded = true
             return walk

@@ -45,7 +45,7 @@ extension SessionState {
             actions += sendControlActions(control, events: [event], responders: responders, trace: &trace)
         }
         // F5: a text field becomes first responder at touch-up inside; a button does not.
-        if events.contains(.touchUpInside), responders.read(control, { $0.kind }) == .textField {
+        if events.contains(.touchUpInside), responders.read(control, { $0.pointee.spec.kind }) == .textField {
             _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
         }
         return (events, actions)
@@ -53,7 +53,7 @@ extension SessionState {
 
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
     private func isInside(_ control: String, touch: LiveTouch, responders: Responders) -> Bool {
-        guard let window = touch.window, let area = world.read(control, { $0.bounds.inset(by: $0.spec.hitTest.insets) }),
+        guard let window = touch.window, let area = world.read(control, { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }),
             let wp = world.convert(screen: touch.point, toWindow: window),
             let p = world.convert(wp, fromWindow: window, to: control)
         else { return false }
@@ -64,7 +64,7 @@ extension SessionState {
     /// A1: every action registered for one of `events`, in registration order, via A2 (explicit target)
     /// or A3/A4 (nil target, the chain) with the control as sender.
     mutating func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [ControlAction] {
-        guard !events.isEmpty, let targets = responders.read(control, { $0.spec.targets }) else { return [] }
+        guard !events.isEmpty, let targets = responders.read(control, { $0.pointee.spec.targets }) else { return [] }
         var out: [ControlAction] = []
         for registration in targets where events.contains(registration.event) {
             let outcome = performAction(registration.action, target: registration.target, sender: control, responders: responders, trace: &trace)

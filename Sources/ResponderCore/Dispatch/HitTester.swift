@@ -26,8 +26,8 @@ struct HitTester {
     /// test answers a view wins. Detached subtrees are never tried.
     static func windowOrder(_ world: World) -> [String] {
         var windows: [(index: Int, id: String, level: Double)] = []
-        for id in world.read(World.rootID, { $0.children }) ?? [] {
-            if let level = world.read(id, { $0.kind == .window ? $0.spec.windowLevel : nil }) ?? nil { windows.append((windows.count, id, level)) }
+        for id in world.read(World.rootID, { $0.pointee.children }) ?? [] {
+            if let level = world.read(id, { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil }) ?? nil { windows.append((windows.count, id, level)) }
         }
         guard windows.count > 1 else { return windows.map(\.id) }
         return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.id)
@@ -143,36 +143,35 @@ struct HitTester {
         let checked = world.read(id) { node -> Checked in
             switch asking {
             case .itself: break
-            case .child where node.kind == .viewController: return Checked(notAView: true, controllerRoot: node.children.first)
-            case .child, .rootView: guard node.kind.isSubviewKind else { return Checked(notAView: true) }
+            case .child where node.pointee.spec.kind == .viewController: return Checked(notAView: true, controllerRoot: node.pointee.children.first)
+            case .child, .rootView: guard node.pointee.spec.kind.isSubviewKind else { return Checked(notAView: true) }
             }
-            let spec = node.spec
             let point: Point?
             switch given {
             case .local(let p): point = p
-            case .inSuperview(let p): point = spec.convertFromSuperview(p)  // H4
+            case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
             }
-            let override = spec.hitTest
+            let override = node.pointee.spec.hitTest
             // H6 never: always nil, the whole subtree is hidden from touches.
             if override.mode == .never { return Checked(point: point, never: true) }
             var c = Checked(point: point)
-            if spec.hidden {
+            if node.pointee.spec.hidden {
                 c.exclusion = (.hidden, .h2)
-            } else if !profile.isHittable(alpha: spec.alpha) {
+            } else if !profile.isHittable(alpha: node.pointee.spec.alpha) {
                 c.exclusion = (.alpha, .h2)  // each view checks only its own alpha
-            } else if !spec.userInteractionEnabled {
+            } else if !node.pointee.spec.userInteractionEnabled {
                 // K1: the class default (an image view, a label) when the node does not set it.
-                c.exclusion = (.interactionDisabled, spec.interactionSetting == nil ? .k1 : .h2)
-            } else if spec.uikit.animatingAllowsInteraction == false {
+                c.exclusion = (.interactionDisabled, node.pointee.spec.interactionSetting == nil ? .k1 : .h2)
+            } else if node.pointee.spec.uikit.animatingAllowsInteraction == false {
                 c.exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
             } else if world.presentedOver(id) {
                 c.exclusion = (.presentedOver, .k9)
-            } else if spec.kind.isControl && !spec.enabled {
+            } else if node.pointee.spec.kind.isControl && !node.pointee.spec.enabled {
                 c.exclusion = (.disabledControl, .h7)
             } else if let p = point {
                 // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
                 // is only asked when its superview contained the point, so clipsToBounds plays no part.
-                let area = spec.bounds.inset(by: override.insets)
+                let area = node.pointee.spec.bounds.inset(by: override.insets)
                 c.exclusion = area.contains(p) ? nil : (.outsideBounds, override.insets == .zero ? .h3 : .h6)
             } else {
                 c.exclusion = (.singularTransform, .h4)
@@ -180,7 +179,7 @@ struct HitTester {
             if c.exclusion != nil {
                 if let r = override.redirect, r.when == .nil { c.redirectWhenNil = r.to }
             } else {
-                c.children = node.children
+                c.children = node.pointee.children
                 c.overridesAnswer = override.mode == .passThroughSelf || override.redirect?.when == .self
             }
             return c
@@ -222,7 +221,7 @@ struct HitTester {
             visits[i].rule = .h2
             return a
         }
-        guard frame.overridesAnswer, let override = world.read(frame.id, { $0.spec.hitTest }) else {
+        guard frame.overridesAnswer, let override = world.read(frame.id, { $0.pointee.spec.hitTest }) else {
             visits[i].result = .hit
             visits[i].rule = .h2
             return frame.id

@@ -5,11 +5,11 @@ extension World {
     /// asked (N4): nothing is cached between hops.
     public func nextResponder(of id: String) -> String? {
         // Fields read in place: a copy of each node on the way was most of a hop (a tap makes a dozen).
-        guard let (kind, parent, presentedBy) = read(id, { ($0.kind, $0.parent, $0.presentedBy) }) else { return nil }
+        guard let (kind, parent, presentedBy) = read(id, { ($0.pointee.spec.kind, $0.pointee.parent, $0.pointee.spec.presentedBy) }) else { return nil }
         switch kind {
         case .application:
             // N3: the application's next is its delegate (a responder that is not a view, controller or app).
-            return read(id, { $0.children })?.first { read($0, { $0.kind }) == .appDelegate }
+            return read(id, { $0.pointee.children })?.first { read($0, { $0.pointee.spec.kind }) == .appDelegate }
         case .appDelegate:
             return nil  // N3: the end of every chain
         case .window:
@@ -18,14 +18,14 @@ extension World {
         case .viewController:
             // N2: a presented controller hands on to its presenter; otherwise to its view's superview,
             // which in this tree is the controller's parent (a view, or the window for a root controller).
-            if let presenter = presentedBy, presenter != id, read(presenter, { $0.kind }) == .viewController {
+            if let presenter = presentedBy, presenter != id, read(presenter, { $0.pointee.spec.kind }) == .viewController {
                 return presenter
             }
-            guard let parent, read(parent, { $0.kind.isView }) == true else { return nil }
+            guard let parent, read(parent, { $0.pointee.spec.kind.isView }) == true else { return nil }
             return parent
         case .view, .control, .textField, .textView:
             // N1: the controller whose root view this is, else the superview; none when detached.
-            guard let parent, let parentKind = read(parent, { $0.kind }) else { return nil }
+            guard let parent, let parentKind = read(parent, { $0.pointee.spec.kind }) else { return nil }
             return parentKind == .viewController || parentKind.isView ? parent : nil
         }
     }
@@ -67,10 +67,10 @@ struct Responders {
 
     func node(_ id: String) -> Node? { world[id] ?? before?[id] }
 
-    /// `body` of node `id` read in place, from the world or, gone from it, from before the change: a walk asks
-    /// one or two fields of each responder, and `node(_:)` copies the whole node (a retain per field).
+    /// `body` of node `id` read in place (`World.read`), from the world or, gone from it, from before the change:
+    /// a walk asks one or two fields of each responder, and `node(_:)` copies the whole node.
     @inline(__always)
-    func read<R>(_ id: String, _ body: (borrowing Node) -> R) -> R? {
+    func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? {
         if let r = world.read(id, body) { return r }
         return before?.read(id, body)
     }

@@ -147,11 +147,11 @@ extension SessionState {
         // A touch the client has ended no longer counts, even while recognizers hold its ended (G9).
         let tracked = touches.filter { $0.window == window && $0.view != nil && $0.withheld == nil && !$0.finished }
         // T5: an exclusive view tracking a touch keeps every other view of its window from getting one…
-        if let other = tracked.first(where: { $0.view != view && world.read($0.view!, { $0.spec.exclusiveTouch }) == true }) {
+        if let other = tracked.first(where: { $0.view != view && world.read($0.view!, { $0.pointee.spec.exclusiveTouch }) == true }) {
             return (.exclusiveTouch, .t5, other.view!)
         }
         // …and an exclusive view gets a new touch only if no other view of its window is tracking one.
-        let (exclusive, multiple) = world.read(view, { ($0.spec.exclusiveTouch, $0.spec.multipleTouchEnabled) }) ?? (false, true)
+        let (exclusive, multiple) = world.read(view, { ($0.pointee.spec.exclusiveTouch, $0.pointee.spec.multipleTouchEnabled) }) ?? (false, true)
         if exclusive, let other = tracked.first(where: { $0.view != view }) {
             return (.exclusiveTouch, .t5, other.view!)
         }
@@ -170,8 +170,8 @@ extension SessionState {
         let tracking = self.tracking
         let walk = walkChain(message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace) { node in
             // T3: a control does not pass touches on — unless its own override stops them without super.
-            guard node.kind.isControl, node.handling(message) != .handle else { return false }
-            return node.enabled || tracking[touch.id]?.control == node.id
+            guard node.pointee.spec.kind.isControl, node.pointee.spec.handling(message) != .handle else { return false }
+            return node.pointee.spec.enabled || tracking[touch.id]?.control == node.pointee.spec.id
         }
         var result = delivery(touch, message: message, walk: walk, view: view)
         if let control = walk.consumedBy {

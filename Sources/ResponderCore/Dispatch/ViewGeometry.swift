@@ -23,6 +23,13 @@ struct SuperviewConversion {
         transform = spec.transform
     }
 
+    /// Read through a pointer to the node (`World.read`): passing its spec to the initializer above copied it.
+    init(_ node: UnsafePointer<Node>) {
+        frame = node.pointee.spec.frame
+        boundsOrigin = node.pointee.spec.boundsOrigin
+        transform = node.pointee.spec.transform
+    }
+
     func apply(_ p: Point) -> Point? {
         guard let t = transform, t != .identity else {
             return Point(p.x - frame.x + boundsOrigin.x, p.y - frame.y + boundsOrigin.y)
@@ -43,14 +50,14 @@ extension World {
     /// The views hit-testing asks inside `id`, back to front: its view children, and for a child view
     /// controller that controller's root view, at the controller's position in the children order.
     func hitTestSubviews(of id: String) -> [String] {
-        guard let (kind, children) = read(id, { ($0.kind, $0.children) }) else { return [] }
+        guard let (kind, children) = read(id, { ($0.pointee.spec.kind, $0.pointee.children) }) else { return [] }
         var out: [String] = []
         out.reserveCapacity(children.count)
         for child in children {
-            guard let (kind, first) = read(child, { ($0.kind, $0.children.first) }) else { continue }
+            guard let (kind, first) = read(child, { ($0.pointee.spec.kind, $0.pointee.children.first) }) else { continue }
             if kind.isSubviewKind {
                 out.append(child)
-            } else if kind == .viewController, let root = first, read(root, { $0.kind.isSubviewKind }) == true {
+            } else if kind == .viewController, let root = first, read(root, { $0.pointee.spec.kind.isSubviewKind }) == true {
                 out.append(root)
             }
         }
@@ -69,7 +76,7 @@ extension World {
             let parent: String?
             let conversion: SuperviewConversion
         }
-        func up(_ id: String) -> Up? { read(id) { Up(kind: $0.kind, parent: $0.parent, conversion: SuperviewConversion($0.spec)) } }
+        func up(_ id: String) -> Up? { read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) } }
         var path: [SuperviewConversion] = []
         var current = id
         guard var node = up(id) else { return nil }
@@ -96,6 +103,6 @@ extension World {
 
     /// H1/H4: a screen point in window `window`'s coordinates (the window's frame and transform).
     func convert(screen p: Point, toWindow window: String) -> Point? {
-        read(window) { $0.convertFromSuperview(p) } ?? nil
+        read(window) { SuperviewConversion($0).apply(p) } ?? nil
     }
 }

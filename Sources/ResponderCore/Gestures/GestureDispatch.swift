@@ -15,7 +15,7 @@ extension SessionState {
     mutating func observe(_ touch: EventID, hitView: String, trace: inout Trace) -> [String] {
         var observers: [String] = []
         var current: String? = hitView
-        while let id = current, let (kind, parent) = world.read(id, { ($0.kind, $0.parent) }) {
+        while let id = current, let (kind, parent) = world.read(id, { ($0.pointee.spec.kind, $0.pointee.parent) }) {
             if kind.isView {
                 for spec in world.attachedRecognizers(of: id) {
                     let refusal: GestureReason? = !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)

@@ -8,7 +8,7 @@ extension World {
     /// delaysTouchesBegan is `delaysContentTouches`, limited to the profile's `scrollDelay`.
     func builtInPan(of id: String) -> GestureRecognizerSpec? {
         // Read in place: every view a touch passes asks this, and almost none is a scroll view.
-        guard let (enabled, delays) = read(id, { $0.spec.uikitClass?.isScrollView == true ? ($0.spec.scrollEnabled, $0.spec.delaysContentTouches) : nil }) ?? nil
+        guard let (enabled, delays) = read(id, { $0.pointee.spec.uikitClass?.isScrollView == true ? ($0.pointee.spec.scrollEnabled, $0.pointee.spec.delaysContentTouches) : nil }) ?? nil
         else { return nil }
         var spec = GestureRecognizerSpec(id: id + ".pan", kind: .pan)
         spec.enabled = enabled
@@ -25,7 +25,7 @@ extension World {
 
     /// G1: a view's recognizers in attachment order — a scroll view's pan first (UIKit adds it at init).
     func attachedRecognizers(of id: String) -> [GestureRecognizerSpec] {
-        guard let attached = read(id, { $0.spec.gestureRecognizers }) else { return [] }
+        guard let attached = read(id, { $0.pointee.spec.gestureRecognizers }) else { return [] }
         guard let pan = builtInPan(of: id) else { return attached }
         return [pan] + attached
     }

@@ -77,15 +77,17 @@ public struct NodeSpec: Sendable, Equatable {
     public var canBecomeFirstResponder: Bool
     public var canResignFirstResponder = true
     public var receivesRemoteControlEvents = false
-    private var extras = NodeExtras.Storage()
+    // Internal but usable from inlinable getters: another module reading a field through a pointer to the
+    // node (ResponderCore's `World.read`) otherwise had to copy the whole spec to call each getter (issue 15).
+    @usableFromInline var extras = NodeExtras.Storage()
 
     public var transform: AffineTransform? {
-        get { extras.box?.value.transform }
+        @inlinable get { extras.box?.value.transform }
         _modify { yield &extras.unique().value.transform }
     }
     /// K1: the UIKit class a custom `class` derives from (8.6).
     public var baseClass: String? {
-        get { extras.box?.value.baseClass }
+        @inlinable get { extras.box?.value.baseClass }
         set {
             extras.unique().value.baseClass = newValue
             uikitClass = Self.resolveClass(className, newValue)
@@ -93,40 +95,40 @@ public struct NodeSpec: Sendable, Equatable {
     }
     /// K2–K10: the class-specific fields, nil where the node takes the class default (8.6).
     public var uikit: UIKitFields {
-        get { extras.box?.value.uikit ?? UIKitFields() }
+        @inlinable get { extras.box?.value.uikit ?? UIKitFields() }
         _modify { yield &extras.unique().value.uikit }
     }
     public var hitTest: HitTestOverride {
-        get { extras.box?.value.hitTest ?? HitTestOverride() }
+        @inlinable get { extras.box?.value.hitTest ?? HitTestOverride() }
         _modify { yield &extras.unique().value.hitTest }
     }
     /// Message name (touchesBegan, motionEnded, copy:, …) → how this responder implements it.
     public var handles: [String: HandleMode] {
-        get { extras.box?.value.handles ?? [:] }
+        @inlinable get { extras.box?.value.handles ?? [:] }
         _modify { yield &extras.unique().value.handles }
     }
     /// Actions this responder's canPerformAction refuses even though it implements them (A4).
     public var vetoes: [String] {
-        get { extras.box?.value.vetoes ?? [] }
+        @inlinable get { extras.box?.value.vetoes ?? [] }
         _modify { yield &extras.unique().value.vetoes }
     }
     public var targets: [TargetAction] {
-        get { extras.box?.value.targets ?? [] }
+        @inlinable get { extras.box?.value.targets ?? [] }
         _modify { yield &extras.unique().value.targets }
     }
     /// G1–G11: the recognizers attached to this view or window, in attachment order.
     public var gestureRecognizers: [GestureRecognizerSpec] {
-        get { extras.box?.value.gestureRecognizers ?? [] }
+        @inlinable get { extras.box?.value.gestureRecognizers ?? [] }
         _modify { yield &extras.unique().value.gestureRecognizers }
     }
     public var presentedBy: String? {
-        get { extras.box?.value.presentedBy }
+        @inlinable get { extras.box?.value.presentedBy }
         _modify { yield &extras.unique().value.presentedBy }
     }
     /// Free-form notes carried with the node and never used by dispatch (e.g. what `responder import` read
     /// from a dump that the model has no field for: `tag`, `text`, a scroll view's `contentSize`).
     public var annotations: [String: String] {
-        get { extras.box?.value.annotations ?? [:] }
+        @inlinable get { extras.box?.value.annotations ?? [:] }
         _modify { yield &extras.unique().value.annotations }
     }
 
@@ -139,7 +141,7 @@ public struct NodeSpec: Sendable, Equatable {
     }
 
     /// Whether this responder implements `message`, and how.
-    public func handling(_ message: String) -> HandleMode? { extras.box?.value.handles[message] }
+    @inlinable public func handling(_ message: String) -> HandleMode? { extras.box?.value.handles[message] }
 
     /// Whether every out-of-line field is certainly at its default (none was ever set).
     var outOfLineFieldsUnset: Bool { extras.box == nil }
@@ -151,35 +153,37 @@ public struct NodeSpec: Sendable, Equatable {
 }
 
 /// The out-of-line fields of a `NodeSpec`.
-struct NodeExtras: Sendable, Equatable {
-    var transform: AffineTransform?
-    var baseClass: String?
-    var uikit = UIKitFields()
-    var hitTest = HitTestOverride()
-    var handles: [String: HandleMode] = [:]
-    var vetoes: [String] = []
-    var targets: [TargetAction] = []
-    var gestureRecognizers: [GestureRecognizerSpec] = []
-    var presentedBy: String?
-    var annotations: [String: String] = [:]
+@usableFromInline struct NodeExtras: Sendable, Equatable {
+    @usableFromInline var transform: AffineTransform?
+    @usableFromInline var baseClass: String?
+    @usableFromInline var uikit = UIKitFields()
+    @usableFromInline var hitTest = HitTestOverride()
+    @usableFromInline var handles: [String: HandleMode] = [:]
+    @usableFromInline var vetoes: [String] = []
+    @usableFromInline var targets: [TargetAction] = []
+    @usableFromInline var gestureRecognizers: [GestureRecognizerSpec] = []
+    @usableFromInline var presentedBy: String?
+    @usableFromInline var annotations: [String: String] = [:]
 
     /// Copy-on-write storage: nil until a field is set. Equal by value (a box holding only defaults equals none).
-    struct Storage: Sendable, Equatable {
-        var box: Box?
+    @usableFromInline struct Storage: Sendable, Equatable {
+        @usableFromInline var box: Box?
 
         mutating func unique() -> Box {
             if !isKnownUniquelyReferenced(&box) { box = Box(box?.value ?? NodeExtras()) }
             return box!
         }
 
-        static func == (lhs: Storage, rhs: Storage) -> Bool {
+        @usableFromInline static func == (lhs: Storage, rhs: Storage) -> Bool {
             lhs.box === rhs.box || (lhs.box?.value ?? NodeExtras()) == (rhs.box?.value ?? NodeExtras())
         }
     }
 
     /// Mutated only through `Storage.unique()`, that is while no other value shares it.
-    final class Box: @unchecked Sendable {
-        var value: NodeExtras
+    @usableFromInline final class Box: @unchecked Sendable {
+        // Unchecked: a shared box is only read (it is copied before any change, `unique()`), and the dynamic
+        // check on each read of a field was a fifth of what reading one cost.
+        @exclusivity(unchecked) @usableFromInline var value: NodeExtras
         init(_ value: NodeExtras) { self.value = value }
     }
 }
