@@ -26,7 +26,8 @@ extension SessionState {
         if let target {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
-            if let (handling, builtIn) = responders.read(target, { ($0.pointee.spec.handling(action), $0.pointee.spec.handling(action) == nil ? builtInAction(action, on: $0.pointee) : nil) }) {
+            if let (handling, textInput) = responders.read(target, { ($0.pointee.spec.handling(action), $0.pointee.spec.uikitClass?.isTextInput == true) }) {
+                let builtIn = handling == nil ? builtInAction(action, on: target, textInput: textInput, responders: responders) : nil
                 let implements = handling != nil || builtIn != nil
                 step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
                 outcome = ActionOutcome(performed: implements, by: implements ? target : nil, visited: [target], reason: implements ? nil : .notImplemented)
@@ -39,11 +40,11 @@ extension SessionState {
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
             var seen: Set<String> = []
             var current: String? = nilTargetStart(sender: sender)
-            while let id = current, seen.insert(id).inserted, let (handling, builtIn, vetoed) = responders.read(id, { node in
-                let handling = node.pointee.spec.handling(action)
-                return (handling, handling == nil ? builtInAction(action, on: node.pointee) : nil, node.pointee.spec.vetoes.contains(action))
+            while let id = current, seen.insert(id).inserted, let (handling, textInput, vetoed) = responders.read(id, { node in
+                (node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true, node.pointee.spec.vetoes.contains(action))
             }) {
                 outcome.visited.append(id)
+                let builtIn = handling == nil ? builtInAction(action, on: id, textInput: textInput, responders: responders) : nil
                 if handling != nil || builtIn != nil {
                     if vetoed || builtIn?.available == false {
                         step(id, .notHandled, builtIn?.rule ?? rule, reason: .vetoed)

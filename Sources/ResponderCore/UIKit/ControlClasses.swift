@@ -7,8 +7,11 @@ extension SessionState {
     /// event's actions in turn.
     mutating func classControlEvents(_ control: String, touch: LiveTouch, phase: TouchPhase, events: [ControlEvent], trace: inout Trace)
         -> (together: [ControlEvent], after: [(ControlEvent, Rule)]) {
-        guard let node = world[control]?.spec, let cls = node.uikitClass else { return ([], []) }
+        // A button, the common case, needs neither the node's fields nor the touch's point in it.
+        guard let cls = world.read(control, { $0.pointee.spec.uikitClass }) ?? nil else { return ([], []) }
         let upInside = events.contains(.touchUpInside)
+        if cls == .UIButton { return upInside ? ([.primaryActionTriggered], []) : ([], []) }
+        guard let node = world[control]?.spec else { return ([], []) }
         let p = localPoint(touch, in: control)
         switch cls {
         case .UIButton:

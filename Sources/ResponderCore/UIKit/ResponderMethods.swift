@@ -3,13 +3,15 @@ import ResponderProtocol
 /// K6/K7: the action methods UIKit's classes implement without the app declaring them (`handles` overrides
 /// them): whether a responder implements one, and whether its canPerformAction allows it now.
 extension SessionState {
-    func builtInAction(_ action: String, on node: Node) -> (available: Bool, rule: Rule)? {
+    /// `textInput`: whether the responder is a text field or view; only then is its spec read (a walk asks
+    /// this of every responder it passes, and copying each one's spec, or the state, for it was most of a hop).
+    func builtInAction(_ action: String, on id: String, textInput: Bool, responders: Responders) -> (available: Bool, rule: Rule)? {
         switch action {
         case "becomeFirstResponder", "resignFirstResponder":
             return (true, .k7)  // every responder implements both
         default:
-            guard editingCommands.contains(action), node.spec.uikitClass?.isTextInput == true else { return nil }
-            return (canEdit(action, node.spec), .k6)
+            guard textInput, editingCommands.contains(action), let spec = responders.node(id)?.spec else { return nil }
+            return (canEdit(action, spec), .k6)
         }
     }
 
