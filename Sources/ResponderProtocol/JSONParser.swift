@@ -31,7 +31,9 @@ struct JSONParser {
     }
 
     mutating func parse() throws(JSONParseError) -> JSON {
+        // A request nests two or three levels: room for them up front (growing the stack was a reallocation).
         var stack: [Frame] = []
+        stack.reserveCapacity(4)
         var value: JSON = .null
         do {
             try parse(&value, &stack)
