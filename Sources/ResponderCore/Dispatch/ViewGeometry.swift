@@ -78,6 +78,7 @@ extension World {
         }
         func up(_ id: String) -> Up? { read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) } }
         var path: [SuperviewConversion] = []
+        path.reserveCapacity(16)  // one allocation for the usual depth, where growing from one made four
         var current = id
         guard var node = up(id) else { return nil }
         while current != window {
