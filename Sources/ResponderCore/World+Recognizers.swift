@@ -1,12 +1,5 @@
 import ResponderProtocol
 
-extension World {
-    /// G4: whether either recognizer lets the other recognize alongside it.
-    func simultaneous(_ a: String, _ b: String) -> Bool {
-        recognizer(a)?.spec.simultaneousWith.contains(b) == true || recognizer(b)?.spec.simultaneousWith.contains(a) == true
-    }
-}
-
 extension Transaction {
     /// Brings the recognizer index up to date with the nodes this batch touched, then checks that every
     /// recognizer id is unique in the session and that the recognizers the batch wrote name only recognizers

@@ -64,7 +64,7 @@ extension SessionState {
     /// G7/G8 (the view's touches) and G3 (its actions) follow.
     mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
         guard let i = runIndex(id), runs[i].state == .possible, let (view, spec) = world.recognizer(id) else { return }
-        let required = spec.requireToFail.compactMap { runIndex($0) }  // a closure: `compactMap(runIndex)` copied the whole state into the method reference
+        let required = spec.requireToFail.compactMap(runIndex)
         if let winner = required.first(where: { runs[$0].state.isActive }) {
             fail(id, reason: .requiredRecognized, rule: .g5, by: runs[winner].id, trace: &trace)
             return
@@ -81,9 +81,7 @@ extension SessionState {
         runs[i].pending = nil
         // G4: a recognizer that has begun or recognized keeps the touches it shares with this one.
         let mineSoFar = Set(runs[i].seen)
-        // The world, not `self`, in the closure: a closure calling a method of the state copied the whole state.
-        let world = self.world
-        if let holder = runs.first(where: { $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !world.simultaneous(id, $0.id) }) {
+        if let holder = runs.first(where: { $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !simultaneous(id, $0.id) }) {
             fail(id, reason: .excluded, rule: .g4, by: holder.id, trace: &trace)
             return
         }
@@ -143,7 +141,9 @@ extension SessionState {
     }
 
     /// G4: either one names the other in `simultaneousWith`.
-    func simultaneous(_ a: String, _ b: String) -> Bool { world.simultaneous(a, b) }
+    func simultaneous(_ a: String, _ b: String) -> Bool {
+        world.recognizer(a)?.spec.simultaneousWith.contains(b) == true || world.recognizer(b)?.spec.simultaneousWith.contains(a) == true
+    }
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
     /// own default action (a button's single tap, a slider's drag, a switch's tap and drag).
