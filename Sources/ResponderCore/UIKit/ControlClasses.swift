@@ -14,8 +14,6 @@ extension SessionState {
         guard let node = world[control]?.spec else { return ([], []) }
         let p = localPoint(touch, in: control)
         switch cls {
-        case .UIButton:
-            return upInside ? ([.primaryActionTriggered], []) : ([], [])
         case .UISwitch:
             guard upInside else { return ([], []) }
             change(control, "on", \.uikit.on, to: !node.isOn, rule: .k3, trace: &trace)
