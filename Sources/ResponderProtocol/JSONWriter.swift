@@ -4,9 +4,13 @@
 /// Replies and trace events are written here, so each call is a capacity check and stores through a pointer:
 /// `Array.append` per byte, with a uniqueness and capacity check each time, and a `[Bool]` stack of commas
 /// were half of a hit test's instructions (issue 15).
-public struct JSONWriter: Sendable {
-    /// The text is `storage[0..<count]`; the rest is room made ahead (never read).
-    private var storage: [UInt8]
+///
+/// The writer owns its buffer outright (`~Copyable`): every append is a capacity check and a store, with no
+/// uniqueness check of a shared array (two per key, with a closure call, were most of a short write).
+public struct JSONWriter: ~Copyable, @unchecked Sendable {
+    /// The text is `base[0..<count]`; the rest, up to `capacity`, is room made ahead (never read).
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     /// Bytes written so far.
     public private(set) var count = 0
     /// Per open container, innermost in bit 0: whether a member has been written (so the next needs a comma).
@@ -16,50 +20,49 @@ public struct JSONWriter: Sendable {
     private var spilled: [Bool] = []
     private var afterKey = false
 
-    public init(reservingCapacity capacity: Int = 256) { storage = Self.uninitialized(max(capacity, 16)) }
+    public init(reservingCapacity capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    /// The text written so far (a copy unless the room made ahead is used up exactly: `takeBytes` never copies).
-    public var bytes: [UInt8] { count == storage.count ? storage : Array(storage[0..<count]) }
+    deinit { base.deallocate() }
 
-    /// The text written so far, handed over without a copy; the writer is empty afterwards.
+    /// A copy of the text written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// The text written so far; the writer is empty afterwards (its room is kept, or given back when large).
     public mutating func takeBytes() -> [UInt8] {
-        storage.removeSubrange(count...)
-        defer {
-            storage = []
-            count = 0
+        let text = bytes
+        count = 0
+        if capacity > 1 << 16 {
+            base.deallocate()
+            capacity = 256
+            base = .allocate(capacity: capacity)
         }
-        return storage
+        return text
     }
 
     /// The byte at `offset` of the text written so far.
     public func byte(at offset: Int) -> UInt8 {
         precondition(offset < count, "offset past the text written")
-        return storage[offset]
-    }
-
-    /// Room that is never read before it is written: no need to fill it.
-    private static func uninitialized(_ size: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
+        return base[offset]
     }
 
     @inline(never)
     private mutating func grow(to needed: Int) {
-        let old = storage
-        let written = count
-        storage = [UInt8](unsafeUninitializedCapacity: max(needed, old.count * 2)) { buffer, initialized in
-            old.withUnsafeBufferPointer { source in
-                if written > 0 { buffer.baseAddress!.update(from: source.baseAddress!, count: written) }
-            }
-            initialized = buffer.count
-        }
+        let larger = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        if count > 0 { moved.update(from: base, count: count) }
+        base.deallocate()
+        base = moved
+        capacity = larger
     }
 
     /// Makes room for at most `maximum` bytes and lets `body` write them at the end; it returns how many it wrote.
     @inline(__always)
     private mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if count &+ maximum > storage.count { grow(to: count + maximum) }
-        let at = count
-        count = at + storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + at) }
+        if count &+ maximum > capacity { grow(to: count + maximum) }
+        count += body(base + count)
     }
 
     @inline(__always)
@@ -214,12 +217,9 @@ public struct JSONWriter: Sendable {
         guard !range.isEmpty else { return }
         separate()
         let length = range.count
-        if count + length > storage.count { grow(to: count + length) }
-        let at = count
-        storage.withUnsafeMutableBufferPointer { buffer in
-            (buffer.baseAddress! + at).update(from: buffer.baseAddress! + range.lowerBound, count: length)
-        }
-        count = at + length
+        if count + length > capacity { grow(to: count + length) }
+        (base + count).update(from: base + range.lowerBound, count: length)
+        count += length
     }
 
     private mutating func writeNumber(_ n: Double) {

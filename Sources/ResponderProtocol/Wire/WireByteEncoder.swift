@@ -13,10 +13,10 @@ public enum WireByteEncoder {
     /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
     /// Returns false, with the writer unusable, when the value needs the tree encoder.
     public static func write<T: Encodable>(_ value: T, to writer: inout JSONWriter) -> Bool {
-        let sink = ByteSink(writer)
-        writer = JSONWriter()
+        let sink = ByteSink(JSONWriter(reservingCapacity: 16))
+        swap(&writer, &sink.writer)
         sink.write(value)
-        writer = sink.writer
+        swap(&writer, &sink.writer)
         return !sink.failed
     }
 
@@ -42,7 +42,7 @@ final class ByteSink {
     var writer: JSONWriter
     var failed = false
 
-    init(_ writer: JSONWriter) { self.writer = writer }
+    init(_ writer: consuming JSONWriter) { self.writer = writer }
 
     func write<T: Encodable>(_ value: T) {
         // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime.
