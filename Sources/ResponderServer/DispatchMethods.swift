@@ -7,7 +7,7 @@ import ResponderProtocol
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
         table.add(HitTestRequest.self) { r, host, _ in
-            r.wantsTrace ? .typed(host.state.hitTest(at: r.point)) : .encoded(host.state.hitTestOutcome(at: r.point).untracedReply)
+            r.wantsTrace ? .encoded(host.state.hitTestReply(at: r.point)) : .encoded(host.state.hitTestOutcome(at: r.point).untracedReply)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.state.responderChain(from: r.id)

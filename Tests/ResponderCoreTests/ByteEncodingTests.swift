@@ -47,6 +47,39 @@ import Testing
         }
     }
 
+    /// The hitTest reply written without its trace (`hitTestReply`) is the bytes of the traced value, for hits,
+    /// misses of every window (H1's discard), and the H6 overrides that change a visit (never, pass-through,
+    /// both redirects) — an id that needs escaping included.
+    @Test func hitTestReplyWithoutBuildingTheTrace() throws {
+        func check(_ s: SessionState, _ p: Point, _ what: String) {
+            let reply = s.hitTestReply(at: p)
+            let traced = JSONCodec.encode(WireEncoder.encode(s.hitTest(at: p)))
+            #expect(reply == traced, "\(what) \(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced, as: UTF8.self))")
+        }
+        let demo = try demo()
+        var misses = 0
+        for x in stride(from: -10.0, through: 400, by: 25) {
+            for y in stride(from: -10.0, through: 850, by: 37) {
+                check(demo, Point(x, y + 0.25), "demo")
+                if demo.hitTestOutcome(at: Point(x, y + 0.25)).view == nil { misses += 1 }
+            }
+        }
+        #expect(misses > 0, "the sweep includes points no window answers")
+        let overrides = try session(fixtureF([
+            // Back-most: redirect when nil answers for every point that reaches it.
+            v("Cell", 0, 400, 200, 80, #""hitTest": {"redirect": {"to": "Scroll", "when": "nil"}}"#, children: [v("Scroll", 0, 0, 400, 80)]),
+            v("Under", 0, 0, 400, 400),
+            v("Overlay", 0, 0, 400, 300, #""hitTest": {"mode": "passThroughSelf"}"#, children: [v("Chip", 10, 10, 50, 50)]),
+            v(#"Hidden\"One"#, 0, 0, 100, 100, #""hitTest": {"mode": "never"}"#, children: [v("Child", 0, 0, 100, 100)]),
+            v("Row", 0, 500, 400, 80, #""hitTest": {"redirect": {"to": "Inner", "when": "self"}}"#, children: [v("Inner", 100, 0, 200, 80)]),
+        ]))
+        for p in [Point(20, 20), Point(200, 200), Point(200, 350), Point(300, 440), Point(50, 440), Point(20, 540), Point(5000, 5000)] {
+            check(overrides, p, "overrides")
+        }
+        let reasons = Set([Point(20, 20), Point(200, 200), Point(300, 440), Point(20, 540)].flatMap { overrides.hitTestOutcome(at: $0).visited.compactMap(\.reason) })
+        #expect(reasons.isSuperset(of: [.never, .passThrough, .redirect]), "\(reasons)")
+    }
+
     @Test func dispatchesThatChangeTheSession() throws {
         var s = try demo()
         var n = 0

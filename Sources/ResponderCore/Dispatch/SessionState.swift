@@ -134,15 +134,25 @@ public struct SessionState: Sendable {
     public var livePresses: [LivePressInfo] { presses.map(\.info) }
 
     /// H1–H8: the view at a screen point; no side effects. The trace (kind hitTest) has one step per view
-    /// asked, as a touch's began does.
+    /// asked, as a touch's began does, then H1's discard when no window's hit test answered.
     public func hitTest(at point: Point) -> Traced<HitTestOutcome> {
-        var tester = HitTester(world: world, profile: profile)
-        let hit = tester.run(screen: point)
+        let outcome = hitTestOutcome(at: point)
         var trace = Trace(kind: .hitTest)
-        trace.steps.reserveCapacity(hit.visits.count + 1)
-        for v in hit.visits { trace.add(.hitTest(v, touch: nil)) }
-        if hit.view == nil { trace.discard("hitTest", reason: .noHit, rule: .h1) }
-        return trace.finish(hit.outcome)
+        trace.steps.reserveCapacity(outcome.visited.count + 1)
+        for v in outcome.visited { trace.add(.hitTest(v, touch: nil)) }
+        trace.steps += Self.hitTestEnd(outcome)
+        return trace.finish(outcome)
+    }
+
+    /// `hitTest(at:)`'s reply, byte for byte, written without building its trace (the steps restate the visits).
+    public func hitTestReply(at point: Point) -> [UInt8] {
+        let outcome = hitTestOutcome(at: point)
+        return outcome.tracedReply(trailing: Self.hitTestEnd(outcome))
+    }
+
+    /// The steps after the visits: H1, a point no window answers is discarded.
+    private static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
+        outcome.view == nil ? [.discard(message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)] : []
     }
 
     /// H1–H8 without building the trace, for a reply that leaves it out (1.8): its steps would only restate

@@ -70,32 +70,59 @@ extension Traced where Outcome == HitTestOutcome {
     /// Each view asked is in it three times (`visited`, its `hitTest` step, the trace's `outcome`): it is
     /// written once and its bytes copied for the other two.
     func write(to w: inout JSONWriter) {
+        outcome.writeTraced(kind: trace.kind, to: &w) { w, visits in
+            for (i, step) in trace.steps.enumerated() {
+                // A step is a visit's copy only when it is that visit, with nothing added.
+                if case .hitTest(let visit, nil) = step, i < visits.count, visit == outcome.visited[i] {
+                    HitTestOutcome.writeStep(copying: visits[i], to: &w)
+                } else {
+                    step.write(to: &w)
+                }
+            }
+        }
+    }
+}
+
+extension HitTestOutcome {
+    /// The bytes of the `Traced<HitTestOutcome>` whose steps are `visited`, each as a `hitTest` step, then
+    /// `trailing` — written without building that trace: its steps, their copies and the comparisons that
+    /// find a step equal to its visit were a third of a hit test's reply (issue 15).
+    public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 512 + 200 * visited.count)
+        writeTraced(kind: .hitTest, to: &w) { w, visits in
+            for range in visits { Self.writeStep(copying: range, to: &w) }
+            for step in trailing { step.write(to: &w) }
+        }
+        return w.takeBytes()
+    }
+
+    /// `{<members>, trace: {kind, steps, outcome}}`, the steps written by `steps` given where each visit's
+    /// members are; the trace's `outcome` is a copy of the members.
+    fileprivate func writeTraced(kind: TraceKind, to w: inout JSONWriter, steps: (inout JSONWriter, [Range<Int>]) -> Void) {
         w.beginObject()
         let membersStart = w.count
-        let visits = outcome.writeMembers(to: &w)
+        let visits = writeMembers(to: &w)
         let members = membersStart..<w.count
         w.key(static: "trace")
         w.beginObject()
-        w.key(static: "kind"); w.string(trace.kind.rawValue)
+        w.key(static: "kind"); w.string(kind.rawValue)
         w.key(static: "steps")
         w.beginArray()
-        for (i, step) in trace.steps.enumerated() {
-            // A step is a visit's copy only when it is that visit, with nothing added.
-            if case .hitTest(let visit, nil) = step, i < visits.count, visit == outcome.visited[i] {
-                w.beginObject()
-                w.key(static: "step"); w.string(step.name)
-                w.copyMembers(visits[i])
-                w.endObject()
-            } else {
-                step.write(to: &w)
-            }
-        }
+        steps(&w, visits)
         w.endArray()
         w.key(static: "outcome")
         w.beginObject()
         w.copyMembers(members)
         w.endObject()
         w.endObject()
+        w.endObject()
+    }
+
+    /// A `hitTest` step with no touch: `step`, then the visit's members already written at `visit`.
+    fileprivate static func writeStep(copying visit: Range<Int>, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key(static: "step"); w.string(TraceStep.hitTestName)
+        w.copyMembers(visit)
         w.endObject()
     }
 }

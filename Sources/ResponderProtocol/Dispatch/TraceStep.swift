@@ -126,9 +126,12 @@ public enum TraceStep: Sendable, Equatable {
     /// K3–K8: dispatch changed a node field (published as a tree change, 12.6).
     case change(FieldChange)
 
+    /// A `hitTest` step's name, for a writer that writes such steps without the value.
+    static var hitTestName: String { "hitTest" }
+
     public var name: String {
         switch self {
-        case .hitTest: return "hitTest"
+        case .hitTest: return Self.hitTestName
         case .deliver: return "deliver"
         case .controlEvent: return "controlEvent"
         case .action: return "action"
