@@ -34,7 +34,9 @@ struct HitTester {
     }
 
     mutating func run(screen: Point) -> HitTestResult {
+        // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
         visits = []
+        visits.reserveCapacity(32)
         for window in Self.windowOrder(world) {
             let q = world.convert(screen: screen, toWindow: window)
             if let view = hitTest(root: window, point: q) {
@@ -151,9 +153,9 @@ struct HitTester {
             case .local(let p): point = p
             case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
             }
-            let override = node.pointee.spec.hitTest
             // H6 never: always nil, the whole subtree is hidden from touches.
-            if override.mode == .never { return Checked(point: point, never: true) }
+            let mode = node.pointee.spec.hitTestMode
+            if mode == .never { return Checked(point: point, never: true) }
             var c = Checked(point: point)
             if node.pointee.spec.hidden {
                 c.exclusion = (.hidden, .h2)
@@ -162,7 +164,7 @@ struct HitTester {
             } else if !node.pointee.spec.userInteractionEnabled {
                 // K1: the class default (an image view, a label) when the node does not set it.
                 c.exclusion = (.interactionDisabled, node.pointee.spec.interactionSetting == nil ? .k1 : .h2)
-            } else if node.pointee.spec.uikit.animatingAllowsInteraction == false {
+            } else if node.pointee.spec.animatingAllowsInteraction == false {
                 c.exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
             } else if world.presentedOver(id) {
                 c.exclusion = (.presentedOver, .k9)
@@ -171,16 +173,17 @@ struct HitTester {
             } else if let p = point {
                 // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
                 // is only asked when its superview contained the point, so clipsToBounds plays no part.
-                let area = node.pointee.spec.bounds.inset(by: override.insets)
-                c.exclusion = area.contains(p) ? nil : (.outsideBounds, override.insets == .zero ? .h3 : .h6)
+                let insets = node.pointee.spec.hitTestInsets
+                let area = node.pointee.spec.bounds.inset(by: insets)
+                c.exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
             } else {
                 c.exclusion = (.singularTransform, .h4)
             }
             if c.exclusion != nil {
-                if let r = override.redirect, r.when == .nil { c.redirectWhenNil = r.to }
+                if let r = node.pointee.spec.hitTestRedirect, r.when == .nil { c.redirectWhenNil = r.to }
             } else {
                 c.children = node.pointee.children
-                c.overridesAnswer = override.mode == .passThroughSelf || override.redirect?.when == .self
+                c.overridesAnswer = mode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
             }
             return c
         } ?? Checked(notAView: true)

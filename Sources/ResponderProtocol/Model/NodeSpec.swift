@@ -102,6 +102,13 @@ public struct NodeSpec: Sendable, Equatable {
         @inlinable get { extras.box?.value.hitTest ?? HitTestOverride() }
         _modify { yield &extras.unique().value.hitTest }
     }
+    /// One field of `hitTest`, for a hit test asking every view: reading `hitTest` whole copied the override
+    /// (its redirect holds a string) for each view asked (issue 15).
+    @inlinable public var hitTestMode: HitTestOverride.Mode { extras.box?.value.hitTest.mode ?? .default }
+    @inlinable public var hitTestInsets: EdgeInsets { extras.box?.value.hitTest.insets ?? .zero }
+    @inlinable public var hitTestRedirect: HitTestOverride.Redirect? { extras.box?.value.hitTest.redirect }
+    /// K10's field alone: `uikit.animatingAllowsInteraction` copied all the class fields first.
+    @inlinable public var animatingAllowsInteraction: Bool? { extras.box?.value.uikit.animatingAllowsInteraction }
     /// Message name (touchesBegan, motionEnded, copy:, …) → how this responder implements it.
     public var handles: [String: HandleMode] {
         @inlinable get { extras.box?.value.handles ?? [:] }

@@ -66,9 +66,10 @@ extension NodeSpec {
     /// written with their effective values; a world without classes reads back exactly as before).
     public var namesUIKitClass: Bool { uikitClass != nil && (className != kind.defaultClassName || baseClass != nil) }
 
-    /// K1: `userInteractionEnabled` as set, else the class default.
+    /// K1: `userInteractionEnabled` as set, else the class default. Inlinable: a caller in another module reading
+    /// it through a pointer to the node copied the whole spec to call it.
     public var userInteractionEnabled: Bool {
-        get { interactionSetting ?? uikitClass?.defaultUserInteractionEnabled ?? true }
+        @inlinable get { interactionSetting ?? uikitClass?.defaultUserInteractionEnabled ?? true }
         set { interactionSetting = newValue }
     }
 
