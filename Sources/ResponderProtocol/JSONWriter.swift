@@ -222,93 +222,116 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         count += length
     }
 
-    private mutating func writeNumber(_ n: Double) {
-        guard n.isFinite else {
-            // JSON has no NaN or infinity; the engine never produces them, but do not emit invalid text.
-            appendStatic("null")
-            return
-        }
-        if n.rounded() == n && abs(n) < 1e15 {
-            writeInteger(Int64(n))
-        } else {
-            var text = n.description
-            text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
-        }
+    /// Appends members (`"a":1,"b":2`, without braces) to the open object, written by `body` through a cursor
+    /// into room for at most `maximum` bytes: one capacity check for all of them, where each member's key and
+    /// value were two (a hit test's visits, a trace's steps).
+    @inline(__always)
+    public mutating func members(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) {
+        separate()
+        if count &+ maximum > capacity { grow(to: count + maximum) }
+        var cursor = JSONCursor(base + count, room: maximum)
+        body(&cursor)
+        count += cursor.written
     }
 
-    /// Decimal digits without going through `String` (the same text as `String(Int64)`).
-    private mutating func writeInteger(_ value: Int64) {
-        // 19 digits and a sign at most.
-        append(atMost: 20) { out in
-            if value >= 0 && value < 10 {
-                out[0] = UInt8(ascii: "0") + UInt8(value)
-                return 1
-            }
-            var magnitude = value.magnitude
-            var digits = 0
-            var probe = magnitude
-            while probe > 0 {
-                digits += 1
-                probe /= 10
-            }
-            let length = digits + (value < 0 ? 1 : 0)
-            if value < 0 { out[0] = UInt8(ascii: "-") }
-            var i = length
-            while magnitude > 0 {
-                i -= 1
-                out[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            }
-            return length
+    private mutating func writeNumber(_ n: Double) {
+        append(atMost: JSONCursor.numberRoom) { Self.writeNumber(n, at: $0) }
+    }
+
+    /// `n` as JSON text at `out` (at most `JSONCursor.numberRoom` bytes); returns its length. Integers are
+    /// written as decimal digits without going through `String` (the same text as `String(Int64)`).
+    static func writeNumber(_ n: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard n.isFinite else {
+            // JSON has no NaN or infinity; the engine never produces them, but do not emit invalid text.
+            return writeStatic("null", at: out)
         }
+        // `Int64(exactly:)` is a conversion and a compare, where `rounded()` called libm first.
+        guard abs(n) < 1e15, let value = Int64(exactly: n) else {
+            // The shortest text that reads back as `n`: 24 bytes at most ("-2.2250738585072014e-308").
+            var text = n.description
+            return text.withUTF8 { utf8 in
+                out.update(from: utf8.baseAddress!, count: utf8.count)
+                return utf8.count
+            }
+        }
+        if value >= 0 && value < 10 {
+            out[0] = UInt8(ascii: "0") + UInt8(value)
+            return 1
+        }
+        var magnitude = value.magnitude
+        var digits = 0
+        var probe = magnitude
+        while probe > 0 {
+            digits += 1
+            probe /= 10
+        }
+        let length = digits + (value < 0 ? 1 : 0)
+        if value < 0 { out[0] = UInt8(ascii: "-") }
+        var i = length
+        while magnitude > 0 {
+            i -= 1
+            out[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
+        return length
+    }
+
+    @inline(__always)
+    static func writeStatic(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let length = text.utf8CodeUnitCount
+        copy(text.utf8Start, length, to: out)
+        return length
     }
 
     private static let hex: StaticString = "0123456789abcdef"
 
     /// Runs of bytes that need no escape are copied at once; only `"`, `\` and control bytes are rewritten.
     private mutating func writeString(_ s: String) {
-        // A native string's bytes are read where they are; only another kind is copied first.
-        if s.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0) }) == nil {
-            var copy = s
-            copy.withUTF8 { writeString(utf8: $0) }
+        Self.withUTF8(s) { utf8 in
+            let length = utf8.count
+            // Ids, names and rule tags need no escape: room for them and the quotes, not for the worst case.
+            let clean = length == 0 || Self.isClean(utf8.baseAddress!, length)
+            append(atMost: clean ? length + 2 : length * 6 + 2) { Self.writeString(utf8, clean: clean, at: $0) }
         }
     }
 
+    /// A native string's bytes are read where they are; only another kind is copied first.
     @inline(__always)
-    private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+    static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
+        var copy = s
+        return copy.withUTF8(body)
+    }
+
+    /// `utf8` quoted, escaped unless `clean` (then it needs no escape), at `out`: at most `count + 2` bytes when
+    /// clean, `count * 6 + 2` (\u00XX per byte) otherwise. Returns the length written.
+    @inline(__always)
+    static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, clean: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = utf8.count
-        if length == 0 || Self.isClean(utf8.baseAddress!, length) {
-            // Ids, names and rule tags: one copy between the quotes.
-            append(atMost: length + 2) { out in
-                out[0] = UInt8(ascii: "\"")
-                if length > 0 { Self.copy(utf8.baseAddress!, length, to: out + 1) }
-                out[length + 1] = UInt8(ascii: "\"")
-                return length + 2
-            }
-            return
+        out[0] = UInt8(ascii: "\"")
+        if clean {
+            if length > 0 { copy(utf8.baseAddress!, length, to: out + 1) }
+            out[length + 1] = UInt8(ascii: "\"")
+            return length + 2
         }
-        // Six bytes (\u00XX) per input byte at most, and the quotes.
-        append(atMost: length * 6 + 2) { out in
-            out[0] = UInt8(ascii: "\"")
-            var n = 1
-            var runStart = 0
-            for i in 0..<length {
-                let b = utf8[i]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                if runStart < i {
-                    (out + n).update(from: utf8.baseAddress! + runStart, count: i - runStart)
-                    n += i - runStart
-                }
-                n += Self.writeEscape(b, to: out + n)
-                runStart = i + 1
+        var n = 1
+        var runStart = 0
+        for i in 0..<length {
+            let b = utf8[i]
+            guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+            if runStart < i {
+                (out + n).update(from: utf8.baseAddress! + runStart, count: i - runStart)
+                n += i - runStart
             }
-            if runStart < length {
-                (out + n).update(from: utf8.baseAddress! + runStart, count: length - runStart)
-                n += length - runStart
-            }
-            out[n] = UInt8(ascii: "\"")
-            return n + 1
+            n += writeEscape(b, to: out + n)
+            runStart = i + 1
         }
+        if runStart < length {
+            (out + n).update(from: utf8.baseAddress! + runStart, count: length - runStart)
+            n += length - runStart
+        }
+        out[n] = UInt8(ascii: "\"")
+        return n + 1
     }
 
     /// Whether no byte of `bytes[0..<n]` needs an escape (`"`, `\`, a control byte), eight bytes at a time:
@@ -331,22 +354,44 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             // The last eight bytes again, overlapping: no read past the end.
             return i == n || !needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
         }
-        for i in 0..<n {
-            let b = bytes[i]
-            if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
+        // Fewer than eight: one word of the string's own bytes, two overlapping loads repeated (a byte loop was
+        // most of writing a rule tag or a short id).
+        let word: UInt64
+        if n >= 4 {
+            word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+        } else if n >= 2 {
+            let half = UInt64(raw.loadUnaligned(as: UInt16.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)) << 16
+            word = half | half << 32
+        } else if n == 1 {
+            word = UInt64(bytes[0]) &* 0x0101_0101_0101_0101
+        } else {
+            return true
         }
-        return true
+        return !needsEscape(word)
     }
 
     /// `memcpy` for the short runs a writer copies (keys, ids, rule tags): eight bytes at a time, the last
     /// eight overlapping, where a call to `memcpy` cost more than copying.
     @inline(__always)
     static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to out: UnsafeMutablePointer<UInt8>) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
         guard n >= 8, n <= 32 else {
-            if n >= 8 { out.update(from: source, count: n) } else { for i in 0..<n { out[i] = source[i] } }
+            if n >= 8 {
+                out.update(from: source, count: n)
+            } else if n >= 4 {
+                // Two overlapping halves, as for eight and more.
+                let last = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+                to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                to.storeBytes(of: last, toByteOffset: n - 4, as: UInt32.self)
+            } else if n >= 2 {
+                let last = from.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)
+                to.storeBytes(of: from.loadUnaligned(as: UInt16.self), as: UInt16.self)
+                to.storeBytes(of: last, toByteOffset: n - 2, as: UInt16.self)
+            } else if n == 1 {
+                out[0] = source[0]
+            }
             return
         }
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
         var i = 0
         while i + 8 <= n {
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)

@@ -73,7 +73,8 @@ import Testing
 
     @Test func integersAndFractionsReadBackExactly() throws {
         let values: [Double] = [0, 9, 10, -1, -9, -10, 99, 100, 123_456_789, -987_654_321, 999_999_999_999_999,
-                                -999_999_999_999_999, 1e15, 0.5, -2.25, 1e-7, .greatestFiniteMagnitude]
+                                -999_999_999_999_999, 1e15, 0.5, -2.25, 1e-7, .greatestFiniteMagnitude, -0.0,
+                                -.leastNonzeroMagnitude, -2.2250738585072014e-308, 4_503_599_627_370_497]
         var w = JSONWriter(reservingCapacity: 2)
         w.beginArray()
         for v in values { w.number(v) }
@@ -84,6 +85,28 @@ import Testing
         #expect(written.hasSuffix(",null]"))
         let back = try JSONCodec.decode(written).arrayValue ?? []
         #expect(back.dropLast().map(\.doubleValue) == values.map(Optional.some))
+    }
+
+    /// Members written through a cursor (one capacity check for all) are the text the writer's own calls give,
+    /// after a member already there (the comma) and across growth from a tiny buffer, escapes and numbers included.
+    @Test func cursorMembersAreTheWritersText() {
+        let strings = ["", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "a\"b", "tab\there", String(repeating: "é", count: 40)]
+        let numbers: [Double] = [0, -345, 550.25, 1e-7, -0.0, 123_456_789_012]
+        for s in strings {
+            for n in numbers {
+                var ours = JSONWriter(reservingCapacity: 1), theirs = JSONWriter(reservingCapacity: 1)
+                ours.beginObject(); ours.key(static: "first"); ours.bool(true)
+                ours.members(atMost: 24 + JSONCursor.room(for: s) + 2 * JSONCursor.numberRoom) { c in
+                    c.raw("\"s\":"); c.string(s); c.raw(",\"p\":["); c.number(n); c.raw(","); c.number(-n); c.raw("]")
+                }
+                ours.endObject()
+                theirs.beginObject(); theirs.key(static: "first"); theirs.bool(true)
+                theirs.key("s"); theirs.string(s)
+                theirs.key("p"); theirs.beginArray(); theirs.number(n); theirs.number(-n); theirs.endArray()
+                theirs.endObject()
+                #expect(text(&ours) == text(&theirs), "\(s) \(n)")
+            }
+        }
     }
 
     @Test func copiedMembersAreTheWrittenTextAgain() {

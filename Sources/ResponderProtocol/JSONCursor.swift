@@ -1,0 +1,54 @@
+/// Writes JSON text into room a `JSONWriter` made ahead (`JSONWriter.members(atMost:)`): the caller adds up
+/// the most each part can take (`room(for:)`, `numberRoom`, a literal's length) and the writes in between are
+/// stores through a pointer. Every write checks the room left, so a wrong sum stops the engine rather than
+/// writing past the buffer.
+public struct JSONCursor: ~Copyable {
+    private let start: UnsafeMutablePointer<UInt8>
+    private var at: UnsafeMutablePointer<UInt8>
+    private let end: UnsafeMutablePointer<UInt8>
+
+    init(_ start: UnsafeMutablePointer<UInt8>, room: Int) {
+        self.start = start
+        at = start
+        end = start + room
+    }
+
+    /// Bytes written so far.
+    var written: Int { at - start }
+
+    /// The most a number takes (the longest shortest text of a `Double` is 24 bytes).
+    public static let numberRoom = 32
+
+    /// The most `s` takes as a JSON string: its quotes and six bytes (`\u00XX`) per byte.
+    @inline(__always)
+    public static func room(for s: String) -> Int { s.utf8.count * 6 + 2 }
+
+    @inline(__always)
+    private func claim(_ n: Int) {
+        precondition(end - at >= n, "JSONCursor: more written than the room made")
+    }
+
+    /// Text known when the program was compiled, copied as it is (keys with their quotes, commas, brackets).
+    @inline(__always)
+    public mutating func raw(_ text: StaticString) {
+        claim(text.utf8CodeUnitCount)
+        at += JSONWriter.writeStatic(text, at: at)
+    }
+
+    @inline(__always)
+    public mutating func string(_ s: String) {
+        let at = self.at, left = end - at
+        self.at += JSONWriter.withUTF8(s) { utf8 in
+            let length = utf8.count
+            let clean = length == 0 || JSONWriter.isClean(utf8.baseAddress!, length)
+            precondition(left >= (clean ? length + 2 : length * 6 + 2), "JSONCursor: more written than the room made")
+            return JSONWriter.writeString(utf8, clean: clean, at: at)
+        }
+    }
+
+    @inline(__always)
+    public mutating func number(_ n: Double) {
+        claim(Self.numberRoom)
+        at += JSONWriter.writeNumber(n, at: at)
+    }
+}
