@@ -220,6 +220,7 @@ struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             let s = bytes.withUnsafeBufferPointer { buffer -> String? in
                 let run = UnsafeBufferPointer(rebasing: buffer[start..<i])
+                if let known = KnownStrings.table.lookup(buffer.baseAddress! + start, run.count) { return known }
                 // ASCII (ids, kinds, keys: nearly every string) needs no validation; the validating initializer
                 // was half of reading a small request.
                 var high: UInt8 = 0

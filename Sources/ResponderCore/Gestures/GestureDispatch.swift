@@ -64,7 +64,8 @@ extension SessionState {
     /// G7/G8 (the view's touches) and G3 (its actions) follow.
     mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
         guard let i = runIndex(id), runs[i].state == .possible, let (view, spec) = world.recognizer(id) else { return }
-        let required = spec.requireToFail.compactMap(runIndex)
+        // A closure, not the method itself: `compactMap(runIndex)` captured a copy of the whole session state.
+        let required = spec.requireToFail.compactMap { runIndex($0) }
         if let winner = required.first(where: { runs[$0].state.isActive }) {
             fail(id, reason: .requiredRecognized, rule: .g5, by: runs[winner].id, trace: &trace)
             return
@@ -89,15 +90,18 @@ extension SessionState {
             fail(id, reason: .shouldBeginFalse, rule: .g6, by: nil, trace: &trace)
             return
         }
-        if let control = preemptingControl(runs[i], view: view, spec: spec) {
+        // The run read once, before the checks: `check(runs[i])` on a mutating self copied the whole state
+        // to call each of them.
+        let run = runs[i]
+        if let control = preemptingControl(run, view: view, spec: spec) {
             fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
             return
         }
-        if cannotScroll(runs[i]) {
+        if cannotScroll(run) {
             fail(id, reason: .cannotScroll, rule: .k8, by: nil, trace: &trace)
             return
         }
-        if let kept = contentKeepsTouch(runs[i]) {
+        if let kept = contentKeepsTouch(run) {
             fail(id, reason: kept.reason, rule: .k8, by: kept.by, trace: &trace)
             return
         }
