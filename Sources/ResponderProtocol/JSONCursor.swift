@@ -51,4 +51,19 @@ public struct JSONCursor: ~Copyable {
         claim(Self.numberRoom)
         at += JSONWriter.writeNumber(n, at: at)
     }
+
+    /// A string or null.
+    @inline(__always)
+    public mutating func string(orNull s: String?) {
+        if let s { string(s) } else { raw("null") }
+    }
+
+    @inline(__always)
+    public mutating func bool(_ b: Bool) {
+        if b { raw("true") } else { raw("false") }
+    }
+
+    /// The most `s` or null takes.
+    @inline(__always)
+    public static func room(for s: String?) -> Int { s.map { room(for: $0) } ?? 4 }
 }

@@ -1,50 +1,100 @@
 /// Trace steps are most of a dispatch's trace, so they skip Codable and are written by hand: the same members in
 /// the same order as `TraceStep.encode(to:)` (ByteEncodingTests compares the two over the demo world's
 /// dispatches and hand-made steps of every kind). `encodeIfPresent` writes null; `if let … encode` leaves out.
+/// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
+/// key by key, they were most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
+    /// Room per member for its key, quotes and comma (the longest, `"step":"controlEvent","control":`, is two).
+    private static let memberRoom = 24
+
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key(static: "step"); w.string(name)
+        let m = Self.memberRoom
         switch self {
+        case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
+            let disposition = disposition.rawValue, rule = rule.rawValue, reason = reason?.rawValue
+            let room = 8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
+                + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + (tag?.room ?? 0)
+            w.members(atMost: room) { c in
+                c.raw("\"step\":\"deliver\",\"to\":"); c.string(to)
+                c.raw(",\"message\":"); c.string(message)
+                c.raw(",\"disposition\":"); c.string(disposition)
+                c.raw(",\"rule\":"); c.string(rule)
+                if let reason { c.raw(",\"reason\":"); c.string(reason) }
+                if let tag { c.write(tag) }
+            }
+        case .controlEvent(let control, let event, let touch, let rule):
+            let event = event.rawValue, rule = rule.rawValue
+            let room = 6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule) + touch.room
+            w.members(atMost: room) { c in
+                c.raw("\"step\":\"controlEvent\",\"control\":"); c.string(control)
+                c.raw(",\"event\":"); c.string(event)
+                c.raw(",\"rule\":"); c.string(rule)
+                c.raw(",\"touch\":"); c.write(touch)
+            }
+        case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
+            let rule = rule.rawValue, reason = reason?.rawValue
+            let room = 9 * m + JSONCursor.room(for: action) + JSONCursor.room(for: target) + JSONCursor.room(for: sender)
+                + JSONCursor.room(for: by) + JSONCursor.room(for: rule) + JSONCursor.room(for: reason)
+            w.members(atMost: room) { c in
+                c.raw("\"step\":\"action\",\"action\":"); c.string(action)
+                c.raw(",\"target\":"); c.string(orNull: target)
+                c.raw(",\"sender\":"); c.string(orNull: sender)
+                c.raw(",\"performed\":"); c.bool(performed)
+                c.raw(",\"by\":"); c.string(orNull: by)
+                c.raw(",\"rule\":"); c.string(rule)
+                if let reason { c.raw(",\"reason\":"); c.string(reason) }
+            }
+        case .next(let from, let to, let rule):
+            let rule = rule.rawValue
+            w.members(atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + JSONCursor.room(for: rule)) { c in
+                c.raw("\"step\":\"next\",\"from\":"); c.string(from)
+                c.raw(",\"to\":"); c.string(orNull: to)
+                c.raw(",\"rule\":"); c.string(rule)
+            }
+        case .observe(let recognizer, let view, let touch, let observes, let reason):
+            let reason = reason?.rawValue, rule = Rule.g1.rawValue
+            let room = 8 * m + JSONCursor.room(for: recognizer) + JSONCursor.room(for: view) + touch.room + JSONCursor.room(for: reason)
+                + JSONCursor.room(for: rule)
+            w.members(atMost: room) { c in
+                c.raw("\"step\":\"observe\",\"recognizer\":"); c.string(recognizer)
+                c.raw(",\"view\":"); c.string(view)
+                c.raw(",\"touch\":"); c.write(touch)
+                c.raw(",\"observes\":"); c.bool(observes)
+                if let reason { c.raw(",\"reason\":"); c.string(reason) }
+                c.raw(",\"rule\":"); c.string(rule)
+            }
+        case .gesture(let t):
+            let from = t.from.rawValue, to = t.to.rawValue, rule = t.rule.rawValue, reason = t.reason?.rawValue
+            let room = 8 * m + JSONCursor.room(for: t.recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
+                + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + JSONCursor.room(for: t.by)
+            w.members(atMost: room) { c in
+                c.raw("\"step\":\"gesture\",\"recognizer\":"); c.string(t.recognizer)
+                c.raw(",\"from\":"); c.string(from)
+                c.raw(",\"to\":"); c.string(to)
+                c.raw(",\"rule\":"); c.string(rule)
+                if let reason { c.raw(",\"reason\":"); c.string(reason) }
+                if let by = t.by { c.raw(",\"by\":"); c.string(by) }
+            }
         case .hitTest(let visit, let touch):
+            writeName(to: &w)
             visit.writeMembers(to: &w)
             if let touch { w.key(static: "touch"); touch.write(to: &w) }
-        case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
-            w.key(static: "to"); w.string(to)
-            w.key(static: "message"); w.string(message)
-            w.key(static: "disposition"); w.string(disposition.rawValue)
-            w.key(static: "rule"); w.string(rule.rawValue)
-            if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
-            tag?.write(to: &w)
-        case .controlEvent(let control, let event, let touch, let rule):
-            w.key(static: "control"); w.string(control)
-            w.key(static: "event"); w.string(event.rawValue)
-            w.key(static: "rule"); w.string(rule.rawValue)
-            w.key(static: "touch"); touch.write(to: &w)
-        case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
-            w.key(static: "action"); w.string(action)
-            w.key(static: "target"); w.string(orNull: target)
-            w.key(static: "sender"); w.string(orNull: sender)
-            w.key(static: "performed"); w.bool(performed)
-            w.key(static: "by"); w.string(orNull: by)
-            w.key(static: "rule"); w.string(rule.rawValue)
-            if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
         case .check(let id, let check, let value, let rule):
+            writeName(to: &w)
             w.key(static: "id"); w.string(id)
             w.key(static: "check"); w.string(check.rawValue)
             w.key(static: "value"); w.bool(value)
             w.key(static: "rule"); w.string(rule.rawValue)
         case .firstResponder(let change, let rule):
+            writeName(to: &w)
             w.key(static: "window"); w.string(change.window)
             w.key(static: "from"); w.string(orNull: change.from)
             w.key(static: "to"); w.string(orNull: change.to)
             w.key(static: "reason"); w.string(change.reason.rawValue)
             w.key(static: "rule"); w.string(rule.rawValue)
-        case .next(let from, let to, let rule):
-            w.key(static: "from"); w.string(from)
-            w.key(static: "to"); w.string(orNull: to)
-            w.key(static: "rule"); w.string(rule.rawValue)
         case .discard(let message, let reason, let rule, let tag, let blockedBy, let view):
+            writeName(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "reason"); w.string(reason.rawValue)
             w.key(static: "rule"); w.string(rule.rawValue)
@@ -52,24 +102,12 @@ extension TraceStep {
             if let blockedBy { w.key(static: "blockedBy"); w.string(blockedBy) }
             if let view { w.key(static: "view"); w.string(view) }
         case .keyWindow(let from, let to):
+            writeName(to: &w)
             w.key(static: "from"); w.string(orNull: from)
             w.key(static: "to"); w.string(orNull: to)
             w.key(static: "rule"); w.string(Rule.f4.rawValue)
-        case .observe(let recognizer, let view, let touch, let observes, let reason):
-            w.key(static: "recognizer"); w.string(recognizer)
-            w.key(static: "view"); w.string(view)
-            w.key(static: "touch"); touch.write(to: &w)
-            w.key(static: "observes"); w.bool(observes)
-            if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
-            w.key(static: "rule"); w.string(Rule.g1.rawValue)
-        case .gesture(let t):
-            w.key(static: "recognizer"); w.string(t.recognizer)
-            w.key(static: "from"); w.string(t.from.rawValue)
-            w.key(static: "to"); w.string(t.to.rawValue)
-            w.key(static: "rule"); w.string(t.rule.rawValue)
-            if let reason = t.reason { w.key(static: "reason"); w.string(reason.rawValue) }
-            if let by = t.by { w.key(static: "by"); w.string(by) }
         case .gestureAction(let a):
+            writeName(to: &w)
             w.key(static: "recognizer"); w.string(a.recognizer)
             w.key(static: "target"); w.string(a.target)
             w.key(static: "action"); w.string(a.action)
@@ -77,20 +115,24 @@ extension TraceStep {
             if let reason = a.reason { w.key(static: "reason"); w.string(reason.rawValue) }
             w.key(static: "rule"); w.string(Rule.g3.rawValue)
         case .gestureWait(let recognizer, let waitingFor):
+            writeName(to: &w)
             w.key(static: "recognizer"); w.string(recognizer)
             w.key(static: "waitingFor"); w.strings(waitingFor)
             w.key(static: "rule"); w.string(Rule.g5.rawValue)
         case .held(let touch, let message, let by, let rule):
+            writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.strings(by)
             w.key(static: "rule"); w.string(rule.rawValue)
         case .release(let touch, let message, let by, let rule):
+            writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.string(orNull: by)
             w.key(static: "rule"); w.string(rule.rawValue)
         case .change(let change):
+            writeName(to: &w)
             w.key(static: "id"); w.string(change.id)
             w.key(static: "field"); w.string(change.field)
             w.key(static: "from"); w.value(change.from)
@@ -98,6 +140,46 @@ extension TraceStep {
             w.key(static: "rule"); w.string(change.rule.rawValue)
         }
         w.endObject()
+    }
+
+    /// The `step` member of a step written key by key.
+    private func writeName(to w: inout JSONWriter) {
+        w.key(static: "step"); w.string(name)
+    }
+}
+
+extension EventID {
+    /// The most the id takes as JSON.
+    var room: Int {
+        switch self {
+        case .string(let s): JSONCursor.room(for: s)
+        case .integer: JSONCursor.numberRoom
+        }
+    }
+}
+
+extension EventTag {
+    var room: Int {
+        switch self {
+        case .touch(let id), .press(let id): 24 + id.room
+        }
+    }
+}
+
+extension JSONCursor {
+    mutating func write(_ id: EventID) {
+        switch id {
+        case .string(let s): string(s)
+        case .integer(let n): number(Double(n))
+        }
+    }
+
+    /// A step's `touch` or `press` member, after others.
+    mutating func write(_ tag: EventTag) {
+        switch tag {
+        case .touch(let id): raw(",\"touch\":"); write(id)
+        case .press(let id): raw(",\"press\":"); write(id)
+        }
     }
 }
 
