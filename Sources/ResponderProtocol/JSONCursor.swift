@@ -66,4 +66,32 @@ public struct JSONCursor: ~Copyable {
     /// The most `s` or null takes.
     @inline(__always)
     public static func room(for s: String?) -> Int { s.map { room(for: $0) } ?? 4 }
+
+    /// An array of strings.
+    @inline(__always)
+    public mutating func strings(_ values: [String]) {
+        raw("[")
+        for (i, v) in values.enumerated() {
+            if i > 0 { raw(",") }
+            string(v)
+        }
+        raw("]")
+    }
+
+    /// The most an array of these strings takes.
+    public static func room(for values: [String]) -> Int { values.reduce(2) { $0 + room(for: $1) + 1 } }
+
+    /// `[x,y]` or null.
+    @inline(__always)
+    public mutating func point(_ p: Point?) {
+        guard let p else { return raw("null") }
+        raw("[")
+        number(p.x)
+        raw(",")
+        number(p.y)
+        raw("]")
+    }
+
+    /// The most a point takes.
+    public static let pointRoom = 2 * numberRoom + 3
 }

@@ -3,28 +3,39 @@
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`
 /// writes null on the wire, `@OmitNil` and `if let … encode` leave the member out.
 extension TouchDelivery {
+    /// The members every delivery has are written in one piece through a cursor (`JSONWriter.members`), the
+    /// optional ones and the nested objects after them key by key.
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key(static: "touch"); touch.write(to: &w)
-        w.key(static: "phase"); w.string(phase.rawValue)
-        w.key(static: "view"); w.string(orNull: view)
-        w.key(static: "window"); w.string(orNull: window)
+        let phase = phase.rawValue
         if dropped {
+            w.members(atMost: 4 * 24 + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)) { c in
+                c.raw("\"touch\":"); c.write(touch)
+                c.raw(",\"phase\":"); c.string(phase)
+                c.raw(",\"view\":"); c.string(orNull: view)
+                c.raw(",\"window\":"); c.string(orNull: window)
+            }
             w.key(static: "message"); w.string(orNull: message)
             w.key(static: "reason"); w.string(orNull: reason?.rawValue)
             w.key(static: "dropped"); w.bool(true)
             w.endObject()
             return
         }
-        w.key(static: "localPoint")
-        if let localPoint { localPoint.write(to: &w) } else { w.null() }
-        w.key(static: "message"); w.string(orNull: message)
-        w.key(static: "visited"); w.strings(visited)
-        w.key(static: "handledBy"); w.strings(handledBy)
-        w.key(static: "controlEvents")
-        w.beginArray()
-        for event in controlEvents { w.string(event.rawValue) }
-        w.endArray()
+        let events = controlEvents.map(\.rawValue)
+        let room = 9 * 24 + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)
+            + JSONCursor.pointRoom + JSONCursor.room(for: message) + JSONCursor.room(for: visited) + JSONCursor.room(for: handledBy)
+            + JSONCursor.room(for: events)
+        w.members(atMost: room) { c in
+            c.raw("\"touch\":"); c.write(touch)
+            c.raw(",\"phase\":"); c.string(phase)
+            c.raw(",\"view\":"); c.string(orNull: view)
+            c.raw(",\"window\":"); c.string(orNull: window)
+            c.raw(",\"localPoint\":"); c.point(localPoint)
+            c.raw(",\"message\":"); c.string(orNull: message)
+            c.raw(",\"visited\":"); c.strings(visited)
+            c.raw(",\"handledBy\":"); c.strings(handledBy)
+            c.raw(",\"controlEvents\":"); c.strings(events)
+        }
         w.key(static: "actions")
         w.beginArray()
         for action in actions { action.write(to: &w) }
@@ -81,13 +92,24 @@ extension GestureTransition {
     /// `{recognizer, from, to, rule, reason?, by?}`.
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key(static: "recognizer"); w.string(recognizer)
-        w.key(static: "from"); w.string(from.rawValue)
-        w.key(static: "to"); w.string(to.rawValue)
-        w.key(static: "rule"); w.string(rule.rawValue)
-        if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
-        if let by { w.key(static: "by"); w.string(by) }
+        writeMembers(to: &w, asStep: false)
         w.endObject()
+    }
+
+    /// The members in one piece through a cursor; as a trace step (12.4), after `step: "gesture"`.
+    func writeMembers(to w: inout JSONWriter, asStep: Bool) {
+        let from = from.rawValue, to = to.rawValue, rule = rule.rawValue, reason = reason?.rawValue
+        let room = 7 * 24 + JSONCursor.room(for: recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
+            + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + JSONCursor.room(for: by)
+        w.members(atMost: room) { c in
+            if asStep { c.raw("\"step\":\"gesture\",") }
+            c.raw("\"recognizer\":"); c.string(recognizer)
+            c.raw(",\"from\":"); c.string(from)
+            c.raw(",\"to\":"); c.string(to)
+            c.raw(",\"rule\":"); c.string(rule)
+            if let reason { c.raw(",\"reason\":"); c.string(reason) }
+            if let by { c.raw(",\"by\":"); c.string(by) }
+        }
     }
 }
 

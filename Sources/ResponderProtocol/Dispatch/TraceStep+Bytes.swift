@@ -65,17 +65,7 @@ extension TraceStep {
                 c.raw(",\"rule\":"); c.string(rule)
             }
         case .gesture(let t):
-            let from = t.from.rawValue, to = t.to.rawValue, rule = t.rule.rawValue, reason = t.reason?.rawValue
-            let room = 8 * m + JSONCursor.room(for: t.recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
-                + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + JSONCursor.room(for: t.by)
-            w.members(atMost: room) { c in
-                c.raw("\"step\":\"gesture\",\"recognizer\":"); c.string(t.recognizer)
-                c.raw(",\"from\":"); c.string(from)
-                c.raw(",\"to\":"); c.string(to)
-                c.raw(",\"rule\":"); c.string(rule)
-                if let reason { c.raw(",\"reason\":"); c.string(reason) }
-                if let by = t.by { c.raw(",\"by\":"); c.string(by) }
-            }
+            t.writeMembers(to: &w, asStep: true)
         case .hitTest(let visit, let touch):
             writeName(to: &w)
             visit.writeMembers(to: &w)
