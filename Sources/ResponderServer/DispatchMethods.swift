@@ -6,20 +6,20 @@ import ResponderProtocol
 /// unless the request says `trace: "none"` (1.8): then the reply leaves it out and the event is unchanged.
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
-        table.add(HitTestRequest.self) { r, host, _ in
+        table.add(HitTestRequest.self, quick: HitTestRequest.init(quick:)) { r, host, _ in
             r.wantsTrace ? .encoded(host.state.hitTestReply(at: r.point)) : .encoded(host.state.hitTestOutcome(at: r.point).untracedReply)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.state.responderChain(from: r.id)
             return r.wantsTrace ? .typed(traced) : .encoded(WireByteEncoder.encode(traced.outcome, capacity: 256))
         }
-        table.add(FirstResponderRequest.self) { (r, host, _) throws(RPCError) in .typed(try host.state.firstResponder(window: r.window)) }
+        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) { (r, host, _) throws(RPCError) in .typed(try host.state.firstResponder(window: r.window)) }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.state.canPerformAction(r.action, sender: r.sender)
             return r.wantsTrace ? .typed(traced) : .encoded(traced.outcome.untracedReply)
         }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
-        dispatch(&table, TapRequest.self) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
+        dispatch(&table, TapRequest.self, quick: TapRequest.init(quick:)) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
         dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(RPCError) in try s.advanceClock(to: r.to, by: r.by) }
         dispatch(&table, PressRequest.self) { (r, s, client) throws(RPCError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
         dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
@@ -35,10 +35,10 @@ enum DispatchMethods {
     /// carries those bytes and the reply copies them (12.2: the two are equal), its own members being the
     /// outcome's, copied from inside the trace. With `trace: "none"` the reply is those members alone.
     static func dispatch<R: DryRunnable & TraceSelecting, Outcome>(
-        _ table: inout MethodTable, _ type: R.Type,
+        _ table: inout MethodTable, _ type: R.Type, quick: (@Sendable (JSON) -> R?)? = nil,
         _ body: @escaping @Sendable (R, inout SessionState, String) throws(RPCError) -> Traced<Outcome>
     ) where R.Response == Published<Traced<Outcome>> {
-        table.add(type) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
+        table.add(type, quick: quick) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
             // Touches and presses belong to a client id: only the connection holding it dispatches under it.
             guard ctx.holdsClientID else { throw ClientClaims.inUse(ctx.client) }
             if request.isDryRun {

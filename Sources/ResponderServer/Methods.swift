@@ -30,10 +30,13 @@ enum Methods {
 struct MethodTable {
     private(set) var handlers: [String: Handler] = [:]
 
-    /// A method of the engine as a whole.
-    mutating func add<R: RequestType>(_ type: R.Type, _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
+    /// A method of the engine as a whole. `quick` reads plain params directly (`QuickDecodable`), passed as a
+    /// closure of the concrete type: found by a cast of the request type and its result cast back, it cost a
+    /// dynamic cast and a metadata lookup on every request (issue 15).
+    mutating func add<R: RequestType>(_ type: R.Type, quick: (@Sendable (JSON) -> R?)? = nil,
+                                      _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
-        let quick = R.self as? any QuickDecodable.Type
+        precondition((R.self is any QuickDecodable.Type) == (quick != nil), "\(R.method): a QuickDecodable request is registered with its reader")
         let validated = R.self is any ValidatedParams.Type
         handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: JSON) throws -> ReplyBody in
             try Self.run(body, &ctx, params, quick: quick, validated: validated)
@@ -43,10 +46,10 @@ struct MethodTable {
     // Handlers are stored with untyped throws: swift-frontend 6.3.1 crashes lowering a generic closure that
     // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
     private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
-                                            _ ctx: inout RequestContext, _ params: JSON, quick: (any QuickDecodable.Type)?,
+                                            _ ctx: inout RequestContext, _ params: JSON, quick: (@Sendable (JSON) -> R?)?,
                                             validated: Bool) throws(RPCError) -> ReplyBody {
         let request: R
-        if let quick, let read = quick.init(quick: params) as? R {
+        if let quick, let read = quick(params) {
             // Plain params, read directly; what the generic decoder would check besides types still holds.
             if validated, let validating = read as? any ValidatedParams { try validating.validate() }
             request = read
@@ -63,8 +66,9 @@ struct MethodTable {
     }
 
     /// A method of one session: the session named by `session` is resolved before the handler runs.
-    mutating func add<R: SessionRequest>(_ type: R.Type, _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
-        add(type) { (request: R, ctx: inout RequestContext) throws -> Reply<R.Response> in
+    mutating func add<R: SessionRequest>(_ type: R.Type, quick: (@Sendable (JSON) -> R?)? = nil,
+                                         _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
+        add(type, quick: quick) { (request: R, ctx: inout RequestContext) throws -> Reply<R.Response> in
             let host = try ctx.session(request.sessionName)
             try SessionOwnership.check(request, host)
             return try body(request, host, &ctx)
