@@ -46,9 +46,10 @@ public struct World: Sendable, Equatable {
 
     /// The top of the tree `id` belongs to: `app`, or the root of a detached subtree.
     public func treeRoot(of id: String) -> String? {
-        guard var current = nodes[id] else { return nil }
-        while let p = current.parent, let parent = nodes[p] { current = parent }
-        return current.id
+        // Parents read in place: a walk up copied every node on the way (issue 15).
+        guard var current = nodes.read(id, { _ in id }) else { return nil }
+        while let p = nodes.read(current, { $0.pointee.parent }) ?? nil, nodes.read(p, { _ in true }) == true { current = p }
+        return current
     }
 
     /// Whether `id` is in the application's tree (not detached).
@@ -59,7 +60,7 @@ public struct World: Sendable, Equatable {
         var current: String? = id
         while let c = current {
             if c == ancestor { return true }
-            current = nodes[c]?.parent
+            current = nodes.read(c) { $0.pointee.parent } ?? nil
         }
         return false
     }
@@ -78,13 +79,15 @@ public struct World: Sendable, Equatable {
     }
 
     /// Attached windows in the application's child order.
+    /// Read in place: copying the root and each child node out (a retain per reference each holds) was most of
+    /// a light request such as responder.first (issue 15).
     public var windows: [String] {
-        root.children.filter { nodes[$0]?.kind == .window }
+        (read(World.rootID) { $0.pointee.children } ?? []).filter { id in read(id) { $0.pointee.spec.kind == .window } == true }
     }
 
     /// The key window: the attached window marked `key`, if any.
     public var keyWindow: String? {
-        windows.first { nodes[$0]?.key == true }
+        (read(World.rootID) { $0.pointee.children } ?? []).first { id in read(id) { $0.pointee.spec.kind == .window && $0.pointee.spec.key } == true }
     }
 
     /// Ids of `id` and everything under it, parents before children (iterative).

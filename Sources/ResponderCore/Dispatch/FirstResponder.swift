@@ -21,7 +21,7 @@ extension SessionState {
             check(.isFirstResponder, true, .f2)
             return FocusOutcome(result: true, reason: .alreadyFirstResponder, resigned: nil)
         }
-        let currentCanResign = current.map { world[$0]?.canResignFirstResponder ?? true } ?? true
+        let currentCanResign = current.map { world.read($0) { $0.pointee.spec.canResignFirstResponder } ?? true } ?? true
         switch profile.becomeOrder {
         case .checkFirst:
             // F2.3: canBecome false → false, the current first responder is untouched.
@@ -59,7 +59,7 @@ extension SessionState {
             trace.add(.check(id: id, check: .isFirstResponder, value: false, rule: .f3))
             return FocusOutcome(result: false, reason: .notFirstResponder, resigned: nil)
         }
-        let canResign = world[id]!.canResignFirstResponder
+        let canResign = world.read(id) { $0.pointee.spec.canResignFirstResponder }!
         trace.add(.check(id: id, check: .canResignFirstResponder, value: canResign, rule: .f3))
         guard canResign else { return FocusOutcome(result: false, reason: .cannotResign, resigned: nil) }
         firstResponderByWindow[window] = nil

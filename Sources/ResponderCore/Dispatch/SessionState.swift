@@ -169,7 +169,7 @@ public struct SessionState: Sendable {
         var trace = Trace(kind: .responderChain)
         for (i, from) in chain.enumerated() {
             let to: String? = i + 1 < chain.count ? chain[i + 1] : world.nextResponder(of: from)
-            trace.add(.next(from: from, to: to, rule: Self.nextRule(world[from]!.kind)))
+            trace.add(.next(from: from, to: to, rule: Self.nextRule(world.read(from) { $0.pointee.spec.kind }!)))
         }
         return trace.finish(ChainOutcome(chain: chain))
     }

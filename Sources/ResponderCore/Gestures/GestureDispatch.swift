@@ -175,7 +175,7 @@ extension SessionState {
     /// scroll view keeps its tap from a tap recognizer further up, as it does in UIKit.)
     func controlAwaitingBegan(_ touch: EventID) -> String? {
         guard let live = touches.first(where: { $0.id == touch }), !live.viewGot, live.withheld == nil,
-            live.held.first?.phase == .began, let view = live.view, world[view]?.kind == .control
+            live.held.first?.phase == .began, let view = live.view, world.read(view, { $0.pointee.spec.kind }) == .control
         else { return nil }
         return view
     }

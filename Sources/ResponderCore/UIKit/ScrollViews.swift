@@ -58,7 +58,7 @@ extension SessionState {
         for id in run.seen {
             guard let t = touches.first(where: { $0.id == id }), let view = t.view, t.viewGot, t.withheld == nil else { continue }
             if !node.spec.canCancelContentTouches { return (.contentTracking, view) }
-            if let control = tracking[id]?.control ?? (world[view]?.kind.isControl == true ? view : nil) {
+            if let control = tracking[id]?.control ?? (world.read(view, { $0.pointee.spec.kind.isControl }) == true ? view : nil) {
                 return (.controlKeepsTouch, control)
             }
         }
