@@ -148,7 +148,8 @@ public struct NodeSpec: Sendable, Equatable {
     }
 
     /// Whether this responder implements `message`, and how.
-    @inlinable public func handling(_ message: String) -> HandleMode? { extras.box?.value.handles[message] }
+    /// Always inlined: called through a pointer to the node, an out-of-line call copied the whole spec first.
+    @inlinable @inline(__always) public func handling(_ message: String) -> HandleMode? { extras.box?.value.handles[message] }
 
     /// Whether every out-of-line field is certainly at its default (none was ever set).
     var outOfLineFieldsUnset: Bool { extras.box == nil }
