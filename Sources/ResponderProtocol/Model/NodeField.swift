@@ -132,8 +132,13 @@ public final class NodeField: Sendable {
     /// Copies this field's value from `source` into `node`.
     public func copy(from source: NodeSpec, into node: inout NodeSpec) { copyValue(source, &node) }
 
-    /// Fields that name other nodes or structure and cannot be changed through `update … set`.
-    public static let structural: Set<String> = ["id", "kind", "children", "revision"]
+    /// The members of a node that are structure, not fields (`id`, `kind`, `children`, `revision`): they cannot be
+    /// changed through `update … set`. Compared, not looked up in a set: that hashed the name (SipHash), three
+    /// times for every node of a load (issue 15).
+    @inline(__always)
+    public static func isStructural(_ name: String) -> Bool {
+        name == "id" || name == "kind" || name == "children" || name == "revision"
+    }
 
     public static func named(_ name: String) -> NodeField? { byName[name] }
     private static let byName: [String: NodeField] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -122,7 +122,7 @@ public struct NodeTree: Sendable, Equatable {
                 node.frame = frame
                 continue
             }
-            guard !NodeField.structural.contains(member.key) else { continue }
+            guard !NodeField.isStructural(member.key) else { continue }
             guard let field = NodeField.named(member.key) else {
                 throw invalid("unknown field \(path)\(member.key) on \(kind.rawValue) \"\(id)\"", field: path + member.key, id: id)
             }
@@ -231,7 +231,7 @@ public struct NodeUpdate: Sendable, Equatable {
     /// Reads `set` members: unknown and structural names are errors here; values are checked by their field.
     public init(members: [(key: String, value: JSON)], id: String, path: String) throws(RPCError) {
         for (key, value) in members {
-            if NodeField.structural.contains(key) {
+            if NodeField.isStructural(key) {
                 throw NodeTree.invalid("\(path)\(key) cannot be changed by update (use insert, move or remove)", field: path + key, id: id)
             }
             guard let field = NodeField.named(key) else {
