@@ -39,8 +39,11 @@ struct HitTester {
         visits.reserveCapacity(32)
         for window in Self.windowOrder(world) {
             let q = world.convert(screen: screen, toWindow: window)
-            if let view = hitTest(root: window, point: q) {
-                return HitTestResult(window: window, view: view, windowPoint: q, localPoint: q.flatMap { world.convert($0, fromWindow: window, to: view) }, visits: visits)
+            if let answer = hitTest(root: window, point: q) {
+                // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
+                // the way down, as `convert` would apply it); only a redirect's target is converted.
+                let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: answer.id) }
+                return HitTestResult(window: window, view: answer.id, windowPoint: q, localPoint: local, visits: visits)
             }
         }
         return HitTestResult(visits: visits)
@@ -60,9 +63,12 @@ struct HitTester {
         var overridesAnswer: Bool
     }
 
+    /// A view's answer, with the point it was asked about when it answered for itself (nil after a redirect).
+    private typealias Answer = (id: String, point: Point?)
+
     private enum Start {
         case pushed(Frame)
-        case answered(String?)
+        case answered(Answer?)
         /// A child that is not asked at all (H2: neither a view nor a controller with a root view): no visit.
         case notAView
     }
@@ -76,9 +82,9 @@ struct HitTester {
     }
 
     /// hitTest(root, p) for one window.
-    private mutating func hitTest(root: String, point: Point?) -> String? {
+    private mutating func hitTest(root: String, point: Point?) -> Answer? {
         var stack: [Frame] = []
-        var answer: String?
+        var answer: Answer?
         switch start(root, .local(point), window: root, asking: .itself) {
         case .answered(let a): return a
         case .pushed(let f): stack.append(f)
@@ -205,7 +211,7 @@ struct HitTester {
             // H6 redirect when nil: the override replaces super's nil answer.
             if let to = checked.redirectWhenNil, let target = validRedirect(to, window: window) {
                 redirected(index, to: target)
-                return .answered(target)
+                return .answered((target, nil))
             }
             return .answered(nil)
         }
@@ -217,7 +223,7 @@ struct HitTester {
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
-    private mutating func finish(_ frame: Frame, subviewAnswer: String?) -> String? {
+    private mutating func finish(_ frame: Frame, subviewAnswer: Answer?) -> Answer? {
         let i = frame.visit
         if let a = subviewAnswer {
             visits[i].result = .hit
@@ -227,11 +233,11 @@ struct HitTester {
         guard frame.overridesAnswer, let override = world.read(frame.id, { $0.pointee.spec.hitTest }) else {
             visits[i].result = .hit
             visits[i].rule = .h2
-            return frame.id
+            return (frame.id, frame.point)
         }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
             redirected(i, to: target)
-            return target
+            return (target, nil)
         }
         if override.mode == .passThroughSelf {
             // H6 pass-through-self: nil instead of itself; the parent goes on with the views behind.
@@ -242,7 +248,7 @@ struct HitTester {
         }
         visits[i].result = .hit
         visits[i].rule = .h2
-        return frame.id
+        return (frame.id, frame.point)
     }
 
     private mutating func redirected(_ i: Int, to target: String) {
