@@ -11,6 +11,16 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// The text is `base[0..<count]`; the rest, up to `capacity`, is room made ahead (never read).
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// Where `base` points. A short text (a reply, an event) is written in memory the writer allocated
+    /// (`mallocked`) and copied out at the end. A long one (a world: a million views are 424 MB) is written in
+    /// the elements of `storage`, handed over by `takeBytes` without a copy — a copy doubled the pages it
+    /// touched and took a second. That array is never shared (the writer cannot be copied, `bytes` copies, and
+    /// `takeBytes` lets it go) and never resized or changed through the array while it is held, so the address
+    /// of its elements, taken once when it is made, stays valid until it is replaced.
+    private var storage: [UInt8] = []
+    private var mallocked: Bool
+    /// From this size on, the text is written in an array.
+    private static let longText = 1 << 16
     /// Bytes written so far.
     public private(set) var count = 0
     /// Per open container, innermost in bit 0: whether a member has been written (so the next needs a comma).
@@ -22,23 +32,38 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     public init(reservingCapacity capacity: Int = 256) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        if self.capacity >= Self.longText {
+            mallocked = false
+            (storage, base) = Self.arrayRoom(self.capacity)
+        } else {
+            mallocked = true
+            base = .allocate(capacity: self.capacity)
+        }
     }
 
-    deinit { base.deallocate() }
+    deinit { if mallocked { base.deallocate() } }
+
+    /// An array of `size` bytes that are never read before they are written (no need to fill them), and the
+    /// address of its elements.
+    private static func arrayRoom(_ size: Int) -> ([UInt8], UnsafeMutablePointer<UInt8>) {
+        var storage = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
+        let base = storage.withUnsafeMutableBufferPointer { $0.baseAddress! }
+        return (storage, base)
+    }
 
     /// A copy of the text written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    /// The text written so far; the writer is empty afterwards (its room is kept, or given back when large).
+    /// The text written so far; the writer is empty afterwards. A long text is handed over without a copy.
     public mutating func takeBytes() -> [UInt8] {
-        let text = bytes
-        count = 0
-        if capacity > 1 << 16 {
-            base.deallocate()
-            capacity = 256
-            base = .allocate(capacity: capacity)
-        }
+        defer { count = 0 }
+        if mallocked { return bytes }
+        storage.removeSubrange(count...)
+        let text = storage
+        // No room until something is written again: `base` is the handed-over array's, but with no capacity
+        // every write grows first, and nothing is read below `count`.
+        storage = []
+        capacity = 0
         return text
     }
 
@@ -50,12 +75,18 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     @inline(never)
     private mutating func grow(to needed: Int) {
-        let larger = max(needed, capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        let larger = max(needed, capacity * 2, 64)
+        let moved: UnsafeMutablePointer<UInt8>
+        var movedStorage: [UInt8] = []
+        if larger >= Self.longText {
+            (movedStorage, moved) = Self.arrayRoom(larger)
+        } else {
+            moved = .allocate(capacity: larger)
+        }
         if count > 0 { moved.update(from: base, count: count) }
-        base.deallocate()
-        base = moved
-        capacity = larger
+        if mallocked { base.deallocate() }
+        mallocked = larger < Self.longText
+        (storage, base, capacity) = (movedStorage, moved, larger)
     }
 
     /// Makes room for at most `maximum` bytes and lets `body` write them at the end; it returns how many it wrote.

@@ -137,6 +137,24 @@ import Testing
         #expect(w.takeBytes() == Array(#""again""#.utf8))
     }
 
+    /// A short text is written in the writer's own memory and copied out; a long one (from 64 KB, reserved or
+    /// grown into) in an array handed over whole. Both ways give the text, and the writer goes on afterwards.
+    @Test func shortAndLongTextsAreHandedOverAndTheWriterGoesOn() {
+        for reserve in [1, 100, 70_000] {
+            var w = JSONWriter(reservingCapacity: reserve)
+            for round in 0..<3 {
+                let n = [10, 20_000, 3][round]
+                w.beginArray()
+                for i in 0..<n { w.string("r\(round)-\(i)") }
+                w.endArray()
+                let expected = "[" + (0..<n).map { "\"r\(round)-\($0)\"" }.joined(separator: ",") + "]"
+                #expect(w.bytes == Array(expected.utf8), "reserve \(reserve), round \(round)")
+                #expect(w.takeBytes() == Array(expected.utf8), "reserve \(reserve), round \(round)")
+                #expect(w.count == 0)
+            }
+        }
+    }
+
     /// The word-at-a-time check and copy agree with a byte loop at every length around their eight-byte steps,
     /// with the byte that needs an escape at every position (and bytes ≥ 0x80, which never do).
     @Test func shortStringsAreCheckedAndCopiedAsAByteLoopWould() {
