@@ -25,10 +25,10 @@ import time
 import pytest
 import zmq
 
-from harness import PATIENCE, REPO, REPLY_TIMEOUT, SCHEMAS, event_schema_for, find, new_session
+from harness import PATIENCE, REPO, REPLY_TIMEOUT, SCHEMAS, demo_tree, event_schema_for, find, new_session
 
 sys.path.insert(0, str(REPO / "clients" / "python"))
-from responder_client import Connection, EngineAddress, Follower  # noqa: E402
+from responder_client import Connection, EngineAddress, Event, Follower  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -343,6 +343,43 @@ def stalled_flood(e, rate_label: str):
           f"{seconds:.1f} s, {FLOOD / seconds:,.0f} requests/s")
     assert last["result"]["seq"] == first.snapshot["seq"] + FLOOD
     return c, s, follower, first, seconds, last["result"]
+
+
+def test_a_stale_tick_changes_nothing_and_a_seq_gone_back_resnapshots(engine, client):
+    """A $sys/tick published before the follower's snapshot can still wait on the subscription: its seq is below
+    the snapshot's and nothing is missing, so nothing is replayed (replaying would hand out again the events
+    queued behind it). A tick below because the session started over (deleted and created again) re-snapshots."""
+    s = new_session(client, "tick")
+    template = view_template(client.call("tree.get", session=s)["tree"])
+    for i in range(3):
+        client.call("tree.apply", session=s, ops=writer_ops(i, template))
+    follower = Follower(connection(engine), session=s)
+    try:
+        assert follower.next(timeout=PATIENCE).kind == "snapshot"
+        at = follower.last_seq
+        assert at >= 4
+        # An event after the snapshot, published behind the stale tick: it must come live, not be replayed.
+        client.call("tree.apply", session=s, ops=writer_ops(3, template))
+        injected: list[Event] = [Event("$sys/tick", {"sessions": {s: at - 2}})]
+        live = follower.subscriber.next
+        follower.subscriber.next = lambda timeout=None: injected.pop(0) if injected else live(timeout)
+        item = follower.next(timeout=PATIENCE)
+        assert item.kind == "sys" and item.event.topic == "$sys/tick"
+        nxt = follower.next(timeout=PATIENCE)
+        while nxt.kind == "sys":
+            nxt = follower.next(timeout=PATIENCE)
+        assert nxt.kind == "event" and nxt.event.seq == at + 1 and not nxt.replayed, "a stale tick replays nothing"
+        assert follower.recoveries == []
+
+        client.call("session.delete", session=s)
+        client.call("session.create", session=s, tree=demo_tree())
+        injected.append(Event("$sys/tick", {"sessions": {s: 1}}))
+        assert follower.next(timeout=PATIENCE).kind == "snapshot"
+        assert follower.recoveries and follower.recoveries[0].resnapshot
+        assert "went back" in follower.recoveries[0].reason, follower.recoveries[0].reason
+        assert follower.last_seq < at
+    finally:
+        follower.close()
 
 
 def test_flood_stalled_subscriber_does_not_hold_the_engine_back_and_recovers_by_replay(engines):

@@ -352,7 +352,9 @@ class Follower:
 
     A gap -- an event with seq > last + 1, or a ``$sys/tick`` showing a later seq than the last one delivered --
     is filled with ``trace.replay(after: last)`` (repeated while ``complete`` is false); ``REPLAY_EXPIRED``
-    leads to a new snapshot. What was recovered is reported as ``recovered`` / ``snapshot`` items and kept in
+    leads to a new snapshot. A tick showing an earlier seq was published before the snapshot or the replay and
+    changes nothing, unless the session's seq went back (a new engine, a re-created session): then a new
+    snapshot. What was recovered is reported as ``recovered`` / ``snapshot`` items and kept in
     ``recoveries``.
     """
 
@@ -435,6 +437,23 @@ class Follower:
                 break
         self._hand_out_recovered(start, got, reason)
 
+    def _check_restart(self, reason: str) -> None:
+        """Re-snapshots if the session's seq went back below ``last_seq``; a stale tick changes nothing.
+
+        Recovering here instead would replay the events already waiting on the subscription.
+        """
+        try:
+            reply = self.connection.call("trace.replay", {"session": self.session, "after": self.last_seq, "limit": 1})
+        except RPCError as e:
+            if e.name != "REPLAY_EXPIRED":
+                raise
+            self._recover(reason=reason)
+            return
+        seq = reply.get("seq")
+        if isinstance(seq, int) and seq < self.last_seq:
+            self._restarted(f"session {self.session} restarted: its seq went back from {self.last_seq} to {seq} "
+                            f"(a new engine or a re-created session)")
+
     def _restarted(self, reason: str) -> None:
         """The session's numbering started again (engine restart, or the session was deleted and re-created)."""
         self.last_seq = 0
@@ -466,9 +485,10 @@ class Follower:
                     if isinstance(latest, int) and latest > self.last_seq:
                         self._recover(reason=f"$sys/tick showed seq {latest}, last seen {self.last_seq}")
                     elif isinstance(latest, int) and latest < self.last_seq:
-                        # Either a tick queued before events we since replayed, or the session restarted:
-                        # trace.replay answers with the engine's current seq and tells which.
-                        self._recover(reason=f"$sys/tick showed seq {latest}, below last seen {self.last_seq}")
+                        # Either a tick published before our snapshot or before events we since replayed (it
+                        # waited in the queue: nothing is missing), or the session restarted: the engine's
+                        # current seq tells which.
+                        self._check_restart(reason=f"$sys/tick showed seq {latest}, below last seen {self.last_seq}")
                 elif event.topic == "$sys/sessions" and event.body.get("session") == self.session:
                     action = event.body.get("action")
                     if action == "deleted":
