@@ -47,8 +47,9 @@ public struct World: Sendable, Equatable {
     /// The top of the tree `id` belongs to: `app`, or the root of a detached subtree.
     public func treeRoot(of id: String) -> String? {
         // Parents read in place: a walk up copied every node on the way (issue 15).
-        guard var current = nodes.read(id, { _ in id }) else { return nil }
-        while let p = nodes.read(current, { $0.pointee.parent }) ?? nil, nodes.read(p, { _ in true }) == true { current = p }
+        guard contains(id) else { return nil }
+        var current = id
+        while let p = read(current, { $0.pointee.parent }) ?? nil, contains(p) { current = p }
         return current
     }
 
