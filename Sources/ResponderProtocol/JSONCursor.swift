@@ -19,6 +19,10 @@ public struct JSONCursor: ~Copyable {
     /// The most a number takes (the longest shortest text of a `Double` is 24 bytes).
     public static let numberRoom = 32
 
+    /// Room for one member's key, its quotes, colon and comma (the longest written through a cursor,
+    /// `"step":"controlEvent","control":`, counts as two).
+    public static let memberRoom = 24
+
     /// The most `s` takes as a JSON string: its quotes and six bytes (`\u00XX`) per byte.
     @inline(__always)
     public static func room(for s: String) -> Int { s.utf8.count * 6 + 2 }

@@ -13,19 +13,15 @@ extension HitVisit {
     /// separator decisions, most of a hit test's reply (issue 15).
     func writeMembers(to w: inout JSONWriter) {
         let result = result.rawValue, reason = reason?.rawValue, rule = rule.rawValue
-        var room = 48 + JSONCursor.room(for: id) + JSONCursor.room(for: result) + JSONCursor.room(for: rule) + 2 * JSONCursor.numberRoom
-        if let reason { room += 12 + JSONCursor.room(for: reason) }
-        if let to { room += 8 + JSONCursor.room(for: to) }
+        var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: id) + JSONCursor.room(for: result) + JSONCursor.room(for: rule) + JSONCursor.pointRoom
+        if let reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
+        if let to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
         w.members(atMost: room) { c in
             c.raw("\"id\":"); c.string(id)
             c.raw(",\"result\":"); c.string(result)
             if let reason { c.raw(",\"reason\":"); c.string(reason) }
             c.raw(",\"rule\":"); c.string(rule)
-            if let point {
-                c.raw(",\"point\":["); c.number(point.x); c.raw(","); c.number(point.y); c.raw("]")
-            } else {
-                c.raw(",\"point\":null")
-            }
+            c.raw(",\"point\":"); c.point(point)
             if let to { c.raw(",\"to\":"); c.string(to) }
         }
     }

@@ -7,14 +7,14 @@ extension TouchDelivery {
     /// optional ones and the nested objects after them key by key.
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        let phase = phase.rawValue
+        let m = JSONCursor.memberRoom, phase = phase.rawValue
+        w.members(atMost: 4 * m + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)) { c in
+            c.raw("\"touch\":"); c.write(touch)
+            c.raw(",\"phase\":"); c.string(phase)
+            c.raw(",\"view\":"); c.string(orNull: view)
+            c.raw(",\"window\":"); c.string(orNull: window)
+        }
         if dropped {
-            w.members(atMost: 4 * 24 + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)) { c in
-                c.raw("\"touch\":"); c.write(touch)
-                c.raw(",\"phase\":"); c.string(phase)
-                c.raw(",\"view\":"); c.string(orNull: view)
-                c.raw(",\"window\":"); c.string(orNull: window)
-            }
             w.key(static: "message"); w.string(orNull: message)
             w.key(static: "reason"); w.string(orNull: reason?.rawValue)
             w.key(static: "dropped"); w.bool(true)
@@ -22,15 +22,10 @@ extension TouchDelivery {
             return
         }
         let events = controlEvents.map(\.rawValue)
-        let room = 9 * 24 + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)
-            + JSONCursor.pointRoom + JSONCursor.room(for: message) + JSONCursor.room(for: visited) + JSONCursor.room(for: handledBy)
-            + JSONCursor.room(for: events)
+        let room = 5 * m + JSONCursor.pointRoom + JSONCursor.room(for: message) + JSONCursor.room(for: visited)
+            + JSONCursor.room(for: handledBy) + JSONCursor.room(for: events)
         w.members(atMost: room) { c in
-            c.raw("\"touch\":"); c.write(touch)
-            c.raw(",\"phase\":"); c.string(phase)
-            c.raw(",\"view\":"); c.string(orNull: view)
-            c.raw(",\"window\":"); c.string(orNull: window)
-            c.raw(",\"localPoint\":"); c.point(localPoint)
+            c.raw("\"localPoint\":"); c.point(localPoint)
             c.raw(",\"message\":"); c.string(orNull: message)
             c.raw(",\"visited\":"); c.strings(visited)
             c.raw(",\"handledBy\":"); c.strings(handledBy)
@@ -99,7 +94,7 @@ extension GestureTransition {
     /// The members in one piece through a cursor; as a trace step (12.4), after `step: "gesture"`.
     func writeMembers(to w: inout JSONWriter, asStep: Bool) {
         let from = from.rawValue, to = to.rawValue, rule = rule.rawValue, reason = reason?.rawValue
-        let room = 7 * 24 + JSONCursor.room(for: recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
+        let room = 7 * JSONCursor.memberRoom + JSONCursor.room(for: recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
             + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + JSONCursor.room(for: by)
         w.members(atMost: room) { c in
             if asStep { c.raw("\"step\":\"gesture\",") }

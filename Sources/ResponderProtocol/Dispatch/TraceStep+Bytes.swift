@@ -4,12 +4,9 @@
 /// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
 /// key by key, they were most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
-    /// Room per member for its key, quotes and comma (the longest, `"step":"controlEvent","control":`, is two).
-    private static let memberRoom = 24
-
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        let m = Self.memberRoom
+        let m = JSONCursor.memberRoom
         switch self {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
             let disposition = disposition.rawValue, rule = rule.rawValue, reason = reason?.rawValue
@@ -151,7 +148,7 @@ extension EventID {
 extension EventTag {
     var room: Int {
         switch self {
-        case .touch(let id), .press(let id): 24 + id.room
+        case .touch(let id), .press(let id): JSONCursor.memberRoom + id.room
         }
     }
 }
