@@ -179,38 +179,24 @@ struct JSONParser {
 
     private mutating func readNumber() throws(JSONParseError) -> Double {
         let start = i
-        if peek(UInt8(ascii: "-")) { i += 1 }
-        guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid value") }
-        if bytes[i] == UInt8(ascii: "0") { i += 1 } else { while i < bytes.count, isDigit(bytes[i]) { i += 1 } }
-        if peek(UInt8(ascii: ".")) {
-            i += 1
-            guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
-            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        let (scan, value) = bytes.withUnsafeBufferPointer { b -> (JSONNumberText.Scan, Double?) in
+            let scan = JSONNumberText.scan(b, from: start)
+            guard case .number(let end) = scan else { return (scan, nil) }
+            return (scan, JSONNumberText.value(b, start..<end))
         }
-        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
-            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        switch scan {
+        case .number(let end):
+            i = end
+            guard let value else { throw fail("invalid number") }
+            return value
+        case .invalidValue(let at):
+            i = at
+            throw fail("invalid value")
+        case .invalidNumber(let at):
+            i = at
+            throw fail("invalid number")
         }
-        // A plain integer of up to 15 digits is exact as a Double: read it without text (most numbers of a
-        // large tree are frames).
-        var digits = start, negative = false
-        if bytes[digits] == UInt8(ascii: "-") {
-            negative = true
-            digits += 1
-        }
-        if i - digits <= 15, !bytes[digits..<i].contains(where: { !isDigit($0) }) {
-            var n: Int64 = 0
-            for d in bytes[digits..<i] { n = n * 10 + Int64(d &- 0x30) }
-            return negative ? (n == 0 ? -0.0 : -Double(n)) : Double(n)
-        }
-        let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        guard let value = Double(text) else { throw fail("invalid number") }
-        return value
     }
-
-    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     private mutating func readString() throws(JSONParseError) -> String {
         i += 1  // opening quote

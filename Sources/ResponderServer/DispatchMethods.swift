@@ -35,7 +35,7 @@ enum DispatchMethods {
     /// carries those bytes and the reply copies them (12.2: the two are equal), its own members being the
     /// outcome's, copied from inside the trace. With `trace: "none"` the reply is those members alone.
     static func dispatch<R: DryRunnable & TraceSelecting, Outcome>(
-        _ table: inout MethodTable, _ type: R.Type, quick: (@Sendable (JSON) -> R?)? = nil,
+        _ table: inout MethodTable, _ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
         _ body: @escaping @Sendable (R, inout SessionState, String) throws(RPCError) -> Traced<Outcome>
     ) where R.Response == Published<Traced<Outcome>> {
         table.add(type, quick: quick) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in

@@ -1,7 +1,14 @@
 import ResponderProtocol
 
 /// A method handler: decodes its params, answers a result or throws an RPCError.
-typealias Handler = @Sendable (inout RequestContext, JSON) throws -> ReplyBody
+typealias Handler = @Sendable (inout RequestContext, RequestParams) throws -> ReplyBody
+
+/// A request's params as read: a tree (`RPCRequest`), or a plain request's text (`PlainRequest`), which a
+/// `QuickDecodable` type reads itself and any other type as a tree made from it.
+enum RequestParams {
+    case json(JSON)
+    case plain(PlainParams)
+}
 
 /// A typed handler's answer: the method's `Response`, or a result already encoded (large trees, replayed events).
 enum Reply<Response> {
@@ -33,12 +40,12 @@ struct MethodTable {
     /// A method of the engine as a whole. `quick` reads plain params directly (`QuickDecodable`), passed as a
     /// closure of the concrete type: found by a cast of the request type and its result cast back, it cost a
     /// dynamic cast and a metadata lookup on every request (issue 15).
-    mutating func add<R: RequestType>(_ type: R.Type, quick: (@Sendable (JSON) -> R?)? = nil,
+    mutating func add<R: RequestType>(_ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
                                       _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
         precondition((R.self is any QuickDecodable.Type) == (quick != nil), "\(R.method): a QuickDecodable request is registered with its reader")
         let validated = R.self is any ValidatedParams.Type
-        handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: JSON) throws -> ReplyBody in
+        handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: RequestParams) throws -> ReplyBody in
             try Self.run(body, &ctx, params, quick: quick, validated: validated)
         }
     }
@@ -46,15 +53,22 @@ struct MethodTable {
     // Handlers are stored with untyped throws: swift-frontend 6.3.1 crashes lowering a generic closure that
     // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
     private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
-                                            _ ctx: inout RequestContext, _ params: JSON, quick: (@Sendable (JSON) -> R?)?,
+                                            _ ctx: inout RequestContext, _ params: RequestParams, quick: (@Sendable (PlainParams) -> R?)?,
                                             validated: Bool) throws(RPCError) -> ReplyBody {
         let request: R
-        if let quick, let read = quick(params) {
-            // Plain params, read directly; what the generic decoder would check besides types still holds.
-            if validated, let validating = read as? any ValidatedParams { try validating.validate() }
-            request = read
-        } else {
-            request = try WireDecoder.decode(R.self, from: params)
+        switch params {
+        case .json(let json):
+            request = try WireDecoder.decode(R.self, from: json)
+        case .plain(let plain):
+            if let quick, let read = quick(plain) {
+                // Plain params, read directly; what the generic decoder would check besides types still holds.
+                if validated, let validating = read as? any ValidatedParams { try validating.validate() }
+                request = read
+            } else {
+                let json: JSON
+                do { json = try plain.json() } catch { throw RPCError(.parseError, "invalid JSON: \(error)") }
+                request = try WireDecoder.decode(R.self, from: json)
+            }
         }
         do {
             return ReplyBody(try body(request, &ctx))
@@ -66,7 +80,7 @@ struct MethodTable {
     }
 
     /// A method of one session: the session named by `session` is resolved before the handler runs.
-    mutating func add<R: SessionRequest>(_ type: R.Type, quick: (@Sendable (JSON) -> R?)? = nil,
+    mutating func add<R: SessionRequest>(_ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
                                          _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
         add(type, quick: quick) { (request: R, ctx: inout RequestContext) throws -> Reply<R.Response> in
             let host = try ctx.session(request.sessionName)

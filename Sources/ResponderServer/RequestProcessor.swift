@@ -13,11 +13,17 @@ struct RequestProcessor {
         return run(&parsed, from: routingID, peer: peer, now: now)
     }
 
+    /// Bodies up to this size are first tried as a `PlainRequest`: a larger one is a tree or a batch, which the
+    /// plain reader would check only to hand it on.
+    static let plainBytes = 2048
+
     /// Reads a request body: pure, so a large one is read off the engine thread (`OffloadWorker`).
     static func parse(_ body: [UInt8], limits: Limits) -> ParsedRequest {
         guard body.count <= limits.maxMessageBytes else {
             return .unreadable(id: .null, idText: nil, RPCError(.limitExceeded, "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted", [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
         }
+        // The common small request is read without a `JSON` tree; anything else by the general reader.
+        if body.count <= plainBytes, let plain = PlainRequest.read(body) { return .plain(plain) }
         // Each tree level nests twice in JSON (the node object and its children array).
         switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
         case .success(let r): return .request(r, prepared: nil)
@@ -46,24 +52,33 @@ struct RequestProcessor {
         case .request(let request, let prepared):
             id = request.id
             idText = request.idText
-            if let handler = Methods.all[request.method] {
-                do {
-                    var ctx = RequestContext(state: state, client: client, requestID: request.id, peer: peer, holdsClientID: holds,
-                                             requestIDText: request.idText)
-                    ctx.prepared = prepared
-                    outcome = .success(try handler(&ctx, request.params))
-                } catch let error as RPCError {
-                    outcome = .failure(error)
-                } catch {
-                    outcome = .failure(RPCError(.internalError, "\(error)"))
-                }
-            } else {
-                outcome = .failure(RPCError(.methodNotFound, "no method \"\(request.method)\"", [("method", .string(request.method))]))
-            }
+            outcome = handle(request.method, .json(request.params), id: request.id, idText: request.idText, client: client, peer: peer,
+                             holds: holds, prepared: prepared)
+        case .plain(let request):
+            id = request.id
+            idText = request.idText
+            outcome = handle(request.method, .plain(request.params), id: request.id, idText: request.idText, client: client, peer: peer,
+                             holds: holds, prepared: nil)
         }
         parsed.release()
         guard let id else { return nil }
         return encode(id: id, idText: idText, outcome)
+    }
+
+    private func handle(_ method: String, _ params: RequestParams, id: JSON?, idText: [UInt8]?, client: ClientInfo, peer: PeerStamp?,
+                        holds: Bool, prepared: PreparedWorld?) -> Result<ReplyBody, RPCError> {
+        guard let handler = Methods.all[method] else {
+            return .failure(RPCError(.methodNotFound, "no method \"\(method)\"", [("method", .string(method))]))
+        }
+        do {
+            var ctx = RequestContext(state: state, client: client, requestID: id, peer: peer, holdsClientID: holds, requestIDText: idText)
+            ctx.prepared = prepared
+            return .success(try handler(&ctx, params))
+        } catch let error as RPCError {
+            return .failure(error)
+        } catch {
+            return .failure(RPCError(.internalError, "\(error)"))
+        }
     }
 
     /// `idText`: a numeric id as the client wrote it, echoed exactly.
@@ -97,6 +112,8 @@ enum ParsedRequest {
     case silent
     case refused(RPCRequest, RPCError)
     case request(RPCRequest, prepared: PreparedWorld?)
+    /// A small request read from its bytes (`PlainRequest`): nothing to free.
+    case plain(PlainRequest)
 }
 
 extension ParsedRequest {

@@ -15,12 +15,17 @@ import Testing
         ["point": [1, 2], "session": 5], [1, 2], .null,
     ]
 
+    /// The params as a plain request carries them; nil when a plain request would not (then the engine reads
+    /// the request as a tree, and no quick reader sees it).
+    static func text(_ params: JSON) -> PlainParams? { PlainParams(object: JSONCodec.encode(params)) }
+
     @Test(arguments: plain)
     func plainParamsReadAsTheGenericDecoderReadsThem(_ params: JSON) throws {
-        let hit = try #require(HitTestRequest(quick: params))
+        let text = try #require(Self.text(params))
+        let hit = try #require(HitTestRequest(quick: text))
         let generic = try WireDecoder.decode(HitTestRequest.self, from: params)
         #expect(hit.session == generic.session && hit.point == generic.point && hit.trace == generic.trace)
-        let tap = try #require(TapRequest(quick: params))
+        let tap = try #require(TapRequest(quick: text))
         let genericTap = try WireDecoder.decode(TapRequest.self, from: params)
         #expect(tap.session == genericTap.session && tap.point == genericTap.point && tap.trace == genericTap.trace)
         #expect(tap.tapCount == genericTap.tapCount && tap.time == genericTap.time && tap.dryRun == genericTap.dryRun)
@@ -28,19 +33,23 @@ import Testing
 
     @Test(arguments: notPlain)
     func otherParamsAreLeftToTheGenericDecoder(_ params: JSON) {
-        #expect(HitTestRequest(quick: params) == nil)
-        #expect(TapRequest(quick: params) == nil)
+        guard let text = Self.text(params) else { return }  // not even a plain request's params (`[1, 2]`, null)
+        #expect(HitTestRequest(quick: text) == nil)
+        #expect(TapRequest(quick: text) == nil)
     }
 
     @Test func firstResponder() throws {
         for params: JSON in [[:], ["session": "demo"], ["window": "w", "session": "s"]] {
-            let quick = try #require(FirstResponderRequest(quick: params))
+            let text = try #require(Self.text(params))
+            let quick = try #require(FirstResponderRequest(quick: text))
             let generic = try WireDecoder.decode(FirstResponderRequest.self, from: params)
             #expect(quick.session == generic.session && quick.window == generic.window)
         }
-        for params: JSON in [["session": nil], ["window": 1], ["sesion": "typo"], .null] {
-            #expect(FirstResponderRequest(quick: params) == nil)
+        for params: JSON in [["session": nil], ["window": 1], ["sesion": "typo"], .object([("window", "a"), ("window", "b")])] {
+            let text = try #require(Self.text(params))
+            #expect(FirstResponderRequest(quick: text) == nil)
         }
+        #expect(Self.text(.null) == nil && Self.text([1, 2]) == nil)
     }
 }
 

@@ -1,0 +1,60 @@
+/// A JSON number's text: where it ends and what it is worth. Shared by the parser and the plain-request reader
+/// (`PlainRequest`), so that both accept the same texts and read the same values from them.
+enum JSONNumberText {
+    enum Scan {
+        case number(end: Int)
+        /// Not a number at all (the parser's "invalid value"), or a number cut short ("invalid number"); `at` is
+        /// the offset the parser reports.
+        case invalidValue(at: Int)
+        case invalidNumber(at: Int)
+    }
+
+    /// Scans the number starting at `start`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    @inline(__always)
+    static func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan {
+        var i = start
+        let n = b.count
+        if i < n, b[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < n, isDigit(b[i]) else { return .invalidValue(at: i) }
+        if b[i] == UInt8(ascii: "0") { i += 1 } else { while i < n, isDigit(b[i]) { i += 1 } }
+        if i < n, b[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < n, isDigit(b[i]) else { return .invalidNumber(at: i) }
+            while i < n, isDigit(b[i]) { i += 1 }
+        }
+        if i < n, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < n, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < n, isDigit(b[i]) else { return .invalidNumber(at: i) }
+            while i < n, isDigit(b[i]) { i += 1 }
+        }
+        return .number(end: i)
+    }
+
+    /// The value of a number `scan` accepted; nil only where `Double` cannot read it.
+    @inline(__always)
+    static func value(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        // A plain integer of up to 15 digits is exact as a Double: read it without text (most numbers of a
+        // large tree are frames).
+        var digits = range.lowerBound
+        let negative = b[digits] == UInt8(ascii: "-")
+        if negative { digits += 1 }
+        if range.upperBound - digits <= 15 {
+            var n: Int64 = 0
+            var plain = true
+            for j in digits..<range.upperBound {
+                let d = b[j] &- 0x30
+                guard d < 10 else {
+                    plain = false
+                    break
+                }
+                n = n * 10 + Int64(d)
+            }
+            if plain { return negative ? (n == 0 ? -0.0 : -Double(n)) : Double(n) }
+        }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self))
+    }
+
+    @inline(__always)
+    static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+}
