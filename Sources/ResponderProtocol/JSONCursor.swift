@@ -39,6 +39,14 @@ public struct JSONCursor: ~Copyable {
         at += JSONWriter.writeStatic(text, at: at)
     }
 
+    /// Text already quoted and escaped (`QuotedCases`).
+    @inline(__always)
+    mutating func raw(quoted start: UnsafePointer<UInt8>, _ count: Int) {
+        claim(count)
+        JSONWriter.copy(start, count, to: at)
+        at += count
+    }
+
     @inline(__always)
     public mutating func string(_ s: String) {
         let at = self.at, left = end - at

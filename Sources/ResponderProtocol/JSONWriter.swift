@@ -170,6 +170,12 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         separate()
         writeString(s)
     }
+    /// A string already quoted and escaped (`QuotedCases`), as a value.
+    @inline(__always)
+    mutating func raw(quoted start: UnsafePointer<UInt8>, _ count: Int) {
+        separate()
+        append(UnsafeRawBufferPointer(start: start, count: count))
+    }
     /// `encodeIfPresent`'s nil on the wire is null.
     public mutating func string(orNull s: String?) {
         if let s { string(s) } else { null() }

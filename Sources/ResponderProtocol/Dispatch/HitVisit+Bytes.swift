@@ -12,7 +12,6 @@ extension HitVisit {
     /// In one piece (`JSONWriter.members`): written key by key, a visit was a dozen capacity checks and
     /// separator decisions, most of a hit test's reply (issue 15).
     func writeMembers(to w: inout JSONWriter) {
-        let result = result.rawValue, reason = reason?.rawValue, rule = rule.rawValue
         var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: id) + JSONCursor.room(for: result) + JSONCursor.room(for: rule) + JSONCursor.pointRoom
         if let reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
         if let to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
@@ -108,7 +107,7 @@ extension HitTestOutcome {
         let members = membersStart..<w.count
         w.key(static: "trace")
         w.beginObject()
-        w.key(static: "kind"); w.string(kind.rawValue)
+        w.key(static: "kind"); w.string(kind)
         w.key(static: "steps")
         w.beginArray()
         steps(&w, visits)

@@ -7,7 +7,7 @@ extension TouchDelivery {
     /// optional ones and the nested objects after them key by key.
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        let m = JSONCursor.memberRoom, phase = phase.rawValue
+        let m = JSONCursor.memberRoom
         w.members(atMost: 4 * m + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)) { c in
             c.raw("\"touch\":"); c.write(touch)
             c.raw(",\"phase\":"); c.string(phase)
@@ -16,7 +16,7 @@ extension TouchDelivery {
         }
         if dropped {
             w.key(static: "message"); w.string(orNull: message)
-            w.key(static: "reason"); w.string(orNull: reason?.rawValue)
+            w.key(static: "reason"); w.string(orNull: reason)
             w.key(static: "dropped"); w.bool(true)
             w.endObject()
             return
@@ -35,8 +35,8 @@ extension TouchDelivery {
         w.beginArray()
         for action in actions { action.write(to: &w) }
         w.endArray()
-        if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
-        if let rule { w.key(static: "rule"); w.string(rule.rawValue) }
+        if let reason { w.key(static: "reason"); w.string(reason) }
+        if let rule { w.key(static: "rule"); w.string(rule) }
         if let hitView { w.key(static: "hitView"); w.string(hitView) }
         if !heldBy.isEmpty { w.key(static: "heldBy"); w.strings(heldBy) }
         if !gestures.isEmpty {
@@ -75,7 +75,7 @@ extension ControlAction {
     func write(to w: inout JSONWriter) {
         w.beginObject()
         w.key(static: "action"); w.string(action)
-        w.key(static: "event"); w.string(event.rawValue)
+        w.key(static: "event"); w.string(event)
         w.key(static: "target"); w.string(orNull: target)
         w.key(static: "performed"); w.bool(performed)
         w.key(static: "by"); w.string(orNull: by)
@@ -93,7 +93,6 @@ extension GestureTransition {
 
     /// The members in one piece through a cursor; as a trace step (12.4), after `step: "gesture"`.
     func writeMembers(to w: inout JSONWriter, asStep: Bool) {
-        let from = from.rawValue, to = to.rawValue, rule = rule.rawValue, reason = reason?.rawValue
         let room = 7 * JSONCursor.memberRoom + JSONCursor.room(for: recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
             + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + JSONCursor.room(for: by)
         w.members(atMost: room) { c in
@@ -116,7 +115,7 @@ extension GestureActionSent {
         w.key(static: "target"); w.string(target)
         w.key(static: "action"); w.string(action)
         w.key(static: "performed"); w.bool(performed)
-        if let reason { w.key(static: "reason"); w.string(reason.rawValue) }
+        if let reason { w.key(static: "reason"); w.string(reason) }
         w.endObject()
     }
 }

@@ -9,7 +9,6 @@ extension TraceStep {
         let m = JSONCursor.memberRoom
         switch self {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
-            let disposition = disposition.rawValue, rule = rule.rawValue, reason = reason?.rawValue
             let room = 8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
                 + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + (tag?.room ?? 0)
             w.members(atMost: room) { c in
@@ -21,7 +20,6 @@ extension TraceStep {
                 if let tag { c.write(tag) }
             }
         case .controlEvent(let control, let event, let touch, let rule):
-            let event = event.rawValue, rule = rule.rawValue
             let room = 6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule) + touch.room
             w.members(atMost: room) { c in
                 c.raw("\"step\":\"controlEvent\",\"control\":"); c.string(control)
@@ -30,7 +28,6 @@ extension TraceStep {
                 c.raw(",\"touch\":"); c.write(touch)
             }
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
-            let rule = rule.rawValue, reason = reason?.rawValue
             let room = 9 * m + JSONCursor.room(for: action) + JSONCursor.room(for: target) + JSONCursor.room(for: sender)
                 + JSONCursor.room(for: by) + JSONCursor.room(for: rule) + JSONCursor.room(for: reason)
             w.members(atMost: room) { c in
@@ -43,14 +40,13 @@ extension TraceStep {
                 if let reason { c.raw(",\"reason\":"); c.string(reason) }
             }
         case .next(let from, let to, let rule):
-            let rule = rule.rawValue
             w.members(atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + JSONCursor.room(for: rule)) { c in
                 c.raw("\"step\":\"next\",\"from\":"); c.string(from)
                 c.raw(",\"to\":"); c.string(orNull: to)
                 c.raw(",\"rule\":"); c.string(rule)
             }
         case .observe(let recognizer, let view, let touch, let observes, let reason):
-            let reason = reason?.rawValue, rule = Rule.g1.rawValue
+            let rule = Rule.g1
             let room = 8 * m + JSONCursor.room(for: recognizer) + JSONCursor.room(for: view) + touch.room + JSONCursor.room(for: reason)
                 + JSONCursor.room(for: rule)
             w.members(atMost: room) { c in
@@ -70,21 +66,21 @@ extension TraceStep {
         case .check(let id, let check, let value, let rule):
             writeName(to: &w)
             w.key(static: "id"); w.string(id)
-            w.key(static: "check"); w.string(check.rawValue)
+            w.key(static: "check"); w.string(check)
             w.key(static: "value"); w.bool(value)
-            w.key(static: "rule"); w.string(rule.rawValue)
+            w.key(static: "rule"); w.string(rule)
         case .firstResponder(let change, let rule):
             writeName(to: &w)
             w.key(static: "window"); w.string(change.window)
             w.key(static: "from"); w.string(orNull: change.from)
             w.key(static: "to"); w.string(orNull: change.to)
-            w.key(static: "reason"); w.string(change.reason.rawValue)
-            w.key(static: "rule"); w.string(rule.rawValue)
+            w.key(static: "reason"); w.string(change.reason)
+            w.key(static: "rule"); w.string(rule)
         case .discard(let message, let reason, let rule, let tag, let blockedBy, let view):
             writeName(to: &w)
             w.key(static: "message"); w.string(message)
-            w.key(static: "reason"); w.string(reason.rawValue)
-            w.key(static: "rule"); w.string(rule.rawValue)
+            w.key(static: "reason"); w.string(reason)
+            w.key(static: "rule"); w.string(rule)
             tag?.write(to: &w)
             if let blockedBy { w.key(static: "blockedBy"); w.string(blockedBy) }
             if let view { w.key(static: "view"); w.string(view) }
@@ -92,39 +88,39 @@ extension TraceStep {
             writeName(to: &w)
             w.key(static: "from"); w.string(orNull: from)
             w.key(static: "to"); w.string(orNull: to)
-            w.key(static: "rule"); w.string(Rule.f4.rawValue)
+            w.key(static: "rule"); w.string(Rule.f4)
         case .gestureAction(let a):
             writeName(to: &w)
             w.key(static: "recognizer"); w.string(a.recognizer)
             w.key(static: "target"); w.string(a.target)
             w.key(static: "action"); w.string(a.action)
             w.key(static: "performed"); w.bool(a.performed)
-            if let reason = a.reason { w.key(static: "reason"); w.string(reason.rawValue) }
-            w.key(static: "rule"); w.string(Rule.g3.rawValue)
+            if let reason = a.reason { w.key(static: "reason"); w.string(reason) }
+            w.key(static: "rule"); w.string(Rule.g3)
         case .gestureWait(let recognizer, let waitingFor):
             writeName(to: &w)
             w.key(static: "recognizer"); w.string(recognizer)
             w.key(static: "waitingFor"); w.strings(waitingFor)
-            w.key(static: "rule"); w.string(Rule.g5.rawValue)
+            w.key(static: "rule"); w.string(Rule.g5)
         case .held(let touch, let message, let by, let rule):
             writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.strings(by)
-            w.key(static: "rule"); w.string(rule.rawValue)
+            w.key(static: "rule"); w.string(rule)
         case .release(let touch, let message, let by, let rule):
             writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.string(orNull: by)
-            w.key(static: "rule"); w.string(rule.rawValue)
+            w.key(static: "rule"); w.string(rule)
         case .change(let change):
             writeName(to: &w)
             w.key(static: "id"); w.string(change.id)
             w.key(static: "field"); w.string(change.field)
             w.key(static: "from"); w.value(change.from)
             w.key(static: "to"); w.value(change.to)
-            w.key(static: "rule"); w.string(change.rule.rawValue)
+            w.key(static: "rule"); w.string(change.rule)
         }
         w.endObject()
     }
