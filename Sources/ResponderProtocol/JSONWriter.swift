@@ -296,22 +296,43 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             return 1
         }
         var magnitude = value.magnitude
-        var digits = 0
-        var probe = magnitude
-        while probe > 0 {
-            digits += 1
-            probe /= 10
+        // Coordinates are mostly below 10,000: their length by comparison, two digits per division by 100 (a
+        // division per digit, twice over, was most of writing a hit visit's point).
+        var digits: Int
+        if magnitude < 100 {
+            digits = magnitude < 10 ? 1 : 2
+        } else if magnitude < 10_000 {
+            digits = magnitude < 1000 ? 3 : 4
+        } else {
+            digits = 4
+            var probe = magnitude / 10_000
+            while probe > 0 {
+                digits += 1
+                probe /= 10
+            }
         }
         let length = digits + (value < 0 ? 1 : 0)
         if value < 0 { out[0] = UInt8(ascii: "-") }
+        let pairs = Self.digitPairs.utf8Start
         var i = length
-        while magnitude > 0 {
-            i -= 1
-            out[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) * 2
+            magnitude /= 100
+            i -= 2
+            out[i] = pairs[pair]
+            out[i + 1] = pairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            out[i - 2] = pairs[Int(magnitude) * 2]
+            out[i - 1] = pairs[Int(magnitude) * 2 + 1]
+        } else {
+            out[i - 1] = UInt8(ascii: "0") + UInt8(magnitude)
         }
         return length
     }
+
+    /// "00" to "99", for writing integers two digits at a time.
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     @inline(__always)
     static func writeStatic(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {

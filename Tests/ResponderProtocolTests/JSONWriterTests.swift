@@ -180,3 +180,28 @@ import Testing
         }
     }
 }
+
+/// Issue 15: integers are written two digits at a time; the text must be `String(Int64)`'s for every length.
+@Suite struct IntegerTextTests {
+    static func written(_ n: Double) -> String {
+        var w = JSONWriter()
+        w.number(n)
+        return String(decoding: w.takeBytes(), as: UTF8.self)
+    }
+
+    @Test func everyIntegerUpToAHundredThousandEitherSign() {
+        var wrong: [Int] = []
+        for n in -100_000...100_000 where Self.written(Double(n)) != String(n) { wrong.append(n) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
+    @Test func eachPowerOfTenAndItsNeighboursUpToTheLimit() {
+        var p: Int64 = 1
+        while p < 1_000_000_000_000_000 {
+            for n in [p - 1, p, p + 1, -p + 1, -p, -p - 1] where abs(n) < 1_000_000_000_000_000 {
+                #expect(Self.written(Double(n)) == String(n), "\(n)")
+            }
+            p *= 10
+        }
+    }
+}
