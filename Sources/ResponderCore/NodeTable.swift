@@ -53,7 +53,7 @@ public struct NodeTable: Sendable {
 
     /// The slot of node `id` (valid until the next removal).
     @inline(__always)
-    func slot(of id: String) -> Int? { slot(of: id, hash: SlotIndex.hash(id)) }
+    func slot(of id: String) -> Int? { slot(of: id, hash: index.hash(id)) }
 
     @inline(__always)
     private func slot(of id: String, hash: UInt32) -> Int? {
@@ -68,7 +68,7 @@ public struct NodeTable: Sendable {
     /// the id for the lookup and the insertion (a million-node load does this per node).
     mutating func insertNew(_ node: Node) -> Int? {
         precondition(index.count < Int(Int32.max), "NodeTable: too many nodes")
-        let hash = SlotIndex.hash(node.spec.id)
+        let hash = index.hash(node.spec.id)
         guard slot(of: node.spec.id, hash: hash) == nil else { return nil }
         let slot = index.count
         index.insert(hash, slot: slot)
@@ -141,12 +141,12 @@ public struct NodeTable: Sendable {
     }
 
     private mutating func removeSlot(_ slot: Int, id: String) {
-        index.remove(SlotIndex.hash(id), slot: slot)
+        index.remove(index.hash(id), slot: slot)
         let last = index.count  // the count before the removal, less one
         let lastChunk = last >> Self.chunkShift
         if slot != last {
             let moved = chunks[lastChunk][last & Self.chunkMask]!
-            index.move(SlotIndex.hash(moved.spec.id), from: last, to: slot)
+            index.move(index.hash(moved.spec.id), from: last, to: slot)
             chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = moved
         }
         chunks[lastChunk].removeLast()

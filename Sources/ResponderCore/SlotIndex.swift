@@ -13,12 +13,15 @@ struct SlotIndex: Sendable {
 
     /// The seed makes the positions differ between processes, so ids chosen to collide in one engine do not
     /// collide in the next (as `Hasher` does for `Dictionary`); nothing observable depends on it.
-    private static let seed = UInt64.random(in: .min ... .max)
+    private static let processSeed = UInt64.random(in: .min ... .max)
+    /// The process's seed, kept here: read from the static on every hash, it was a `swift_once` check per
+    /// lookup (85 a tap).
+    private let seed = SlotIndex.processSeed
 
     /// The hash of `id`'s bytes in Unicode normal form C, so that ids `==` calls equal hash alike (`String`
     /// compares by canonical equivalence: "K" equals the Kelvin sign U+212A). ASCII is its own normal form;
     /// only an id with other bytes is normalised first.
-    static func hash(_ id: String) -> UInt32 {
+    func hash(_ id: String) -> UInt32 {
         let fast = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
             let (h, ascii) = hash(bytes: bytes)
             return ascii ? h : nil
@@ -29,10 +32,10 @@ struct SlotIndex: Sendable {
 
     /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple.
     @inline(__always)
-    private static func hash(bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, ascii: Bool) {
+    private func hash(bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, ascii: Bool) {
         let n = bytes.count
         var h = seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15)
-        guard let base = bytes.baseAddress, n > 0 else { return (finish(h), true) }
+        guard let base = bytes.baseAddress, n > 0 else { return (Self.finish(h), true) }
         var high: UInt64 = 0
         if n >= 8 {
             let raw = UnsafeRawPointer(base)
@@ -40,21 +43,21 @@ struct SlotIndex: Sendable {
             repeat {
                 let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 high |= word
-                h = mix(h ^ word)
+                h = Self.mix(h ^ word)
                 i += 8
             } while i + 8 <= n
             if i < n {
                 let word = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
                 high |= word
-                h = mix(h ^ word)
+                h = Self.mix(h ^ word)
             }
         } else {
             var word: UInt64 = 0
             for j in 0..<n { word |= UInt64(base[j]) << UInt64(8 * j) }
             high = word
-            h = mix(h ^ word)
+            h = Self.mix(h ^ word)
         }
-        return (finish(h), high & 0x8080_8080_8080_8080 == 0)
+        return (Self.finish(h), high & 0x8080_8080_8080_8080 == 0)
     }
 
     @inline(__always)
