@@ -38,9 +38,9 @@ extension SessionState {
             // A3: the start; A4: the walk.
             rule = .a4
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
-            var seen: Set<String> = []
+            var seen = CycleGuard()
             var current: String? = nilTargetStart(sender: sender)
-            while let id = current, seen.insert(id).inserted, let (handling, textInput, vetoed) = responders.read(id, { node in
+            while let id = current, seen.firstPass(id), let (handling, textInput, vetoed) = responders.read(id, { node in
                 (node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true, node.pointee.spec.vetoes.contains(action))
             }) {
                 outcome.visited.append(id)

@@ -19,13 +19,13 @@ func walkChain(
     trace: inout Trace, consumes: (UnsafePointer<Node>) -> Bool = { _ in false }
 ) -> ChainWalk {
     var walk = ChainWalk()
-    var seen: Set<String> = []
+    var seen = CycleGuard()
     var current = start
     func step(_ to: String, _ disposition: Disposition, _ rule: Rule) -> TraceStep {
         .deliver(to: to, message: message, disposition: disposition, rule: rule, reason: nil, tag: tag)
     }
     while let id = current {
-        guard seen.insert(id).inserted, let (consumed, handling) = responders.read(id, { (consumes($0), $0.pointee.spec.handling(message)) }) else {
+        guard seen.firstPass(id), let (consumed, handling) = responders.read(id, { (consumes($0), $0.pointee.spec.handling(message)) }) else {
             trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
             walk.discarded = true
             return walk

@@ -34,9 +34,9 @@ extension World {
     /// presentedBy cycle cannot loop forever.
     public func responderChain(from id: String) -> [String] {
         var chain: [String] = []
-        var seen: Set<String> = []
+        var seen = CycleGuard()
         var current: String? = contains(id) ? id : nil
-        while let c = current, seen.insert(c).inserted {
+        while let c = current, seen.firstPass(c) {
             chain.append(c)
             current = nextResponder(of: c)
         }
