@@ -12,9 +12,9 @@ struct GestureRun: Sendable {
     var touches: [EventID] = []
     /// Every touch it has observed since its last reset: what G4 and G7 compare and act on.
     var seen: [EventID] = []
-    /// Screen points where each live touch began and where it is now.
-    var starts: [EventID: Point] = [:]
-    var points: [EventID: Point] = [:]
+    /// Screen points where each live touch began and where it is now. A recognizer observes a touch or two:
+    /// a dictionary hashed the touch's id at every phase, for each recognizer (issue 15).
+    private var positions: [(touch: EventID, start: Point, now: Point)] = []
     /// When the first touch began (swipe) and when the required touches were all down (long press).
     var firstBegan: Double?
     var downSince: Double?
@@ -42,14 +42,22 @@ struct GestureRun: Sendable {
     mutating func add(_ touch: EventID, at point: Point) {
         touches.append(touch)
         if !seen.contains(touch) { seen.append(touch) }
-        starts[touch] = point
-        points[touch] = point
+        if let i = position(of: touch) { positions[i] = (touch, point, point) } else { positions.append((touch, point, point)) }
     }
 
     mutating func remove(_ touch: EventID) {
         touches.removeAll { $0 == touch }
-        starts[touch] = nil
-        points[touch] = nil
+        if let i = position(of: touch) { positions.remove(at: i) }
+    }
+
+    private func position(of touch: EventID) -> Int? { positions.firstIndex { $0.touch == touch } }
+
+    /// Where `touch` began and where it is now, when it is live.
+    func points(of touch: EventID) -> (start: Point, now: Point)? { position(of: touch).map { (positions[$0].start, positions[$0].now) } }
+
+    /// `touch` (live) is now at `point`.
+    mutating func move(_ touch: EventID, to point: Point) {
+        if let i = position(of: touch) { positions[i].now = point }
     }
 
     /// The centroid's movement from where the live touches began.
@@ -57,20 +65,21 @@ struct GestureRun: Sendable {
         guard !touches.isEmpty else { return .zero }
         var dx = 0.0, dy = 0.0
         for t in touches {
-            dx += points[t]!.x - starts[t]!.x
-            dy += points[t]!.y - starts[t]!.y
+            let p = points(of: t)!
+            dx += p.now.x - p.start.x
+            dy += p.now.y - p.start.y
         }
         return Point(dx / Double(touches.count), dy / Double(touches.count))
     }
 
     func distance(_ t: EventID) -> Double {
-        guard let a = starts[t], let b = points[t] else { return 0 }
+        guard let (a, b) = points(of: t) else { return 0 }
         return hypot(b.x - a.x, b.y - a.y)
     }
 
     /// Pinch and rotation: the pair's current distance and angle.
     var pairGeometry: (distance: Double, angle: Double)? {
-        guard pair.count == 2, let a = points[pair[0]], let b = points[pair[1]] else { return nil }
+        guard pair.count == 2, let a = points(of: pair[0])?.now, let b = points(of: pair[1])?.now else { return nil }
         return (hypot(b.x - a.x, b.y - a.y), atan2(b.y - a.y, b.x - a.x))
     }
 }
@@ -101,7 +110,7 @@ extension GestureRun {
             add(t, at: p)
             if firstBegan == nil { firstBegan = now }
         case .moved(let t, let p):
-            points[t] = p
+            move(t, to: p)
         case .ended, .cancelled:
             break
         }
