@@ -27,13 +27,15 @@ public struct QuotedCases: @unchecked Sendable {
             longest = max(longest, text.count)
             texts.append((MemoryLayout<E>.size == 1 ? Int(Self.byte(of: c)) : -1, text))
         }
-        self.longest = longest
         let distinct = Set(texts.map(\.byte)).count == texts.count
         guard MemoryLayout<E>.size == 1, distinct else {
+            // Written from the raw value then, through `JSONCursor.string`, which wants room for any escape.
+            self.longest = E.allCases.map { JSONCursor.room(for: $0.rawValue) }.max() ?? 2
             spans = nil
             text = nil
             return
         }
+        self.longest = longest
         let spans = UnsafeMutablePointer<(start: Int32, length: Int32)>.allocate(capacity: 256)
         spans.initialize(repeating: (0, 0), count: 256)
         let all = texts.flatMap(\.text)
