@@ -291,10 +291,6 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
                 return utf8.count
             }
         }
-        if value >= 0 && value < 10 {
-            out[0] = UInt8(ascii: "0") + UInt8(value)
-            return 1
-        }
         var magnitude = value.magnitude
         // Coordinates are mostly below 10,000: their length by comparison, two digits per division by 100 (a
         // division per digit, twice over, was most of writing a hit visit's point).

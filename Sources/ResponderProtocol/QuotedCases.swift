@@ -84,11 +84,6 @@ extension JSONCursor {
         if let t = E.quoted.text(of: value) { raw(quoted: t.start, t.count) } else { string(value.rawValue) }
     }
 
-    @inline(__always)
-    public mutating func string<E: QuotedWireEnum>(orNull value: E?) {
-        if let value { string(value) } else { raw("null") }
-    }
-
     /// The most a case of `E` takes.
     @inline(__always)
     public static func room<E: QuotedWireEnum>(for value: E) -> Int { E.quoted.longest }

@@ -3,7 +3,8 @@ import Testing
 
 /// Issue 15: the chain's cycle guard compares a few ids in an array and moves to a set for long chains; it must
 /// answer as a set does at every length, for a repeat of any id passed before.
-@Suite struct CycleGuardTests {
+@Suite("N2/N4 the chain walks' cycle guard answers as a set does, at every length")
+struct CycleGuardTests {
     @Test func answersAsASetDoesBeforeAndAfterMovingToOne() {
         for length in [1, 2, 15, 16, 17, 40] {
             for repeatAt in 0..<length {
