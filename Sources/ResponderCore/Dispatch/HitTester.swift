@@ -16,6 +16,10 @@ struct HitTester {
     let world: World
     let profile: Profile
     private(set) var visits: [HitVisit] = []
+    /// The window being tested: every frame of one window's walk shares it.
+    private var window = ""
+    /// The walk's frames, kept between windows so that their room is made once.
+    private var stack: [Frame] = []
 
     init(world: World, profile: Profile) {
         self.world = world
@@ -51,14 +55,13 @@ struct HitTester {
 
     // MARK: - One window's tree
 
+    /// A view being asked; its id is its visit's (`visits[visit].id`), so that a frame holds one reference.
     private struct Frame {
-        var id: String
         var point: Point
         var subviews: [String]
         /// Index of the next subview to ask, counting down from the front-most (H2.2).
         var next: Int
         var visit: Int
-        var window: String
         /// Whether the view's override changes its own answer (H6): redirect when self, pass-through-self.
         var overridesAnswer: Bool
     }
@@ -83,9 +86,11 @@ struct HitTester {
 
     /// hitTest(root, p) for one window.
     private mutating func hitTest(root: String, point: Point?) -> Answer? {
-        var stack: [Frame] = []
+        window = root
+        stack.removeAll(keepingCapacity: true)
+        if stack.capacity == 0 { stack.reserveCapacity(16) }
         var answer: Answer?
-        switch start(root, .local(point), window: root, asking: .itself) {
+        switch start(root, .local(point), asking: .itself) {
         case .answered(let a): return a
         case .pushed(let f): stack.append(f)
         case .notAView: return nil
@@ -103,7 +108,7 @@ struct HitTester {
             if stack[top].next >= 0 {
                 let candidate = stack[top].subviews[stack[top].next]
                 stack[top].next -= 1
-                switch start(candidate, .inSuperview(stack[top].point), window: stack[top].window, asking: .child) {
+                switch start(candidate, .inSuperview(stack[top].point), asking: .child) {
                 case .pushed(let f): stack.append(f)
                 case .answered(let a): answer = a
                 case .notAView: continue
@@ -145,7 +150,7 @@ struct HitTester {
         case inSuperview(Point)
     }
 
-    private mutating func start(_ id: String, _ given: Given, window: String, asking: Asking) -> Start {
+    private mutating func start(_ id: String, _ given: Given, asking: Asking) -> Start {
         let profile = self.profile
         let world = self.world
         let checked = world.read(id) { node -> Checked in
@@ -195,7 +200,7 @@ struct HitTester {
         } ?? Checked(notAView: true)
         if checked.notAView {
             guard let root = checked.controllerRoot else { return .notAView }
-            return start(root, given, window: window, asking: .rootView)
+            return start(root, given, asking: .rootView)
         }
         let index = visits.count
         visits.append(HitVisit(id: id, point: checked.point))
@@ -209,7 +214,7 @@ struct HitTester {
             visits[index].reason = reason
             visits[index].rule = rule
             // H6 redirect when nil: the override replaces super's nil answer.
-            if let to = checked.redirectWhenNil, let target = validRedirect(to, window: window) {
+            if let to = checked.redirectWhenNil, let target = validRedirect(to) {
                 redirected(index, to: target)
                 return .answered((target, nil))
             }
@@ -218,7 +223,7 @@ struct HitTester {
         // K9: a window's subviews in presentation order, its controllers resolved to their root views. Any other
         // view's children are asked as they are, each resolved when it is asked: most are never asked (H2.2).
         let subviews = asking == .itself ? world.hitTestSubviews(of: id) : checked.children
-        return .pushed(Frame(id: id, point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index, window: window,
+        return .pushed(Frame(point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index,
                              overridesAnswer: checked.overridesAnswer))
     }
 
@@ -230,12 +235,12 @@ struct HitTester {
             visits[i].rule = .h2
             return a
         }
-        guard frame.overridesAnswer, let override = world.read(frame.id, { $0.pointee.spec.hitTest }) else {
+        guard frame.overridesAnswer, let override = world.read(visits[i].id, { $0.pointee.spec.hitTest }) else {
             visits[i].result = .hit
             visits[i].rule = .h2
-            return (frame.id, frame.point)
+            return (visits[i].id, frame.point)
         }
-        if let r = override.redirect, r.when == .self, let target = validRedirect(r.to, window: frame.window) {
+        if let r = override.redirect, r.when == .self, let target = validRedirect(r.to) {
             redirected(i, to: target)
             return (target, nil)
         }
@@ -248,7 +253,7 @@ struct HitTester {
         }
         visits[i].result = .hit
         visits[i].rule = .h2
-        return (frame.id, frame.point)
+        return (visits[i].id, frame.point)
     }
 
     private mutating func redirected(_ i: Int, to target: String) {
@@ -259,7 +264,7 @@ struct HitTester {
     }
 
     /// H6 redirect: the named view must be a view in the window being tested.
-    private func validRedirect(_ id: String, window: String) -> String? {
+    private func validRedirect(_ id: String) -> String? {
         guard let node = world[id], node.kind.isView, world.window(of: id) == window else { return nil }
         return id
     }

@@ -12,16 +12,22 @@ extension HitVisit {
     /// In one piece (`JSONWriter.members`): written key by key, a visit was a dozen capacity checks and
     /// separator decisions, most of a hit test's reply (issue 15).
     func writeMembers(to w: inout JSONWriter) {
-        var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: id) + JSONCursor.room(for: result) + JSONCursor.room(for: rule) + JSONCursor.pointRoom
+        withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w) }
+    }
+
+    static func writeMembers(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) {
+        var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
+            + JSONCursor.room(for: v.pointee.rule) + JSONCursor.pointRoom
+        let reason = v.pointee.reason
         if let reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
-        if let to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
+        if let to = v.pointee.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
         w.members(atMost: room) { c in
-            c.raw("\"id\":"); c.string(id)
-            c.raw(",\"result\":"); c.string(result)
+            c.raw("\"id\":"); c.string(v.pointee.id)
+            c.raw(",\"result\":"); c.string(v.pointee.result)
             if let reason { c.raw(",\"reason\":"); c.string(reason) }
-            c.raw(",\"rule\":"); c.string(rule)
-            c.raw(",\"point\":"); c.point(point)
-            if let to { c.raw(",\"to\":"); c.string(to) }
+            c.raw(",\"rule\":"); c.string(v.pointee.rule)
+            c.raw(",\"point\":"); c.point(v.pointee.point)
+            if let to = v.pointee.to { c.raw(",\"to\":"); c.string(to) }
         }
     }
 }
@@ -45,12 +51,16 @@ extension HitTestOutcome {
         w.beginArray()
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(visited.count)
-        for visit in visited {
-            w.beginObject()
-            let start = w.count
-            visit.writeMembers(to: &w)
-            ranges.append(start..<w.count)
-            w.endObject()
+        // Each visit read where it is, through a pointer: a visit handed to a method beside the writer (`inout`)
+        // was copied first, a retain and a release per string, as the compiler cannot tell the two apart.
+        visited.withUnsafeBufferPointer { visits in
+            for i in visits.indices {
+                w.beginObject()
+                let start = w.count
+                HitVisit.writeMembers(of: visits.baseAddress! + i, to: &w)
+                ranges.append(start..<w.count)
+                w.endObject()
+            }
         }
         w.endArray()
         return ranges

@@ -5,9 +5,15 @@
 /// key by key, they were most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
     func write(to w: inout JSONWriter) {
+        withUnsafePointer(to: self) { Self.write($0, to: &w) }
+    }
+
+    /// The step at `step`, read where it is: a step handed to a method beside the writer (`inout`) was copied
+    /// first, a retain and a release per string, as the compiler cannot tell the two apart (a trace's steps).
+    static func write(_ step: UnsafePointer<TraceStep>, to w: inout JSONWriter) {
         w.beginObject()
         let m = JSONCursor.memberRoom
-        switch self {
+        switch step.pointee {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
             let room = 8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
                 + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + (tag?.room ?? 0)
@@ -60,24 +66,24 @@ extension TraceStep {
         case .gesture(let t):
             t.writeMembers(to: &w, asStep: true)
         case .hitTest(let visit, let touch):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             visit.writeMembers(to: &w)
             if let touch { w.key(static: "touch"); touch.write(to: &w) }
         case .check(let id, let check, let value, let rule):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "id"); w.string(id)
             w.key(static: "check"); w.string(check)
             w.key(static: "value"); w.bool(value)
             w.key(static: "rule"); w.string(rule)
         case .firstResponder(let change, let rule):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "window"); w.string(change.window)
             w.key(static: "from"); w.string(orNull: change.from)
             w.key(static: "to"); w.string(orNull: change.to)
             w.key(static: "reason"); w.string(change.reason)
             w.key(static: "rule"); w.string(rule)
         case .discard(let message, let reason, let rule, let tag, let blockedBy, let view):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "reason"); w.string(reason)
             w.key(static: "rule"); w.string(rule)
@@ -85,12 +91,12 @@ extension TraceStep {
             if let blockedBy { w.key(static: "blockedBy"); w.string(blockedBy) }
             if let view { w.key(static: "view"); w.string(view) }
         case .keyWindow(let from, let to):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "from"); w.string(orNull: from)
             w.key(static: "to"); w.string(orNull: to)
             w.key(static: "rule"); w.string(Rule.f4)
         case .gestureAction(let a):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "recognizer"); w.string(a.recognizer)
             w.key(static: "target"); w.string(a.target)
             w.key(static: "action"); w.string(a.action)
@@ -98,24 +104,24 @@ extension TraceStep {
             if let reason = a.reason { w.key(static: "reason"); w.string(reason) }
             w.key(static: "rule"); w.string(Rule.g3)
         case .gestureWait(let recognizer, let waitingFor):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "recognizer"); w.string(recognizer)
             w.key(static: "waitingFor"); w.strings(waitingFor)
             w.key(static: "rule"); w.string(Rule.g5)
         case .held(let touch, let message, let by, let rule):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.strings(by)
             w.key(static: "rule"); w.string(rule)
         case .release(let touch, let message, let by, let rule):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.string(orNull: by)
             w.key(static: "rule"); w.string(rule)
         case .change(let change):
-            writeName(to: &w)
+            step.pointee.writeName(to: &w)
             w.key(static: "id"); w.string(change.id)
             w.key(static: "field"); w.string(change.field)
             w.key(static: "from"); w.value(change.from)

@@ -70,11 +70,11 @@ final class ByteSink {
         // unkeyed container around each element was a fifth of writing a tap's trace).
         // Through one inout access of `writer` (a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
-            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &writer) { $0.write(to: &$1) }
+            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &writer) { TraceStep.write($0, to: &$1) }
             return
         }
         if T.self == [TouchDelivery].self {
-            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &writer) { $0.write(to: &$1) }
+            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &writer) { $0.pointee.write(to: &$1) }
             return
         }
         if T.self == Point.self {
@@ -99,10 +99,13 @@ final class ByteSink {
         encoder.finish()
     }
 
+    /// Each element handed to `write` where it is (`for element in elements` copied each one).
     @inline(__always)
-    private static func writeArray<Element>(_ elements: [Element], to w: inout JSONWriter, _ write: (Element, inout JSONWriter) -> Void) {
+    private static func writeArray<Element>(_ elements: [Element], to w: inout JSONWriter, _ write: (UnsafePointer<Element>, inout JSONWriter) -> Void) {
         w.beginArray()
-        for element in elements { write(element, &w) }
+        elements.withUnsafeBufferPointer { b in
+            for i in b.indices { write(b.baseAddress! + i, &w) }
+        }
         w.endArray()
     }
 }
