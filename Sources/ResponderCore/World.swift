@@ -35,11 +35,26 @@ public struct World: Sendable, Equatable {
 
     /// A recognizer and the view (or window) it is attached to.
     public func recognizer(_ id: String) -> (view: String, spec: GestureRecognizerSpec)? {
-        guard let view = recognizerOwners[id], let spec = read(view, { $0.pointee.spec.gestureRecognizers.first(where: { $0.id == id }) }) ?? nil else {
-            // K8: a scroll view's built-in pan.
-            return builtInPanOwner(id).flatMap { owner in builtInPan(of: owner).map { (owner, $0) } }
+        withRecognizer(id) { ($0, $1.pointee) }
+    }
+
+    /// `body` of recognizer `id`'s view and spec, the spec read where it is stored: a copy of it is a retain and
+    /// a release for each of its strings and arrays, and a tap asks about recognizers a dozen times (issue 15).
+    func withRecognizer<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
+        if let view = recognizerOwners[id] {
+            var result: R?
+            let found = read(view) { node -> Bool in
+                node.pointee.spec.gestureRecognizers.withUnsafeBufferPointer { specs in
+                    guard let i = specs.firstIndex(where: { $0.id == id }) else { return false }
+                    result = body(view, specs.baseAddress! + i)
+                    return true
+                }
+            } ?? false
+            if found { return result }
         }
-        return (view, spec)
+        // K8: a scroll view's built-in pan.
+        guard let owner = builtInPanOwner(id), let pan = builtInPan(of: owner) else { return nil }
+        return withUnsafePointer(to: pan) { body(owner, $0) }
     }
     public var root: Node { nodes[World.rootID]! }
     public var count: Int { nodes.count }

@@ -90,6 +90,22 @@ extension JSONCursor {
 
     @inline(__always)
     public static func room<E: QuotedWireEnum>(for value: E?) -> Int { max(E.quoted.longest, 4) }
+
+    /// An array of cases, each as its raw value's string (a delivery's control events), with no array of
+    /// strings made first.
+    @inline(__always)
+    public mutating func strings<E: QuotedWireEnum>(_ values: [E]) {
+        raw("[")
+        for (i, v) in values.enumerated() {
+            if i > 0 { raw(",") }
+            string(v)
+        }
+        raw("]")
+    }
+
+    /// The most an array of cases of `E` takes.
+    @inline(__always)
+    public static func room<E: QuotedWireEnum>(for values: [E]) -> Int { 2 + values.count * (E.quoted.longest + 1) }
 }
 
 extension Rule: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }

@@ -109,7 +109,7 @@ extension SessionState {
         transition(id, to: to, rule: released ? .g5 : rule, reason: released ? .requiredFailed : reason, trace: &trace)
         // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous.
         for other in runs where other.id != id && other.state == .possible {
-            if world.recognizer(other.id)?.spec.requireToFail.contains(id) == true {
+            if world.withRecognizer(other.id, { $1.pointee.requireToFail.contains(id) }) == true {
                 fail(other.id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
             }
         }
@@ -128,7 +128,7 @@ extension SessionState {
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
         // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
         for other in runs where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
-            if world.recognizer(other.id)?.spec.requireToFail.contains(id) == true, let p = runs[runIndex(other.id)!].pending {
+            if world.withRecognizer(other.id, { $1.pointee.requireToFail.contains(id) }) == true, let p = runs[runIndex(other.id)!].pending {
                 attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
             }
         }
@@ -146,7 +146,7 @@ extension SessionState {
 
     /// G4: either one names the other in `simultaneousWith`.
     func simultaneous(_ a: String, _ b: String) -> Bool {
-        world.recognizer(a)?.spec.simultaneousWith.contains(b) == true || world.recognizer(b)?.spec.simultaneousWith.contains(a) == true
+        world.withRecognizer(a, { $1.pointee.simultaneousWith.contains(b) }) == true || world.withRecognizer(b, { $1.pointee.simultaneousWith.contains(a) }) == true
     }
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
@@ -183,8 +183,8 @@ extension SessionState {
     /// G3: each target-action, straight to its target.
     mutating func sendActions(_ id: String, trace: inout Trace) {
         scrollFollows(id, trace: &trace)
-        guard let spec = world.recognizer(id)?.spec else { return }
-        for t in spec.targets {
+        guard let targets = world.withRecognizer(id, { $1.pointee.targets }) else { return }
+        for t in targets {
             let node = world[t.target]
             let implements = node?.handling(t.action) != nil
             let reason: ActionFailure? = node == nil ? .targetMissing : (implements ? nil : .notImplemented)
@@ -201,7 +201,7 @@ extension SessionState {
         while true {
             var due: (id: String, at: Double)?
             for run in runs {
-                guard let spec = world.recognizer(run.id)?.spec, let at = run.deadline(spec: spec, profile: profile) else { continue }
+                guard let at = world.withRecognizer(run.id, { run.deadline(spec: $1.pointee, profile: profile) }) ?? nil else { continue }
                 // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
                 // nanosecond of an input's time counts as that time.
                 // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
@@ -229,8 +229,7 @@ extension SessionState {
         runs.removeAll { run in
             if run.state.isFinal { return run.touches.isEmpty }
             guard run.touches.isEmpty, run.pending == nil else { return false }
-            guard let spec = world.recognizer(run.id)?.spec else { return true }
-            return run.deadline(spec: spec, profile: profile) == nil
+            return world.withRecognizer(run.id, { run.deadline(spec: $1.pointee, profile: profile) == nil }) ?? true
         }
     }
 

@@ -8,10 +8,10 @@ extension SessionState {
     func holders(of touch: LiveTouch, phase: TouchPhase) -> [String] {
         guard phase != .cancelled, phase != .stationary else { return [] }
         return touch.recognizers.filter { id in
-            guard let run = runs.first(where: { $0.id == id }), run.state == .possible, run.seen.contains(touch.id),
-                let spec = world.recognizer(id)?.spec
+            guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
+                let delays = world.withRecognizer(id, { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
             else { return false }
-            return phase == .ended ? spec.delaysTouchesEnded : spec.delaysTouchesBegan && !scrollDelayOver(id, touch: touch)
+            return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
         }
     }
 

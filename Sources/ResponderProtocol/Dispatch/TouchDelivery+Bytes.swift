@@ -6,55 +6,69 @@ extension TouchDelivery {
     /// The members every delivery has are written in one piece through a cursor (`JSONWriter.members`), the
     /// optional ones and the nested objects after them key by key.
     func write(to w: inout JSONWriter) {
+        withUnsafePointer(to: self) { Self.write($0, to: &w) }
+    }
+
+    /// The delivery at `d`, read where it is (a delivery handed to a method beside the writer was copied first,
+    /// a retain and a release for each of its strings and arrays), its nested entries likewise.
+    static func write(_ d: UnsafePointer<TouchDelivery>, to w: inout JSONWriter) {
         w.beginObject()
         let m = JSONCursor.memberRoom
-        w.members(atMost: 4 * m + touch.room + JSONCursor.room(for: phase) + JSONCursor.room(for: view) + JSONCursor.room(for: window)) { c in
-            c.raw("\"touch\":"); c.write(touch)
-            c.raw(",\"phase\":"); c.string(phase)
-            c.raw(",\"view\":"); c.string(orNull: view)
-            c.raw(",\"window\":"); c.string(orNull: window)
+        w.members(atMost: 4 * m + d.pointee.touch.room + JSONCursor.room(for: d.pointee.phase) + JSONCursor.room(for: d.pointee.view)
+                    + JSONCursor.room(for: d.pointee.window)) { c in
+            c.raw("\"touch\":"); c.write(d.pointee.touch)
+            c.raw(",\"phase\":"); c.string(d.pointee.phase)
+            c.raw(",\"view\":"); c.string(orNull: d.pointee.view)
+            c.raw(",\"window\":"); c.string(orNull: d.pointee.window)
         }
-        if dropped {
-            w.key(static: "message"); w.string(orNull: message)
-            w.key(static: "reason"); w.string(orNull: reason)
+        if d.pointee.dropped {
+            w.key(static: "message"); w.string(orNull: d.pointee.message)
+            w.key(static: "reason"); w.string(orNull: d.pointee.reason)
             w.key(static: "dropped"); w.bool(true)
             w.endObject()
             return
         }
-        let events = controlEvents.map(\.rawValue)
-        let room = 5 * m + JSONCursor.pointRoom + JSONCursor.room(for: message) + JSONCursor.room(for: visited)
-            + JSONCursor.room(for: handledBy) + JSONCursor.room(for: events)
+        let room = 5 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message) + JSONCursor.room(for: d.pointee.visited)
+            + JSONCursor.room(for: d.pointee.handledBy) + JSONCursor.room(for: d.pointee.controlEvents)
         w.members(atMost: room) { c in
-            c.raw("\"localPoint\":"); c.point(localPoint)
-            c.raw(",\"message\":"); c.string(orNull: message)
-            c.raw(",\"visited\":"); c.strings(visited)
-            c.raw(",\"handledBy\":"); c.strings(handledBy)
-            c.raw(",\"controlEvents\":"); c.strings(events)
+            c.raw("\"localPoint\":"); c.point(d.pointee.localPoint)
+            c.raw(",\"message\":"); c.string(orNull: d.pointee.message)
+            c.raw(",\"visited\":"); c.strings(d.pointee.visited)
+            c.raw(",\"handledBy\":"); c.strings(d.pointee.handledBy)
+            c.raw(",\"controlEvents\":"); c.strings(d.pointee.controlEvents)
         }
         w.key(static: "actions")
         w.beginArray()
-        for action in actions { action.write(to: &w) }
+        for action in d.pointee.actions { action.write(to: &w) }
         w.endArray()
-        if let reason { w.key(static: "reason"); w.string(reason) }
-        if let rule { w.key(static: "rule"); w.string(rule) }
-        if let hitView { w.key(static: "hitView"); w.string(hitView) }
-        if !heldBy.isEmpty { w.key(static: "heldBy"); w.strings(heldBy) }
-        if !gestures.isEmpty {
+        if let reason = d.pointee.reason { w.key(static: "reason"); w.string(reason) }
+        if let rule = d.pointee.rule { w.key(static: "rule"); w.string(rule) }
+        if let hitView = d.pointee.hitView { w.key(static: "hitView"); w.string(hitView) }
+        if !d.pointee.heldBy.isEmpty { w.key(static: "heldBy"); w.strings(d.pointee.heldBy) }
+        if !d.pointee.gestures.isEmpty {
             w.key(static: "gestures")
             w.beginArray()
-            for g in gestures { g.write(to: &w) }
+            d.pointee.gestures.withUnsafeBufferPointer { g in
+                for i in g.indices {
+                    w.beginObject()
+                    GestureTransition.writeMembers(of: g.baseAddress! + i, to: &w, asStep: false)
+                    w.endObject()
+                }
+            }
             w.endArray()
         }
-        if !gestureActions.isEmpty {
+        if !d.pointee.gestureActions.isEmpty {
             w.key(static: "gestureActions")
             w.beginArray()
-            for a in gestureActions { a.write(to: &w) }
+            for a in d.pointee.gestureActions { a.write(to: &w) }
             w.endArray()
         }
-        if !gestureDeliveries.isEmpty {
+        if !d.pointee.gestureDeliveries.isEmpty {
             w.key(static: "gestureDeliveries")
             w.beginArray()
-            for d in gestureDeliveries { d.write(to: &w) }
+            d.pointee.gestureDeliveries.withUnsafeBufferPointer { g in
+                for i in g.indices { write(g.baseAddress! + i, to: &w) }
+            }
             w.endArray()
         }
         w.endObject()
@@ -93,16 +107,22 @@ extension GestureTransition {
 
     /// The members in one piece through a cursor; as a trace step (12.4), after `step: "gesture"`.
     func writeMembers(to w: inout JSONWriter, asStep: Bool) {
-        let room = 7 * JSONCursor.memberRoom + JSONCursor.room(for: recognizer) + JSONCursor.room(for: from) + JSONCursor.room(for: to)
-            + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + JSONCursor.room(for: by)
+        withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w, asStep: asStep) }
+    }
+
+    /// The transition at `t`, read where it is.
+    static func writeMembers(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
+        let room = 7 * JSONCursor.memberRoom + JSONCursor.room(for: t.pointee.recognizer) + JSONCursor.room(for: t.pointee.from)
+            + JSONCursor.room(for: t.pointee.to) + JSONCursor.room(for: t.pointee.rule) + JSONCursor.room(for: t.pointee.reason)
+            + JSONCursor.room(for: t.pointee.by)
         w.members(atMost: room) { c in
             if asStep { c.raw("\"step\":\"gesture\",") }
-            c.raw("\"recognizer\":"); c.string(recognizer)
-            c.raw(",\"from\":"); c.string(from)
-            c.raw(",\"to\":"); c.string(to)
-            c.raw(",\"rule\":"); c.string(rule)
-            if let reason { c.raw(",\"reason\":"); c.string(reason) }
-            if let by { c.raw(",\"by\":"); c.string(by) }
+            c.raw("\"recognizer\":"); c.string(t.pointee.recognizer)
+            c.raw(",\"from\":"); c.string(t.pointee.from)
+            c.raw(",\"to\":"); c.string(t.pointee.to)
+            c.raw(",\"rule\":"); c.string(t.pointee.rule)
+            if let reason = t.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }
+            if let by = t.pointee.by { c.raw(",\"by\":"); c.string(by) }
         }
     }
 }

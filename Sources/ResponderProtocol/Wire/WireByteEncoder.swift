@@ -74,7 +74,15 @@ final class ByteSink {
             return
         }
         if T.self == [TouchDelivery].self {
-            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &writer) { $0.pointee.write(to: &$1) }
+            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &writer) { TouchDelivery.write($0, to: &$1) }
+            return
+        }
+        if T.self == TouchOutcome.self {
+            // `{deliveries}`, its one member (the keyed container around it was a tenth of writing a tap's trace).
+            writer.beginObject()
+            writer.key(static: "deliveries")
+            Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &writer) { TouchDelivery.write($0, to: &$1) }
+            writer.endObject()
             return
         }
         if T.self == Point.self {
