@@ -98,18 +98,26 @@ enum DispatchMethods {
 
     /// The `request` member of a dispatch's trace event (13.2): its method and params as the engine read them,
     /// without `session` (the topic names it), `dryRun` and `trace` (1.8: it shapes the reply only, so the event
-    /// is the same whichever was asked), so a recording can re-send it to another session.
-    static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> JSON {
+    /// is the same whichever was asked), so a recording can re-send it to another session. As JSON text.
+    static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> [UInt8] {
         if R.self == TapRequest.self {
-            // The commonest dispatch, built directly (the encoder's walk was a tenth of a tap): its members in
-            // declaration order, as the encoder gives them, less the unrecorded and the null ones.
+            // The commonest dispatch, written directly (the encoder's walk was a tenth of a tap, and the tree it
+            // made, written out, 6% more): its members in declaration order, as the encoder gives them, less the
+            // unrecorded and the null ones.
             let tap = unsafeBitCast(request, to: TapRequest.self)
-            var params: [(key: String, value: JSON)] = [("point", tap.point.wire)]
-            if let tapCount = tap.tapCount { params.append(("tapCount", JSON(tapCount))) }
-            if let time = tap.time { params.append(("time", .number(time))) }
-            return ["method": .string(method), "params": .object(params)]
+            var w = JSONWriter(reservingCapacity: 96 + method.utf8.count)
+            w.beginObject()
+            w.key(static: "method"); w.string(method)
+            w.key(static: "params")
+            w.beginObject()
+            w.key(static: "point"); w.beginArray(); w.number(tap.point.x); w.number(tap.point.y); w.endArray()
+            if let tapCount = tap.tapCount { w.key(static: "tapCount"); w.number(Double(tapCount)) }
+            if let time = tap.time { w.key(static: "time"); w.number(time) }
+            w.endObject()
+            w.endObject()
+            return w.takeBytes()
         }
-        return encodedRequestMember(method, request)
+        return JSONCodec.encode(encodedRequestMember(method, request))
     }
 
     /// `requestMember` through the encoder, for every request.

@@ -74,9 +74,9 @@ extension RequestContext {
     /// The same with the trace already encoded (`{kind, steps, outcome}`): the bytes the reply holds too, so
     /// the reply, the event and the replay ring share one encoding. `request` (a dispatching method's
     /// `{method, params}`) is carried by the trace event so a recorder can re-send it (13.2).
-    func publish(trace: [UInt8], focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: JSON? = nil) {
+    func publish(trace: [UInt8], focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: [UInt8]? = nil) {
         var raw: [(key: String, value: [UInt8])] = [("trace", trace)]
-        if let request { raw.append(("request", JSONCodec.encode(request))) }
+        if let request { raw.append(("request", request)) }
         published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
         for change in focus {
             published.add(state.publish(host, stream: "focus", cause: cause, payload: [("change", WireEncoder.encode(change))]))
