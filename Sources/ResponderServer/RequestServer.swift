@@ -4,7 +4,8 @@ import ResponderProtocol
 import ZMQ
 
 /// Serves the rpc socket on the engine thread, a group at a time: every request ready is answered, the
-/// group's changes are committed once (group commit), and only then do its events and replies go out.
+/// group's changes are committed once (group commit), and only then do its events and replies go out. Without
+/// a store there is nothing to commit, and each reply goes out as soon as it is made.
 /// A large request is read by the `OffloadWorker` meanwhile; the same client's later requests wait behind it
 /// so that each client's replies keep their order.
 final class RequestServer {
@@ -38,21 +39,27 @@ final class RequestServer {
     /// waiting, so that a flood cannot starve the loop's other sockets: the loop then comes back at once.
     func serveReady(_ rpc: ZMQSocket) -> Bool {
         for _ in 0..<4 {
-            guard receiveGroup(rpc) > 0 else { return true }
+            let group = receiveGroup(rpc)
+            guard group.received > 0 else { return true }
             deliver(rpc)
+            // Without a store each reply went out as soon as it was made, before the receive that found the
+            // socket empty: nothing has been sent since, so that receive is the rule's last word.
+            if store == nil && group.emptied { return true }
         }
         return false
     }
 
-    /// Receives and answers up to 256 waiting requests; their replies and events wait for `deliver`.
-    private func receiveGroup(_ rpc: ZMQSocket) -> Int {
+    /// Receives and answers up to 256 waiting requests; their replies and events wait for `deliver` (with a
+    /// store: the group is committed first), or go out at once (without one). `emptied`: it stopped at a
+    /// receive that found nothing.
+    private func receiveGroup(_ rpc: ZMQSocket) -> (received: Int, emptied: Bool) {
         var received = 0
         while received < 256 {
             let frames: [[UInt8]]
             let peer: PeerStamp?
             do {
                 // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
-                guard let f = try rpc.receiveMultipart(dontWait: true, property: "User-Id") else { break }
+                guard let f = try rpc.receiveMultipart(dontWait: true, property: "User-Id") else { return (received, true) }
                 frames = f.frames
                 peer = f.property.flatMap(PeerStamp.init(userID:))
             } catch {
@@ -69,8 +76,11 @@ final class RequestServer {
                 continue
             }
             accept(OffloadWorker.Job(routingID: frames[0], delimiter: hasDelimiter, body: frames[frames.count - 1], peer: peer))
+            // Without a store there is no group to commit: the reply goes out now, not after the receive that
+            // finds the socket empty (a system call on every round trip's path).
+            if store == nil { deliver(rpc) }
         }
-        return received
+        return (received, false)
     }
 
     /// Serves the requests the worker has finished reading, then what their clients sent meanwhile.
