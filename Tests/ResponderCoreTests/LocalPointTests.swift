@@ -29,4 +29,28 @@ import ResponderProtocol
         #expect(views.isSuperset(of: ["Cell", "Row", "Leaf", "Inner", "Root2"]), "\(views)")
         #expect(hits > 1000)
     }
+
+    @Test("H4 a view deeper than the conversion keeps on the stack (8 levels) converts as the descent does")
+    func deepConversionIsTheDescentsPoint() throws {
+        // 20 nested views, each offset a little and every third scaled or scrolled: conversions past the eighth
+        // level are kept apart from the first eight, and the order they are applied in matters.
+        var view = v("L19", 1.5, 2, 40, 40)
+        for level in stride(from: 18, through: 0, by: -1) {
+            let scale = level % 6 == 0 ? #""transform": [1.25, 0, 0, 0.8, 0, 0]"# : #""transform": [0.8, 0, 0, 1.25, 0, 0]"#
+            let extra = level % 3 == 0 ? scale : (level % 3 == 1 ? #""boundsOrigin": [0.5, 1]"# : "")
+            view = v("L\(level)", 2.25, 3, 360 - Double(level) * 10, 700 - Double(level) * 20, extra, children: [view])
+        }
+        let s = try session(fixtureF([view]))
+        var deepest = 0
+        for x in stride(from: 0.0, through: 400, by: 4.3) {
+            for y in stride(from: 0.0, through: 800, by: 4.9) {
+                let outcome = s.hitTestOutcome(at: Point(x, y))
+                guard let window = outcome.window, let hit = outcome.view, hit.hasPrefix("L") else { continue }
+                deepest = max(deepest, Int(hit.dropFirst())!)
+                let q = s.world.convert(screen: Point(x, y), toWindow: window)
+                #expect(outcome.localPoint == q.flatMap { s.world.convert($0, fromWindow: window, to: hit) }, "\(hit) at \(x), \(y)")
+            }
+        }
+        #expect(deepest == 19)
+    }
 }

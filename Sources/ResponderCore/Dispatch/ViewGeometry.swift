@@ -77,29 +77,36 @@ extension World {
             let conversion: SuperviewConversion
         }
         func up(_ id: String) -> Up? { read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) } }
-        var path: [SuperviewConversion] = []
-        path.reserveCapacity(16)  // one allocation for the usual depth, where growing from one made four
-        var current = id
-        guard var node = up(id) else { return nil }
-        while current != window {
-            // The superview: a view's parent view, or — for a controller's root view — the controller's parent
-            // view or window.
-            guard node.kind.isSubviewKind, let parent = node.parent, let above = up(parent) else { return nil }
-            path.append(node.conversion)
-            if above.kind.isView {
-                (current, node) = (parent, above)
-            } else if above.kind == .viewController, let gp = above.parent, let top = up(gp), top.kind.isView {
-                (current, node) = (gp, top)
-            } else {
-                return nil
+        // The usual depth on the stack, deeper levels in an array: an array for every conversion was an
+        // allocation and a free each time (a tap converts four times). Eight levels, as room for sixteen (over
+        // 1 KB) was allocated on the heap too. The conversions are plain numbers: the room needs no cleaning up.
+        let onStack = 8
+        return withUnsafeTemporaryAllocation(of: SuperviewConversion.self, capacity: onStack) { room -> Point? in
+            var deeper: [SuperviewConversion] = []
+            var depth = 0
+            var current = id
+            guard var node = up(id) else { return nil }
+            while current != window {
+                // The superview: a view's parent view, or — for a controller's root view — the controller's parent
+                // view or window.
+                guard node.kind.isSubviewKind, let parent = node.parent, let above = up(parent) else { return nil }
+                if depth < onStack { (room.baseAddress! + depth).initialize(to: node.conversion) } else { deeper.append(node.conversion) }
+                depth += 1
+                if above.kind.isView {
+                    (current, node) = (parent, above)
+                } else if above.kind == .viewController, let gp = above.parent, let top = up(gp), top.kind.isView {
+                    (current, node) = (gp, top)
+                } else {
+                    return nil
+                }
             }
+            var q = p
+            for level in stride(from: depth - 1, through: 0, by: -1) {
+                guard let next = (level < onStack ? room[level] : deeper[level - onStack]).apply(q) else { return nil }
+                q = next
+            }
+            return q
         }
-        var q = p
-        for conversion in path.reversed() {
-            guard let next = conversion.apply(q) else { return nil }
-            q = next
-        }
-        return q
     }
 
     /// H1/H4: a screen point in window `window`'s coordinates (the window's frame and transform).
