@@ -30,9 +30,16 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     private var spilled: [Bool] = []
     private var afterKey = false
 
-    public init(reservingCapacity capacity: Int = 256) {
+    /// Written in an array whatever its length, so that `takeBytes` hands it over without a copy.
+    private let handsOver: Bool
+
+    /// `handOver`: the text is handed over as it is written, in an array with room to spare, not copied to one
+    /// of its exact size — for a reply, sent and dropped at once, not for what is kept (an event in the replay
+    /// ring).
+    public init(reservingCapacity capacity: Int = 256, handOver: Bool = false) {
         self.capacity = max(capacity, 16)
-        if self.capacity >= Self.longText {
+        handsOver = handOver
+        if self.capacity >= Self.longText || handOver {
             mallocked = false
             (storage, base) = Self.arrayRoom(self.capacity)
         } else {
@@ -78,14 +85,14 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         let larger = max(needed, capacity * 2, 64)
         let moved: UnsafeMutablePointer<UInt8>
         var movedStorage: [UInt8] = []
-        if larger >= Self.longText {
+        if larger >= Self.longText || handsOver {
             (movedStorage, moved) = Self.arrayRoom(larger)
         } else {
             moved = .allocate(capacity: larger)
         }
         if count > 0 { moved.update(from: base, count: count) }
         if mallocked { base.deallocate() }
-        mallocked = larger < Self.longText
+        mallocked = larger < Self.longText && !handsOver
         (storage, base, capacity) = (movedStorage, moved, larger)
     }
 

@@ -62,7 +62,7 @@ enum DispatchMethods {
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
     static func reply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool = true) -> [UInt8] {
         let kept = withTrace ? trace.bytes.count : trace.outcome.count
-        var w = JSONWriter(reservingCapacity: 2 * kept + 64)
+        var w = JSONWriter(reservingCapacity: 2 * kept + 64, handOver: true)  // the envelope copies it and drops it
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
         if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }

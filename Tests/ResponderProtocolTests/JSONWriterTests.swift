@@ -139,17 +139,19 @@ import Testing
 
     /// A short text is written in the writer's own memory and copied out; a long one (from 64 KB, reserved or
     /// grown into) in an array handed over whole. Both ways give the text, and the writer goes on afterwards.
-    @Test func shortAndLongTextsAreHandedOverAndTheWriterGoesOn() {
+    /// A writer told to hand its text over (`handOver`, for replies) writes even a short one in an array.
+    @Test(arguments: [false, true])
+    func shortAndLongTextsAreHandedOverAndTheWriterGoesOn(handOver: Bool) {
         for reserve in [1, 100, 70_000] {
-            var w = JSONWriter(reservingCapacity: reserve)
+            var w = JSONWriter(reservingCapacity: reserve, handOver: handOver)
             for round in 0..<3 {
                 let n = [10, 20_000, 3][round]
                 w.beginArray()
                 for i in 0..<n { w.string("r\(round)-\(i)") }
                 w.endArray()
                 let expected = "[" + (0..<n).map { "\"r\(round)-\($0)\"" }.joined(separator: ",") + "]"
-                #expect(w.bytes == Array(expected.utf8), "reserve \(reserve), round \(round)")
-                #expect(w.takeBytes() == Array(expected.utf8), "reserve \(reserve), round \(round)")
+                #expect(w.bytes == Array(expected.utf8), "reserve \(reserve), round \(round), hand over \(handOver)")
+                #expect(w.takeBytes() == Array(expected.utf8), "reserve \(reserve), round \(round), hand over \(handOver)")
                 #expect(w.count == 0)
             }
         }

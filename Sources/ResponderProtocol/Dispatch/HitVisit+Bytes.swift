@@ -100,7 +100,9 @@ extension HitTestOutcome {
     /// `trailing` — written without building that trace: its steps, their copies and the comparisons that
     /// find a step equal to its visit were a third of a hit test's reply (issue 15).
     public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
-        var w = JSONWriter(reservingCapacity: 512 + 200 * visited.count)
+        // Each visit is in the reply three times (≈ 270 bytes): room for 200 grew the writer once, a copy of it all.
+        // Handed over as written: the envelope copies it and drops it.
+        var w = JSONWriter(reservingCapacity: 512 + 288 * visited.count, handOver: true)
         writeTraced(kind: .hitTest, to: &w) { w, visits in
             for range in visits { Self.writeStep(copying: range, to: &w) }
             for step in trailing { step.write(to: &w) }
