@@ -9,12 +9,13 @@ extension HitVisit {
         w.endObject()
     }
 
-    /// In one piece (`JSONWriter.members`): written key by key, a visit was a dozen capacity checks and
-    /// separator decisions, most of a hit test's reply (issue 15).
     func writeMembers(to w: inout JSONWriter) {
         withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w) }
     }
 
+    /// In one piece (`JSONWriter.members`): written key by key, a visit was a dozen capacity checks and
+    /// separator decisions, most of a hit test's reply (issue 15). Read where it is stored (`HitTestOutcome`
+    /// passes its list's elements), not copied to be handed over.
     static func writeMembers(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) {
         var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
             + JSONCursor.room(for: v.pointee.rule) + JSONCursor.pointRoom
