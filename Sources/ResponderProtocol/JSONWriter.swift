@@ -30,16 +30,18 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     private var spilled: [Bool] = []
     private var afterKey = false
 
-    /// Written in an array whatever its length, so that `takeBytes` hands it over without a copy.
+    /// The text is not kept (`handOver`): from `handOverFrom` bytes of room it is written in an array too.
     private let handsOver: Bool
+    /// A shorter text is copied out even when it is not kept: an array made for it cost more than the copy.
+    private static let handOverFrom = 1 << 10
 
-    /// `handOver`: the text is handed over as it is written, in an array with room to spare, not copied to one
-    /// of its exact size — for a reply, sent and dropped at once, not for what is kept (an event in the replay
-    /// ring).
+    /// `handOver`: the text is not kept — a reply, sent and dropped at once, not an event in the replay ring —
+    /// so from 1 KB it is handed over as written, in an array with room to spare, rather than copied to one of
+    /// its exact size (an allocation and a copy of every byte).
     public init(reservingCapacity capacity: Int = 256, handOver: Bool = false) {
         self.capacity = max(capacity, 16)
         handsOver = handOver
-        if self.capacity >= Self.longText || handOver {
+        if Self.inArray(self.capacity, handOver) {
             mallocked = false
             (storage, base) = Self.arrayRoom(self.capacity)
         } else {
@@ -49,6 +51,11 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     deinit { if mallocked { base.deallocate() } }
+
+    /// Whether room of `size` bytes is made in an array (handed over by `takeBytes`) rather than allocated.
+    private static func inArray(_ size: Int, _ handOver: Bool) -> Bool {
+        size >= longText || (handOver && size >= handOverFrom)
+    }
 
     /// An array of `size` bytes that are never read before they are written (no need to fill them), and the
     /// address of its elements.
@@ -85,14 +92,15 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         let larger = max(needed, capacity * 2, 64)
         let moved: UnsafeMutablePointer<UInt8>
         var movedStorage: [UInt8] = []
-        if larger >= Self.longText || handsOver {
+        let inArray = Self.inArray(larger, handsOver)
+        if inArray {
             (movedStorage, moved) = Self.arrayRoom(larger)
         } else {
             moved = .allocate(capacity: larger)
         }
         if count > 0 { moved.update(from: base, count: count) }
         if mallocked { base.deallocate() }
-        mallocked = larger < Self.longText && !handsOver
+        mallocked = !inArray
         (storage, base, capacity) = (movedStorage, moved, larger)
     }
 

@@ -102,7 +102,7 @@ enum DispatchMethods {
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> [UInt8] {
         if R.self == TapRequest.self {
             // The commonest dispatch, written directly (the encoder's walk was a tenth of a tap, and the tree it
-            // made, written out, 6% more): its members in declaration order, as the encoder gives them, less the
+            // made, written out, 3% more): its members in declaration order, as the encoder gives them, less the
             // unrecorded and the null ones.
             let tap = unsafeBitCast(request, to: TapRequest.self)
             var w = JSONWriter(reservingCapacity: 96 + method.utf8.count)
@@ -110,7 +110,7 @@ enum DispatchMethods {
             w.key(static: "method"); w.string(method)
             w.key(static: "params")
             w.beginObject()
-            w.key(static: "point"); w.beginArray(); w.number(tap.point.x); w.number(tap.point.y); w.endArray()
+            w.key(static: "point"); tap.point.write(to: &w)
             if let tapCount = tap.tapCount { w.key(static: "tapCount"); w.number(Double(tapCount)) }
             if let time = tap.time { w.key(static: "time"); w.number(time) }
             w.endObject()

@@ -86,9 +86,7 @@ struct RequestProcessor {
         // Room for an encoded result and the envelope around it: growing to a 4 KB reply copied it twice.
         var capacity = 256
         if case .success(.encoded(let bytes)) = outcome { capacity += bytes.count }
-        // A long reply is handed over as written: it is sent and dropped, and an exact copy of it was an
-        // allocation and a copy of every byte. A short one is copied: an array made for it cost more than that.
-        var w = JSONWriter(reservingCapacity: capacity, handOver: capacity >= 1024)
+        var w = JSONWriter(reservingCapacity: capacity, handOver: true)  // sent and dropped
         w.beginObject()
         w.key("jsonrpc"); w.string("2.0")
         w.key("id")

@@ -139,7 +139,8 @@ import Testing
 
     /// A short text is written in the writer's own memory and copied out; a long one (from 64 KB, reserved or
     /// grown into) in an array handed over whole. Both ways give the text, and the writer goes on afterwards.
-    /// A writer told to hand its text over (`handOver`, for replies) writes even a short one in an array.
+    /// A writer whose text is not kept (`handOver`, for replies) writes it in an array from 1 KB on, grown into
+    /// from its own memory here.
     @Test(arguments: [false, true])
     func shortAndLongTextsAreHandedOverAndTheWriterGoesOn(handOver: Bool) {
         for reserve in [1, 100, 70_000] {

@@ -34,7 +34,8 @@ extension HitVisit {
 }
 
 extension Point {
-    func write(to w: inout JSONWriter) {
+    /// `[x,y]`.
+    public func write(to w: inout JSONWriter) {
         w.beginArray()
         w.number(x)
         w.number(y)
