@@ -125,6 +125,7 @@ final class EngineProcess {
 final class EchoProcess {
     let process = Process()
     let endpoint: String
+    var pid: Int32 { process.processIdentifier }
 
     /// The XPUB endpoint when started with `publishing` (ipc only).
     let events: String?

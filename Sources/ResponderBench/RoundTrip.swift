@@ -39,18 +39,29 @@ enum RoundTrip {
     static var tapNoneBody: [UInt8] { Requests.body("event.tap", ["session": "demo", "point": tapPoint, "trace": "none"]) }
     static var lightBody: [UInt8] { Requests.body("responder.first", ["session": "demo"]) }
 
-    /// Our and the echo's round trips of `body`, alternating rounds so both see the same machine.
-    static func compare(_ body: [UInt8], engine: Connection, echo: Connection, _ sizes: Sizes) throws -> (ours: Percentiles, echo: Percentiles, replyBytes: Int) {
+    /// Our and the echo's round trips of `body`, alternating rounds so both see the same machine, with each
+    /// side's CPU per round trip meanwhile.
+    struct Compared {
+        let ours: Percentiles
+        let echo: Percentiles
+        let replyBytes: Int
+        let ourCPU: ThreadCPU
+        let echoCPU: ThreadCPU
+    }
+
+    static func compare(_ body: [UInt8], engine: Connection, echo: Connection, pids: (engine: Int32, echo: Int32), _ sizes: Sizes) throws -> Compared {
         let reply = try engine.call(body)
         try echo.setEchoReply(reply)
         _ = try engine.roundTrips(body, count: sizes.perRound / 4)
         _ = try echo.roundTrips(body, count: sizes.perRound / 4)
         var ours = [Double](), theirs = [Double]()
+        var ourCPU = ThreadCPU(), echoCPU = ThreadCPU()
         for _ in 0..<sizes.rounds {
-            ours += try engine.roundTrips(body, count: sizes.perRound)
-            theirs += try echo.roundTrips(body, count: sizes.perRound)
+            ourCPU = ourCPU + (try ThreadCPU.during(pids.engine) { ours += try engine.roundTrips(body, count: sizes.perRound) })
+            echoCPU = echoCPU + (try ThreadCPU.during(pids.echo) { theirs += try echo.roundTrips(body, count: sizes.perRound) })
         }
-        return (Percentiles(ours), Percentiles(theirs), reply.count)
+        let n = sizes.rounds * sizes.perRound
+        return Compared(ours: Percentiles(ours), echo: Percentiles(theirs), replyBytes: reply.count, ourCPU: ourCPU.per(n), echoCPU: echoCPU.per(n))
     }
 
     /// Returns our hitTest median and the echo's per transport (the peer figures compare with them).
@@ -67,24 +78,33 @@ enum RoundTrip {
             let e = try Connection(context, engine.rpc)
             let x = try Connection(context, echo.endpoint)
             try createDemo(e)
-            let hit = try compare(hitBody, engine: e, echo: x, sizes)
+            let pids = (engine: engine.pid, echo: echo.pid)
+            let hit = try compare(hitBody, engine: e, echo: x, pids: pids, sizes)
             medians[transport] = (hit.ours.median, hit.echo.median)
             add(report, "hitTest round trip, 1,110 views, \(transport)", hit, goal: 1.10)
-            let tap = try compare(tapBody, engine: e, echo: x, sizes)
+            let tap = try compare(tapBody, engine: e, echo: x, pids: pids, sizes)
             add(report, "event.tap round trip, demo world, \(transport)", tap, goal: 1.3)
             // The echo answers each with the engine's own light reply, so the ratio is the engine's cost alone.
-            add(report, "hitTest trace: none round trip, 1,110 views, \(transport)", try compare(hitNoneBody, engine: e, echo: x, sizes), goal: 1.10)
-            add(report, "event.tap trace: none round trip, demo world, \(transport)", try compare(tapNoneBody, engine: e, echo: x, sizes), goal: 1.3)
+            add(report, "hitTest trace: none round trip, 1,110 views, \(transport)", try compare(hitNoneBody, engine: e, echo: x, pids: pids, sizes), goal: 1.10)
+            add(report, "event.tap trace: none round trip, demo world, \(transport)", try compare(tapNoneBody, engine: e, echo: x, pids: pids, sizes), goal: 1.3)
+            add(report, "light request round trip (responder.first), \(transport)", try compare(lightBody, engine: e, echo: x, pids: pids, sizes), goal: nil)
             if transport == .ipc { try throughput(report, sizes, context, engine: engine, e, x) }
         }
         return medians
     }
 
-    static func add(_ report: Report, _ name: String, _ r: (ours: Percentiles, echo: Percentiles, replyBytes: Int), goal: Double) {
+    /// `goal` nil: printed only (the light request's round trip is what every request pays, whatever it asks).
+    static func add(_ report: Report, _ name: String, _ r: Compared, goal: Double?) {
         report.add(Figure(name: "\(name), median (\(r.replyBytes) B reply)", measured: micros(r.ours.median), baseline: "echo \(micros(r.echo.median))",
-                          ratio: r.ours.median / r.echo.median, goal: String(format: "≤ %.2f×", goal), met: r.ours.median / r.echo.median <= goal))
+                          ratio: r.ours.median / r.echo.median, goal: goal.map { String(format: "≤ %.2f×", $0) } ?? "(printed)",
+                          met: goal.map { r.ours.median / r.echo.median <= $0 }))
         report.add(Figure(name: "\(name), p99", measured: micros(r.ours.p99), baseline: "echo \(micros(r.echo.p99))",
                           ratio: r.ours.p99 / r.echo.p99, goal: "(printed)", met: nil))
+        // Where the difference is: the answering thread's CPU or libzmq's I/O thread's (mean per round trip).
+        report.add(Figure(name: "\(name), CPU per round trip: answering thread(s) + libzmq I/O thread",
+                          measured: "\(micros(r.ourCPU.own)) + \(micros(r.ourCPU.io))",
+                          baseline: "echo \(micros(r.echoCPU.own)) + \(micros(r.echoCPU.io))",
+                          ratio: (r.ourCPU.own + r.ourCPU.io) / (r.echoCPU.own + r.echoCPU.io), goal: "(printed)", met: nil))
     }
 
     /// Goal 2: 64 in flight; light requests, then event.tap with a subscriber reading every trace.
