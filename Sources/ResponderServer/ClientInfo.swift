@@ -8,8 +8,11 @@ final class ClientInfo {
     var name: String?
     var kind: String?
     var lastSeen: Date
-    /// Sessions this client has addressed.
-    var attached: Set<String> = []
+    /// Sessions this client has addressed (only ever added to: `attach`).
+    private(set) var attached: Set<String> = []
+    /// The session last added to `attached`: a tool addresses the same session request after request, and
+    /// comparing the name is cheaper than hashing it into the set each time.
+    private var lastAttached: String?
     /// The connection holding this id, and the secret its `client.hello` set (ClientClaims).
     var peer: PeerStamp?
     var token: String?
@@ -18,6 +21,12 @@ final class ClientInfo {
         self.routingID = routingID
         self.id = routingID.map { String(format: "%02x", $0) }.joined()
         self.lastSeen = now
+    }
+
+    func attach(_ session: String) {
+        guard session != lastAttached else { return }
+        attached.insert(session)
+        lastAttached = session
     }
 
     /// How events' `cause.client` names this client.

@@ -23,7 +23,9 @@ final class EngineState {
     let config: EngineConfig
     let startedAt: Date
     var sessions: [String: SessionHost] = [:]
-    var clients: [[UInt8]: ClientInfo] = [:]
+    private(set) var clients: [[UInt8]: ClientInfo] = [:]
+    /// The client of the last request (`client(for:)`).
+    private var lastClient: ClientInfo?
     let sink: EventSink
     /// Seq of engine-wide `$sys/` events.
     private(set) var sysSeq = 0
@@ -62,6 +64,18 @@ final class EngineState {
     }
 
     func client(for routingID: [UInt8], now: Date) -> ClientInfo {
+        // A tool sends request after request on one connection: the last client is compared before the table
+        // is hashed. It is in the table: only `forgetIdleClients` removes clients, and it clears this.
+        if let c = lastClient, c.routingID == routingID {
+            c.lastSeen = now
+            return c
+        }
+        let c = findClient(routingID, now: now)
+        lastClient = c
+        return c
+    }
+
+    private func findClient(_ routingID: [UInt8], now: Date) -> ClientInfo {
         if let c = clients[routingID] {
             c.lastSeen = now
             return c
@@ -76,6 +90,7 @@ final class EngineState {
     func forgetIdleClients(now: Date) {
         let cutoff = now.addingTimeInterval(-config.clientIdleSeconds)
         clients = clients.filter { $0.value.lastSeen >= cutoff }
+        lastClient = nil
     }
 
     /// Records and sends one session event; returns its seq.

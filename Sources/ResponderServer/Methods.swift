@@ -71,7 +71,7 @@ struct MethodTable {
             }
         }
         do {
-            return ReplyBody(try body(request, &ctx))
+            return ReplyBody(try body(request, &ctx), for: ctx)
         } catch let error as RPCError {
             throw error
         } catch {
@@ -91,11 +91,23 @@ struct MethodTable {
 }
 
 extension ReplyBody {
-    init<Response: Encodable>(_ reply: Reply<Response>) {
+    init<Response: Encodable>(_ reply: Reply<Response>, for ctx: RequestContext) {
         switch reply {
-        // The bytes live only until the envelope copies them: room made ahead costs nothing, growing copies
-        // (a traced hit test's reply is over 4 KB).
-        case .typed(let response): self = .encoded(WireByteEncoder.encode(response, capacity: 16384))
+        case .typed(let response):
+            // Written inside its envelope: written apart, the result was an allocation and two copies (into the
+            // envelope, then out of the writer), a third of a light request (issue 15). Most results are short:
+            // a long one grows (from 1 KB the text is handed over as written).
+            if let id = ctx.requestID {
+                var w = JSONWriter(reservingCapacity: 512, handOver: true)
+                RequestProcessor.beginReply(id: id, idText: ctx.requestIDText, to: &w)
+                w.key(static: "result")
+                if WireByteEncoder.write(response, to: &w) {
+                    w.endObject()
+                    self = .reply(w.takeBytes())
+                    return
+                }
+            }
+            self = .encoded(WireByteEncoder.encode(response, capacity: 16384))
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }

@@ -17,11 +17,13 @@ struct RequestContext {
 
     /// The session named `name`; the client is then attached to it.
     func session(_ name: String) throws(RPCError) -> SessionHost {
-        try SessionMethods.checkName(name)
+        // Every name in the table was checked on its way in (session.create, the default, a restored row):
+        // only a name not found there is checked, so that a malformed one is refused as such.
         guard let host = state.sessions[name] else {
+            try SessionMethods.checkName(name)
             throw RPCError(.sessionNotFound, "no session \"\(name)\"", [("session", .string(name)), ("field", "session")])
         }
-        client.attached.insert(name)
+        client.attach(name)
         return host
     }
 }
@@ -30,6 +32,8 @@ struct RequestContext {
 enum ReplyBody {
     case json(JSON)
     case encoded([UInt8])
+    /// The whole reply, its envelope included (`RequestProcessor.beginReply`).
+    case reply([UInt8])
 }
 
 /// The seq range a request's events were published under, for the reply.

@@ -83,24 +83,33 @@ struct RequestProcessor {
 
     /// `idText`: a numeric id as the client wrote it, echoed exactly.
     private func encode(id: JSON, idText: [UInt8]? = nil, _ outcome: Result<ReplyBody, RPCError>) -> [UInt8] {
+        if case .success(.reply(let bytes)) = outcome { return bytes }
         // Room for an encoded result and the envelope around it: growing to a 4 KB reply copied it twice.
         var capacity = 256
         if case .success(.encoded(let bytes)) = outcome { capacity += bytes.count }
         var w = JSONWriter(reservingCapacity: capacity, handOver: true)  // sent and dropped
-        w.beginObject()
-        w.key("jsonrpc"); w.string("2.0")
-        w.key("id")
-        if let idText { w.raw(idText) } else { w.value(id) }
+        Self.beginReply(id: id, idText: idText, to: &w)
         switch outcome {
         case .success(.json(let result)):
             w.key("result"); w.value(result)
         case .success(.encoded(let bytes)):
             w.key("result"); w.raw(bytes)
+        case .success(.reply):
+            preconditionFailure("a whole reply is returned above")
         case .failure(let error):
             w.key("error"); w.value(error.conformed.json)
         }
         w.endObject()
         return w.takeBytes()
+    }
+
+    /// `{"jsonrpc":"2.0","id":…`: a reply up to its `result` or `error` member. `idText`: a numeric id as the
+    /// client wrote it, echoed exactly.
+    static func beginReply(id: JSON, idText: [UInt8]?, to w: inout JSONWriter) {
+        w.beginObject()
+        w.key(static: "jsonrpc"); w.string("2.0")
+        w.key(static: "id")
+        if let idText { w.raw(idText) } else { w.value(id) }
     }
 }
 

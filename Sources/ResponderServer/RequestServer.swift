@@ -22,6 +22,10 @@ final class RequestServer {
     private var droppedReplies = 0
     /// Set when the state could not be saved: the engine stops rather than acknowledge what is not on disk.
     private(set) var failure: String?
+    /// The last "User-Id" read and its stamp: a connection's messages all carry the same one.
+    private var lastUserID: [CChar] = []
+    private var lastPeer: PeerStamp?
+    private static let userID = ZMQProperty("User-Id")
 
     init(state: EngineState, store: StateStore?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
         processor = RequestProcessor(state: state)
@@ -59,9 +63,10 @@ final class RequestServer {
             let peer: PeerStamp?
             do {
                 // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
-                guard let f = try rpc.receiveMultipart(dontWait: true, property: "User-Id") else { return (received, true) }
-                frames = f.frames
-                peer = f.property.flatMap(PeerStamp.init(userID:))
+                var stamp: PeerStamp?
+                guard let f = try rpc.receiveMultipart(dontWait: true, property: Self.userID, read: { stamp = peerStamp($0) }) else { return (received, true) }
+                frames = f
+                peer = stamp
             } catch {
                 logger.error("receive failed: \(error)")
                 break
@@ -81,6 +86,17 @@ final class RequestServer {
             if store == nil { deliver(rpc) }
         }
         return (received, false)
+    }
+
+    /// The connection of a request as the ZAP handler named it, read again only when it changed.
+    private func peerStamp(_ userID: UnsafePointer<CChar>) -> PeerStamp? {
+        let length = strlen(userID)
+        if length == lastUserID.count, length == 0 || lastUserID.withUnsafeBufferPointer({ memcmp($0.baseAddress!, userID, length) == 0 }) {
+            return lastPeer
+        }
+        lastUserID = Array(UnsafeBufferPointer(start: userID, count: length))
+        lastPeer = PeerStamp(userID: String(cString: userID))
+        return lastPeer
     }
 
     /// Serves the requests the worker has finished reading, then what their clients sent meanwhile.
@@ -106,7 +122,8 @@ final class RequestServer {
     }
 
     private func accept(_ job: OffloadWorker.Job) {
-        if waiting[job.routingID] != nil {
+        // Empty but while a large request is read: no routing id hashed for nothing.
+        if !waiting.isEmpty, waiting[job.routingID] != nil {
             waiting[job.routingID]!.append(job)
         } else if job.body.count >= state.config.offloadBytes {
             waiting[job.routingID] = []

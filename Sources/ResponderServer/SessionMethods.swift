@@ -58,7 +58,7 @@ enum SessionMethods {
         let host = SessionHost(name: name, state: state, replayBuffer: ctx.state.config.replayBuffer, replayBytes: ctx.state.config.bounds.replayBytes)
         host.ownerToken = r.owner
         ctx.state.sessions[name] = host
-        ctx.client.attached.insert(name)
+        ctx.client.attach(name)
         var published = SeqRange()
         ctx.publishLoaded(host, consequences: nil, &published)
         ctx.state.publishSys(stream: "sessions", [("action", "created"), ("session", .string(name))])

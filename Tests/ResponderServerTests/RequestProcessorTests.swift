@@ -98,3 +98,41 @@ struct RequestProcessorTests {
         #expect(tree.body["ops"] == [["op": "update", "id": "W", "set": ["key": true]]])
     }
 }
+
+@Suite("Clients as requests find them")
+struct ClientTableTests {
+    private func listed(_ p: RequestProcessor, session: String, by asker: [UInt8]) throws -> [String] {
+        let body = Array(#"{"jsonrpc":"2.0","id":1,"method":"session.clients","params":{"session":"\#(session)"}}"#.utf8)
+        let reply = try JSONCodec.decode(try #require(p.process(body, from: asker, now: Date())))
+        return try #require(reply["result"]?["clients"]?.arrayValue).compactMap { $0["client"]?.stringValue }
+    }
+
+    private func first(_ p: RequestProcessor, session: String, from client: [UInt8]) throws {
+        let body = Array(#"{"jsonrpc":"2.0","id":2,"method":"responder.first","params":{"session":"\#(session)"}}"#.utf8)
+        let reply = try JSONCodec.decode(try #require(p.process(body, from: client, now: Date())))
+        #expect(reply["error"] == nil, "\(reply)")
+    }
+
+    @Test("a client forgotten for idleness is a client again at its next request; each session it addresses lists it")
+    func lastClientShortcutFollowsTheTable() throws {
+        let config = EngineConfig(name: "clients", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events")
+        let state = try EngineState(config: config, sink: CapturingSink(), now: Date())
+        let p = RequestProcessor(state: state)
+        let a: [UInt8] = [0, 1, 2, 3, 4], b: [UInt8] = [0, 9, 9, 9, 9]
+        let create = Array(#"{"jsonrpc":"2.0","id":3,"method":"session.create","params":{"session":"other"}}"#.utf8)
+        _ = p.process(create, from: b, now: Date())
+
+        // Alternating sessions, then the same one twice: each must list the client.
+        for s in ["default", "other", "default", "default"] { try first(p, session: s, from: a) }
+        #expect(try listed(p, session: "default", by: b).contains("0001020304"))
+        #expect(try listed(p, session: "other", by: b).contains("0001020304"))
+
+        try first(p, session: "default", from: a)
+        state.forgetIdleClients(now: Date().addingTimeInterval(2 * config.clientIdleSeconds))
+        #expect(state.clients.isEmpty)
+        // The same connection again, right after it was forgotten: it must be back in the table.
+        try first(p, session: "default", from: a)
+        #expect(state.clients[a] != nil)
+        #expect(try listed(p, session: "default", by: b) == ["0001020304", "0009090909"])
+    }
+}
