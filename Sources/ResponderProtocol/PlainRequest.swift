@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A request read straight from its bytes, without a `JSON` tree: reading the envelope and the params into a
 /// tree and freeing it was 40% of a light request and 15k instructions of a hit test (issue 15).
 ///
@@ -258,8 +266,7 @@ struct PlainScanner {
 
     /// Whether the bytes in `range` are `text`'s.
     static func same(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
-        range.count == text.utf8CodeUnitCount
-            && UnsafeBufferPointer(rebasing: b[range]).elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: range.count))
+        range.count == text.utf8CodeUnitCount && (range.isEmpty || memcmp(b.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0)
     }
 
     /// The envelope's keys and the JSON-RPC version, told apart by their bytes.

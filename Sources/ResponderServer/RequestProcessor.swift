@@ -24,6 +24,11 @@ struct RequestProcessor {
         }
         // The common small request is read without a `JSON` tree; anything else by the general reader.
         if body.count <= plainBytes, let plain = PlainRequest.read(body) { return .plain(plain) }
+        return parseTree(body, limits: limits)
+    }
+
+    /// Reads a request body into a `JSON` tree (`RPCRequest.parse`), the size already checked.
+    static func parseTree(_ body: [UInt8], limits: Limits) -> ParsedRequest {
         // Each tree level nests twice in JSON (the node object and its children array).
         switch RPCRequest.parse(body, maxDepth: 2 * limits.maxDepth + 64) {
         case .success(let r): return .request(r, prepared: nil)

@@ -44,6 +44,12 @@ public struct NodeTree: Sendable, Equatable {
         self.path = path
     }
 
+    /// Entries already in order (`PlainTree`).
+    init(entries: [Entry], path: String) {
+        self.entries = entries
+        self.path = path
+    }
+
     /// Reads one node object and everything under it; errors are INVALID_NODE naming the field and the node.
     /// Each node is read without its field path ("tree.children[3]…"): building that string for every node of a
     /// large tree cost more than reading it (issue 15). A node that fails is read again with its path, so the
@@ -140,8 +146,13 @@ public struct NodeTree: Sendable, Equatable {
     /// `[x, y, width, height]` as the frame field reads it when nothing is wrong with it; nil otherwise.
     static func plainFrame(_ value: JSON) -> Rect? {
         guard let a = value.arrayValue, a.count == 4,
-              let x = a[0].doubleValue, let y = a[1].doubleValue, let w = a[2].doubleValue, let h = a[3].doubleValue,
-              x.isFinite, y.isFinite, w.isFinite, h.isFinite, w >= 0, h >= 0 else { return nil }
+              let x = a[0].doubleValue, let y = a[1].doubleValue, let w = a[2].doubleValue, let h = a[3].doubleValue else { return nil }
+        return plainFrame(x: x, y: y, width: w, height: h)
+    }
+
+    /// Four numbers as a frame when nothing is wrong with them: finite, the size not negative.
+    static func plainFrame(x: Double, y: Double, width w: Double, height h: Double) -> Rect? {
+        guard x.isFinite, y.isFinite, w.isFinite, h.isFinite, w >= 0, h >= 0 else { return nil }
         return Rect(x, y, w, h)
     }
 

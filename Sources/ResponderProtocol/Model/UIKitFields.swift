@@ -66,10 +66,14 @@ extension NodeSpec {
             let allowed = UIKitClass.allowed(for: kind).map(\.rawValue).joined(separator: ", ")
             return ("baseClass", "\(base) is not a UIKit class a \(kind.rawValue) can derive from (\(allowed))")
         }
-        let uses = uikitClass?.fields ?? []
-        for name in UIKitFields.names where uikit.setsClassField && !uses.contains(name) && isSet(name) {
-            let owners = UIKitClass.allCases.filter { $0.fields.contains(name) }.map(\.rawValue).joined(separator: ", ")
-            return (name, "applies to \(owners); this node behaves as \(uikitClass?.rawValue ?? className)")
+        // Asked once, not for each name: a node that sets no class field (nearly every node of a large load)
+        // has nothing to check here.
+        if uikit.setsClassField {
+            let uses = uikitClass?.fields ?? []
+            for name in UIKitFields.names where !uses.contains(name) && isSet(name) {
+                let owners = UIKitClass.allCases.filter { $0.fields.contains(name) }.map(\.rawValue).joined(separator: ", ")
+                return (name, "applies to \(owners); this node behaves as \(uikitClass?.rawValue ?? className)")
+            }
         }
         if maximumValue < minimumValue { return ("maximumValue", "must not be less than minimumValue (\(minimumValue))") }
         if let v = uikit.value, v < minimumValue || v > maximumValue {

@@ -1,0 +1,289 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A node tree read straight from its text, without a `JSON` tree: for a million-node tree.load, parsing the
+/// document into `JSON`, reading the nodes out of it and freeing it was two thirds of the load (issue 15,
+/// goal 3).
+///
+/// Only the common shape is read here, as `PlainRequest` does for small requests: keys and the strings `id` and
+/// `kind` plain ASCII without escapes, no key twice in a node, every other member's value one that
+/// `PlainScanner.skipValue` accepts. Each node is checked by the same rules as `NodeTree.read`, each field read by
+/// its `NodeField`. Anything else — a shape it does not read, or any error — is nil, and the general reader reads
+/// the whole document, so every refusal and its message stay that reader's (`PlainTreeTests` compare the two on
+/// generated and mutated trees).
+public enum PlainTree {
+    /// The node object starting at `start` in `b` and everything under it, as `NodeTree(document:path:)` reads
+    /// it, and where its text ends. nil for anything that reader should read, and for a tree deeper than
+    /// `maxDepth` (which the world refuses in its own words).
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int) -> (tree: NodeTree, end: Int)? {
+        var s = PlainScanner(b)
+        s.i = start
+        // In document order (depth first): a node's place is taken when its object opens, its spec set when it
+        // closes. `NodeTree` lists them breadth first: reordered at the end.
+        var specs: [NodeSpec?] = []
+        var parents: [Int] = []
+        var childIndices: [Int] = []
+        var open: [Frame] = []
+        // The open nodes' other members (key, value), each node's above its parent's.
+        var fields: [(key: Range<Int>, value: Range<Int>)] = []
+
+        func begin(parent: Int, childIndex: Int) {
+            open.append(Frame(node: specs.count, fieldsStart: fields.count))
+            specs.append(nil)
+            parents.append(parent)
+            childIndices.append(childIndex)
+        }
+
+        s.skipWhitespace()
+        guard s.take(UInt8(ascii: "{")) else { return nil }
+        begin(parent: -1, childIndex: 0)
+        while !open.isEmpty {
+            let f = open.count - 1
+            s.skipWhitespace()
+            switch open[f].state {
+            case .first:
+                // An empty node object has no id: the general reader words that.
+                guard !s.peek(UInt8(ascii: "}")) else { return nil }
+            case .afterMember:
+                if s.take(UInt8(ascii: "}")) {
+                    guard let spec = finish(open[f], b, fields[open[f].fieldsStart...]) else { return nil }
+                    specs[open[f].node] = spec
+                    fields.removeSubrange(open[f].fieldsStart...)
+                    open.removeLast()
+                    continue
+                }
+                guard s.take(UInt8(ascii: ",")) else { return nil }
+                s.skipWhitespace()
+            case .inChildren:
+                if s.take(UInt8(ascii: ",")) {
+                    s.skipWhitespace()
+                    guard open.count < maxDepth, s.take(UInt8(ascii: "{")) else { return nil }
+                    open[f].childCount += 1
+                    begin(parent: open[f].node, childIndex: open[f].childCount - 1)
+                    continue
+                }
+                guard s.take(UInt8(ascii: "]")) else { return nil }
+                open[f].state = .afterMember
+                continue
+            }
+            // A member.
+            guard let key = s.plainString(), s.colon() else { return nil }
+            open[f].state = .afterMember
+            switch Key(b, key) {
+            case .id:
+                guard open[f].id == nil, let value = s.plainString() else { return nil }
+                open[f].id = value
+            case .kind:
+                guard open[f].kind == nil, let value = s.plainString() else { return nil }
+                open[f].kind = value
+            case .children:
+                guard !open[f].sawChildren else { return nil }
+                open[f].sawChildren = true
+                if s.literal("null") { continue }
+                guard s.take(UInt8(ascii: "[")) else { return nil }
+                s.skipWhitespace()
+                if s.take(UInt8(ascii: "]")) { continue }
+                guard open.count < maxDepth, s.take(UInt8(ascii: "{")) else { return nil }
+                open[f].state = .inChildren
+                open[f].childCount = 1
+                begin(parent: open[f].node, childIndex: 0)
+            case .field:
+                guard !fields[open[f].fieldsStart...].contains(where: { sameBytes(b, $0.key, key) }) else { return nil }
+                let valueStart = s.i
+                guard s.skipValue() else { return nil }
+                fields.append((key, valueStart..<s.i))
+            }
+        }
+        return (breadthFirst(&specs, parents, childIndices, path: path), s.i)
+    }
+
+    /// A node whose object is open.
+    private struct Frame {
+        enum State { case first, afterMember, inChildren }
+        /// Its place in document order.
+        let node: Int
+        let fieldsStart: Int
+        var state = State.first
+        var id: Range<Int>?
+        var kind: Range<Int>?
+        var sawChildren = false
+        var childCount = 0
+
+        init(node: Int, fieldsStart: Int) {
+            self.node = node
+            self.fieldsStart = fieldsStart
+        }
+    }
+
+    /// The node's spec, checked as `NodeTree.read` checks it; nil where that reader would refuse it.
+    private static func finish(_ f: Frame, _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>) -> NodeSpec? {
+        guard let idRange = f.id, let kindRange = f.kind else { return nil }
+        let s = PlainScanner(b)
+        let id = s.string(idRange)
+        guard !id.isEmpty, idRange.count <= NodeTree.maxIDLength, let kind = kind(b, kindRange) else { return nil }
+        var node = NodeSpec(id: id, kind: kind)
+        for (keyRange, valueRange) in fields {
+            if kind.isView, PlainScanner.same(b, keyRange, "frame"), let frame = plainFrame(b, valueRange) {
+                node.frame = frame
+                continue
+            }
+            let key = s.string(keyRange)
+            guard !NodeField.isStructural(key) else { continue }
+            guard let field = NodeField.named(key), field.applies(to: kind),
+                  let value = try? JSONCodec.decode(Array(UnsafeBufferPointer(rebasing: b[valueRange]))) else { return nil }
+            do throws(RPCError) { try field.read(value, into: &node, path: "") } catch { return nil }
+        }
+        guard node.classFieldError() == nil else { return nil }
+        return node
+    }
+
+    /// `[x, y, width, height]` of four plain numbers that `NodeTree.plainFrame` takes; nil otherwise.
+    private static func plainFrame(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Rect? {
+        var s = PlainScanner(b)
+        s.i = range.lowerBound
+        guard s.take(UInt8(ascii: "[")) else { return nil }
+        var v: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        for k in 0..<4 {
+            s.skipWhitespace()
+            if k > 0 {
+                guard s.take(UInt8(ascii: ",")) else { return nil }
+                s.skipWhitespace()
+            }
+            guard let (n, _) = s.number() else { return nil }
+            switch k {
+            case 0: v.0 = n
+            case 1: v.1 = n
+            case 2: v.2 = n
+            default: v.3 = n
+            }
+        }
+        s.skipWhitespace()
+        guard s.take(UInt8(ascii: "]")), s.i == range.upperBound else { return nil }
+        return NodeTree.plainFrame(x: v.0, y: v.1, width: v.2, height: v.3)
+    }
+
+    /// Document order (each node's children after it, in order) to `NodeTree`'s: breadth first.
+    private static func breadthFirst(_ specs: inout [NodeSpec?], _ parents: [Int], _ childIndices: [Int], path: String) -> NodeTree {
+        let n = specs.count
+        // Each node's children, in order: in document order they come after it, in their order.
+        var firstChild = [Int](repeating: 0, count: n + 1)
+        for p in parents where p >= 0 { firstChild[p + 1] += 1 }
+        for i in 0..<n { firstChild[i + 1] += firstChild[i] }
+        var children = [Int](repeating: 0, count: max(n - 1, 0))
+        var filled = firstChild
+        for i in 1..<max(n, 1) where parents[i] >= 0 {
+            children[filled[parents[i]]] = i
+            filled[parents[i]] += 1
+        }
+        var order = [Int](repeating: 0, count: n)
+        var newIndex = [Int](repeating: 0, count: n)
+        var tail = 1
+        for head in 0..<n {
+            let old = order[head]
+            newIndex[old] = head
+            for c in firstChild[old]..<firstChild[old + 1] {
+                order[tail] = children[c]
+                tail += 1
+            }
+        }
+        var entries: [NodeTree.Entry] = []
+        entries.reserveCapacity(n)
+        for old in order {
+            let p = parents[old]
+            // Moved, not copied: each spec is read once.
+            entries.append(NodeTree.Entry(spec: specs[old].take()!, parent: p < 0 ? nil : newIndex[p], childIndex: childIndices[old]))
+        }
+        return NodeTree(entries: entries, path: path)
+    }
+
+    private static func sameBytes(_ b: UnsafeBufferPointer<UInt8>, _ x: Range<Int>, _ y: Range<Int>) -> Bool {
+        x.count == y.count && memcmp(b.baseAddress! + x.lowerBound, b.baseAddress! + y.lowerBound, x.count) == 0
+    }
+
+    /// The kind whose raw value the bytes are, compared as bytes: `NodeKind(rawValue:)` matched a string against
+    /// each case's in turn, a fifth of reading a plain node.
+    private static func kind(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> NodeKind? {
+        for kind in kinds where kind.text.count == range.count
+            && kind.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress! + range.lowerBound, range.count) }) == 0 {
+            return kind.kind
+        }
+        return nil
+    }
+
+    private static let kinds: [(kind: NodeKind, text: [UInt8])] = NodeKind.allCases.map { ($0, Array($0.rawValue.utf8)) }
+
+    private enum Key {
+        case id, kind, children, field
+
+        init(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+            switch range.count {
+            case 2: self = PlainScanner.same(b, range, "id") ? .id : .field
+            case 4: self = PlainScanner.same(b, range, "kind") ? .kind : .field
+            case 8: self = PlainScanner.same(b, range, "children") ? .children : .field
+            default: self = .field
+            }
+        }
+    }
+}
+
+extension PlainTree {
+    /// A request of method `method` whose `params.tree` is read here: that tree, and the request with the tree's
+    /// text replaced by `standIn`, for the general reader to read the rest (the envelope, the other params and
+    /// every refusal of them). nil when anything is not read here: the general reader then reads it all.
+    public static func split(request body: [UInt8], method: String, standIn: [UInt8], maxDepth: Int) -> (request: [UInt8], tree: NodeTree)? {
+        let found = body.withUnsafeBufferPointer { b -> (tree: NodeTree, text: Range<Int>)? in
+            var s = PlainScanner(b)
+            var sawMethod = false, sawParams = false
+            var tree: (tree: NodeTree, text: Range<Int>)?
+            s.skipWhitespace()
+            guard s.take(UInt8(ascii: "{")) else { return nil }
+            repeat {
+                s.skipWhitespace()
+                guard let key = s.plainString(), s.colon() else { return nil }
+                if PlainScanner.Key(b, key) == .method {
+                    guard !sawMethod, let m = s.plainString(), s.string(m) == method else { return nil }
+                    sawMethod = true
+                } else if PlainScanner.Key(b, key) == .params {
+                    guard !sawParams, s.take(UInt8(ascii: "{")) else { return nil }
+                    sawParams = true
+                    s.skipWhitespace()
+                    if !s.take(UInt8(ascii: "}")) {
+                        repeat {
+                            s.skipWhitespace()
+                            guard let member = s.plainString(), s.colon() else { return nil }
+                            if PlainScanner.same(b, member, "tree") {
+                                let start = s.i
+                                guard tree == nil, let read = read(b, from: start, path: "tree", maxDepth: maxDepth) else { return nil }
+                                s.i = read.end
+                                tree = (read.tree, start..<read.end)
+                            } else {
+                                guard s.skipValue() else { return nil }
+                            }
+                            s.skipWhitespace()
+                        } while s.take(UInt8(ascii: ","))
+                        guard s.take(UInt8(ascii: "}")) else { return nil }
+                    }
+                } else {
+                    guard s.skipValue() else { return nil }
+                }
+                s.skipWhitespace()
+            } while s.take(UInt8(ascii: ","))
+            guard s.take(UInt8(ascii: "}")) else { return nil }
+            s.skipWhitespace()
+            guard s.atEnd, sawMethod else { return nil }
+            return tree
+        }
+        guard let found else { return nil }
+        var rest: [UInt8] = []
+        rest.reserveCapacity(body.count - found.text.count + standIn.count)
+        rest += body[..<found.text.lowerBound]
+        rest += standIn
+        rest += body[found.text.upperBound...]
+        return (rest, found.tree)
+    }
+}
