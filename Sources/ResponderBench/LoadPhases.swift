@@ -29,8 +29,8 @@ struct LoadPhasesCommand: ParsableCommand {
         }
         // What the engine's reader does first: the tree read from the text (`PlainTree`), the rest of the request
         // by the general reader. The general reader's phases follow, for a tree it does not read.
-        var split: (request: [UInt8], tree: NodeTree)?
-        let plain = elapsed { split = PlainTree.split(request: body, method: "tree.load", standIn: Array(#"{"id":"app","kind":"application"}"#.utf8), maxDepth: 1_000_000) }
+        var split: (method: String, request: [UInt8], tree: NodeTree)?
+        let plain = elapsed { split = PlainTree.split(request: body, methods: ["tree.load"], standIn: Array(#"{"id":"app","kind":"application"}"#.utf8), maxDepth: 1_000_000) }
         guard split != nil else { throw BenchError("PlainTree did not read this tree.load: the engine reads it the general way") }
         print("  the engine's read: the node list straight from the text (PlainTree): \(seconds(plain)) — then, the general reader's phases:")
         var json = try phase("parse the request (JSON tree)") { try JSONCodec.decode(body) }

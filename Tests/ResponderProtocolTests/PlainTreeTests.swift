@@ -198,15 +198,15 @@ import Testing
         let standIn = Array(#"{"id":"app","kind":"application"}"#.utf8)
         let head = Array(#"{"jsonrpc":"2.0","id":12,"method":"tree.load","params":{"session":"s","tree":"#.utf8)
         let body = head + tree + Array(#","ifRevision":3},"extra":[1,{"a":null}]}"#.utf8)
-        let split = try #require(PlainTree.split(request: body, method: "tree.load", standIn: standIn, maxDepth: 1000))
+        let split = try #require(PlainTree.split(request: body, methods: ["tree.load"], standIn: standIn, maxDepth: 1000))
         #expect(split.tree == Self.general(tree))
         #expect(split.request == head + standIn + Array(#","ifRevision":3},"extra":[1,{"a":null}]}"#.utf8))
         // Not a tree.load, the tree twice, or nothing after the object but whitespace: the general reader's.
         let other = Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "tree.load", with: "tree.get").utf8)
-        #expect(PlainTree.split(request: other, method: "tree.load", standIn: standIn, maxDepth: 1000) == nil)
+        #expect(PlainTree.split(request: other, methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
         let twice = head + tree + Array(#","tree":{"id":"x","kind":"application"}}}"#.utf8)
-        #expect(PlainTree.split(request: twice, method: "tree.load", standIn: standIn, maxDepth: 1000) == nil)
-        #expect(PlainTree.split(request: body + Array(" x".utf8), method: "tree.load", standIn: standIn, maxDepth: 1000) == nil)
+        #expect(PlainTree.split(request: twice, methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
+        #expect(PlainTree.split(request: body + Array(" x".utf8), methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
     }
 }
 

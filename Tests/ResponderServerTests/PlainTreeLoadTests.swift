@@ -77,4 +77,23 @@ import ResponderProtocol
         }
         #expect(error.message == expected?.message && error.detail("field") == expected?.detail("field"))
     }
+
+    @Test func aSessionCreatedWithAWorldIsPreparedAsTheGeneralReaderPreparesIt() throws {
+        let tree = Self.tree(60)
+        let body = Array(#"{"jsonrpc":"2.0","id":"c","method":"session.create","params":{"session":"big","tree":\#(tree),"detached":[{"id":"spare","kind":"view"}]}}"#.utf8)
+        let plain = try #require(ParsedRequest.preparePlain(body, limits: Self.limits, leftovers: Leftovers()))
+        let (world, id, params) = try Self.outcome(plain)
+        let spare = try NodeTree(wire: ["id": "spare", "kind": "view"], path: "detached[0]")
+        let expected = try World.prepared(tree: try NodeTree(wire: try JSONCodec.decode(Array(tree.utf8)), path: "tree"), detached: [spare], limits: Self.limits)
+        #expect(try world.get() == expected.encoded() + expected.encodedDetached())
+        // As the general way leaves them: the handler reads neither the tree nor the detached subtrees again.
+        #expect(id == "c" && params["session"] == "big" && params["tree"] == .null && params["detached"] == .null)
+        // And it is what the general way prepares from the same request when the plain reader leaves it (an escape
+        // in another param).
+        let escaped = String(decoding: body, as: UTF8.self).replacingOccurrences(of: #""session":"big""#, with: #""session":"b\u0069g""#)
+        #expect(ParsedRequest.preparePlain(Array(escaped.utf8), limits: Self.limits, leftovers: Leftovers()) == nil)
+        let general = try Self.outcome(ParsedRequest.prepare(Array(escaped.utf8), limits: Self.limits, leftovers: Leftovers()))
+        #expect(try general.world.get() == world.get())
+        #expect(general.params["session"] == "big" && general.params["tree"] == .null && general.params["detached"] == .null)
+    }
 }

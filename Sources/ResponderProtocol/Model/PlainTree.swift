@@ -232,10 +232,11 @@ public enum PlainTree {
 }
 
 extension PlainTree {
-    /// A request of method `method` whose `params.tree` is read here: that tree, and the request with the tree's
-    /// text replaced by `standIn`, for the general reader to read the rest (the envelope, the other params and
-    /// every refusal of them). nil when anything is not read here: the general reader then reads it all.
-    public static func split(request body: [UInt8], method: String, standIn: [UInt8], maxDepth: Int) -> (request: [UInt8], tree: NodeTree)? {
+    /// A request of one of `methods` whose `params.tree` is read here: its method, that tree, and the request with
+    /// the tree's text replaced by `standIn`, for the general reader to read the rest (the envelope, the other
+    /// params and every refusal of them). nil when anything is not read here: the general reader then reads it all.
+    public static func split(request body: [UInt8], methods: [String], standIn: [UInt8], maxDepth: Int) -> (method: String, request: [UInt8], tree: NodeTree)? {
+        var method = ""
         let found = body.withUnsafeBufferPointer { b -> (tree: NodeTree, text: Range<Int>)? in
             var s = PlainScanner(b)
             var sawMethod = false, sawParams = false
@@ -246,7 +247,9 @@ extension PlainTree {
                 s.skipWhitespace()
                 guard let key = s.plainString(), s.colon() else { return nil }
                 if PlainScanner.Key(b, key) == .method {
-                    guard !sawMethod, let m = s.plainString(), s.string(m) == method else { return nil }
+                    guard !sawMethod, let m = s.plainString() else { return nil }
+                    method = s.string(m)
+                    guard methods.contains(method) else { return nil }
                     sawMethod = true
                 } else if PlainScanner.Key(b, key) == .params {
                     guard !sawParams, s.take(UInt8(ascii: "{")) else { return nil }
@@ -284,6 +287,6 @@ extension PlainTree {
         rest += body[..<found.text.lowerBound]
         rest += standIn
         rest += body[found.text.upperBound...]
-        return (rest, found.tree)
+        return (method, rest, found.tree)
     }
 }

@@ -66,26 +66,35 @@ extension ParsedRequest {
     /// The stand-in for a tree read apart: what the handler's request still holds in its place.
     private static let standIn = Array(#"{"id":"\#(World.rootID)","kind":"application"}"#.utf8)
 
-    /// A tree.load whose tree `PlainTree` reads from the text (two thirds of a million-node load was the `JSON`
-    /// tree: parsing it, reading the nodes out of it, freeing it); the rest of the request is read by the
-    /// general reader, with the stand-in in the tree's place. nil: `prepare` reads it all the general way —
-    /// also when the rest is refused, so that a refusal is worded as it always is.
+    /// A tree.load or session.create whose tree `PlainTree` reads from the text (two thirds of a million-node
+    /// load was the `JSON` tree: parsing it, reading the nodes out of it, freeing it); the rest of the request is
+    /// read by the general reader, with the stand-in in the tree's place. nil: `prepare` reads it all the general
+    /// way — also when the rest is refused, so that a refusal is worded as it always is.
     static func preparePlain(_ body: [UInt8], limits: Limits, leftovers: Leftovers) -> ParsedRequest? {
-        guard let split = PlainTree.split(request: body, method: TreeLoadRequest.method, standIn: standIn, maxDepth: limits.maxDepth) else { return nil }
+        guard let split = PlainTree.split(request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
+                                          standIn: standIn, maxDepth: limits.maxDepth) else { return nil }
         // The rest is short, but read into a tree whatever its size: the handler's request holds its params as one.
-        guard case .request(var request, _) = RequestProcessor.parseTree(split.request, limits: limits),
-              let r = try? WireDecoder.decode(TreeLoadRequest.self, from: request.params) else { return nil }
+        guard case .request(var request, _) = RequestProcessor.parseTree(split.request, limits: limits) else { return nil }
         let tree = split.tree
         leftovers.keep(tree)
-        leftovers.keep(r)
-        // The detached subtrees after the tree, as `TreeLoadRequest.world` reads them; the tree read here is the
-        // one `NodeTree(document:)` would have read.
-        let world = Result { () throws(RPCError) in
-            let detached = try r.world().detached
-            return try World.prepared(tree: tree, detached: detached, limits: limits)
+        // The detached subtrees after the tree, as the general way reads them; the tree read here is the one
+        // `NodeTree(document:)` would have read.
+        let world: Result<World, RPCError>
+        if split.method == TreeLoadRequest.method {
+            guard let r = try? WireDecoder.decode(TreeLoadRequest.self, from: request.params) else { return nil }
+            leftovers.keep(r)
+            world = Result { () throws(RPCError) in
+                let detached = try r.world().detached
+                return try World.prepared(tree: tree, detached: detached, limits: limits)
+            }
+        } else {
+            guard let r = try? WireDecoder.decode(SessionCreateRequest.self, from: request.params) else { return nil }
+            world = Result { () throws(RPCError) in try World.prepared(tree: tree, detached: r.detached ?? [], limits: limits) }
         }
         let original = request.params
-        request.params = original.setting("detached", .null)
+        // As the general way leaves them: tree.load's handler still reads its (stand-in) tree, session.create's none.
+        let standInTree = split.method == TreeLoadRequest.method ? original["tree"] ?? .null : .null
+        request.params = original.setting("tree", standInTree).setting("detached", .null)
         leftovers.keep(json: original)
         return .request(request, prepared: PreparedWorld(world: world))
     }
