@@ -9,7 +9,8 @@ import ResponderProtocol
 // crash, never hang", it checks properties that can fail:
 // - what the reader accepts, the writer writes as JSON that reads back to the same text;
 // - a refused tree.apply / tree.load leaves the world exactly as it was (revision, tree, detached subtrees);
-// - every error encodes to JSON whose `field` is 1…256 bytes and whose `id` is a node id.
+// - every error encodes to JSON whose `field` is 1…256 bytes and whose `id` is a node id;
+// - the plain readers (PlainRequest, PlainTree) read only what the general reader reads, and the same way.
 
 let limits = Limits(maxNodes: 5_000, maxDepth: 300, maxMessageBytes: 1 << 20, maxOpsPerBatch: 500)
 
@@ -40,6 +41,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         check(again.map(JSONCodec.encode) == written, "the writer's output of an accepted document reads differently")
         JSON.release(&value)
     }
+    checkPlainReaders(bytes)
     switch RPCRequest.parse(bytes, maxDepth: 2 * limits.maxDepth + 64) {
     case .failure(let failure):
         checkConforms(failure.error)
@@ -48,6 +50,35 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         JSON.release(&request.params)
     }
     return 0
+}
+
+/// What `PlainRequest` or `PlainTree` reads, the general reader reads, and the same way (the engine leaves to the
+/// general reader whatever they do not read, so that every refusal is its own).
+func checkPlainReaders(_ bytes: [UInt8]) {
+    if let plain = PlainRequest.read(bytes) {
+        guard case .success(var general) = RPCRequest.parse(bytes, maxDepth: 2 * limits.maxDepth + 64) else {
+            return check(false, "PlainRequest read a request the general reader refuses")
+        }
+        let params = try? plain.params.json()
+        check(general.method == plain.method && general.idText == plain.idText && params.map(JSONCodec.encode) == JSONCodec.encode(general.params),
+              "PlainRequest read a request otherwise than the general reader")
+        JSON.release(&general.params)
+    }
+    let standIn = Array(#"{"id":"app","kind":"application"}"#.utf8)
+    guard let split = PlainTree.split(request: bytes, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
+                                      standIn: standIn, maxDepth: limits.maxDepth) else { return }
+    // The engine takes the split only when the general reader reads the rest (its envelope is not checked by
+    // the split): then the whole request must read, with the same tree.
+    guard case .success(var rest) = RPCRequest.parse(split.request, maxDepth: 2 * limits.maxDepth + 64) else { return }
+    guard case .success(var general) = RPCRequest.parse(bytes, maxDepth: 2 * limits.maxDepth + 64) else {
+        return check(false, "PlainTree read a request the general reader refuses")
+    }
+    let tree = general.params["tree"].flatMap { try? NodeTree(wire: $0, path: "tree") }
+    check(tree == split.tree, "PlainTree read a tree otherwise than the general reader")
+    check(rest.method == general.method && rest.idText == general.idText && rest.params["tree"] == (try? JSONCodec.decode(standIn)),
+          "the rest of a request split by PlainTree reads otherwise than the request")
+    JSON.release(&general.params)
+    JSON.release(&rest.params)
 }
 
 func run(_ request: RPCRequest) throws(RPCError) {
