@@ -69,7 +69,7 @@ import Testing
     /// Trees of windows, views and controls with frames and a few other fields, members in any order, whitespace
     /// anywhere a token may be separated.
     static func generated(_ seed: UInt64, nodes: Int) -> [UInt8] {
-        var rng = SplitMix(seed)
+        var rng = XorShift(seed: seed &* 2 &+ 1)
         let spaces = [" ", "\n  ", "\t", ""]
         func ws() -> String { rng.next() % 3 == 0 ? spaces[Int(rng.next() % 4)] : "" }
         func number() -> String {
@@ -207,18 +207,5 @@ import Testing
         let twice = head + tree + Array(#","tree":{"id":"x","kind":"application"}}}"#.utf8)
         #expect(PlainTree.split(request: twice, methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
         #expect(PlainTree.split(request: body + Array(" x".utf8), methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
-    }
-}
-
-/// A small seeded generator (the tests must be repeatable).
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
