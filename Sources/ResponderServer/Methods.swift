@@ -94,20 +94,24 @@ extension ReplyBody {
     init<Response: Encodable>(_ reply: Reply<Response>, for ctx: RequestContext) {
         switch reply {
         case .typed(let response):
+            // A notification is not answered (JSON-RPC): nothing to write.
+            guard let id = ctx.requestID else {
+                self = .json(.null)
+                return
+            }
             // Written inside its envelope: written apart, the result was an allocation and two copies (into the
             // envelope, then out of the writer), a third of a light request (issue 15). Most results are short:
             // a long one grows (from 1 KB the text is handed over as written).
-            if let id = ctx.requestID {
-                var w = JSONWriter(reservingCapacity: 512, handOver: true)
-                RequestProcessor.beginReply(id: id, idText: ctx.requestIDText, to: &w)
-                w.key(static: "result")
-                if WireByteEncoder.write(response, to: &w) {
-                    w.endObject()
-                    self = .reply(w.takeBytes())
-                    return
-                }
+            var w = JSONWriter(reservingCapacity: 512, handOver: true)
+            RequestProcessor.beginReply(id: id, idText: ctx.requestIDText, to: &w)
+            w.key(static: "result")
+            if WireByteEncoder.write(response, to: &w) {
+                w.endObject()
+                self = .reply(w.takeBytes())
+            } else {
+                // A value the byte writer leaves to the tree encoder: that encoder, without asking the writer again.
+                self = .encoded(WireEncoder.encodeBytes(response))
             }
-            self = .encoded(WireByteEncoder.encode(response, capacity: 16384))
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
         }

@@ -16,20 +16,13 @@ extension ZMQSocket {
     /// empty, or the receive timeout (`setReceiveTimeout`) expired. Retries
     /// on EINTR. Throws on other errors (e.g. `ETERM`).
     public func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
-        try receiveMultipart(dontWait: dontWait, property: nil)?.frames
+        try receiveMultipart(dontWait: dontWait, property: nil) { _ in }
     }
 
-    /// Like `receiveMultipart`, also reading a metadata property of the message's last frame
-    /// (`zmq_msg_gets`: "User-Id" as the ZAP handler set it, "Peer-Address", a ZMTP property); nil if absent.
-    public func receiveMultipart(dontWait: Bool = false, property: String?) throws(ZMQError) -> (frames: [[UInt8]], property: String?)? {
-        var value: String?
-        guard let frames = try receiveMultipart(dontWait: dontWait, property: property.map(ZMQProperty.init), read: { value = String(cString: $0) }) else { return nil }
-        return (frames, value)
-    }
-
-    /// Like `receiveMultipart`, the last frame's `property`, when it has it, handed to `read` where libzmq keeps
-    /// it (valid during the call only): a caller that sees the same value message after message need not copy
-    /// it each time.
+    /// Like `receiveMultipart`, also reading a metadata property of the message's last frame (`zmq_msg_gets`:
+    /// "User-Id" as the ZAP handler set it, "Peer-Address", a ZMTP property): when the frame has it, it is handed
+    /// to `read` where libzmq keeps it (valid during the call only), so that a caller that sees the same value
+    /// message after message need not copy it each time.
     public func receiveMultipart(dontWait: Bool = false, property: ZMQProperty?,
                                  read: (UnsafePointer<CChar>) -> Void) throws(ZMQError) -> [[UInt8]]? {
         let socket = try liveHandle("receive")
