@@ -15,7 +15,8 @@ final class RequestServer {
     private let events: HeldEventSink?
     private let worker: OffloadWorker
     private let logger: Logger
-    private var outgoing: [[[UInt8]]] = []
+    /// Replies waiting for the group's commit: to whom, with the envelope their request came in.
+    private var outgoing: [(routingID: [UInt8], delimiter: Bool, body: [UInt8])] = []
     /// Clients with a request being read off-thread → their requests received since, in order.
     private var waiting: [[UInt8]: [OffloadWorker.Job]] = [:]
     /// Replies dropped since the last tick because their client's queue was full (`--reply-hwm`, section 10).
@@ -25,6 +26,8 @@ final class RequestServer {
     /// The last "User-Id" read and its stamp: a connection's messages all carry the same one.
     private var lastUserID: [CChar] = []
     private var lastPeer: PeerStamp?
+    /// The last routing id received: a client's requests all carry the same one, kept rather than copied anew.
+    private var lastRoutingID: [UInt8] = []
     private static let userID = ZMQProperty("User-Id")
 
     init(state: EngineState, store: StateStore?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
@@ -59,33 +62,45 @@ final class RequestServer {
     private func receiveGroup(_ rpc: ZMQSocket) -> (received: Int, emptied: Bool) {
         var received = 0
         while received < 256 {
-            let frames: [[UInt8]]
-            let peer: PeerStamp?
+            var routingID: [UInt8] = []
+            var secondEmpty = false
+            var body: [UInt8] = []
+            let count: Int
+            var peer: PeerStamp?
             do {
                 // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
-                var stamp: PeerStamp?
-                guard let f = try rpc.receiveMultipart(dontWait: true, property: Self.userID, read: { stamp = peerStamp($0) }) else { return (received, true) }
-                frames = f
-                peer = stamp
+                guard let n = try rpc.receiveFrames(dontWait: true, property: Self.userID, read: { peer = peerStamp($0) }, frame: { i, bytes, last in
+                    if i == 0 { routingID = sameRoutingID(bytes) }
+                    if i == 1 { secondEmpty = bytes.isEmpty }
+                    // [routing id][empty delimiter]?[body]: a longer message is dropped, its body not copied.
+                    if last, i > 0, i <= 2 { body = Array(bytes) }
+                }) else { return (received, true) }
+                count = n
             } catch {
                 logger.error("receive failed: \(error)")
                 break
             }
             received += 1
             events?.holding = true
-            // [routing id][empty delimiter]?[body]
-            guard frames.count >= 2 else { continue }
-            let hasDelimiter = frames.count >= 3 && frames[1].isEmpty
-            guard frames.count == (hasDelimiter ? 3 : 2) else {
-                logger.debug("dropping a request with \(frames.count) frames")
+            guard count >= 2 else { continue }
+            let hasDelimiter = count >= 3 && secondEmpty
+            guard count == (hasDelimiter ? 3 : 2) else {
+                logger.debug("dropping a request with \(count) frames")
                 continue
             }
-            accept(OffloadWorker.Job(routingID: frames[0], delimiter: hasDelimiter, body: frames[frames.count - 1], peer: peer))
+            accept(OffloadWorker.Job(routingID: routingID, delimiter: hasDelimiter, body: body, peer: peer))
             // Without a store there is no group to commit: the reply goes out now, not after the receive that
             // finds the socket empty (a system call on every round trip's path).
             if store == nil { deliver(rpc) }
         }
         return (received, false)
+    }
+
+    /// `bytes` as an array: the last routing id's when they are the same.
+    private func sameRoutingID(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        if bytes.count == lastRoutingID.count, lastRoutingID.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return lastRoutingID }
+        lastRoutingID = Array(bytes)
+        return lastRoutingID
     }
 
     /// The connection of a request as the ZAP handler named it, read again only when it changed.
@@ -147,7 +162,7 @@ final class RequestServer {
             }
         }
         guard let reply else { return }
-        outgoing.append(delimiter ? [routingID, [], reply] : [routingID, reply])
+        outgoing.append((routingID, delimiter, reply))
     }
 
     /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
@@ -165,7 +180,7 @@ final class RequestServer {
         events?.release()
         for out in outgoing {
             // Not queued: the client's reply queue is full (it does not read), so the reply is dropped (section 10).
-            do { if try !rpc.send(out, dontWait: true) { droppedReplies += 1 } } catch {
+            do { if try !rpc.send(routingID: out.routingID, delimiter: out.delimiter, body: out.body, dontWait: true) { droppedReplies += 1 } } catch {
                 logger.debug("reply not delivered: \(error)")
             }
         }

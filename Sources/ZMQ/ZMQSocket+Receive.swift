@@ -16,20 +16,8 @@ extension ZMQSocket {
     /// empty, or the receive timeout (`setReceiveTimeout`) expired. Retries
     /// on EINTR. Throws on other errors (e.g. `ETERM`).
     public func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
-        try receiveMultipart(dontWait: dontWait, property: nil) { _ in }
-    }
-
-    /// Like `receiveMultipart`, also reading a metadata property of the message's last frame (`zmq_msg_gets`:
-    /// "User-Id" as the ZAP handler set it, "Peer-Address", a ZMTP property): when the frame has it, it is handed
-    /// to `read` where libzmq keeps it (valid during the call only), so that a caller that sees the same value
-    /// message after message need not copy it each time.
-    public func receiveMultipart(dontWait: Bool = false, property: ZMQProperty?,
-                                 read: (UnsafePointer<CChar>) -> Void) throws(ZMQError) -> [[UInt8]]? {
         let socket = try liveHandle("receive")
-        // zmq_msg_t must stay at a fixed address while libzmq uses it.
-        let msg = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
-        defer { msg.deallocate() }
-
+        let msg = scratch
         // A request is two or three frames (routing id, delimiter, body): room made once, not grown twice.
         var frames: [[UInt8]] = []
         while true {
@@ -43,10 +31,43 @@ extension ZMQSocket {
             }
             if frames.isEmpty { frames.reserveCapacity(3) }
             frames.append(frame.bytes)
-            if !frame.more {
-                // Read before the message is closed: the value belongs to it. Only the last frame's is read.
+            if !frame.more { return frames }
+        }
+    }
+
+    /// Receives every frame of the next message and hands each to `frame` where libzmq keeps it (`index`, its
+    /// bytes, whether it is the last), valid during the call only: the caller copies what it keeps, and nothing
+    /// else is allocated. A request's frames copied into an array of arrays were three allocations a request,
+    /// and its routing id, the same from one request to the next, a fourth (issue 15). `property` ("User-Id" as
+    /// the ZAP handler set it, "Peer-Address", a ZMTP property) is read from the last frame when it has it and
+    /// handed to `read`, also in place. Returns the number of frames, or nil when no message is available
+    /// (`dontWait` and the queue is empty, or the receive timeout expired). Retries on EINTR.
+    public func receiveFrames(dontWait: Bool = false, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
+                              frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void) throws(ZMQError) -> Int? {
+        let socket = try liveHandle("receive")
+        let msg = scratch
+        var index = 0
+        while true {
+            // Only the first frame may be absent; the rest arrive atomically.
+            let flags = index == 0 && dontWait ? ZMQ_DONTWAIT : 0
+            zmq_msg_init(msg)
+            defer { zmq_msg_close(msg) }
+            while zmq_msg_recv(msg, socket, flags) < 0 {
+                let code = zmq_errno()
+                if code == EINTR { continue }
+                if code == EAGAIN {
+                    if index == 0 { return nil }
+                    throw ZMQError(errno: EAGAIN, operation: "receive frame \(index)")
+                }
+                throw ZMQError(errno: code, operation: "receive")
+            }
+            let last = zmq_msg_more(msg) == 0
+            frame(index, UnsafeRawBufferPointer(start: zmq_msg_data(msg), count: zmq_msg_size(msg)), last)
+            index += 1
+            if last {
+                // Read before the message is closed: the value belongs to it.
                 if let property, let raw = property.name.withUnsafeBufferPointer({ zmq_msg_gets(msg, $0.baseAddress!) }) { read(raw) }
-                return frames
+                return index
             }
         }
     }

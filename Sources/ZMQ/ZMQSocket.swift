@@ -18,6 +18,10 @@ public final class ZMQSocket {
     public let context: ZMQContext
     public let type: SocketType
     private(set) var handle: UnsafeMutableRawPointer?
+    /// The message every receive reads into, made once: zmq_msg_t must stay at a fixed address while libzmq
+    /// uses it, and an allocation per receive was a malloc and a free on every request's path (issue 15). Only
+    /// the socket's owner thread receives, one frame at a time, so one is enough.
+    let scratch = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 
     public init(context: ZMQContext, type: SocketType) throws(ZMQError) {
         self.context = context
@@ -30,7 +34,10 @@ public final class ZMQSocket {
         }
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        scratch.deallocate()
+    }
 
     /// True once `close()` has been called.
     public var isClosed: Bool { handle == nil }
