@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Appends JSON text to a byte buffer. Containers are opened and closed explicitly so that a caller
 /// can stream a structure of any depth (the world's tree) without building a nested value first.
 ///
@@ -46,11 +54,18 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             (storage, base) = Self.arrayRoom(self.capacity)
         } else {
             mallocked = true
-            base = .allocate(capacity: self.capacity)
+            base = Self.mallocRoom(self.capacity)
         }
     }
 
-    deinit { if mallocked { base.deallocate() } }
+    deinit { if mallocked { free(base) } }
+
+    /// `malloc`, not `allocate`: for bytes `allocate` asks the runtime for the default alignment, which it
+    /// serves with `posix_memalign` — twice the instructions of `malloc` on every reply's path (issue 15).
+    private static func mallocRoom(_ size: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let room = malloc(size) else { fatalError("JSONWriter: out of memory for \(size) bytes") }
+        return room.assumingMemoryBound(to: UInt8.self)
+    }
 
     /// Whether room of `size` bytes is made in an array (handed over by `takeBytes`) rather than allocated.
     private static func inArray(_ size: Int, _ handOver: Bool) -> Bool {
@@ -96,10 +111,10 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         if inArray {
             (movedStorage, moved) = Self.arrayRoom(larger)
         } else {
-            moved = .allocate(capacity: larger)
+            moved = Self.mallocRoom(larger)
         }
         if count > 0 { moved.update(from: base, count: count) }
-        if mallocked { base.deallocate() }
+        if mallocked { free(base) }
         mallocked = !inArray
         (storage, base, capacity) = (movedStorage, moved, larger)
     }

@@ -173,7 +173,7 @@ final class RequestServer {
         if let failure {
             store?.rollback()
             events?.discard()
-            outgoing.removeAll()
+            outgoing.removeAll(keepingCapacity: true)
             logger.critical("\(failure); stopping so that nothing unsaved is acknowledged")
             return
         }
@@ -184,6 +184,6 @@ final class RequestServer {
                 logger.debug("reply not delivered: \(error)")
             }
         }
-        outgoing.removeAll()
+        outgoing.removeAll(keepingCapacity: true)
     }
 }

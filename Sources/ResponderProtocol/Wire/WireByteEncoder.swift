@@ -13,6 +13,9 @@ public enum WireByteEncoder {
     /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
     /// Returns false, with the writer unusable, when the value needs the tree encoder.
     public static func write<T: Encodable>(_ value: T, to writer: inout JSONWriter) -> Bool {
+        // The types written by hand need no sink: a sink and the writer it swaps in were two allocations on
+        // every typed reply's path (issue 15).
+        if ByteSink.writeKnown(value, to: &writer) { return true }
         let sink = ByteSink(JSONWriter(reservingCapacity: 16))
         swap(&writer, &sink.writer)
         sink.write(value)
@@ -45,59 +48,7 @@ final class ByteSink {
     init(_ writer: consuming JSONWriter) { self.writer = writer }
 
     func write<T: Encodable>(_ value: T) {
-        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime.
-        if T.self == JSON.self {
-            writer.value(unsafeBitCast(value, to: JSON.self))
-            return
-        }
-        if T.self == Traced<HitTestOutcome>.self {
-            unsafeBitCast(value, to: Traced<HitTestOutcome>.self).write(to: &writer)
-            return
-        }
-        if T.self == HitVisit.self {
-            unsafeBitCast(value, to: HitVisit.self).write(to: &writer)
-            return
-        }
-        if T.self == TraceStep.self {
-            unsafeBitCast(value, to: TraceStep.self).write(to: &writer)
-            return
-        }
-        if T.self == TouchDelivery.self {
-            unsafeBitCast(value, to: TouchDelivery.self).write(to: &writer)
-            return
-        }
-        // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
-        // unkeyed container around each element was a fifth of writing a tap's trace).
-        // Through one inout access of `writer` (a class's property: each access in a loop is checked).
-        if T.self == [TraceStep].self {
-            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &writer) { TraceStep.write($0, to: &$1) }
-            return
-        }
-        if T.self == [TouchDelivery].self {
-            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &writer) { TouchDelivery.write($0, to: &$1) }
-            return
-        }
-        if T.self == TouchOutcome.self {
-            // `{deliveries}`, its one member (the keyed container around it was a tenth of writing a tap's trace).
-            writer.beginObject()
-            writer.key(static: "deliveries")
-            Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &writer) { TouchDelivery.write($0, to: &$1) }
-            writer.endObject()
-            return
-        }
-        if T.self == Point.self {
-            unsafeBitCast(value, to: Point.self).write(to: &writer)
-            return
-        }
-        if T.self == String.self {
-            writer.string(unsafeBitCast(value, to: String.self))
-            return
-        }
-        if T.self == String?.self {
-            // A bare name or null (responder.first's result and its like): the encoder's walk was most of the reply.
-            writer.string(orNull: unsafeBitCast(value, to: String?.self))
-            return
-        }
+        if Self.writeKnown(value, to: &writer) { return }
         if WireTraits.of(T.self).contains(.wireValue), let wire = value as? any WireValue {
             writer.value(wire.wire)
             return
@@ -105,6 +56,64 @@ final class ByteSink {
         let encoder = StreamEncoder(self)
         do { try value.encode(to: encoder) } catch { failed = true }
         encoder.finish()
+    }
+
+    /// The types written by hand (and `JSON`): true when `value` was one of them and is written.
+    static func writeKnown<T: Encodable>(_ value: T, to w: inout JSONWriter) -> Bool {
+        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime.
+        if T.self == JSON.self {
+            w.value(unsafeBitCast(value, to: JSON.self))
+            return true
+        }
+        if T.self == Traced<HitTestOutcome>.self {
+            unsafeBitCast(value, to: Traced<HitTestOutcome>.self).write(to: &w)
+            return true
+        }
+        if T.self == HitVisit.self {
+            unsafeBitCast(value, to: HitVisit.self).write(to: &w)
+            return true
+        }
+        if T.self == TraceStep.self {
+            unsafeBitCast(value, to: TraceStep.self).write(to: &w)
+            return true
+        }
+        if T.self == TouchDelivery.self {
+            unsafeBitCast(value, to: TouchDelivery.self).write(to: &w)
+            return true
+        }
+        // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
+        // unkeyed container around each element was a fifth of writing a tap's trace).
+        // Through `w`, one inout access (a sink's writer is a class's property: each access in a loop is checked).
+        if T.self == [TraceStep].self {
+            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &w) { TraceStep.write($0, to: &$1) }
+            return true
+        }
+        if T.self == [TouchDelivery].self {
+            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &w) { TouchDelivery.write($0, to: &$1) }
+            return true
+        }
+        if T.self == TouchOutcome.self {
+            // `{deliveries}`, its one member (the keyed container around it was a tenth of writing a tap's trace).
+            w.beginObject()
+            w.key(static: "deliveries")
+            Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            w.endObject()
+            return true
+        }
+        if T.self == Point.self {
+            unsafeBitCast(value, to: Point.self).write(to: &w)
+            return true
+        }
+        if T.self == String.self {
+            w.string(unsafeBitCast(value, to: String.self))
+            return true
+        }
+        if T.self == String?.self {
+            // A bare name or null (responder.first's result and its like): the encoder's walk was most of the reply.
+            w.string(orNull: unsafeBitCast(value, to: String?.self))
+            return true
+        }
+        return false
     }
 
     /// Each element handed to `write` where it is (`for element in elements` copied each one).
