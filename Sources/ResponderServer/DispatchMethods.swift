@@ -7,15 +7,17 @@ import ResponderProtocol
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
         table.add(HitTestRequest.self, quick: HitTestRequest.init(quick:)) { r, host, _ in
-            r.wantsTrace ? .encoded(host.state.hitTestReply(at: r.point)) : .encoded(host.state.hitTestOutcome(at: r.point).untracedReply)
+            let outcome = host.query { $0.hitTestOutcome(at: r.point) }
+            guard r.wantsTrace else { return .written(capacity: 96) { outcome.writeUntracedReply(to: &$0) } }
+            return .written(capacity: outcome.tracedReplyRoom) { SessionState.writeHitTestReply(outcome, to: &$0) }
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
-            let traced = try host.state.responderChain(from: r.id)
+            let traced = try host.query { (s) throws(RPCError) in try s.responderChain(from: r.id) }
             return r.wantsTrace ? .typed(traced) : .encoded(WireByteEncoder.encode(traced.outcome, capacity: 256))
         }
-        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) { (r, host, _) throws(RPCError) in .typed(try host.state.firstResponder(window: r.window)) }
+        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) { (r, host, _) throws(RPCError) in .typed(try host.query { (s) throws(RPCError) in try s.firstResponder(window: r.window) }) }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
-            let traced = try host.state.canPerformAction(r.action, sender: r.sender)
+            let traced = try host.query { (s) throws(RPCError) in try s.canPerformAction(r.action, sender: r.sender) }
             return r.wantsTrace ? .typed(traced) : .encoded(traced.outcome.untracedReply)
         }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
@@ -54,15 +56,17 @@ enum DispatchMethods {
             ctx.publishDispatchChanges(host, &published)
             ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
                         request: requestMember(R.method, request.withoutTrace))
-            return .encoded(reply(trace, seq: host.seq, seqRange: published.range, withTrace: request.wantsTrace))
+            let (seq, seqRange, withTrace) = (host.seq, published.range, request.wantsTrace)
+            return .written(capacity: (withTrace ? trace.bytes.count : trace.outcome.count) + 64) {
+                writeReply(trace, seq: seq, seqRange: seqRange, withTrace: withTrace, to: &$0)
+            }
         }
     }
 
     /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
-    static func reply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool = true) -> [UInt8] {
-        let kept = withTrace ? trace.bytes.count : trace.outcome.count
-        var w = JSONWriter(reservingCapacity: 2 * kept + 64, handOver: true)  // the envelope copies it and drops it
+    /// Written into `w`, a reply's envelope: written apart, the reply was copied into it (issue 15).
+    static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool, to w: inout JSONWriter) {
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
         if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
@@ -76,7 +80,6 @@ enum DispatchMethods {
             w.null()
         }
         w.endObject()
-        return w.takeBytes()
     }
 
     /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.

@@ -16,6 +16,10 @@ enum Reply<Response> {
     /// `Response` already encoded as a value (when part of it is needed for an event too).
     case json(JSON)
     case encoded([UInt8])
+    /// `Response` written by `write` straight into the reply's envelope, with room for `capacity` bytes of it:
+    /// a result encoded apart was copied into the envelope, an allocation and a copy of every byte (a hit
+    /// test's 4 KB, issue 15).
+    case written(capacity: Int, write: (inout JSONWriter) -> Void)
 }
 
 /// The method table, built from the request types: each family file registers a handler per type, and a
@@ -102,9 +106,7 @@ extension ReplyBody {
             // Written inside its envelope: written apart, the result was an allocation and two copies (into the
             // envelope, then out of the writer), a third of a light request (issue 15). Most results are short:
             // a long one grows (from 1 KB the text is handed over as written).
-            var w = JSONWriter(reservingCapacity: 512, handOver: true)
-            RequestProcessor.beginReply(id: id, idText: ctx.requestIDText, to: &w)
-            w.key(static: "result")
+            var w = Self.envelope(id: id, ctx, room: 512)
             if WireByteEncoder.write(response, to: &w) {
                 w.endObject()
                 self = .reply(w.takeBytes())
@@ -114,6 +116,23 @@ extension ReplyBody {
             }
         case .json(let value): self = .json(value)
         case .encoded(let bytes): self = .encoded(bytes)
+        case .written(let capacity, let write):
+            guard let id = ctx.requestID else {
+                self = .json(.null)
+                return
+            }
+            var w = Self.envelope(id: id, ctx, room: capacity + 128)
+            write(&w)
+            w.endObject()
+            self = .reply(w.takeBytes())
         }
+    }
+
+    /// A reply up to its `result`'s value, in room for `room` bytes (sent and dropped: handed over as written).
+    private static func envelope(id: JSON, _ ctx: RequestContext, room: Int) -> JSONWriter {
+        var w = JSONWriter(reservingCapacity: room, handOver: true)
+        RequestProcessor.beginReply(id: id, idText: ctx.requestIDText, to: &w)
+        w.key(static: "result")
+        return w
     }
 }

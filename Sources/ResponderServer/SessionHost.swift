@@ -24,6 +24,11 @@ final class SessionHost {
 
     var revision: Int { state.world.revision }
 
+    /// `body` of the state where it is kept, for a query. Called on `host.state` (`host.state.firstResponder()`),
+    /// a query copied the whole state first, a retain and a release for each reference it holds: the compiler
+    /// cannot tell that a call into the core leaves a class's property alone, but it can for an inout (issue 15).
+    func query<R, E: Error>(_ body: (inout SessionState) throws(E) -> R) throws(E) -> R { try body(&state) }
+
     /// Numbers, encodes and records one event; returns (topic, body) for the publisher.
     /// `payload` members follow the common header; `raw` members are already-encoded JSON values.
     func record(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> EventLog.Entry {

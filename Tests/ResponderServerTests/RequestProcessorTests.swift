@@ -68,6 +68,28 @@ struct RequestProcessorTests {
         #expect(engine.sink.events.count == before)
     }
 
+    @Test("H1 a result written inside its envelope is the core's reply as it is: the id as written, the traced and untraced hitTest, a notification unanswered")
+    func resultsWrittenInTheirEnvelope() throws {
+        let engine = try EmbeddedEngine()
+        var state = SessionState()
+        _ = try state.load(tree: NodeTree(wire: Fixtures.world["tree"]!, path: "tree"), limits: .default)
+        for point in [Point(20, 20), Point(-5, -5)] {  // a view answers; no window does (the trailing H1 discard)
+            let expected = String(decoding: state.hitTestReply(at: point), as: UTF8.self)
+            let p = "[\(Int(point.x)),\(Int(point.y))]"
+            #expect(engine.send(#"{"jsonrpc":"2.0","id":1.50,"method":"hitTest","params":{"point":\#(p)}}"#) == #"{"jsonrpc":"2.0","id":1.50,"result":\#(expected)}"#)
+            let untraced = String(decoding: state.hitTestOutcome(at: point).untracedReply, as: UTF8.self)
+            #expect(engine.send(#"{"jsonrpc":"2.0","id":"u","method":"hitTest","params":{"point":\#(p),"trace":"none"}}"#) == #"{"jsonrpc":"2.0","id":"u","result":\#(untraced)}"#)
+            #expect(engine.send(#"{"jsonrpc":"2.0","method":"hitTest","params":{"point":\#(p)}}"#) == nil)
+        }
+        // A dispatch's reply without its trace: the published event's outcome, with the reply's seq.
+        let text = try #require(engine.send(#"{"jsonrpc":"2.0","id":2,"method":"event.tap","params":{"point":[20,20],"trace":"none"}}"#))
+        let reply = try JSONCodec.decode(text)
+        let event = try #require(engine.sink.events.last { $0.topic == "default/trace" })
+        #expect(reply["result"]?["deliveries"] == event.body["trace"]?["outcome"]?["deliveries"])
+        #expect(reply["result"]?["seq"] == event.body["seq"] && reply["result"]?["trace"] == nil)
+        #expect(engine.send(#"{"jsonrpc":"2.0","method":"event.tap","params":{"point":[20,20]}}"#) == nil)
+    }
+
     @Test("a wrong type names its path inside arrays; a notification gets no reply")
     func typeErrorsNameTheirPath() throws {
         let engine = try EmbeddedEngine()

@@ -102,14 +102,22 @@ extension HitTestOutcome {
     /// `trailing` — written without building that trace: its steps, their copies and the comparisons that
     /// find a step equal to its visit were a third of a hit test's reply (issue 15).
     public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
-        // Each visit is in the reply three times (≈ 270 bytes): room for 200 grew the writer once, a copy of it all.
         // Handed over as written: the envelope copies it and drops it.
-        var w = JSONWriter(reservingCapacity: 512 + 288 * visited.count, handOver: true)
+        var w = JSONWriter(reservingCapacity: tracedReplyRoom, handOver: true)
+        writeTracedReply(trailing: trailing, to: &w)
+        return w.takeBytes()
+    }
+
+    /// Room for the traced reply: each visit is in it three times (≈ 270 bytes); room for 200 grew the writer
+    /// once, a copy of it all.
+    public var tracedReplyRoom: Int { 512 + 288 * visited.count }
+
+    /// `tracedReply`'s text, written into `w` (a reply's envelope, as its result).
+    public func writeTracedReply(trailing: [TraceStep], to w: inout JSONWriter) {
         writeTraced(kind: .hitTest, to: &w) { w, visits in
             for range in visits { Self.writeStep(copying: range, to: &w) }
             for step in trailing { step.write(to: &w) }
         }
-        return w.takeBytes()
     }
 
     /// `{<members>, trace: {kind, steps, outcome}}`, the steps written by `steps` given where each visit's

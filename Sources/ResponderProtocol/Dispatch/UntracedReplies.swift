@@ -5,10 +5,15 @@ extension HitTestOutcome {
     /// `{window, view, localPoint}`: `visited` is the trace's `hitTest` steps (H8) again.
     public var untracedReply: [UInt8] {
         var w = JSONWriter(reservingCapacity: 96)
+        writeUntracedReply(to: &w)
+        return w.takeBytes()
+    }
+
+    /// `untracedReply`'s text, written into `w` (a reply's envelope, as its result).
+    public func writeUntracedReply(to w: inout JSONWriter) {
         w.beginObject()
         writeAnswer(to: &w)
         w.endObject()
-        return w.takeBytes()
     }
 }
 
