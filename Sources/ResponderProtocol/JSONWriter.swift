@@ -301,6 +301,38 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         count += cursor.written
     }
 
+    /// `{`, the members `body` writes through a cursor (at most `maximum` bytes), `}`: one value, with one
+    /// capacity check for all of it. Returns where the members are in the text, for a document that repeats them.
+    @inline(__always)
+    @discardableResult
+    public mutating func object(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) -> Range<Int> {
+        separate()
+        if count &+ maximum &+ 2 > capacity { grow(to: count + maximum + 2) }
+        base[count] = UInt8(ascii: "{")
+        let start = count + 1
+        var cursor = JSONCursor(base + start, room: maximum)
+        body(&cursor)
+        count = start + cursor.written
+        base[count] = UInt8(ascii: "}")
+        count += 1
+        return start..<(count - 1)
+    }
+
+    /// `{`, `prefix` (members ending in a comma), the members already written at `range` of this text, `}`: a
+    /// value that repeats members written before, with a member of its own in front (a hit test's steps).
+    public mutating func object(prefix: StaticString, copying range: Range<Int>) {
+        precondition(range.upperBound <= count && !range.isEmpty, "copying members not written yet")
+        separate()
+        let length = prefix.utf8CodeUnitCount + range.count + 2
+        if count &+ length > capacity { grow(to: count + length) }
+        base[count] = UInt8(ascii: "{")
+        count += 1 + Self.writeStatic(prefix, at: base + count + 1)
+        (base + count).update(from: base + range.lowerBound, count: range.count)
+        count += range.count
+        base[count] = UInt8(ascii: "}")
+        count += 1
+    }
+
     private mutating func writeNumber(_ n: Double) {
         append(atMost: JSONCursor.numberRoom) { Self.writeNumber(n, at: $0) }
     }

@@ -125,6 +125,44 @@ import Testing
         #expect(text(&w) == #"[{"id":"a\"b","n":[1,2]},{"id":"a\"b","n":[1,2]},{"step":"x","id":"a\"b","n":[1,2]}]"#)
     }
 
+    @Test func objectsInOnePieceAreWhatTheirPartsWouldWrite() {
+        // Small room, so that each piece grows the writer first.
+        var ours = JSONWriter(reservingCapacity: 4)
+        var theirs = JSONWriter(reservingCapacity: 4)
+        ours.beginObject(); theirs.beginObject()
+        ours.key(static: "visits"); theirs.key(static: "visits")
+        ours.beginArray(); theirs.beginArray()
+        var ranges: [Range<Int>] = []
+        for id in ["a", "b\"c", "ddddddddddddddddddddddd"] {
+            let room = JSONCursor.memberRoom + JSONCursor.room(for: id) + JSONCursor.pointRoom + JSONCursor.memberRoom
+            ranges.append(ours.object(atMost: room) { c in
+                c.raw("\"id\":"); c.string(id)
+                c.raw(",\"point\":"); c.point(Point(1.5, -2))
+            })
+            theirs.beginObject()
+            theirs.key(static: "id"); theirs.string(id)
+            theirs.key(static: "point"); Point(1.5, -2).write(to: &theirs)
+            theirs.endObject()
+        }
+        ours.endArray(); theirs.endArray()
+        ours.key(static: "steps"); theirs.key(static: "steps")
+        ours.beginArray(); theirs.beginArray()
+        for range in ranges {
+            ours.object(prefix: #""step":"s","#, copying: range)
+            theirs.beginObject(); theirs.key(static: "step"); theirs.string("s"); theirs.copyMembers(range); theirs.endObject()
+        }
+        ours.endArray(); theirs.endArray()
+        // As a member's value too, after a key.
+        ours.key(static: "last"); theirs.key(static: "last")
+        ours.object(prefix: #""x":1,"#, copying: ranges[0])
+        theirs.beginObject(); theirs.key(static: "x"); theirs.number(1); theirs.copyMembers(ranges[0]); theirs.endObject()
+        ours.endObject(); theirs.endObject()
+        let written = text(&ours)
+        #expect(written == text(&theirs))
+        #expect(written.hasPrefix(#"{"visits":[{"id":"a","point":[1.5,-2]},{"id":"b\"c","#))
+        #expect(written.contains(#"{"step":"s","id":"a","point":[1.5,-2]}"#))
+    }
+
     @Test func bytesIsTheTextSoFarAndTakeBytesEmptiesTheWriter() {
         var w = JSONWriter(reservingCapacity: 64)
         w.beginArray(); w.number(1)

@@ -17,19 +17,32 @@ extension HitVisit {
     /// separator decisions, most of a hit test's reply (issue 15). Read where it is stored (`HitTestOutcome`
     /// passes its list's elements), not copied to be handed over.
     static func writeMembers(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) {
+        w.members(atMost: room(of: v)) { write(v, to: &$0) }
+    }
+
+    /// `{<members>}` as one value; returns where the members are.
+    static func writeObject(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) -> Range<Int> {
+        w.object(atMost: room(of: v)) { write(v, to: &$0) }
+    }
+
+    /// The most the members take.
+    @inline(__always)
+    private static func room(of v: UnsafePointer<HitVisit>) -> Int {
         var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
             + JSONCursor.room(for: v.pointee.rule) + JSONCursor.pointRoom
-        let reason = v.pointee.reason
-        if let reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
+        if let reason = v.pointee.reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
         if let to = v.pointee.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
-        w.members(atMost: room) { c in
-            c.raw("\"id\":"); c.string(v.pointee.id)
-            c.raw(",\"result\":"); c.string(v.pointee.result)
-            if let reason { c.raw(",\"reason\":"); c.string(reason) }
-            c.raw(",\"rule\":"); c.string(v.pointee.rule)
-            c.raw(",\"point\":"); c.point(v.pointee.point)
-            if let to = v.pointee.to { c.raw(",\"to\":"); c.string(to) }
-        }
+        return room
+    }
+
+    @inline(__always)
+    private static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) {
+        c.raw("\"id\":"); c.string(v.pointee.id)
+        c.raw(",\"result\":"); c.string(v.pointee.result)
+        if let reason = v.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }
+        c.raw(",\"rule\":"); c.string(v.pointee.rule)
+        c.raw(",\"point\":"); c.point(v.pointee.point)
+        if let to = v.pointee.to { c.raw(",\"to\":"); c.string(to) }
     }
 }
 
@@ -56,13 +69,7 @@ extension HitTestOutcome {
         // Each visit read where it is, through a pointer: a visit handed to a method beside the writer (`inout`)
         // was copied first, a retain and a release per string, as the compiler cannot tell the two apart.
         visited.withUnsafeBufferPointer { visits in
-            for i in visits.indices {
-                w.beginObject()
-                let start = w.count
-                HitVisit.writeMembers(of: visits.baseAddress! + i, to: &w)
-                ranges.append(start..<w.count)
-                w.endObject()
-            }
+            for i in visits.indices { ranges.append(HitVisit.writeObject(of: visits.baseAddress! + i, to: &w)) }
         }
         w.endArray()
         return ranges
@@ -144,9 +151,8 @@ extension HitTestOutcome {
 
     /// A `hitTest` step with no touch: `step`, then the visit's members already written at `visit`.
     fileprivate static func writeStep(copying visit: Range<Int>, to w: inout JSONWriter) {
-        w.beginObject()
-        w.key(static: "step"); w.string(TraceStep.hitTestName)
-        w.copyMembers(visit)
-        w.endObject()
+        // `TraceStep.hitTestName`, as a literal: in one piece with the braces and the copy (five writes, each
+        // with its capacity check and comma, were a third of a step's cost).
+        w.object(prefix: #""step":"hitTest","#, copying: visit)
     }
 }
