@@ -16,23 +16,14 @@ extension ZMQSocket {
     /// empty, or the receive timeout (`setReceiveTimeout`) expired. Retries
     /// on EINTR. Throws on other errors (e.g. `ETERM`).
     public func receiveMultipart(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
-        let socket = try liveHandle("receive")
-        let msg = scratch
-        // A request is two or three frames (routing id, delimiter, body): room made once, not grown twice.
         var frames: [[UInt8]] = []
-        while true {
-            // Only the first frame may be absent; the rest arrive atomically.
-            let flags = frames.isEmpty && dontWait ? ZMQ_DONTWAIT : 0
-            zmq_msg_init(msg)
-            defer { zmq_msg_close(msg) }
-            guard let frame = try receiveFrame(socket, msg, flags: flags) else {
-                if frames.isEmpty { return nil }
-                throw ZMQError(errno: EAGAIN, operation: "receive frame \(frames.count)")
-            }
+        let received = try receiveFrames(dontWait: dontWait, property: nil, read: { _ in }) { _, bytes, _ in
+            // A request is two or three frames (routing id, delimiter, body): room made once, not grown twice;
+            // none made for a receive that finds nothing (every drain ends with one).
             if frames.isEmpty { frames.reserveCapacity(3) }
-            frames.append(frame.bytes)
-            if !frame.more { return frames }
+            frames.append(Array(bytes))
         }
+        return received == nil ? nil : frames
     }
 
     /// Receives every frame of the next message and hands each to `frame` where libzmq keeps it (`index`, its
@@ -70,31 +61,6 @@ extension ZMQSocket {
                 return index
             }
         }
-    }
-
-    /// Receives one frame into `msg` (initialized; the caller closes it) and copies its bytes out.
-    /// nil on EAGAIN.
-    private func receiveFrame(
-        _ socket: UnsafeMutableRawPointer,
-        _ msg: UnsafeMutablePointer<zmq_msg_t>,
-        flags: Int32
-    ) throws(ZMQError) -> (bytes: [UInt8], more: Bool)? {
-        while zmq_msg_recv(msg, socket, flags) < 0 {
-            // The errno first: EAGAIN ends every non-blocking drain, and an error's text is not free.
-            let code = zmq_errno()
-            if code == EINTR { continue }
-            if code == EAGAIN { return nil }
-            throw ZMQError(errno: code, operation: "receive")
-        }
-        let size = zmq_msg_size(msg)
-        let bytes: [UInt8]
-        if size == 0 {
-            bytes = []
-        } else {
-            let data = UnsafeRawBufferPointer(start: zmq_msg_data(msg), count: size)
-            bytes = Array(data)
-        }
-        return (bytes, zmq_msg_more(msg) != 0)
     }
 }
 

@@ -2,66 +2,65 @@ import Testing
 @testable import ZMQ
 
 @Suite struct RoundTripTests {
-    @Test func dealerRouterMultipartWithRoutingID() throws {
+    /// A ROUTER bound on its own ipc endpoint and a DEALER connected to it under `routingID`; `body` gets both
+    /// and everything is closed after it.
+    private func withRouterAndDealer(_ tag: String, routingID: String, _ body: (_ router: ZMQSocket, _ dealer: ZMQSocket) throws -> Void) throws {
         let ctx = try ZMQContext()
-        let endpoint = ipcEndpoint("dr")
+        let endpoint = ipcEndpoint(tag)
         let router = try ZMQSocket(context: ctx, type: .router)
         let dealer = try ZMQSocket(context: ctx, type: .dealer)
         defer { router.close(); dealer.close(); ctx.terminate(); removeIPC(endpoint) }
         try router.setLinger(0)
         try dealer.setLinger(0)
         try router.bind(endpoint)
-        try dealer.setRoutingID(bytes("client-1"))
+        try dealer.setRoutingID(bytes(routingID))
         try dealer.connect(endpoint)
+        try body(router, dealer)
+    }
 
-        #expect(try dealer.send([bytes("hello"), [], bytes("world")]))
-        let request = try #require(try receive(router))
-        #expect(request == [bytes("client-1"), bytes("hello"), [], bytes("world")])
+    @Test func dealerRouterMultipartWithRoutingID() throws {
+        try withRouterAndDealer("dr", routingID: "client-1") { router, dealer in
+            #expect(try dealer.send([bytes("hello"), [], bytes("world")]))
+            let request = try #require(try receive(router))
+            #expect(request == [bytes("client-1"), bytes("hello"), [], bytes("world")])
 
-        #expect(try router.send([bytes("client-1"), bytes("re"), bytes("ply")]))
-        let reply = try #require(try receive(dealer))
-        #expect(reply == [bytes("re"), bytes("ply")])
+            #expect(try router.send([bytes("client-1"), bytes("re"), bytes("ply")]))
+            let reply = try #require(try receive(dealer))
+            #expect(reply == [bytes("re"), bytes("ply")])
+        }
     }
 
     /// The engine's receive and reply (issue 15): frames handed over in place with their index and whether each
     /// is the last, a property read from the last frame, and a reply sent as routing id, delimiter and body.
     @Test func framesReadInPlaceAndAnEnvelopeSentBack() throws {
-        let ctx = try ZMQContext()
-        let endpoint = ipcEndpoint("env")
-        let router = try ZMQSocket(context: ctx, type: .router)
-        let dealer = try ZMQSocket(context: ctx, type: .dealer)
-        defer { router.close(); dealer.close(); ctx.terminate(); removeIPC(endpoint) }
-        try router.setLinger(0)
-        try dealer.setLinger(0)
-        try router.bind(endpoint)
-        try dealer.setRoutingID(bytes("client-2"))
-        try dealer.connect(endpoint)
-        // Nothing queued: nil, and no frame handed over.
-        var seen: [(Int, [UInt8], Bool)] = []
-        #expect(try router.receiveFrames(dontWait: true, property: nil, read: { _ in }) { seen.append(($0, Array($1), $2)) } == nil)
-        #expect(seen.isEmpty)
+        try withRouterAndDealer("env", routingID: "client-2") { router, dealer in
+            // Nothing queued: nil, and no frame handed over.
+            var seen: [(Int, [UInt8], Bool)] = []
+            #expect(try router.receiveFrames(dontWait: true, property: nil, read: { _ in }) { seen.append(($0, Array($1), $2)) } == nil)
+            #expect(seen.isEmpty)
 
-        for (delimiter, body) in [(true, bytes("with a delimiter")), (false, bytes("bare")), (true, [UInt8]())] {
-            #expect(try dealer.send(delimiter ? [[], body] : [body]))
-            seen = []
-            var socketType: String?
-            try router.setReceiveTimeout(patienceMs)
-            let count = try router.receiveFrames(property: ZMQProperty("Socket-Type"), read: { socketType = String(cString: $0) }) {
-                seen.append(($0, Array($1), $2))
+            for (delimiter, body) in [(true, bytes("with a delimiter")), (false, bytes("bare")), (true, [UInt8]())] {
+                #expect(try dealer.send(delimiter ? [[], body] : [body]))
+                seen = []
+                var socketType: String?
+                try router.setReceiveTimeout(patienceMs)
+                let count = try router.receiveFrames(property: ZMQProperty("Socket-Type"), read: { socketType = String(cString: $0) }) {
+                    seen.append(($0, Array($1), $2))
+                }
+                let frames: [[UInt8]] = [bytes("client-2")] + (delimiter ? [[]] : []) + [body]
+                #expect(count == frames.count)
+                #expect(seen.map(\.0) == Array(frames.indices))
+                #expect(seen.map(\.1) == frames)
+                #expect(seen.map(\.2) == frames.indices.map { $0 == frames.count - 1 })
+                #expect(socketType == "DEALER")
+
+                #expect(try router.send(routingID: bytes("client-2"), delimiter: delimiter, body: bytes("re: ") + body, dontWait: true))
+                #expect(try receive(dealer) == (delimiter ? [[]] : []) + [bytes("re: ") + body])
             }
-            let frames: [[UInt8]] = [bytes("client-2")] + (delimiter ? [[]] : []) + [body]
-            #expect(count == frames.count)
-            #expect(seen.map(\.0) == Array(frames.indices))
-            #expect(seen.map(\.1) == frames)
-            #expect(seen.map(\.2) == frames.indices.map { $0 == frames.count - 1 })
-            #expect(socketType == "DEALER")
-
-            #expect(try router.send(routingID: bytes("client-2"), delimiter: delimiter, body: bytes("re: ") + body, dontWait: true))
-            #expect(try receive(dealer) == (delimiter ? [[]] : []) + [bytes("re: ") + body])
+            // A peer that is gone: with ROUTER_MANDATORY the first frame is refused, nothing is sent.
+            try router.setRouterMandatory(true)
+            #expect(throws: ZMQError.self) { try router.send(routingID: bytes("nobody"), delimiter: false, body: bytes("x"), dontWait: true) }
         }
-        // A peer that is gone: with ROUTER_MANDATORY the first frame is refused, nothing is sent.
-        try router.setRouterMandatory(true)
-        #expect(throws: ZMQError.self) { try router.send(routingID: bytes("nobody"), delimiter: false, body: bytes("x"), dontWait: true) }
     }
 
     @Test func tcpWildcardBindReportsResolvedEndpoint() throws {
