@@ -250,6 +250,18 @@ struct HitTestTests {
         #expect(try s2.hit(50, 50)["view"] == "Front")
     }
 
+    @Test("H2 a window's own children: its views and its controller's root view asked front-most first")
+    func h2WindowChildrenInOrder() throws {
+        // Nothing presented, so the window's children are resolved as they are asked (K9 orders them otherwise).
+        let window = #"{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800], "children": [\#(v("Back", 0, 0, 400, 800)), {"id": "RVC", "kind": "viewController", "children": [\#(v("R", 0, 0, 200, 200))]}, \#(v("Front", 0, 0, 100, 100))]}"#
+        let s = try session(#"{"id": "app", "kind": "application", "children": [\#(window)]}"#)
+        for (x, view, visited) in [(50.0, "Front", ["W", "Front"]), (150, "R", ["W", "Front", "R"]), (300, "Back", ["W", "Front", "R", "Back"])] {
+            let a = try s.hit(x, x)
+            #expect(a["view"] == .string(view))
+            #expect(visitedIDs(a) == visited)
+        }
+    }
+
     @Test("hitTest rejects unknown params and requires a point")
     func hitTestParams() throws {
         let s = try session(fixtureF())
