@@ -10,7 +10,7 @@ struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
         abstract: "valgrind/callgrind instructions per request for hitTest, event.tap and a light request, against the raw echo.",
-        discussion: "Needs valgrind. Also prints the functions with the most instructions of the longer engine run (--top).")
+        discussion: "Needs valgrind. Also prints the functions that cost most per request (--top): the longer run's instructions less the shorter's.")
 
     @Option(help: "Requests in the longer run (the shorter sends 20).")
     var requests = 300
@@ -52,15 +52,19 @@ struct Profile: ParsableCommand {
                                     ("hitTest trace none, 1,110 views", RoundTrip.hitNoneBody, hitNoneReply),
                                     ("event.tap trace none, demo world", RoundTrip.tapNoneBody, tapNoneReply),
                                     ("responder.first (the light request of goal 2)", RoundTrip.lightBody, lightReply)] {
-            let (ours, profileFile) = try engineCount(body, context)
+            let (ours, profileFiles) = try engineCount(body, context)
+            let profileFile = profileFiles.longer
             let echo = requestsOnly ? 1 : try echoCount(body, reply: reply, context)
             say("| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | \(Self.thousands(echo)) | \(String(format: "%.1f×", ours / echo)) |")
-            if top > 0 { printTop(profileFile, title: name) }
+            if top > 0 { printTop(profileFiles, title: name) }
             if let keep {
-                let target = "\(keep)/\(name.split(separator: ",")[0]).callgrind"
+                // Both runs: their difference is what the requests cost, without start-up and loading.
+                let stem = "\(keep)/\(name.split(separator: ",")[0])"
                 try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-                try? FileManager.default.removeItem(atPath: target)
-                try FileManager.default.copyItem(atPath: profileFile, toPath: target)
+                for (file, target) in [(profileFiles.shorter, "\(stem).20.callgrind"), (profileFile, "\(stem).callgrind")] {
+                    try? FileManager.default.removeItem(atPath: target)
+                    try FileManager.default.copyItem(atPath: file, toPath: target)
+                }
             }
         }
     }
@@ -69,12 +73,12 @@ struct Profile: ParsableCommand {
         { file in ["valgrind", "-q", "--tool=callgrind", "--callgrind-out-file=\(file)"] + (requestsOnly ? ["--toggle-collect=*RequestProcessorV5parse*", "--toggle-collect=*RequestProcessorV3run*"] : []) }
     }
 
-    /// Engine instructions per request; also the longer run's callgrind file.
-    private func engineCount(_ body: [UInt8], _ context: ZMQContext) throws -> (Double, String) {
+    /// Engine instructions per request; also both runs' callgrind files.
+    private func engineCount(_ body: [UInt8], _ context: ZMQContext) throws -> (Double, (shorter: String, longer: String)) {
         var totals: [Int] = []
-        var file = ""
+        var files: [String] = []
         for n in [20, requests] {
-            file = Scratch.file("engine-\(n)-\(UUID().uuidString.prefix(6)).callgrind")
+            let file = Scratch.file("engine-\(n)-\(UUID().uuidString.prefix(6)).callgrind")
             // No ticks during the run: their number would depend on valgrind's speed.
             let engine = try RoundTrip.engine(.ipc, name: "cg\(n)", extra: ["--tick-ms", "100000000"], wrapperFile: file, wrapper: wrapper(file))
             let c = try Connection(context, engine.rpc)
@@ -82,8 +86,9 @@ struct Profile: ParsableCommand {
             for _ in 0..<n { _ = try c.call(body) }
             engine.stop()
             totals.append(try Self.total(file))
+            files.append(file)
         }
-        return (Double(totals[1] - totals[0]) / Double(requests - 20), file)
+        return (Double(totals[1] - totals[0]) / Double(requests - 20), (files[0], files[1]))
     }
 
     private func echoCount(_ body: [UInt8], reply: [UInt8], _ context: ZMQContext) throws -> Double {
@@ -110,14 +115,63 @@ struct Profile: ParsableCommand {
         throw BenchError("no totals in \(file)")
     }
 
-    private func printTop(_ file: String, title: String) {
-        let annotate = Process()
-        annotate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        annotate.arguments = ["sh", "-c", "callgrind_annotate --threshold=99 --inclusive=\(inclusive ? "yes" : "no") '\(file)' | (swift demangle --simplified 2>/dev/null || cat) | grep -v '^--\\|^$' | sed -n '/PROGRAM TOTALS/,$p' | head -\(top + 2)"]
-        say("\n  \(title): most instructions (\(inclusive ? "inclusive" : "self")) over the whole longer run")
-        try? annotate.run()
-        annotate.waitUntilExit()
+    /// The functions whose instructions grew most from the shorter run to the longer, per request: what a
+    /// request costs in each, with start-up (the runtime's first conformance lookups, the method table) gone.
+    private func printTop(_ files: (shorter: String, longer: String), title: String) {
+        let shorter = Self.functionCosts(files.shorter, inclusive: inclusive)
+        let longer = Self.functionCosts(files.longer, inclusive: inclusive)
+        let perRequest = longer.map { ($0.key, Double($0.value - (shorter[$0.key] ?? 0)) / Double(requests - 20)) }
+            .sorted { $0.1 > $1.1 }.prefix(top)
+        say("\n  \(title): most instructions per request (\(inclusive ? "inclusive" : "self"); the longer run less the shorter)")
+        let names = Self.demangled(perRequest.map(\.0))
+        for ((_, cost), name) in zip(perRequest, names) {
+            say(String(format: "%10.0f  ", cost) + String(name.prefix(200)))
+        }
         say("")
+    }
+
+    /// Instructions by function (self or inclusive) from `callgrind_annotate`, keyed by its file:function text.
+    static func functionCosts(_ file: String, inclusive: Bool) -> [String: Int] {
+        guard let out = Self.output(["callgrind_annotate", "--auto=no", "--threshold=100", "--inclusive=\(inclusive ? "yes" : "no")", file]) else { return [:] }
+        var costs: [String: Int] = [:]
+        for line in out.split(separator: "\n") {
+            // "  1,234 (12.34%)  file:function [object]"
+            let trimmed = line.drop { $0 == " " }
+            guard let space = trimmed.firstIndex(of: " "), let count = Int(trimmed[..<space].filter { $0 != "," }),
+                  let close = trimmed.firstIndex(of: ")") else { continue }
+            var name = trimmed[trimmed.index(after: close)...].drop { $0 == " " }
+            if let object = name.range(of: " [", options: .backwards), name.hasSuffix("]") { name = name[..<object.lowerBound] }
+            if name == "PROGRAM TOTALS" { continue }
+            costs[String(name), default: 0] += count
+        }
+        return costs
+    }
+
+    /// `swift demangle --simplified` over the names, one a line; the names as they are where it is missing.
+    static func demangled(_ names: [String]) -> [String] {
+        let joined = names.joined(separator: "\n")
+        guard let out = output(["swift", "demangle", "--simplified"], input: joined) else { return names }
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return lines.count >= names.count ? Array(lines.prefix(names.count)) : names
+    }
+
+    private static func output(_ arguments: [String], input: String? = nil) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let out = Pipe(), inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        if input != nil { process.standardInput = inPipe }
+        do { try process.run() } catch { return nil }
+        if let input {
+            // Written from another thread: a large input must not wait on the output pipe filling up.
+            let handle = inPipe.fileHandleForWriting
+            Thread.detachNewThread { handle.write(Data(input.utf8)); try? handle.close() }
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }
 
     static func thousands(_ n: Double) -> String {
