@@ -4,12 +4,17 @@ import ResponderCore
 import ResponderProtocol
 
 /// The engine's durable state: one SQLite database in WAL mode in the state directory, written by the engine
-/// thread alone. Per session a snapshot row (world, durable parts, revision, seq) and a log of the batches
-/// applied since the snapshot; the log is folded into a new snapshot once it outgrows it. Writes of the
-/// requests served together go in one transaction, committed before any of their replies or events leave.
+/// thread alone. Per session a snapshot row (its world at a revision), a progress row (seq, revision, durable
+/// parts) and a log of the batches applied since the snapshot; the log is folded into a new snapshot once it
+/// outgrows it. Writes of the requests served together go in one transaction, committed before any of their
+/// replies or events leave.
+///
+/// Progress has its own table because SQLite writes a row whole: when seq and the durable parts shared the
+/// snapshot's row, every tap, key press or one-op batch wrote the whole world again (85–100 ms a request on a
+/// 100,000-view world, issue 15). Format 2; a format-1 database is moved to it when it is opened.
 final class StateStore {
     static let fileName = "state.db"
-    static let format = 1
+    static let format = 2
     /// The log is compacted into a snapshot once it holds more bytes than this or than the snapshot itself.
     static let minimumLogBytes = 256 << 10
 
@@ -52,9 +57,21 @@ final class StateStore {
                 CREATE TABLE IF NOT EXISTS batches(
                     session TEXT NOT NULL, revision INTEGER NOT NULL, ops BLOB NOT NULL,
                     PRIMARY KEY(session, revision)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS progress(
+                    name TEXT PRIMARY KEY, seq INTEGER NOT NULL, revision INTEGER NOT NULL, state BLOB NOT NULL);
                 INSERT OR IGNORE INTO engine(key, value) VALUES('format', \(Self.format));
                 """)
-            let format = try db.rows("SELECT value FROM engine WHERE key = 'format'").first?.first?.int
+            var format = try db.rows("SELECT value FROM engine WHERE key = 'format'").first?.first?.int
+            if format == 1 {
+                // Format 1 kept seq, revision and the durable parts in the snapshot's row: they move to progress.
+                try db.execute("""
+                    BEGIN IMMEDIATE;
+                    INSERT OR REPLACE INTO progress(name, seq, revision, state) SELECT name, seq, revision, state FROM sessions;
+                    UPDATE engine SET value = 2 WHERE key = 'format';
+                    COMMIT;
+                    """)
+                format = 2
+            }
             guard format == Self.format else {
                 throw SQLiteError(code: 0, message: "format \(format.map(String.init) ?? "?") is not the format this engine writes (\(Self.format))")
             }
@@ -94,7 +111,12 @@ final class StateStore {
     }
 
     func rows() throws(SQLiteError) -> [Row] {
-        try db.rows("SELECT name, seq, revision, state, snapshot_revision, tree, detached FROM sessions ORDER BY name").map { c in
+        // The snapshot row's own seq, revision and state are those of the snapshot: progress has the latest.
+        try db.rows("""
+            SELECT s.name, COALESCE(p.seq, s.seq), COALESCE(p.revision, s.revision), COALESCE(p.state, s.state),
+                s.snapshot_revision, s.tree, s.detached
+            FROM sessions s LEFT JOIN progress p ON p.name = s.name ORDER BY s.name
+            """).map { c in
             Row(name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
                 snapshotRevision: c[4].int ?? -1, tree: c[5].bytes ?? [], detached: c[6].bytes ?? [])
         }
@@ -137,10 +159,11 @@ final class StateStore {
                 """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state), .integer(host.revision), .blob(tree), .blob(detached))
             try db.run("DELETE FROM batches WHERE session = ?", .text(host.name))
             size = (tree.count + detached.count, 0)
-        } else {
-            try db.run("UPDATE sessions SET seq = ?, revision = ?, state = ? WHERE name = ?",
-                       .integer(host.seq), .integer(host.revision), .blob(state), .text(host.name))
         }
+        try db.run("""
+            INSERT INTO progress(name, seq, revision, state) VALUES(?, ?, ?, ?)
+            ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, revision = excluded.revision, state = excluded.state
+            """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state))
         sizes[host.name] = size
     }
 
@@ -153,6 +176,7 @@ final class StateStore {
     func delete(_ name: String) throws(SQLiteError) {
         try begin()
         try db.run("DELETE FROM sessions WHERE name = ?", .text(name))
+        try db.run("DELETE FROM progress WHERE name = ?", .text(name))
         try db.run("DELETE FROM batches WHERE session = ?", .text(name))
         sizes[name] = nil
     }
