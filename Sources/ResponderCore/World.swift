@@ -56,6 +56,22 @@ public struct World: Sendable, Equatable {
         guard let owner = builtInPanOwner(id), let pan = builtInPan(of: owner) else { return nil }
         return withUnsafePointer(to: pan) { body(owner, $0) }
     }
+    /// `withRecognizer`, looking on `view` first: a run knows the view its recognizer was attached to, and there
+    /// the lookup is one read of that node, where the owner map hashed the recognizer's id with SipHash (a tap
+    /// asks a dozen times, issue 15). Ids are unique in the session, so one found there is the one; one moved
+    /// since (or a scroll view's built-in pan, which no node lists) is found the general way.
+    func withRecognizer<R>(_ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
+        var result: R?
+        let found = read(view) { node -> Bool in
+            node.pointee.spec.gestureRecognizers.withUnsafeBufferPointer { specs in
+                guard let i = specs.firstIndex(where: { $0.id == id }) else { return false }
+                result = body(view, specs.baseAddress! + i)
+                return true
+            }
+        } ?? false
+        return found ? result : withRecognizer(id, body)
+    }
+
     public var root: Node { nodes[World.rootID]! }
     public var count: Int { nodes.count }
 

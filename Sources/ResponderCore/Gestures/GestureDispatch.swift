@@ -10,6 +10,12 @@ struct GestureLog: Sendable {
 extension SessionState {
     func runIndex(_ id: String) -> Int? { runs.firstIndex { $0.id == id } }
 
+    /// `body` of recognizer `id`'s view and spec, looked up on its run's view first (`World.withRecognizer(_:on:_:)`).
+    func withSpec<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
+        guard let i = runIndex(id) else { return world.withRecognizer(id, body) }
+        return world.withRecognizer(id, on: runs[i].view, body)
+    }
+
     /// G1: the enabled recognizers of the hit view and its ancestors up to its window, deepest first and in
     /// attachment order, that do not refuse the touch; each gets a run if it had none.
     mutating func observe(_ touch: EventID, hitView: String, trace: inout Trace) -> [String] {
@@ -36,8 +42,9 @@ extension SessionState {
         if case .cancelled = input { cancelling = touch.id }
         defer { cancelling = nil }
         for id in touch.recognizers {
-            guard let i = runIndex(id), let spec = world.recognizer(id)?.spec else { continue }
+            guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
+            guard let spec = world.withRecognizer(id, on: runs[i].view, { $1.pointee }) else { continue }
             if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile) {
                 apply(decision, to: id, trace: &trace)
             }
@@ -63,7 +70,7 @@ extension SessionState {
     /// G6 (shouldBegin), G10 (a control's own gesture), then it recognizes or begins and G4 (exclusion),
     /// G7/G8 (the view's touches) and G3 (its actions) follow.
     mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
-        guard let i = runIndex(id), runs[i].state == .possible, let (view, spec) = world.recognizer(id) else { return }
+        guard let i = runIndex(id), runs[i].state == .possible, let (view, spec) = world.withRecognizer(id, on: runs[i].view, { ($0, $1.pointee) }) else { return }
         // A closure, not the method itself: `compactMap(runIndex)` captured a copy of the whole session state.
         let required = spec.requireToFail.compactMap { runIndex($0) }
         if let winner = required.first(where: { runs[$0].state.isActive }) {
@@ -109,7 +116,7 @@ extension SessionState {
         transition(id, to: to, rule: released ? .g5 : rule, reason: released ? .requiredFailed : reason, trace: &trace)
         // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous.
         for other in runs where other.id != id && other.state == .possible {
-            if world.withRecognizer(other.id, { $1.pointee.requireToFail.contains(id) }) == true {
+            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true {
                 fail(other.id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
             }
         }
@@ -128,7 +135,7 @@ extension SessionState {
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
         // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
         for other in runs where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
-            if world.withRecognizer(other.id, { $1.pointee.requireToFail.contains(id) }) == true, let p = runs[runIndex(other.id)!].pending {
+            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true, let p = runs[runIndex(other.id)!].pending {
                 attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
             }
         }
@@ -146,7 +153,7 @@ extension SessionState {
 
     /// G4: either one names the other in `simultaneousWith`.
     func simultaneous(_ a: String, _ b: String) -> Bool {
-        world.withRecognizer(a, { $1.pointee.simultaneousWith.contains(b) }) == true || world.withRecognizer(b, { $1.pointee.simultaneousWith.contains(a) }) == true
+        withSpec(a, { $1.pointee.simultaneousWith.contains(b) }) == true || withSpec(b, { $1.pointee.simultaneousWith.contains(a) }) == true
     }
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
@@ -183,7 +190,7 @@ extension SessionState {
     /// G3: each target-action, straight to its target.
     mutating func sendActions(_ id: String, trace: inout Trace) {
         scrollFollows(id, trace: &trace)
-        guard let targets = world.withRecognizer(id, { $1.pointee.targets }) else { return }
+        guard let targets = withSpec(id, { $1.pointee.targets }) else { return }
         for t in targets {
             let node = world[t.target]
             let implements = node?.handling(t.action) != nil
@@ -200,15 +207,16 @@ extension SessionState {
         var fired: Set<String> = []
         while true {
             var due: (id: String, at: Double)?
-            for run in runs {
-                guard let at = world.withRecognizer(run.id, { run.deadline(spec: $1.pointee, profile: profile) }) ?? nil else { continue }
+            for i in runs.indices {
+                guard let at = deadline(ofRun: i) else { continue }
+                let kind = runs[i].kind
                 // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
                 // nanosecond of an input's time counts as that time.
                 // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
                 // first; one that is a limit (a tap interval, a swipe's duration) leaves an input at that time in time.
-                let firesFirst = inclusive || run.kind == .longPress
+                let firesFirst = inclusive || kind == .longPress
                 guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
-                if due == nil || at < due!.at { due = (run.id, at) }
+                if due == nil || at < due!.at { due = (runs[i].id, at) }
             }
             guard let due, fired.insert("\(due.id)@\(due.at)").inserted, let i = runIndex(due.id) else { return }
             clock = max(clock, due.at)
@@ -219,18 +227,34 @@ extension SessionState {
 
     static let timeTolerance = 1e-9
 
+    /// Run `i`'s deadline (G11); none once its recognizer is gone. Read in place, and the recognizer looked up
+    /// only for a run that has one: every run was copied and its spec looked up, twice an input (issue 15).
+    func deadline(ofRun i: Int) -> Double? {
+        var exists = true
+        let at = runs[i].deadline(profile: profile) {
+            let duration = world.withRecognizer(runs[i].id, on: runs[i].view) { $1.pointee.minimumPressDuration }
+            exists = duration != nil
+            return duration
+        }
+        guard let at else { return nil }
+        if runs[i].kind == .longPress { return exists ? at : nil }
+        return world.withRecognizer(runs[i].id, on: runs[i].view) { _, _ in true } == true ? at : nil
+    }
+
     /// G2: recognizers in an end state with no live touches are reset to possible; idle ones are dropped.
     mutating func resetFinished(trace: inout Trace) {
-        for run in runs where run.state.isFinal && run.touches.isEmpty {
-            let change = GestureTransition(recognizer: run.id, from: run.state, to: .possible, rule: .g2, reason: .reset)
+        for i in runs.indices where runs[i].state.isFinal && runs[i].touches.isEmpty {
+            let change = GestureTransition(recognizer: runs[i].id, from: runs[i].state, to: .possible, rule: .g2, reason: .reset)
             trace.add(.gesture(change))
             gestureLog.transitions.append(change)
         }
-        runs.removeAll { run in
-            if run.state.isFinal { return run.touches.isEmpty }
-            guard run.touches.isEmpty, run.pending == nil else { return false }
-            return world.withRecognizer(run.id, { run.deadline(spec: $1.pointee, profile: profile) == nil }) ?? true
+        // Which to drop is decided first: `removeAll`'s closure on `runs` may not read the session it belongs to.
+        let idle = runs.indices.filter { i in
+            if runs[i].state.isFinal { return runs[i].touches.isEmpty }
+            guard runs[i].touches.isEmpty, runs[i].pending == nil else { return false }
+            return deadline(ofRun: i) == nil
         }
+        for i in idle.reversed() { runs.remove(at: i) }
     }
 
     /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered

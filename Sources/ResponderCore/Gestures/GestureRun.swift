@@ -135,13 +135,21 @@ extension GestureRun {
 
     /// G11: when time alone will decide for this recognizer, if it will.
     func deadline(spec: GestureRecognizerSpec, profile: Profile) -> Double? {
+        deadline(profile: profile) { spec.minimumPressDuration }
+    }
+
+    /// The deadline, asking for the spec's press duration only for a long press, the one kind whose deadline
+    /// depends on its spec (nil from `minimumPressDuration`: no deadline).
+    @inline(__always)
+    func deadline(profile: Profile, minimumPressDuration: () -> Double?) -> Double? {
         guard state == .possible, pending == nil else { return nil }
         switch kind {
         case .tap:
             guard touches.isEmpty, tapsDone > 0, let end = lastTapEnd else { return nil }
             return end + profile.tapInterval
         case .longPress:
-            return downSince.map { $0 + spec.minimumPressDuration }
+            guard let since = downSince, let duration = minimumPressDuration() else { return nil }
+            return since + duration
         case .swipe:
             return firstBegan.map { $0 + profile.swipeDuration }
         case .pan, .pinch, .rotation:

@@ -9,7 +9,7 @@ extension SessionState {
         guard phase != .cancelled, phase != .stationary else { return [] }
         return touch.recognizers.filter { id in
             guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
-                let delays = world.withRecognizer(id, { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
+                let delays = world.withRecognizer(id, on: runs[i].view, { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
             else { return false }
             return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
         }
