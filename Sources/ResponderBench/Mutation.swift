@@ -37,7 +37,39 @@ enum Mutation {
                 report.add(Figure(name: "tree.apply, batches of \(batch) (\(mode.name))", measured: "\(perSecond(ours)) (\(perSecond(ours * Double(batch))) ops)",
                                   baseline: "echo \(perSecond(theirs))", ratio: ours / theirs, goal: "(printed)", met: nil))
             }
+            if mode.name == "durability normal" { try largeWorld(report, sizes, e) }
         }
+    }
+
+    /// What a request commits must not grow with the world: a one-op batch and a tap on the largest scale world
+    /// against the same on the 1,110-view one, committed to the state directory (the default). Progress shared
+    /// the snapshot's row once, and each of them wrote the whole world again.
+    private static func largeWorld(_ report: Report, _ sizes: Sizes, _ e: Connection) throws {
+        let views = sizes.scale.filter { $0 <= 100_000 }.max() ?? 10_000
+        let small = try dispatchRates(e, update: "l0_0_0", tap: [JSON(Worlds.hitPoint.x), JSON(Worlds.hitPoint.y)], seconds: sizes.mutationSeconds)
+        let load = Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.balanced(views)))
+        let reply = try e.call(load)
+        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("tree.load of \(views) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))") }
+        let large = try dispatchRates(e, update: "n1", tap: [1, 1], seconds: sizes.mutationSeconds)
+        for (name, l, s) in [("tree.apply, batches of 1", large.apply, small.apply), ("event.tap", large.tap, small.tap)] {
+            report.add(Figure(name: "\(name) (durability normal), \(views) views", measured: perSecond(l),
+                              baseline: "1,110 views: \(perSecond(s))", ratio: l / s, goal: "(printed)", met: nil))
+        }
+    }
+
+    /// One-op batches (alternating two alpha values of `update`) and taps at `tap`, per second.
+    private static func dispatchRates(_ e: Connection, update: String, tap: [JSON], seconds: Double) throws -> (apply: Double, tap: Double) {
+        let bodies = [0.5, 0.75].map { alpha in
+            Requests.body("tree.apply", ["ops": [["op": "update", "id": .string(update), "set": ["alpha": JSON(alpha)]]]])
+        }
+        let tapBody = Requests.body("event.tap", ["point": .array(tap), "trace": "none"])
+        for body in bodies + [tapBody] {
+            let reply = try e.call(body)
+            guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("\(String(decoding: reply.prefix(300), as: UTF8.self))") }
+        }
+        let apply = try rate(seconds: seconds) { i in _ = try e.call(bodies[i % 2]) }
+        let taps = try rate(seconds: seconds) { _ in _ = try e.call(tapBody) }
+        return (apply, taps)
     }
 
     /// Calls per second of `body(i)` over about `seconds`.
