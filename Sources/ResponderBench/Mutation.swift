@@ -3,7 +3,7 @@ import ResponderProtocol
 import ZMQ
 
 /// Goal 6: tree.apply batches of 1 and 100 updates per second on the 1,110-view world, against the echo of
-/// the same bytes.
+/// the same bytes; and what committing costs a dispatch (a tap), and neither on a large world.
 enum Mutation {
     /// The engine configurations measured: in memory, and with each acknowledged batch committed to the state
     /// directory before its reply (a directory per mode, so each starts from the same world).
@@ -37,6 +37,13 @@ enum Mutation {
                 report.add(Figure(name: "tree.apply, batches of \(batch) (\(mode.name))", measured: "\(perSecond(ours)) (\(perSecond(ours * Double(batch))) ops)",
                                   baseline: "echo \(perSecond(theirs))", ratio: ours / theirs, goal: "(printed)", met: nil))
             }
+            // A tap changes no node here, but its seq and tap counter are committed like a batch.
+            let tap = Requests.body("event.tap", ["point": [JSON(Worlds.hitPoint.x), JSON(Worlds.hitPoint.y)], "trace": "none"])
+            try x.setEchoReply(try e.call(tap))
+            let ours = try rate(seconds: sizes.mutationSeconds) { _ in _ = try e.call(tap) }
+            let theirs = try rate(seconds: sizes.mutationSeconds) { _ in _ = try x.call(tap) }
+            report.add(Figure(name: "event.tap, one at a time (\(mode.name))", measured: perSecond(ours), baseline: "echo \(perSecond(theirs))",
+                              ratio: ours / theirs, goal: "(printed)", met: nil))
             if mode.name == "durability normal" { try largeWorld(report, sizes, e) }
         }
     }

@@ -24,8 +24,17 @@ struct Profile: ParsableCommand {
     @Option(help: "Keep the callgrind files in this directory (for callgrind_annotate or kcachegrind).")
     var keep: String?
 
+    @Option(help: "Run the engine with this durability (normal or full), committing each request to a state directory as the engine does by default; default: in memory, as the round trips measure it.")
+    var durability: String?
+
     @Flag(help: "Profile only inside the engine's request processing (callgrind --toggle-collect), so the listed functions are per request rather than the whole run's; the counts then leave out the transport.")
     var requestsOnly = false
+
+    func validate() throws {
+        if let durability, !["normal", "full"].contains(durability) {
+            throw ValidationError("--durability: \"\(durability)\" is not normal or full (leave it out to run in memory)")
+        }
+    }
 
     func run() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw BenchError("valgrind is not installed (apt-get install valgrind)") }
@@ -80,7 +89,8 @@ struct Profile: ParsableCommand {
         for n in [20, requests] {
             let file = Scratch.file("engine-\(n)-\(UUID().uuidString.prefix(6)).callgrind")
             // No ticks during the run: their number would depend on valgrind's speed.
-            let engine = try RoundTrip.engine(.ipc, name: "cg\(n)", extra: ["--tick-ms", "100000000"], wrapperFile: file, wrapper: wrapper(file))
+            let stored = durability.map { ["--state-dir", Scratch.file("cg-state-\(n)-\(UUID().uuidString.prefix(6))"), "--durability", $0] } ?? []
+            let engine = try RoundTrip.engine(.ipc, name: "cg\(n)", extra: ["--tick-ms", "100000000"] + stored, wrapperFile: file, wrapper: wrapper(file))
             let c = try Connection(context, engine.rpc)
             try RoundTrip.createDemo(c)
             for _ in 0..<n { _ = try c.call(body) }

@@ -1,7 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 
-/// A session's durable parts besides its world, as one JSON row member (`sessions.state`).
+/// A session's durable parts besides its world, as one JSON value (`progress.state`, beside its seq and revision).
 struct SavedSessionState: Codable {
     var profile: Profile
     var clock: Double
@@ -24,6 +24,30 @@ struct SavedSessionState: Codable {
     }
 
     var parts: DurableSessionParts { DurableSessionParts(firstResponders: firstResponders, clock: clock, tapCounter: tapCounter) }
+
+    /// What `WireEncoder.encodeBytes(SavedSessionState(host))` writes, the members in the same order, with the
+    /// profile as `profile` (its text, written once per session by the store): a commit follows every dispatch,
+    /// and the profile's fields through Codable were most of what a tap's commit cost (issue 15). First
+    /// responders in window order, where the encoder wrote them in the dictionary's (hash) order.
+    static func text(_ host: SessionHost, profile: [UInt8]) -> [UInt8] {
+        let parts = host.state.durableParts
+        var w = JSONWriter(reservingCapacity: profile.count + 128 + 64 * parts.firstResponders.count)
+        w.beginObject()
+        w.key(static: "profile"); w.raw(profile)
+        w.key(static: "clock"); w.number(parts.clock)
+        w.key(static: "tapCounter"); w.number(Double(parts.tapCounter))
+        w.key(static: "firstResponders")
+        w.beginObject()
+        for (window, responder) in parts.firstResponders.sorted(by: { $0.key < $1.key }) {
+            w.key(window)
+            w.string(responder)
+        }
+        w.endObject()
+        w.key(static: "worldBeforeFirstEvent"); w.bool(host.worldBeforeFirstEvent)
+        w.key(static: "owner"); w.string(orNull: host.ownerToken)
+        w.endObject()
+        return w.takeBytes()
+    }
 }
 
 /// A tree change waiting to be written with the request that made it.
