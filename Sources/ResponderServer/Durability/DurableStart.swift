@@ -21,6 +21,10 @@ extension StateStore {
             store.close()
             throw error
         }
+        // Reading a snapshot back parses its whole text into a document first (3.6 GB at its peak for a million
+        // views): what that left freed goes back to the system rather than staying resident (3 GB a million
+        // views after a restart, 0.63 GB with this).
+        MemoryTrim.afterLargeRequest()
         restored.dropped.insert(contentsOf: dropped, at: 0)
         for line in restored.dropped { logger.warning("--recover: \(line)") }
         logger.info("state in \(directory): \(restored.hosts.count) session(s) restored", metadata: ["durability": "\(config.durability.rawValue)"])
