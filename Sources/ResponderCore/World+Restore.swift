@@ -4,10 +4,27 @@ extension World {
     /// A world read from a saved snapshot: the tree as `load` reads it, then each node's revision and the
     /// world's revision put back as they were saved.
     public static func restored(tree: NodeTree, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits) throws(RPCError) -> World {
+        try restored(tree: tree, treeRevisions: nil, detached: detached, nodeRevisions: nodeRevisions, revision: revision, limits: limits)
+    }
+
+    /// `treeRevisions`: the revisions of `tree`'s entries, in its entry order (nil: by id in `nodeRevisions`, as
+    /// the detached subtrees' are); a node with none takes the world's.
+    public static func restored(tree: NodeTree, treeRevisions: [Int?]?, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int,
+                                limits: Limits) throws(RPCError) -> World {
         var world = World()
         try world.load(tree: tree, detached: detached, limits: limits)
         world.revision = revision
-        world.nodes.updateEach { $0.revision = nodeRevisions[$0.id] ?? revision }
+        // Each id hashed once for the map only when it holds any (a million lookups in an empty one hashed them all).
+        if nodeRevisions.isEmpty {
+            world.nodes.updateEach { $0.revision = revision }
+        } else {
+            world.nodes.updateEach { $0.revision = nodeRevisions[$0.id] ?? revision }
+        }
+        if let treeRevisions {
+            for (entry, r) in zip(tree.entries, treeRevisions) {
+                if let r { world.nodes[entry.spec.id]?.revision = r }
+            }
+        }
         return world
     }
 

@@ -3,9 +3,11 @@ import ResponderProtocol
 extension World {
     /// Writes node `id` with all its fields and its subtree as nested `children`, without recursion. Nodes are
     /// read in place: a copy of each (and of its parent's children per child) was a fifth of writing a world.
-    public func write(_ id: String, to w: inout JSONWriter) {
+    /// `changedOnly`: each node's id, kind, revision and only the members reading it back needs
+    /// (`NodeField.writeChangedMembers`), as a state snapshot keeps it.
+    public func write(_ id: String, to w: inout JSONWriter, changedOnly: Bool = false) {
         guard let rootChildren = nodes.read(id, { node in
-            Self.writeFields(node, to: &w)
+            Self.writeFields(node, to: &w, changedOnly: changedOnly)
             return node.pointee.children
         }) else {
             w.null()
@@ -17,7 +19,7 @@ extension World {
             if top.next < top.children.count {
                 stack[stack.count - 1].next += 1
                 let children = nodes.read(top.children[top.next]) { node in
-                    Self.writeFields(node, to: &w)
+                    Self.writeFields(node, to: &w, changedOnly: changedOnly)
                     return node.pointee.children
                 }!
                 stack.append((children, 0))
@@ -30,7 +32,7 @@ extension World {
     }
 
     /// Opens the node object and writes everything but the children's contents (leaves `children` open).
-    private static func writeFields(_ node: UnsafePointer<Node>, to w: inout JSONWriter) {
+    private static func writeFields(_ node: UnsafePointer<Node>, to w: inout JSONWriter, changedOnly: Bool = false) {
         w.beginObject()
         w.key(static: "id")
         w.string(node.pointee.spec.id)
@@ -39,7 +41,11 @@ extension World {
         w.key(static: "revision")
         w.number(Double(node.pointee.revision))
         // Annotations (1.5) and UIKit class fields (1.6) are written only when present, so output stays as it was.
-        NodeField.writeMembers(of: node.pointee.spec, to: &w)
+        if changedOnly {
+            NodeField.writeChangedMembers(of: node.pointee.spec, to: &w)
+        } else {
+            NodeField.writeMembers(of: node.pointee.spec, to: &w)
+        }
         w.key(static: "children")
         w.beginArray()
     }
@@ -75,11 +81,19 @@ extension World {
     }
 
     /// The detached subtrees as an encoded JSON array.
-    public func encodedDetached() -> [UInt8] {
+    public func encodedDetached(changedOnly: Bool = false) -> [UInt8] {
         var w = JSONWriter()
         w.beginArray()
-        for root in detachedRoots { write(root, to: &w) }
+        for root in detachedRoots { write(root, to: &w, changedOnly: changedOnly) }
         w.endArray()
+        return w.takeBytes()
+    }
+
+    /// The tree as a state snapshot keeps it: each node's members that reading it back needs (a plain view:
+    /// its id, kind, revision and frame), where `encoded()` writes every member.
+    public func encodedChanges() -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 96 * nodes.count + 256)
+        write(World.rootID, to: &w, changedOnly: true)
         return w.takeBytes()
     }
 }

@@ -39,6 +39,12 @@ extension RequestContext {
     /// One tree event holding the whole world (tree.load, session.create), then the load's consequences.
     func publishLoaded(_ host: SessionHost, consequences: Traced<TreeChangeOutcome>?, _ published: inout SeqRange) {
         let world = host.state.world
+        // The state store keeps its own, shorter text of the world (`WorldSnapshot`): the event's is written only
+        // when the event must be.
+        if state.journal != nil {
+            let snapshot = WorldSnapshot.encode(world)
+            state.journalLoaded(host, tree: snapshot.tree, detached: snapshot.detached)
+        }
         if let minimumSize = unwrittenLoadSize(world, host) {
             published.add(state.publishDeferred(host, stream: "tree", cause: cause, payload: [("change", "load")],
                                                 deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
@@ -47,20 +53,19 @@ extension RequestContext {
             return
         }
         let tree = world.encoded(), detached = world.encodedDetached()
-        state.journalLoaded(host, tree: tree, detached: detached)
         published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "load")],
                                     raw: [("tree", tree), ("detached", detached)]))
         if let consequences { publish(consequences, host, &published) }
     }
 
     /// Whether a load's tree event can be kept unwritten (`EventText.deferred`), and the bytes it then counts: when
-    /// its text could not fit the replay budget anyway, nobody subscribes to its topic and nothing is journalled.
+    /// its text could not fit the replay budget anyway and nobody subscribes to its topic.
     /// The ring keeps the world (shared, not copied), writes the event if a replay asks, and drops it at the next
     /// event, as it would have dropped the text. nil: write it now, as for any event.
     private func unwrittenLoadSize(_ world: World, _ host: SessionHost) -> Int? {
         // A plain node writes ≈ 400 bytes: a world too small in count to pass the budget that way is written as
         // usual (always correct), without counting its bound.
-        guard state.journal == nil, world.count * 512 > host.log.maxBytes else { return nil }
+        guard world.count * 512 > host.log.maxBytes else { return nil }
         let size = world.minimumEncodedSize()
         guard size > host.log.maxBytes, !state.sink.mayDeliver(topic: host.topic("tree")) else { return nil }
         return size

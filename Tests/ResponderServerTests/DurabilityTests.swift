@@ -112,3 +112,135 @@ import Testing
         #expect(StateDirectory.defaultPath(name: "x", environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/responder/x")
     }
 }
+
+/// A snapshot keeps each node's id, kind, revision and only the members reading it back needs
+/// (`World.encodedChanges`): every member of every kind and UIKit class must come back as it was written.
+@Suite struct CompactSnapshotTests {
+    /// The values each field takes in the example worlds (as `tree.get` writes them), and both booleans.
+    static func candidateValues() throws -> [String: [JSON]] {
+        var values: [String: [JSON]] = [:]
+        func note(_ name: String, _ v: JSON) {
+            if !(values[name]?.contains(v) ?? false) { values[name, default: []].append(v) }
+        }
+        for name in ["demo-world.json", "p13-world.json"] {
+            let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ResponderServerTests/DurabilityTests.swift", with: "Protocol/examples/\(name)"), encoding: .utf8)
+            let file = try WireDecoder.decode(WorldFile.self, from: try JSONCodec.decode(text))
+            var world = World()
+            try world.load(tree: file.tree, detached: file.detached ?? [])
+            var stack = [try JSONCodec.decode(world.encoded())]
+            while let node = stack.popLast() {
+                for (key, value) in node.objectMembers ?? [] {
+                    if key == "children" { stack.append(contentsOf: value.arrayValue ?? []) } else if !NodeField.isStructural(key) { note(key, value) }
+                }
+            }
+        }
+        for field in NodeField.all where values[field.name]?.contains(where: { $0.boolValue != nil }) ?? false {
+            note(field.name, true)
+            note(field.name, false)
+        }
+        return values
+    }
+
+    /// One node of `kind` and `className` with `field` set to `value`, as a document; nil where that node is refused.
+    static func node(_ id: String, _ kind: NodeKind, _ className: String, _ member: (String, JSON)?) -> JSON? {
+        var members: [(key: String, value: JSON)] = [("id", .string(id)), ("kind", .string(kind.rawValue)), ("class", .string(className))]
+        if kind.isView { members.append(("frame", [0, 0, 10, 10])) }
+        if var member {
+            // Recognizer ids are unique in a session, and the ones they name must exist: each node gets its own.
+            if member.0 == "gestureRecognizers", let list = member.1.arrayValue {
+                member.1 = .array(list.enumerated().map { k, r in
+                    var r = r.setting("id", .string("\(id)-g\(k)"))
+                    for name in ["requireToFail", "simultaneousWith"] where r[name] != nil { r = r.setting(name, []) }
+                    return r
+                })
+            }
+            members.append(member)
+        }
+        // A view controller holds exactly its root view (8.3).
+        if kind == .viewController { members.append(("children", [["id": .string(id + "root"), "kind": "view", "frame": [0, 0, 10, 10]]])) }
+        let document = JSON.object(members)
+        guard (try? NodeTree(document: document, path: "tree")) != nil else { return nil }
+        return document
+    }
+
+    /// A window for each node (a view, a control, a text input or a view controller), each node of each class its
+    /// kind may have, with each field set to each value it takes somewhere.
+    static func everyMember() throws -> (World, Int) {
+        let values = try candidateValues()
+        var windows: [JSON] = []
+        var count = 0
+        for kind in [NodeKind.viewController, .view, .control, .textField, .textView] {
+            let classes = UIKitClass.allCases.filter { $0.kind == kind }.map(\.rawValue) + ["MyCustom\(kind.rawValue.capitalized)"]
+            for className in classes {
+                var members: [(String, JSON)?] = [nil]
+                for field in NodeField.all(for: kind) where field.name != "class" && field.name != "frame" {
+                    for v in values[field.name] ?? [] { members.append((field.name, v)) }
+                }
+                for member in members {
+                    count += 1
+                    guard let node = node("n\(count)", kind, className, member) else { continue }
+                    windows.append(["id": .string("w\(count)"), "kind": "window", "frame": [0, 0, 100, 100], "children": [node]])
+                }
+            }
+        }
+        let tree = try NodeTree(document: ["id": "app", "kind": "application", "children": .array(windows)], path: "tree")
+        var world = World()
+        try world.load(tree: tree, detached: [])
+        return (world, windows.count)
+    }
+
+    /// The nodes whose members differ between two worlds' texts, with the members (for a readable failure).
+    static func differences(_ a: World, _ b: World) throws -> [String] {
+        func nodes(_ w: World) throws -> [String: [(key: String, value: JSON)]] {
+            var out: [String: [(key: String, value: JSON)]] = [:]
+            var stack = [try JSONCodec.decode(w.encoded())]
+            while let n = stack.popLast() {
+                stack.append(contentsOf: n["children"]?.arrayValue ?? [])
+                out[n["id"]?.stringValue ?? "?"] = (n.objectMembers ?? []).filter { $0.key != "children" }
+            }
+            return out
+        }
+        let x = try nodes(a), y = try nodes(b)
+        var found: [String] = []
+        for (id, members) in x.sorted(by: { $0.key < $1.key }) {
+            guard let other = y[id] else { found.append("\(id): missing"); continue }
+            for (key, value) in members where other.first(where: { $0.key == key })?.value != value {
+                found.append("\(id).\(key): \(JSONCodec.encodeString(value)) → \(other.first(where: { $0.key == key }).map { JSONCodec.encodeString($0.value) } ?? "absent")")
+            }
+        }
+        return found
+    }
+
+    @Test func everyMemberOfEveryKindAndClassComesBack() throws {
+        var (world, nodes) = try Self.everyMember()
+        #expect(nodes > 500, "\(nodes) nodes: the candidate values did not reach most fields")
+        // Revisions other than the world's, as batches leave them.
+        let ids = (try JSONCodec.decode(world.encoded()))["children"]?.arrayValue?.prefix(40).compactMap { $0["children"]?[0]?["id"]?.stringValue } ?? []
+        for id in ids { _ = try world.apply([try DurabilityTests.op(["op": "update", "id": .string(id), "set": ["canResignFirstResponder": false]])]) }
+        let (tree, detached) = WorldSnapshot.encode(world)
+        #expect(PlainTree.readSnapshot(tree, path: "tree") != nil, "the plain reader left the snapshot to the general one")
+        let back = try WorldSnapshot.decode(tree: tree, detached: detached, revision: world.revision)
+        let changed = try Self.differences(world, back)
+        #expect(changed.isEmpty, "\(changed.count) members differ: \(changed.prefix(12).joined(separator: "; "))")
+        // Stored as it was, not only written alike: a field set to its default stays set (K1, 8.6).
+        var every: [String] = []
+        var stack = [try JSONCodec.decode(world.encoded())]
+        while let n = stack.popLast() {
+            stack.append(contentsOf: n["children"]?.arrayValue ?? [])
+            every.append(n["id"]?.stringValue ?? "?")
+        }
+        let unequal = every.filter { back[$0] == nil || back[$0] != world[$0] }
+        #expect(unequal.isEmpty, "\(unequal.count) nodes stored otherwise: \(unequal.prefix(10))")
+        // The same text read as documents (the general reader) comes back the same too.
+        let general = try WorldSnapshot.decodeAsDocuments(tree: tree, detached: detached, revision: world.revision)
+        #expect(general.encoded() == back.encoded())
+        #expect(tree.count * 2 < world.encoded().count, "the snapshot (\(tree.count) B) is not much shorter than the world's text (\(world.encoded().count) B)")
+    }
+
+    @Test func aSnapshotWrittenWholeStillReadsBack() throws {
+        var world = try DurabilityTests.world()
+        _ = try world.apply([try DurabilityTests.op(["op": "update", "id": "title", "set": ["alpha": 0.5]])])
+        let back = try WorldSnapshot.decode(tree: world.encoded(), detached: world.encodedDetached(), revision: world.revision)
+        #expect(back.encoded() == world.encoded() && back["title"]?.revision == world["title"]?.revision)
+    }
+}

@@ -63,12 +63,62 @@ public final class NodeField: Sendable {
         for i in output.members.indices where output.members[i].field.isWritten(for: node) { output.write(i, of: node, to: &w) }
     }
 
+    /// The members of `node` that reading the node without them would not give back: its class (and base
+    /// class) when they are not its kind's, and every other member whose value is not what a node of its kind
+    /// and class holds unset. What `writeMembers` writes, read back (`NodeTree`, `PlainTree`), is the same node
+    /// as this, read back — a state snapshot's text: most fields of most nodes are defaults, and a million
+    /// views' full text (436 MB) took seconds to write and, read back at a restart, 3.6 GB (issue 15).
+    public static func writeChangedMembers(of node: NodeSpec, to w: inout JSONWriter) {
+        let output = outputs[node.kind]!
+        let kindDefaults = output.defaults
+        if node.outOfLineFieldsUnset && node.className == kindDefaults.className {
+            for i in output.inline {
+                let field = output.members[i].field
+                // K1: set or taken from the class, not only the value (the one inline field stored apart from it).
+                let needed = field.name == "userInteractionEnabled" ? node.interactionSetting != nil : !field.same(node, kindDefaults)
+                if needed { output.writeValue(i, of: node, to: &w) }
+            }
+            return
+        }
+        // The node a reader makes of its id, kind, class and base class alone. A member is needed when the node
+        // holds it otherwise — as stored, not as written: a class field set to its class's default is written
+        // like an unset one, but a node that sets one shows all its class's fields (8.6), and K1 tells
+        // `userInteractionEnabled` set from taken.
+        var unset = NodeSpec(id: node.id, kind: node.kind)
+        unset.className = node.className
+        if let base = node.baseClass { unset.baseClass = base }
+        for i in output.members.indices where output.members[i].field.isWritten(for: node) {
+            let field = output.members[i].field
+            let needed: Bool
+            switch field.name {
+            case "class": needed = node.className != kindDefaults.className
+            case "baseClass": needed = node.baseClass != nil
+            default:
+                var probe = unset
+                field.copy(from: node, into: &probe)
+                needed = probe != unset
+            }
+            if needed { output.writeValue(i, of: node, to: &w) }
+        }
+    }
+
+    /// Whether `a` and `b` write this member alike.
+    func same(_ a: NodeSpec, _ b: NodeSpec) -> Bool {
+        if let sameValue { return sameValue(a, b) }
+        var x = JSONWriter(), y = JSONWriter()
+        write(a, to: &x)
+        write(b, to: &y)
+        return x.bytes == y.bytes
+    }
+
     private final class KindOutput: Sendable {
         enum Step { case bytes([UInt8]), member(Int) }
         let defaults: NodeSpec
         let members: [(field: NodeField, defaultBytes: [UInt8]?)]
         /// What a plain node writes: inline members to ask, and between them the out-of-line members as bytes.
         let plain: [Step]
+        /// The members a plain node may hold other than its kind's defaults: the inline ones it writes.
+        let inline: [Int]
 
         init(kind: NodeKind) {
             defaults = NodeSpec(id: "", kind: kind)
@@ -90,6 +140,13 @@ public final class NodeField: Sendable {
                 }
             }
             self.plain = plain
+            inline = plain.compactMap { if case .member(let i) = $0 { i } else { nil } }
+        }
+
+        /// Member `i` of `node`, written.
+        func writeValue(_ i: Int, of node: NodeSpec, to w: inout JSONWriter) {
+            w.key(members[i].field.name)
+            members[i].field.write(node, to: &w)
         }
 
         /// `"name":value` for `field` of `node`.

@@ -21,6 +21,29 @@ public enum PlainTree {
     /// it, and where its text ends. nil for anything that reader should read, and for a tree deeper than
     /// `maxDepth` (which the world refuses in its own words).
     public static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int) -> (tree: NodeTree, end: Int)? {
+        read(b, from: start, path: path, maxDepth: maxDepth, revisions: nil).map { ($0.tree, $0.end) }
+    }
+
+    /// A state snapshot's tree (`World.encodedChanges`): the nodes as `read` reads them and each node's
+    /// `revision` member, in the tree's entry order (nil where a node has none). nil for anything the general
+    /// reader should read, as for `read`, and for a revision that is not a plain non-negative integer.
+    public static func readSnapshot(_ text: [UInt8], path: String) -> (tree: NodeTree, revisions: [Int?])? {
+        text.withUnsafeBufferPointer { b -> (tree: NodeTree, revisions: [Int?])? in
+            var revisions: [Int?] = []
+            var s = PlainScanner(b)
+            s.skipWhitespace()
+            guard let read = read(b, from: s.i, path: path, maxDepth: .max, revisions: &revisions) else { return nil }
+            var rest = PlainScanner(b)
+            rest.i = read.end
+            rest.skipWhitespace()
+            guard rest.atEnd else { return nil }
+            return (read.tree, revisions)
+        }
+    }
+
+    /// `revisions`, when given, collects each node's revision (document order while reading, entry order at the end).
+    private static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int,
+                             revisions: UnsafeMutablePointer<[Int?]>?) -> (tree: NodeTree, end: Int)? {
         var s = PlainScanner(b)
         s.i = start
         // In document order (depth first): a node's place is taken when its object opens, its spec set when it
@@ -35,6 +58,7 @@ public enum PlainTree {
         func begin(parent: Int, childIndex: Int) {
             open.append(Frame(node: specs.count, fieldsStart: fields.count))
             specs.append(nil)
+            revisions?.pointee.append(nil)
             parents.append(parent)
             childIndices.append(childIndex)
         }
@@ -53,6 +77,10 @@ public enum PlainTree {
                 if s.take(UInt8(ascii: "}")) {
                     guard let spec = finish(open[f], b, fields[open[f].fieldsStart...]) else { return nil }
                     specs[open[f].node] = spec
+                    if let revisions {
+                        guard let revision = revision(b, fields[open[f].fieldsStart...]) else { return nil }
+                        revisions.pointee[open[f].node] = revision
+                    }
                     fields.removeSubrange(open[f].fieldsStart...)
                     open.removeLast()
                     continue
@@ -99,7 +127,21 @@ public enum PlainTree {
                 fields.append((key, valueStart..<s.i))
             }
         }
-        return (breadthFirst(&specs, parents, childIndices, path: path), s.i)
+        let (tree, order) = breadthFirst(&specs, parents, childIndices, path: path)
+        if let revisions {
+            let inDocumentOrder = revisions.pointee
+            revisions.pointee = order.map { inDocumentOrder[$0] }
+        }
+        return (tree, s.i)
+    }
+
+    /// The node's `revision` member: .some(nil) when it has none, nil when it is not a plain non-negative integer.
+    private static func revision(_ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>) -> Int?? {
+        guard let member = fields.first(where: { PlainScanner.same(b, $0.key, "revision") }) else { return .some(nil) }
+        var s = PlainScanner(b)
+        s.i = member.value.lowerBound
+        guard let (n, _) = s.number(), s.i == member.value.upperBound, n >= 0, n < 1e15, let r = Int(exactly: n) else { return nil }
+        return .some(r)
     }
 
     /// A node whose object is open.
@@ -168,7 +210,8 @@ public enum PlainTree {
     }
 
     /// Document order (each node's children after it, in order) to `NodeTree`'s: breadth first.
-    private static func breadthFirst(_ specs: inout [NodeSpec?], _ parents: [Int], _ childIndices: [Int], path: String) -> NodeTree {
+    /// Also the entries' document-order indices, in entry order.
+    private static func breadthFirst(_ specs: inout [NodeSpec?], _ parents: [Int], _ childIndices: [Int], path: String) -> (NodeTree, [Int]) {
         let n = specs.count
         // Each node's children, in order: in document order they come after it, in their order.
         var firstChild = [Int](repeating: 0, count: n + 1)
@@ -198,7 +241,7 @@ public enum PlainTree {
             // Moved, not copied: each spec is read once.
             entries.append(NodeTree.Entry(spec: specs[old].take()!, parent: p < 0 ? nil : newIndex[p], childIndex: childIndices[old]))
         }
-        return NodeTree(entries: entries, path: path)
+        return (NodeTree(entries: entries, path: path), order)
     }
 
     private static func sameBytes(_ b: UnsafeBufferPointer<UInt8>, _ x: Range<Int>, _ y: Range<Int>) -> Bool {

@@ -48,6 +48,6 @@ extension EngineState {
         journal?.tree(host, .apply(revision: change.batch.revision, ops: WorldSnapshot.encode(ops: change.ops)))
     }
 
-    /// A load, with the world as its event holds it (written as the snapshot without encoding it again).
+    /// A load, with the world as a snapshot keeps it (`WorldSnapshot.encode`).
     func journalLoaded(_ host: SessionHost, tree: [UInt8], detached: [UInt8]) { journal?.tree(host, .load(tree: tree, detached: detached)) }
 }

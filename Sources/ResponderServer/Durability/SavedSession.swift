@@ -58,18 +58,38 @@ enum TreeRecord {
     case load(tree: [UInt8], detached: [UInt8])
 }
 
-/// The world as a snapshot row holds it: the tree and detached subtrees as `tree.get` writes them, node
-/// revisions included, and read back with them.
+/// The world as a snapshot row holds it: the tree and detached subtrees with each node's id, kind, revision and
+/// the members reading it back needs (`World.encodedChanges`), and read back with them. A snapshot written
+/// whole, as `tree.get` writes a world (this engine's snapshots until issue 15 cut them), reads back the same.
 enum WorldSnapshot {
     static func encode(_ world: World) -> (tree: [UInt8], detached: [UInt8]) {
-        (world.encoded(), world.encodedDetached())
+        (world.encodedChanges(), world.encodedDetached(changedOnly: true))
     }
 
     /// Saved rows were valid when written: they are read back without the configured limits, which may have
     /// been lowered since.
     static let unbounded = Limits(maxNodes: .max, maxDepth: .max, maxMessageBytes: .max, maxOpsPerBatch: .max)
 
+    /// The tree is read from its text when the plain reader reads it (a snapshot of plain nodes: a million views
+    /// in seconds less, and without the document the general reader builds first); otherwise, and for the
+    /// detached subtrees, as any document.
     static func decode(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
+        guard let plain = PlainTree.readSnapshot(tree, path: "tree") else { return try decodeAsDocuments(tree: tree, detached: detached, revision: revision) }
+        var detachedJSON: JSON
+        do { detachedJSON = try JSONCodec.decode(detached) } catch {
+            throw RPCError(.parseError, "the saved world is not JSON: \(error)")
+        }
+        defer { JSON.release(&detachedJSON) }
+        var revisions: [String: Int] = [:]
+        collectRevisions(detachedJSON, into: &revisions)
+        var subtrees: [NodeTree] = []
+        for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
+        return try World.restored(tree: plain.tree, treeRevisions: plain.revisions, detached: subtrees, nodeRevisions: revisions,
+                                  revision: revision, limits: unbounded)
+    }
+
+    /// Both parts read as documents (the general reader), as every snapshot was read before the plain reader.
+    static func decodeAsDocuments(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
         var treeJSON: JSON
         var detachedJSON: JSON
         do {
