@@ -39,7 +39,40 @@ enum Scale {
             report.add(Figure(name: "hitTest at \(count): in-process / round trip", measured: "\(micros(inProcess)) / \(micros(hit.median))",
                               baseline: "—", ratio: nil, goal: big ? "≤ 20 µs in-process" : "", met: big ? inProcess <= 20_000 : nil))
         }
+        if let (count, load) = loads.last { try durable(report, count: count, inMemory: load, context) }
         try chain(report, sizes, context)
+    }
+
+    /// The largest world with the engine's default durability: its load (the snapshot committed before the
+    /// reply), then a restart after `kill -9` to the first reply, with the restarted engine's memory. A snapshot
+    /// of every member of every node took a million views 16 s and 3.6 GB to read back (issue 15).
+    static func durable(_ report: Report, count: Int, inMemory: Double, _ context: ZMQContext) throws {
+        say("== \(count) views with a state directory: load, kill -9, restart")
+        let state = Scratch.file("scale-state-\(count)")
+        try? FileManager.default.removeItem(atPath: state)
+        let flags = limits + ["--state-dir", state]
+        let first = try EngineProcess(name: "scale-durable", transport: .ipc, extra: flags)
+        let body = Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.balanced(count)))
+        var reply = [UInt8]()
+        let load = try elapsed { reply = try Connection(context, first.rpc).call(body) }
+        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("tree.load of \(count) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))") }
+        kill(first.pid, SIGKILL)
+        first.process.waitUntilExit()
+        var engine: EngineProcess?
+        let restart = try elapsed {
+            let e = try EngineProcess(name: "scale-durable", transport: .ipc, extra: flags)
+            engine = e
+            _ = try Connection(context, e.rpc).call(Requests.body("hitTest", ["point": [12345, 67890]]))
+        }
+        guard let engine else { return }
+        defer { engine.stop() }
+        let memory = try engine.settledMemory()
+        report.add(Figure(name: "tree.load \(count) views, state directory (committed before the reply)", measured: seconds(load),
+                          baseline: "in memory: \(seconds(inMemory))", ratio: load / inMemory, goal: "(printed)", met: nil))
+        report.add(Figure(name: "restart after kill -9 with \(count) views stored, to the first reply (peak \(bytesText(Double(memory.peak))))",
+                          measured: seconds(restart), baseline: "—", ratio: nil, goal: "(printed)", met: nil))
+        report.add(Figure(name: "engine RSS per view after that restart", measured: String(format: "%.0f B", Double(memory.rss) / Double(count)),
+                          baseline: "—", ratio: nil, goal: "(printed)", met: nil))
     }
 
     /// The median of in-process hit tests on the same world, loaded here.
