@@ -56,6 +56,7 @@ public struct World: Sendable, Equatable {
         guard let owner = builtInPanOwner(id), let pan = builtInPan(of: owner) else { return nil }
         return withUnsafePointer(to: pan) { body(owner, $0) }
     }
+
     /// `withRecognizer`, looking on `view` first: a run knows the view its recognizer was attached to, and there
     /// the lookup is one read of that node, where the owner map hashed the recognizer's id with SipHash (a tap
     /// asks a dozen times, issue 15). Ids are unique in the session, so one found there is the one; one moved

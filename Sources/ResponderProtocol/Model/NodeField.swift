@@ -64,10 +64,10 @@ public final class NodeField: Sendable {
     }
 
     /// The members of `node` that reading the node without them would not give back: its class (and base
-    /// class) when they are not its kind's, and every other member whose value is not what a node of its kind
-    /// and class holds unset. What `writeMembers` writes, read back (`NodeTree`, `PlainTree`), is the same node
-    /// as this, read back — a state snapshot's text: most fields of most nodes are defaults, and a million
-    /// views' full text (436 MB) took seconds to write and, read back at a restart, 3.6 GB (issue 15).
+    /// class) when they are not its kind's, and every other member it holds otherwise than a node of its kind
+    /// and class holds unset. Read back (`NodeTree`, `PlainTree`), they make the node as it is stored: a state
+    /// snapshot's text. Most fields of most nodes are defaults, and a million views' full text (436 MB) took
+    /// seconds to write and, read back at a restart, 3.6 GB (issue 15).
     public static func writeChangedMembers(of node: NodeSpec, to w: inout JSONWriter) {
         let output = outputs[node.kind]!
         let kindDefaults = output.defaults

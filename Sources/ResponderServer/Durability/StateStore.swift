@@ -66,13 +66,19 @@ final class StateStore {
                 """)
             var format = try db.rows("SELECT value FROM engine WHERE key = 'format'").first?.first?.int
             if format == 1 {
-                // Format 1 kept seq, revision and the durable parts in the snapshot's row: they move to progress.
-                try db.execute("""
-                    BEGIN IMMEDIATE;
-                    INSERT OR REPLACE INTO progress(name, seq, revision, state) SELECT name, seq, revision, state FROM sessions;
-                    UPDATE engine SET value = 2 WHERE key = 'format';
-                    COMMIT;
-                    """)
+                // Format 1 kept seq, revision and the durable parts in the snapshot's row: they move to progress,
+                // all or nothing.
+                do {
+                    try db.execute("""
+                        BEGIN IMMEDIATE;
+                        INSERT OR REPLACE INTO progress(name, seq, revision, state) SELECT name, seq, revision, state FROM sessions;
+                        UPDATE engine SET value = 2 WHERE key = 'format';
+                        COMMIT;
+                        """)
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
                 format = 2
             }
             guard format == Self.format else {
