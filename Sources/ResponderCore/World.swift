@@ -41,17 +41,7 @@ public struct World: Sendable, Equatable {
     /// `body` of recognizer `id`'s view and spec, the spec read where it is stored: a copy of it is a retain and
     /// a release for each of its strings and arrays, and a tap asks about recognizers a dozen times (issue 15).
     func withRecognizer<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
-        if let view = recognizerOwners[id] {
-            var result: R?
-            let found = read(view) { node -> Bool in
-                node.pointee.spec.gestureRecognizers.withUnsafeBufferPointer { specs in
-                    guard let i = specs.firstIndex(where: { $0.id == id }) else { return false }
-                    result = body(view, specs.baseAddress! + i)
-                    return true
-                }
-            } ?? false
-            if found { return result }
-        }
+        if let view = recognizerOwners[id], let result = attached(id, on: view, body) { return result }
         // K8: a scroll view's built-in pan.
         guard let owner = builtInPanOwner(id), let pan = builtInPan(of: owner) else { return nil }
         return withUnsafePointer(to: pan) { body(owner, $0) }
@@ -62,15 +52,20 @@ public struct World: Sendable, Equatable {
     /// asks a dozen times, issue 15). Ids are unique in the session, so one found there is the one; one moved
     /// since (or a scroll view's built-in pan, which no node lists) is found the general way.
     func withRecognizer<R>(_ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
-        var result: R?
-        let found = read(view) { node -> Bool in
+        if let result = attached(id, on: view, body) { return result }
+        return withRecognizer(id, body)
+    }
+
+    /// `body` of recognizer `id` where `view` lists it; nil (not `.some(nil)`) when `view` does not.
+    @inline(__always)
+    private func attached<R>(_ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R?? {
+        var result: R??
+        _ = read(view) { node in
             node.pointee.spec.gestureRecognizers.withUnsafeBufferPointer { specs in
-                guard let i = specs.firstIndex(where: { $0.id == id }) else { return false }
-                result = body(view, specs.baseAddress! + i)
-                return true
+                if let i = specs.firstIndex(where: { $0.id == id }) { result = .some(body(view, specs.baseAddress! + i)) }
             }
-        } ?? false
-        return found ? result : withRecognizer(id, body)
+        }
+        return result
     }
 
     public var root: Node { nodes[World.rootID]! }
