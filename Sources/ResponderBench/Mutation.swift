@@ -3,7 +3,7 @@ import ResponderProtocol
 import ZMQ
 
 /// Goal 6: tree.apply batches of 1 and 100 updates per second on the 1,110-view world, against the echo of
-/// the same bytes; and what committing costs a dispatch (a tap), and neither on a large world.
+/// the same bytes; what committing costs a dispatch (a tap); and that neither cost grows with the world.
 enum Mutation {
     /// The engine configurations measured: in memory, and with each acknowledged batch committed to the state
     /// directory before its reply (a directory per mode, so each starts from the same world).
