@@ -26,7 +26,7 @@ import Testing
         let (tree, detached) = WorldSnapshot.encode(world)
         let back = try WorldSnapshot.decode(tree: tree, detached: detached, revision: world.revision)
         // As a client sees it (K1: whether userInteractionEnabled was set or is the class default is not
-        // kept; the effective value is, README "Durability").
+        // promised through logged batches; the effective value is, README "Durability").
         #expect(back.encoded() == world.encoded() && back.encodedDetached() == world.encodedDetached())
         #expect(back["card"]?.revision == 2 && back["title"]?.revision == 3 && back["button"]?.revision == 5 && back.revision == 5)
         #expect(back.recognizer("cardHold")?.view == "card")

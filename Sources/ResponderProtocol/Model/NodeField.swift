@@ -102,9 +102,14 @@ public final class NodeField: Sendable {
         }
     }
 
-    /// Whether `a` and `b` write this member alike.
+    /// Whether `a` and `b` hold the same value of this member (its compare where it has one, else its text).
     func same(_ a: NodeSpec, _ b: NodeSpec) -> Bool {
         if let sameValue { return sameValue(a, b) }
+        return writesAlike(a, b)
+    }
+
+    /// Whether `a` and `b` write this member as the same text.
+    func writesAlike(_ a: NodeSpec, _ b: NodeSpec) -> Bool {
         var x = JSONWriter(), y = JSONWriter()
         write(a, to: &x)
         write(b, to: &y)

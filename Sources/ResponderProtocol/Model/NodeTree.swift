@@ -168,14 +168,9 @@ public struct NodeTree: Sendable, Equatable {
             w.beginObject()
             w.key("id"); w.string(spec.id)
             w.key("kind"); w.string(spec.kind.rawValue)
-            for field in NodeField.all(for: spec.kind) where field.isWritten(for: spec) {
-                var a = JSONWriter(), b = JSONWriter()
-                field.write(spec, to: &a)
-                field.write(fresh, to: &b)
-                if a.bytes != b.bytes {
-                    w.key(field.name)
-                    w.raw(a.bytes)
-                }
+            for field in NodeField.all(for: spec.kind) where field.isWritten(for: spec) && !field.writesAlike(spec, fresh) {
+                w.key(field.name)
+                field.write(spec, to: &w)
             }
             w.key("children")
             w.beginArray()

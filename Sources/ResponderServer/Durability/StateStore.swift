@@ -11,7 +11,7 @@ import ResponderProtocol
 ///
 /// Progress has its own table because SQLite writes a row whole: when seq and the durable parts shared the
 /// snapshot's row, every tap, key press or one-op batch wrote the whole world again (85–100 ms a request on a
-/// 100,000-view world, issue 15). Format 2; a format-1 database is moved to it when it is opened.
+/// 100,000-view world, issue 15). Format 2; a format-1 database becomes one when it is opened.
 final class StateStore {
     static let fileName = "state.db"
     static let format = 2
@@ -66,19 +66,11 @@ final class StateStore {
                 """)
             var format = try db.rows("SELECT value FROM engine WHERE key = 'format'").first?.first?.int
             if format == 1 {
-                // Format 1 kept seq, revision and the durable parts in the snapshot's row: they move to progress,
-                // all or nothing.
-                do {
-                    try db.execute("""
-                        BEGIN IMMEDIATE;
-                        INSERT OR REPLACE INTO progress(name, seq, revision, state) SELECT name, seq, revision, state FROM sessions;
-                        UPDATE engine SET value = 2 WHERE key = 'format';
-                        COMMIT;
-                        """)
-                } catch {
-                    try? db.execute("ROLLBACK")
-                    throw error
-                }
+                // Format 1 kept seq, revision and the durable parts in the snapshot's row, where `rows()` still
+                // reads them for a session with no progress row yet (its first commit writes one). The number
+                // goes up so that an older engine does not open the database: it would read that row's seq,
+                // behind the progress row's.
+                try db.execute("UPDATE engine SET value = 2 WHERE key = 'format'")
                 format = 2
             }
             guard format == Self.format else {
