@@ -299,9 +299,9 @@ def test_a_dispatch_commits_its_progress_without_writing_the_world_again(engines
     assert tapped["deliveries"][0]["touch"] == f"tap-{taps + 1}"
 
 
-def test_a_format_1_state_is_moved_to_format_2_keeping_every_session(engines, tmp_path):
-    """Format 1 kept seq, revision and the durable parts in the snapshot's row; an engine of format 2 moves them
-    to their own table when it opens such a database, and the sessions come back as they were."""
+def test_a_format_1_state_opens_as_format_2_keeping_every_session(engines, tmp_path):
+    """Format 1 kept seq, revision and the durable parts in the snapshot's row; an engine of format 2 reads them
+    there until a session's first commit writes its progress row, and the sessions come back as they were."""
     e = durable(engines, tmp_path / "state")
     c = e.client()
     c.call("session.create", session="s", tree=demo_tree())
