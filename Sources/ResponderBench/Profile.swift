@@ -30,10 +30,44 @@ struct Profile: ParsableCommand {
     @Flag(help: "Profile only inside the engine's request processing (callgrind --toggle-collect), so the listed functions are per request rather than the whole run's; the counts then leave out the transport.")
     var requestsOnly = false
 
+    @Option(help: ArgumentHelp("Only these requests, comma-separated: \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "requests"))
+    var only: String?
+
+    @Option(help: ArgumentHelp("Write the counts to this file (JSON), as a baseline for --against.", valueName: "file"))
+    var save: String?
+
+    @Option(help: ArgumentHelp("The regression guard: compare each count with this baseline (written by --save in the same mode) and exit with status 1 when one is more than --tolerance over it.", valueName: "file"))
+    var against: String?
+
+    @Option(help: "Percent over the baseline a count may be before --against fails.")
+    var tolerance = 3.0
+
     func validate() throws {
         if let durability, !["normal", "full"].contains(durability) {
             throw ValidationError("--durability: \"\(durability)\" is not normal or full (leave it out to run in memory)")
         }
+        _ = try selected()
+        guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance: \(tolerance) is not a percentage of zero or more") }
+        guard requests >= 21 else { throw ValidationError("--requests: \(requests) must be over 20 (the shorter run sends 20)") }
+    }
+
+    /// The requests `--only` names, all of them without it.
+    private func selected() throws(ValidationError) -> [ProfiledRequest] {
+        guard let only else { return ProfiledRequest.allCases }
+        var out: [ProfiledRequest] = []
+        for word in only.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let r = ProfiledRequest(rawValue: word) else {
+                throw ValidationError("--only: \"\(word)\" is not one of \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if !out.contains(r) { out.append(r) }
+        }
+        return out
+    }
+
+    /// What a baseline was counted under: counts of one mode say nothing about another's.
+    private var mode: InstructionBaseline.Mode {
+        InstructionBaseline.Mode(scope: requestsOnly ? "requests-only" : "whole-engine", durability: durability ?? "none",
+                                 build: InstructionBaseline.Mode.thisBuild)
     }
 
     func run() throws {
@@ -54,17 +88,33 @@ struct Profile: ParsableCommand {
         let lightReply = try c.call(RoundTrip.lightBody)
         plain.stop()
 
-        say("== instructions per request (callgrind; \(requests) − 20 requests)")
-        say("| Request | Engine | Raw echo (same bytes) | Ratio |")
-        say("| --- | --- | --- | --- |")
-        for (name, body, reply) in [("hitTest, 1,110 views", RoundTrip.hitBody, hitReply), ("event.tap, demo world", RoundTrip.tapBody, tapReply),
-                                    ("hitTest trace none, 1,110 views", RoundTrip.hitNoneBody, hitNoneReply),
-                                    ("event.tap trace none, demo world", RoundTrip.tapNoneBody, tapNoneReply),
-                                    ("responder.first (the light request of goal 2)", RoundTrip.lightBody, lightReply)] {
+        // The baseline is read before minutes of valgrind, so that a wrong file fails at once.
+        let baseline = try against.map { try InstructionBaseline.read($0, expecting: mode) }
+        let replies: [ProfiledRequest: [UInt8]] = [.hitTest: hitReply, .tap: tapReply, .hitTestNone: hitNoneReply, .tapNone: tapNoneReply, .light: lightReply]
+        say("== instructions per request (callgrind; \(requests) − 20 requests\(requestsOnly ? ", inside request processing" : ""))")
+        say(baseline == nil ? "| Request | Engine | Raw echo (same bytes) | Ratio |" : "| Request | Engine | Raw echo (same bytes) | Ratio | Baseline | Change |")
+        say(baseline == nil ? "| --- | --- | --- | --- |" : "| --- | --- | --- | --- | --- | --- |")
+        var counts: [String: Int] = [:]
+        var over: [String] = []
+        for request in try selected() {
+            let (name, body, reply) = (request.title, request.body, replies[request]!)
             let (ours, profileFiles) = try engineCount(body, context)
             let profileFile = profileFiles.longer
             let echo = requestsOnly ? 1 : try echoCount(body, reply: reply, context)
-            say("| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | \(Self.thousands(echo)) | \(String(format: "%.1f×", ours / echo)) |")
+            counts[request.rawValue] = Int(ours.rounded())
+            // Inside request processing there is no echo to compare with: the transport is left out.
+            var row = requestsOnly ? "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | — | — |"
+                : "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | \(Self.thousands(echo)) | \(String(format: "%.1f×", ours / echo)) |"
+            if let baseline {
+                if let recorded = baseline.counts[request.rawValue], recorded > 0 {
+                    let change = (ours / Double(recorded) - 1) * 100
+                    if change > tolerance { over.append("\(request.rawValue) \(String(format: "%+.1f%%", change))") }
+                    row += " \(Self.thousands(Double(recorded))) | \(String(format: "%+.1f%%", change))\(change > tolerance ? " over" : "") |"
+                } else {
+                    row += " — | not in the baseline |"
+                }
+            }
+            say(row)
             if top > 0 { printTop(profileFiles, title: name) }
             if let keep {
                 // Both runs: their difference is what the requests cost, without start-up and loading.
@@ -75,6 +125,17 @@ struct Profile: ParsableCommand {
                     try FileManager.default.copyItem(atPath: file, toPath: target)
                 }
             }
+        }
+        if let save {
+            try InstructionBaseline(mode: mode, requests: requests, counts: counts).write(save)
+            say("counts written to \(save)")
+        }
+        if baseline != nil {
+            guard over.isEmpty else {
+                say("more than \(String(format: "%g", tolerance))% over the baseline: \(over.joined(separator: ", "))")
+                throw ExitCode(1)
+            }
+            say("every count within \(String(format: "%g", tolerance))% of the baseline (or under it)")
         }
     }
 
