@@ -33,7 +33,7 @@ enum ProfiledRequest: String, CaseIterable {
 /// Instruction counts per request kept in a file (`profile --save`), the regression guard's reference
 /// (`profile --against`). Counts depend on the compiler and on what is counted, so a file says its mode and a
 /// comparison across modes is refused rather than made.
-struct InstructionBaseline: Equatable {
+struct InstructionBaseline {
     struct Mode: Equatable, CustomStringConvertible {
         /// "requests-only" or "whole-engine".
         var scope: String
