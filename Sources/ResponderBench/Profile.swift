@@ -72,25 +72,21 @@ struct Profile: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw BenchError("valgrind is not installed (apt-get install valgrind)") }
+        // The baseline is read before any engine starts, so that a wrong file fails at once.
+        let baseline = try against.map { try InstructionBaseline.read($0, expecting: mode) }
         let context = try ZMQContext()
         defer {
             context.terminate()
             Scratch.remove()
         }
-        // Replies as the engine gives them, for the echo to send back.
+        // Replies as the engine gives them, for the echo to send back (every request's, in the order profiled).
         let plain = try RoundTrip.engine(.ipc, name: "replies")
         let c = try Connection(context, plain.rpc)
         try RoundTrip.createDemo(c)
-        let hitReply = try c.call(RoundTrip.hitBody)
-        let tapReply = try c.call(RoundTrip.tapBody)
-        let hitNoneReply = try c.call(RoundTrip.hitNoneBody)
-        let tapNoneReply = try c.call(RoundTrip.tapNoneBody)
-        let lightReply = try c.call(RoundTrip.lightBody)
+        var replies: [ProfiledRequest: [UInt8]] = [:]
+        for request in ProfiledRequest.allCases { replies[request] = try c.call(request.body) }
         plain.stop()
 
-        // The baseline is read before minutes of valgrind, so that a wrong file fails at once.
-        let baseline = try against.map { try InstructionBaseline.read($0, expecting: mode) }
-        let replies: [ProfiledRequest: [UInt8]] = [.hitTest: hitReply, .tap: tapReply, .hitTestNone: hitNoneReply, .tapNone: tapNoneReply, .light: lightReply]
         say("== instructions per request (callgrind; \(requests) − 20 requests\(requestsOnly ? ", inside request processing" : ""))")
         say(baseline == nil ? "| Request | Engine | Raw echo (same bytes) | Ratio |" : "| Request | Engine | Raw echo (same bytes) | Ratio | Baseline | Change |")
         say(baseline == nil ? "| --- | --- | --- | --- |" : "| --- | --- | --- | --- | --- | --- |")
