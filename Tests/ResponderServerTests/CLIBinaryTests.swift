@@ -746,7 +746,7 @@ extension CLIBinaryTests {
     }
 
     @Test func completionScriptsWorkAsTheReadmeInstallsThem() throws {
-        let readme = try String(contentsOfFile: CLIRunner.repository + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: CLIRunner.repository + "/docs/cli.md", encoding: .utf8)
         #expect(readme.contains("responder --generate-completion-script bash > ~/.local/share/bash-completion/completions/responder"))
         #expect(readme.contains("responder --generate-completion-script zsh > ~/.zfunc/_responder"))
         let zsh = try CLIRunner.run(["--generate-completion-script", "zsh"])
