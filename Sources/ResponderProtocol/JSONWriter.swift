@@ -9,12 +9,12 @@ import Darwin
 /// Appends JSON text to a byte buffer. Containers are opened and closed explicitly so that a caller
 /// can stream a structure of any depth (the world's tree) without building a nested value first.
 ///
-/// Replies and trace events are written here, so each call is a capacity check and stores through a pointer:
-/// `Array.append` per byte, with a uniqueness and capacity check each time, and a `[Bool]` stack of commas
-/// were half of a hit test's instructions (issue 15).
+/// Replies and trace events are written here, on every request's path, so each call is a capacity check and
+/// stores through a pointer: no `Array.append` per byte, with its uniqueness and capacity check each time, and
+/// commas kept in bits, not in a `[Bool]` stack.
 ///
 /// The writer owns its buffer outright (`~Copyable`): every append is a capacity check and a store, with no
-/// uniqueness check of a shared array (two per key, with a closure call, were most of a short write).
+/// uniqueness check of a shared array (two per key, with a closure call, would be most of a short write).
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// The text is `base[0..<count]`; the rest, up to `capacity`, is room made ahead (never read).
     private var base: UnsafeMutablePointer<UInt8>
@@ -61,7 +61,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     deinit { if mallocked { free(base) } }
 
     /// `malloc`, not `allocate`: for bytes `allocate` asks the runtime for the default alignment, which it
-    /// serves with `posix_memalign` — twice the instructions of `malloc` on every reply's path (issue 15).
+    /// serves with `posix_memalign`, twice the instructions of `malloc`, and this is on every reply's path.
     private static func mallocRoom(_ size: Int) -> UnsafeMutablePointer<UInt8> {
         guard let room = malloc(size) else { fatalError("JSONWriter: out of memory for \(size) bytes") }
         return room.assumingMemoryBound(to: UInt8.self)

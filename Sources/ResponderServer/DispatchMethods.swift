@@ -65,7 +65,7 @@ enum DispatchMethods {
 
     /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
-    /// Written into `w`, a reply's envelope: written apart, the reply was copied into it (issue 15).
+    /// Written into `w`, a reply's envelope: written apart, the reply would be copied into it.
     static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool, to w: inout JSONWriter) {
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())

@@ -1,4 +1,4 @@
-"""`responder mcp` (issue 13) driven by the official Python MCP SDK over stdio, against a real engine shared with
+"""`responder mcp` driven by the official Python MCP SDK over stdio, against a real engine shared with
 pyzmq clients and `responder watch`: initialize, the tools and their schemas, each tool's text and structured
 content, errors as isError results naming the field, resources with subscriptions, a missing engine, and a tap
 made through MCP showing up in `watch` with its cause naming the MCP client."""

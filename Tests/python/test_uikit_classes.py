@@ -1,6 +1,5 @@
-"""Issue 10: UIKit's own classes (rules K1–K10 of ../shared/reference/uikit-semantics.md, Protocol/README 8.6)
-through the real engine and the real CLI. Each example of the issue's "Why" has its before (what a node without
-the class gives) and after (with it). Replies and events are validated against Protocol/schemas like every other;
+"""UIKit's own classes (rules K1–K10: docs/rules.md, Protocol/README.md 8.6 and 12.1) through the real engine
+and the real CLI. Each example has its before (what a node without the class gives) and after (with it). Replies and events are validated against Protocol/schemas like every other;
 the field changes a dispatch makes arrive as a `dispatch` tree event before its trace event.
 """
 

@@ -13,8 +13,8 @@ extension HitVisit {
         withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w) }
     }
 
-    /// In one piece (`JSONWriter.members`): written key by key, a visit was a dozen capacity checks and
-    /// separator decisions, most of a hit test's reply (issue 15). Read where it is stored (`HitTestOutcome`
+    /// In one piece (`JSONWriter.members`): written key by key, a visit would be a dozen capacity checks and
+    /// separator decisions, and visits are most of a hit test's reply. Read where it is stored (`HitTestOutcome`
     /// passes its list's elements), not copied to be handed over.
     static func writeMembers(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) {
         w.members(atMost: room(of: v)) { write(v, to: &$0) }
@@ -106,8 +106,8 @@ extension Traced where Outcome == HitTestOutcome {
 
 extension HitTestOutcome {
     /// The bytes of the `Traced<HitTestOutcome>` whose steps are `visited`, each as a `hitTest` step, then
-    /// `trailing` — written without building that trace: its steps, their copies and the comparisons that
-    /// find a step equal to its visit were a third of a hit test's reply (issue 15).
+    /// `trailing` — written without building that trace, so no step is made, copied or compared to find the
+    /// one equal to its visit.
     public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
         // Handed over as written: the envelope copies it and drops it.
         var w = JSONWriter(reservingCapacity: tracedReplyRoom, handOver: true)

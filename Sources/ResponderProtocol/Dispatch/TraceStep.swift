@@ -90,8 +90,8 @@ public struct HitVisit: Sendable, Equatable, Codable {
     /// The redirect target (H6).
     @OmitNil public var to: String?
 
-    /// Inlinable: called from the hit tester in another module, a visit was made in a temporary and copied into
-    /// the list of visits (the copy and the temporary's release were 2.5k of a hit test, issue 15).
+    /// Inlinable: called from the hit tester in another module, a visit would be made in a temporary, copied
+    /// into the list of visits and the temporary released, for every view a hit test visits.
     @inlinable public init(id: String, point: Point?, result: HitResult = .miss, reason: HitReason? = nil, rule: Rule = .h2, to: String? = nil) {
         self.id = id
         self.result = result

@@ -1,5 +1,5 @@
 /// Writes the protocol's `Encodable` types straight to JSON bytes, with no `JSON` tree or `EncodingStorage` in
-/// between: the hot path of replies and trace events (issue 15). The bytes are those of
+/// between: the hot path of replies and trace events. The bytes are those of
 /// `JSONCodec.encode(WireEncoder.encode(value))` — members in declaration order, nil as `null`, `@OmitNil`
 /// left out, `WireValue`s as their `wire` value. A shape a stream cannot write in order (a nested container
 /// kept open while its parent goes on, a `superEncoder`) makes it fall back to the tree encoder.
@@ -13,8 +13,8 @@ public enum WireByteEncoder {
     /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
     /// Returns false, with the writer unusable, when the value needs the tree encoder.
     public static func write<T: Encodable>(_ value: T, to writer: inout JSONWriter) -> Bool {
-        // The types written by hand need no sink: a sink and the writer it swaps in were two allocations on
-        // every typed reply's path (issue 15).
+        // The types written by hand need no sink: a sink and the writer it swaps in are two allocations, kept
+        // off every typed reply's path.
         if ByteSink.writeKnown(value, to: &writer) { return true }
         let sink = ByteSink(JSONWriter(reservingCapacity: 16))
         swap(&writer, &sink.writer)
