@@ -3,7 +3,7 @@ import ResponderCore
 import ResponderProtocol
 import ZMQ
 
-/// Goal 3: load time, engine memory per node and hit-test time as the world grows, and a 100k-deep chain.
+/// Scale: load time, engine memory per node and hit-test time as the world grows, and a 100k-deep chain.
 enum Scale {
     static let limits = ["--max-nodes", "3000000", "--max-depth", "1000000", "--max-message-bytes", "\(1 << 30)"]
 

@@ -14,7 +14,7 @@ struct SlotIndex: Sendable {
     /// The seed makes the positions differ between processes, so ids chosen to collide in one engine do not
     /// collide in the next (as `Hasher` does for `Dictionary`); nothing observable depends on it.
     private static let processSeed = UInt64.random(in: .min ... .max)
-    /// The process's seed, kept here: read from the static on every hash, it was a `swift_once` check per
+    /// The process's seed, kept here: read from the static on every hash, it would be a `swift_once` check per
     /// lookup (85 a tap).
     private let seed = SlotIndex.processSeed
 

@@ -104,8 +104,8 @@ enum DispatchMethods {
     /// is the same whichever was asked), so a recording can re-send it to another session. As JSON text.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> [UInt8] {
         if R.self == TapRequest.self {
-            // The commonest dispatch, written directly (the encoder's walk was a tenth of a tap, and the tree it
-            // made, written out, 3% more): its members in declaration order, as the encoder gives them, less the
+            // The commonest dispatch, written directly (the encoder's walk and writing out the tree it makes
+            // would be added to every tap): its members in declaration order, as the encoder gives them, less the
             // unrecorded and the null ones.
             let tap = unsafeBitCast(request, to: TapRequest.self)
             var w = JSONWriter(reservingCapacity: 96 + method.utf8.count)

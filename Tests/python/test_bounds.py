@@ -369,7 +369,7 @@ def test_client_strings_are_bounded(engines):
         assert err["data"] == {"name": "INVALID_PARAMS", "field": "kind"}
 
     # Freed memory stays with the process: warm up, then each further client adds what the engine keeps of it
-    # (20 MiB each when a kind was kept per client, as before 1.7).
+    # (a kind kept per client would add 20 MiB each).
     refused(c)
     refused(c)
     after_warm_up = rss_mb(e.proc.pid)

@@ -253,7 +253,7 @@ def test_resources_read_and_notify_on_change(engine, client):
 # ----------------------------------------------------------------------------------------------- the shared session
 
 def test_a_tap_through_mcp_appears_in_watch_with_the_mcp_client_as_its_cause(engine, client, tmp_path):
-    """The issue's done-when: the MCP server is one more client of the live session the CLI watches."""
+    """The MCP server is one more client of the live session the CLI watches."""
     s = new_session(client, "mcpwatch")
     sub = engine.subscriber(f"{s}/trace")
     out = open(tmp_path / "watch.out", "w+")

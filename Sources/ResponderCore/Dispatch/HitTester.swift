@@ -134,7 +134,7 @@ struct HitTester {
         var redirectWhenNil: String?
         /// For a view that passed its checks: its children, read in the same lookup (a window's are put in
         /// presentation order afterwards), and whether `finish` needs its override (redirect when self,
-        /// pass-through-self) — most views have neither, and reading each view again for it was a lookup.
+        /// pass-through-self) — most views have neither, and reading each view again for it would be another lookup.
         var children: [String] = []
         var overridesAnswer = false
         /// Not a view: not asked (`notAView`), or a child controller whose root view is asked instead.

@@ -9,7 +9,7 @@ extension TouchDelivery {
         withUnsafePointer(to: self) { Self.write($0, to: &w) }
     }
 
-    /// The delivery at `d`, read where it is (a delivery handed to a method beside the writer was copied first,
+    /// The delivery at `d`, read where it is (a delivery handed to a method beside the writer is copied first,
     /// a retain and a release for each of its strings and arrays), its nested entries likewise.
     static func write(_ d: UnsafePointer<TouchDelivery>, to w: inout JSONWriter) {
         w.beginObject()

@@ -389,11 +389,11 @@ public struct Trace: Sendable, Equatable, Codable {
     public init(kind: TraceKind, steps: [TraceStep] = []) {
         self.kind = kind
         self.steps = steps
-        // Room for a tap's steps: grown from empty, a tap's trace was reallocated six times.
+        // Room for a tap's steps: grown from empty, a tap's trace would be reallocated six times.
         if steps.isEmpty { self.steps.reserveCapacity(24) }
     }
 
-    /// Takes the step (a borrowed one was copied into the array: a retain per string it holds).
+    /// Takes the step (a borrowed one would be copied into the array: a retain per string it holds).
     public mutating func add(_ step: consuming TraceStep) { steps.append(step) }
 
     /// Every first-responder change, in order: what `<session>/focus` publishes.

@@ -67,7 +67,7 @@ public struct NodeSpec: Sendable, Equatable {
     /// K1: `userInteractionEnabled` as the node sets it; nil takes the class default (`userInteractionEnabled`).
     public var interactionSetting: Bool?
     /// K1: the UIKit class this node behaves as, kept with `className` and `baseClass`: dispatch asks it of
-    /// every view it visits, and naming it from the strings each time was most of a hit test's cost.
+    /// every view it visits, and naming it from the strings each time would be most of a hit test's cost.
     public private(set) var uikitClass: UIKitClass?
     public var multipleTouchEnabled = false
     public var exclusiveTouch = false
@@ -190,7 +190,7 @@ public struct NodeSpec: Sendable, Equatable {
     /// Mutated only through `Storage.unique()`, that is while no other value shares it.
     @usableFromInline final class Box: @unchecked Sendable {
         // Unchecked: a shared box is only read (it is copied before any change, `unique()`), and every read of a
-        // field otherwise made a dynamic exclusivity check (`swift_beginAccess` calls in a tap's profile).
+        // field would otherwise make a dynamic exclusivity check (a `swift_beginAccess` call).
         @exclusivity(unchecked) @usableFromInline var value: NodeExtras
         init(_ value: NodeExtras) { self.value = value }
     }

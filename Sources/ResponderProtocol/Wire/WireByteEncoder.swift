@@ -82,7 +82,7 @@ final class ByteSink {
             return true
         }
         // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
-        // unkeyed container around each element was a fifth of writing a tap's trace).
+        // unkeyed container around each element would be a large part of writing a tap's trace).
         // Through `w`, one inout access (a sink's writer is a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
             Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &w) { TraceStep.write($0, to: &$1) }
@@ -93,7 +93,7 @@ final class ByteSink {
             return true
         }
         if T.self == TouchOutcome.self {
-            // `{deliveries}`, its one member (the keyed container around it was a tenth of writing a tap's trace).
+            // `{deliveries}`, its one member (a keyed container around it would add to every tap's trace).
             w.beginObject()
             w.key(static: "deliveries")
             Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
@@ -109,7 +109,8 @@ final class ByteSink {
             return true
         }
         if T.self == String?.self {
-            // A bare name or null (responder.first's result and its like): the encoder's walk was most of the reply.
+            // A bare name or null (responder.first's result and its like): the encoder's walk would be most of
+            // the reply.
             w.string(orNull: unsafeBitCast(value, to: String?.self))
             return true
         }

@@ -88,7 +88,7 @@ enum WorldSnapshot {
                                   revision: revision, limits: unbounded)
     }
 
-    /// Both parts read as documents (the general reader), as every snapshot was read before the plain reader.
+    /// Both parts read as documents (the general reader): what the plain reader leaves, and its reference.
     static func decodeAsDocuments(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
         var treeJSON: JSON
         var detachedJSON: JSON
