@@ -1,6 +1,7 @@
 """UIKit's own classes (rules K1–K10: docs/rules.md, Protocol/README.md 8.6 and 12.1) through the real engine
-and the real CLI. Each example has its before (what a node without the class gives) and after (with it). Replies and events are validated against Protocol/schemas like every other;
-the field changes a dispatch makes arrive as a `dispatch` tree event before its trace event.
+and the real CLI. Each example has its before (what a node without the class gives) and after (with it).
+Replies and events are validated against Protocol/schemas like every other; the field changes a dispatch makes
+arrive as a `dispatch` tree event before its trace event.
 """
 
 from __future__ import annotations
