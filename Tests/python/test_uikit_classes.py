@@ -169,7 +169,7 @@ def test_K7_nil_target_resign_dismisses_the_keyboard(world):
     assert w.call("responder.first") is None
     become = w.call("action.send", action="becomeFirstResponder", target="TF")
     assert [(s["reason"], s["rule"]) for s in steps(become, "firstResponder")] == [("become", "K7")]
-    # Before: an action nobody implements (what a nil-target resignFirstResponder was before 1.6) falls off the chain.
+    # Before: an action nobody implements falls off the chain.
     w.call("responder.become", id="TF")
     unknown = w.call("action.send", action="endEditingNow:")
     assert unknown["performed"] is False and w.call("responder.first") == "TF"
