@@ -647,7 +647,7 @@ import ResponderProtocol
     }
 }
 
-// MARK: - The CLI's words, as a new user meets them (issue 16)
+// MARK: - The CLI's words, as a new user meets them
 
 extension CLIBinaryTests {
     @Test func negativeCoordinatesAreAccepted() throws {
