@@ -10,47 +10,49 @@ import Synchronization
 /// Stopping is decided under the writer's lock, the same lock every notification is written under: once
 /// `stop` returns, no notification of this subscription can follow (the `bridge.unsubscribe` reply is
 /// the last word).
-final class BridgeSubscription: @unchecked Sendable {
-    // @unchecked: `stopped` is read and written only under the writer's lock; the rest is immutable.
-    let session: String
+package final class BridgeSubscription: Sendable {
+    package let session: String
     private let streams: [EventStream]?
     private let since: Int?
     /// The subscribe request's id as the client wrote it; nil for a notification (never answered).
     private let requestID: [UInt8]?
-    private let address: EngineAddress
-    private let timeoutSeconds: Double
+    private let connector: EngineThread.Connector
     private let writer: FrameWriter
     private let onEnd: @Sendable (BridgeSubscription) -> Void
-    private var stopped = false
+    /// Read and written only while the writer's lock is held too, so that stopping and writing cannot cross.
+    private let stopped = Mutex(false)
     /// Set once `onEnd` has run (on the subscription's thread only).
-    private var ended = false
+    private let ended = Mutex(false)
 
-    init(session: String, streams: [EventStream]?, since: Int?, requestID: [UInt8]?, address: EngineAddress, timeoutSeconds: Double,
+    package init(session: String, streams: [EventStream]?, since: Int?, requestID: [UInt8]?, connector: EngineThread.Connector,
          writer: FrameWriter, onEnd: @escaping @Sendable (BridgeSubscription) -> Void) {
         self.session = session
         self.streams = streams
         self.since = since
         self.requestID = requestID
-        self.address = address
-        self.timeoutSeconds = timeoutSeconds
+        self.connector = connector
         self.writer = writer
         self.onEnd = onEnd
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "bridge-events-\(session)"
-        thread.start()
+    /// Follows on an EngineThread of its own, which closes its connection once the subscription ends.
+    package func start() {
+        do {
+            _ = try EngineThread(name: "bridge-events-\(session)", connector: connector) { [self] context in run(context) }
+        } catch {
+            defer { end() }
+            reply(.failure(RPCError(.internalError, error.description)))
+        }
     }
 
     /// No notification of this subscription is written after this returns.
-    func stop() { writer.locked { _ in stopped = true } }
+    package func stop() { writer.locked { _ in stopped.withLock { $0 = true } } }
 
     /// Writes `message` unless the subscription has stopped; false once it has.
     @discardableResult
     private func send(_ message: [UInt8]) -> Bool {
         writer.locked { write in
-            guard !stopped else { return false }
+            guard !stopped.withLock({ $0 }) else { return false }
             write(message)
             return true
         }
@@ -72,17 +74,15 @@ final class BridgeSubscription: @unchecked Sendable {
     /// Leaves the registry: before `bridge.ended` is written, so that a client reacting to it (subscribing
     /// again, unsubscribing) no longer finds this subscription.
     private func end() {
-        guard !ended else { return }
-        ended = true
+        guard !ended.withLock({ e in defer { e = true }; return e }) else { return }
         onEnd(self)
     }
 
-    private func run() {
+    private func run(_ context: EngineThread.Context) {
         defer { end() }
         var answered = false
         do throws(ClientError) {
-            let connection = try ResponderConnection(address: address, timeoutSeconds: timeoutSeconds)
-            _ = try? connection.send(ClientHelloRequest(name: BridgeCommand.clientName, kind: "bridge"))
+            let connection = try context.connection()
             // Start from where the session is now, or from the client's own seq: a replay ring lookup rather
             // than a snapshot, which the client takes itself if it wants one (and may hold a large world).
             var from = since ?? 0
@@ -109,7 +109,7 @@ final class BridgeSubscription: @unchecked Sendable {
         var last = follower.lastSeq
         while true {
             guard let item = try follower.next(timeoutMs: 200) else {
-                if writer.locked({ _ in stopped }) { return }
+                if writer.locked({ _ in stopped.withLock { $0 } }) { return }
                 continue
             }
             let sent: Bool

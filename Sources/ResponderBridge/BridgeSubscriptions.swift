@@ -4,21 +4,20 @@ import Synchronization
 
 /// The bridge's own methods, `bridge.subscribe` and `bridge.unsubscribe` (Protocol/README.md, "The stdio
 /// bridge"), and the subscriptions they hold: at most one per session.
-final class BridgeSubscriptions: Sendable {
+package final class BridgeSubscriptions: Sendable {
     private let active = Mutex<[String: BridgeSubscription]>([:])
     private let writer: FrameWriter
-    private let address: EngineAddress
-    private let timeoutSeconds: Double
+    private let connector: EngineThread.Connector
 
-    init(writer: FrameWriter, address: EngineAddress, timeoutSeconds: Double) {
+    /// `connector`: how each subscription's own connection finds the engine and names itself.
+    package init(writer: FrameWriter, connector: EngineThread.Connector) {
         self.writer = writer
-        self.address = address
-        self.timeoutSeconds = timeoutSeconds
+        self.connector = connector
     }
 
     /// Carries out a `bridge.*` request (`body`: as the client wrote it); its reply (if it has an id) is
     /// written here or, for a subscription, once the subscription is live.
-    func handle(_ request: RPCRequest, body: [UInt8]) {
+    package func handle(_ request: RPCRequest, body: [UInt8]) {
         let writtenID = ExactID.written(in: body)
         do throws(RPCError) {
             switch request.method {
@@ -34,7 +33,7 @@ final class BridgeSubscriptions: Sendable {
     }
 
     /// Stops every subscription (stdin closed).
-    func stopAll() {
+    package func stopAll() {
         let all = active.withLock { a in
             defer { a = [:] }
             return Array(a.values)
@@ -48,8 +47,8 @@ final class BridgeSubscriptions: Sendable {
         let streams = try params.streams("streams")
         let since = try params.integer("since")
         try params.done()
-        let subscription = BridgeSubscription(session: session, streams: streams, since: since, requestID: request.id == nil ? nil : writtenID, address: address,
-                                              timeoutSeconds: timeoutSeconds, writer: writer) { [weak self] ended in
+        let subscription = BridgeSubscription(session: session, streams: streams, since: since, requestID: request.id == nil ? nil : writtenID,
+                                              connector: connector, writer: writer) { [weak self] ended in
             self?.active.withLock { a in if a[ended.session] === ended { a[ended.session] = nil } }
         }
         try active.withLock { (a) throws(RPCError) in

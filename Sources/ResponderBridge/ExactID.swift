@@ -7,7 +7,7 @@ import Synchronization
 /// as written goes to the engine under a stand-in string id, and the reply gets the client's id back, as
 /// written. Ids that round-trip (strings, everyday integers) pass untouched, so events' `cause.request` shows
 /// them as the client sent them; a stand-in shows there as `"bridge-id-<n>"`.
-final class ExactID: Sendable {
+package final class ExactID: Sendable {
     private struct State {
         var next = 1
         /// Stand-in (as the engine writes it, quoted) → the client's id, as written.
@@ -17,8 +17,10 @@ final class ExactID: Sendable {
     private let state = Mutex(State())
     private static let prefix = Array("\"bridge-id-".utf8)
 
+    package init() {}
+
     /// The body to forward: `body` itself, or `body` with its id replaced by a stand-in to undo in `restore`.
-    func protect(_ body: [UInt8], id: JSON?) -> [UInt8] {
+    package func protect(_ body: [UInt8], id: JSON?) -> [UInt8] {
         guard let id, id.doubleValue != nil, let range = Self.idRange(in: body) else { return body }
         let written = Array(body[range])
         guard JSONCodec.encode(id) != written else { return body }
@@ -33,7 +35,7 @@ final class ExactID: Sendable {
 
     /// A reply with the client's own id back in place of a stand-in (the engine writes `"id"` right after
     /// `"jsonrpc"`, so only the start of a reply is searched).
-    func restore(_ reply: [UInt8]) -> [UInt8] {
+    package func restore(_ reply: [UInt8]) -> [UInt8] {
         guard state.withLock({ !$0.standIns.isEmpty }), let range = Self.idRange(in: reply),
               reply[range].starts(with: Self.prefix) else { return reply }
         guard let written = state.withLock({ $0.standIns.removeValue(forKey: Array(reply[range])) }) else { return reply }
@@ -41,10 +43,10 @@ final class ExactID: Sendable {
     }
 
     /// The id of a request as the client wrote it, or nil.
-    static func written(in request: [UInt8]) -> [UInt8]? { idRange(in: request).map { Array(request[$0]) } }
+    package static func written(in request: [UInt8]) -> [UInt8]? { idRange(in: request).map { Array(request[$0]) } }
 
     /// A reply the bridge writes itself (`bridge.*`), with the id as the client wrote it (`written`).
-    static func reply(_ response: JSON, id written: [UInt8]?) -> [UInt8] {
+    package static func reply(_ response: JSON, id written: [UInt8]?) -> [UInt8] {
         let encoded = JSONCodec.encode(response)
         guard let written, let range = idRange(in: encoded) else { return encoded }
         return Array(encoded[..<range.lowerBound]) + written + Array(encoded[range.upperBound...])
@@ -52,7 +54,7 @@ final class ExactID: Sendable {
 
     /// Where the value of the top-level `"id"` member lies in a JSON object's text (the last one, as the engine
     /// reads duplicates), or nil. Reads only the top level: nested values are skipped by counting brackets.
-    static func idRange(in text: [UInt8]) -> Range<Int>? {
+    package static func idRange(in text: [UInt8]) -> Range<Int>? {
         var i = 0
         func skipSpace() { while i < text.count, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 } }
         /// Moves past a string starting at `i` (a quote); false if it never ends.

@@ -4,17 +4,17 @@
 ///
 /// A malformed header cannot tell where its body ends, so after one the reader skips to the next
 /// `Content-Length:` it sees: one broken frame costs that frame, not the rest of the stream.
-struct FrameReader {
-    enum Item: Equatable {
+package struct FrameReader {
+    package enum Item: Equatable {
         case message([UInt8])
         /// A framing error, for stderr; the reader has already moved past it.
         case error(String)
     }
 
     /// Bodies larger than this are skipped (reported, never held in memory).
-    var maxBodyBytes = 1 << 30
+    package var maxBodyBytes = 1 << 30
     /// A header block longer than this is garbage rather than a header still arriving.
-    var maxHeaderBytes = 8192
+    package var maxHeaderBytes = 8192
 
     private enum State {
         case header
@@ -30,7 +30,7 @@ struct FrameReader {
     private var start = 0
 
     /// True while a message has begun but not ended: stdin closing now cuts it short.
-    var isMidMessage: Bool {
+    package var isMidMessage: Bool {
         switch state {
         case .header: return start < buffer.count && !buffer[start...].allSatisfy(Self.isBlank)
         case .body, .skipBody: return true
@@ -38,7 +38,7 @@ struct FrameReader {
         }
     }
 
-    mutating func append(_ bytes: some Collection<UInt8>) {
+    package mutating func append(_ bytes: some Collection<UInt8>) {
         if start > 0, start >= buffer.count / 2 {
             buffer.removeFirst(start)
             start = 0
@@ -47,7 +47,7 @@ struct FrameReader {
     }
 
     /// The next body or error, or nil when more bytes are needed.
-    mutating func next() -> Item? {
+    package mutating func next() -> Item? {
         while true {
             switch state {
             case .header:
@@ -159,7 +159,7 @@ struct FrameReader {
 }
 
 extension String {
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" { s.removeLast() }

@@ -4,21 +4,21 @@ import Synchronization
 /// Writes LSP-framed messages to stdout from any thread: replies come from the relay's thread, events from
 /// each subscription's, and a frame must never interleave with another. A client that closed its end is gone:
 /// the bridge exits (SIGPIPE is ignored so that this shows up here as EPIPE).
-final class FrameWriter: Sendable {
+package final class FrameWriter: Sendable {
     /// Guards stdout, and with it every decision to write (`locked`).
     private let lock = Mutex<Void>(())
     private let fd: Int32
 
-    init(fd: Int32 = STDOUT_FILENO) { self.fd = fd }
+    package init(fd: Int32 = STDOUT_FILENO) { self.fd = fd }
 
     /// Writes one framed body.
-    func write(_ body: [UInt8]) {
+    package func write(_ body: [UInt8]) {
         lock.withLock { _ in writeLocked(body) }
     }
 
     /// Runs `body` holding the writer, so that what it decides (stop a subscription) and what is written cannot
     /// cross: `write` is passed to write while holding it.
-    func locked<T>(_ body: (_ write: ([UInt8]) -> Void) -> T) -> T {
+    package func locked<T>(_ body: (_ write: ([UInt8]) -> Void) -> T) -> T {
         lock.withLock { _ in body(writeLocked) }
     }
 

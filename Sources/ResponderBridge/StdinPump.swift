@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads stdin until it closes, handing each framed message body to `message` and each framing error to
 /// `error`, on the calling thread.
-enum StdinPump {
-    static func run(message: ([UInt8]) -> Void, onError error: (String) -> Void) {
+package enum StdinPump {
+    package static func run(message: ([UInt8]) -> Void, onError error: (String) -> Void) {
         var reader = FrameReader()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

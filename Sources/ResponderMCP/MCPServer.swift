@@ -3,18 +3,24 @@ import ResponderClient
 import ResponderProtocol
 
 /// `responder mcp`'s server: the official SDK's `Server` on stdio, its tools and resources wired to the engine.
-struct MCPServer: Sendable {
-    let link: EngineLink
-    let defaultSession: String
+package struct MCPServer: Sendable {
+    package let engine: EngineThread
+    package let defaultSession: String
+
+    /// `engine` carries the calls (EngineThread.mcp); `defaultSession` is the session of calls that name none.
+    package init(engine: EngineThread, defaultSession: String) {
+        self.engine = engine
+        self.defaultSession = defaultSession
+    }
 
     /// Serves until stdin closes.
-    func run() async throws {
+    package func run() async throws {
         let server = Server(
             name: "responder", version: "0.1.0", title: "Responder Engine", instructions: Self.instructions,
             capabilities: .init(resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false)))
-        let tools = ToolRunner(link: link, defaultSession: defaultSession)
-        let resources = ResourceCatalog(link: link)
-        let watchers = ResourceWatchers(link: link) { uri in
+        let tools = ToolRunner(engine: engine, defaultSession: defaultSession)
+        let resources = ResourceCatalog(engine: engine)
+        let watchers = ResourceWatchers(engine: engine) { uri in
             Task { try? await server.notify(ResourceUpdatedNotification.message(.init(uri: uri))) }
         }
         defer { watchers.stopAll() }
@@ -51,22 +57,22 @@ struct MCPServer: Sendable {
             return Empty()
         }
 
-        let link = self.link
+        let engine = self.engine
         try await server.start(transport: StdioTransport()) { client, _ in
             // Events this client causes name it: `mcp:<client name>` in `responder watch` and in every cause.
-            await link.setClientName(Self.clientName(client.name))
+            await engine.rename(Self.clientName(client.name))
         }
         await server.waitUntilCompleted()
     }
 
     /// `mcp:<name>`, within client.hello's 128 bytes.
-    static func clientName(_ name: String) -> String {
+    package static func clientName(_ name: String) -> String {
         var text = "mcp:" + (name.isEmpty ? "client" : name)
         while text.utf8.count > 128 { text.removeLast() }
         return text
     }
 
-    static let instructions = """
+    package static let instructions = """
         Responder Engine simulates UIKit event delivery in a live model of an app's responder world (UIApplication, \
         windows, view controllers, views, controls, text fields, gesture recognizers) and explains each decision. \
         Use get_world to see the nodes and their ids, hit_test and tap to see where a touch goes and who handles it, \

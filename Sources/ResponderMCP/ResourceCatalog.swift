@@ -1,25 +1,26 @@
 import MCP
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
 
 /// The resources: each session's world (`responder://<session>/world`, its session.snapshot) and its recent
 /// traces (`responder://<session>/traces`, the last trace events from the engine's replay ring). Both are
 /// JSON text, written by the engine's own writer, so a world of any depth reads whole.
-struct ResourceCatalog: Sendable {
-    let link: EngineLink
+package struct ResourceCatalog: Sendable {
+    package let engine: EngineThread
 
-    enum Kind: String, CaseIterable, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         case world, traces
     }
 
     /// How many trace events `traces` shows, and how far back in the session's events it looks for them.
-    static let recentTraces = 20
-    static let lookBack = 500
+    package static let recentTraces = 20
+    package static let lookBack = 500
 
-    static func uri(_ session: String, _ kind: Kind) -> String { "responder://\(session)/\(kind.rawValue)" }
+    package static func uri(_ session: String, _ kind: Kind) -> String { "responder://\(session)/\(kind.rawValue)" }
 
     /// The session and kind a URI names, or nil.
-    static func parse(_ uri: String) -> (session: String, kind: Kind)? {
+    package static func parse(_ uri: String) -> (session: String, kind: Kind)? {
         let prefix = "responder://"
         guard uri.hasPrefix(prefix) else { return nil }
         let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
@@ -27,7 +28,7 @@ struct ResourceCatalog: Sendable {
         return (String(parts[0]), kind)
     }
 
-    static let templates: [Resource.Template] = [
+    package static let templates: [Resource.Template] = [
         Resource.Template(uriTemplate: "responder://{session}/world", name: "world", title: "A session's world",
                           description: "The session's snapshot: responder tree, detached subtrees, first responders, live touches and presses, recognizers, revision and seq.",
                           mimeType: "application/json"),
@@ -36,8 +37,8 @@ struct ResourceCatalog: Sendable {
                           mimeType: "application/json"),
     ]
 
-    func list() async throws -> [Resource] {
-        let sessions = try await value(link.call(SessionListRequest.method, [:]))
+    package func list() async throws -> [Resource] {
+        let sessions = try await value(engine.call(SessionListRequest.method, [:]))
         return (sessions["sessions"]?.arrayValue ?? []).compactMap { $0["session"]?.stringValue }.flatMap { session in
             [Resource(name: "\(session) world", uri: Self.uri(session, .world), title: "World of session \(session)",
                       description: "The responder tree and dispatch state of session \(session).", mimeType: "application/json"),
@@ -46,13 +47,13 @@ struct ResourceCatalog: Sendable {
         }
     }
 
-    func read(_ uri: String) async throws -> [Resource.Content] {
+    package func read(_ uri: String) async throws -> [Resource.Content] {
         guard let (session, kind) = Self.parse(uri) else {
             throw MCPError.serverError(code: -32002, message: "no resource \(uri): expected responder://<session>/world or responder://<session>/traces")
         }
         var body: JSON
         switch kind {
-        case .world: body = try await value(link.call(SessionSnapshotRequest.method, ["session": .string(session)]), uri: uri)
+        case .world: body = try await value(engine.call(SessionSnapshotRequest.method, ["session": .string(session)]), uri: uri)
         case .traces: body = try await traces(session, uri: uri)
         }
         defer { JSON.release(&body) }
@@ -61,8 +62,8 @@ struct ResourceCatalog: Sendable {
 
     /// The session's last seq; -32002 if there is no such session. A replay after the end returns nothing but
     /// that seq: cheaper than a snapshot, which holds the whole world.
-    func currentSeq(_ session: String, uri: String) async throws -> Int {
-        let now = try await value(link.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(1 << 52)]), uri: uri)
+    package func currentSeq(_ session: String, uri: String) async throws -> Int {
+        let now = try await value(engine.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(1 << 52)]), uri: uri)
         return now["seq"]?.intValue ?? 0
     }
 
@@ -73,7 +74,7 @@ struct ResourceCatalog: Sendable {
         var after = max(0, seq - Self.lookBack)
         var found: [JSON] = []
         while true {
-            let reply = await link.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(after)])
+            let reply = await engine.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(after)])
             if case .failure(.rpc(let e)) = reply, e.name == .replayExpired, let oldest = e.detail("oldest")?.intValue, oldest - 1 > after {
                 after = oldest - 1
                 continue

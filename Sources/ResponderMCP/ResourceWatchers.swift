@@ -3,40 +3,41 @@ import ResponderClient
 import ResponderProtocol
 import Synchronization
 
-/// `resources/subscribe`: one SessionWatch per session with a subscribed resource, and the URIs subscribed.
-/// A watch reports every change of its session; only the URIs still subscribed are notified.
-final class ResourceWatchers: Sendable {
+/// `resources/subscribe`: one session watch (an EngineThread, `SessionWatch`) per session with a subscribed
+/// resource, and the URIs subscribed. A watch reports every change of its session; only the URIs still
+/// subscribed are notified.
+package final class ResourceWatchers: Sendable {
     private struct State {
         var uris: Set<String> = []
-        var watches: [String: SessionWatch] = [:]
+        var watches: [String: EngineThread] = [:]
     }
 
     private let state = Mutex(State())
-    private let link: EngineLink
+    private let engine: EngineThread
     private let notify: @Sendable (String) -> Void
 
-    /// `notify` sends `notifications/resources/updated` for a URI.
-    init(link: EngineLink, notify: @escaping @Sendable (String) -> Void) {
-        self.link = link
+    /// `notify` sends `notifications/resources/updated` for a URI. Each watch finds the engine as `engine` does.
+    package init(engine: EngineThread, notify: @escaping @Sendable (String) -> Void) {
+        self.engine = engine
         self.notify = notify
     }
 
     /// Subscribes to `uri` once its session is known to exist. Events from the session's current seq on are
     /// followed gap-free (a watch that joins late recovers what it missed), so no change after this call
     /// goes unnoticed.
-    func subscribe(_ uri: String, from seq: Int, session: String) {
-        let watch: SessionWatch? = state.withLock { s in
+    package func subscribe(_ uri: String, from seq: Int, session: String) {
+        let connector = engine.connector.named("responder-mcp", kind: "mcp-watch")
+        state.withLock { s in
             s.uris.insert(uri)
-            guard s.watches[session] == nil else { return nil }
-            let w = SessionWatch(session: session, since: seq, link: link) { [weak self] kinds in self?.changed(session, kinds) }
-            s.watches[session] = w
-            return w
+            guard s.watches[session] == nil else { return }
+            s.watches[session] = try? SessionWatch.start(session: session, since: seq, connector: connector) { [weak self] kinds in
+                self?.changed(session, kinds)
+            }
         }
-        watch?.start()
     }
 
-    func unsubscribe(_ uri: String) {
-        let idle: SessionWatch? = state.withLock { s in
+    package func unsubscribe(_ uri: String) {
+        let idle: EngineThread? = state.withLock { s in
             s.uris.remove(uri)
             guard let session = ResourceCatalog.parse(uri)?.session,
                   !s.uris.contains(where: { ResourceCatalog.parse($0)?.session == session }) else { return nil }
@@ -45,7 +46,7 @@ final class ResourceWatchers: Sendable {
         idle?.stop()
     }
 
-    func stopAll() {
+    package func stopAll() {
         let all = state.withLock { s in
             defer { s.watches = [:] }
             return Array(s.watches.values)
@@ -59,61 +60,37 @@ final class ResourceWatchers: Sendable {
     }
 }
 
-/// Follows one session on a thread of its own (its own subscriber and connection, SessionFollower) and reports
-/// which resources each burst of events changed: the world on any event, the traces on a trace event. A gap
-/// filled from the replay ring changed both. A deleted session changed both too, and the watch waits for it to
-/// be created again; an engine that went away is looked for again every second.
-final class SessionWatch: @unchecked Sendable {
-    // @unchecked: after `init`, only the watch's thread touches anything but `stopped`, which is a Mutex.
-    private let session: String
-    private var since: Int?
-    private let link: EngineLink
-    private let changed: @Sendable (Set<ResourceCatalog.Kind>) -> Void
-    private let stopped = Mutex(false)
-    private let wake = DispatchSemaphore(value: 0)
-
-    init(session: String, since: Int, link: EngineLink, changed: @escaping @Sendable (Set<ResourceCatalog.Kind>) -> Void) {
-        self.session = session
-        self.since = since
-        self.link = link
-        self.changed = changed
-    }
-
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "mcp-watch-\(session)"
-        thread.start()
-    }
-
-    func stop() {
-        stopped.withLock { $0 = true }
-        wake.signal()
-    }
-
-    private var isStopped: Bool { stopped.withLock { $0 } }
-
-    private func run() {
-        while !isStopped {
-            do {
-                try follow()
-            } catch {
-                FileHandle.standardError.write(Data("responder mcp: watching \(session): \(error.description); trying again\n".utf8))
-                // From now on when it comes back: whatever changed meanwhile is announced once it does.
-                since = nil
-                _ = wake.wait(timeout: .now() + 1)
-                if !isStopped { changed(Set(ResourceCatalog.Kind.allCases)) }
+/// Follows one session on an EngineThread of its own (its own subscriber and connection, SessionFollower) and
+/// reports which resources each burst of events changed: the world on any event, the traces on a trace event.
+/// A gap filled from the replay ring changed both. A deleted session changed both too, and the watch waits for
+/// it to be created again; an engine that went away is looked for again every second.
+package enum SessionWatch {
+    package static func start(session: String, since: Int, connector: EngineThread.Connector,
+                              changed: @escaping @Sendable (Set<ResourceCatalog.Kind>) -> Void) throws(ClientError) -> EngineThread {
+        try EngineThread(name: "mcp-watch-\(session)", connector: connector) { context in
+            var since: Int? = since
+            while !context.isStopping {
+                do throws(ClientError) {
+                    try follow(context, session: session, since: &since, changed: changed)
+                } catch {
+                    context.disconnect()
+                    FileHandle.standardError.write(Data("responder mcp: watching \(session): \(error.description); trying again\n".utf8))
+                    // From now on when it comes back: whatever changed meanwhile is announced once it does.
+                    since = nil
+                    if context.wait(seconds: 1) { changed(Set(ResourceCatalog.Kind.allCases)) }
+                }
             }
         }
     }
 
-    private func follow() throws(ClientError) {
-        let connection = try ResponderConnection(address: try link.address(), timeoutSeconds: link.timeout)
-        _ = try? connection.send(ClientHelloRequest(name: "responder-mcp", kind: "mcp-watch"))
+    private static func follow(_ context: EngineThread.Context, session: String, since: inout Int?,
+                               changed: @Sendable (Set<ResourceCatalog.Kind>) -> Void) throws(ClientError) {
+        let connection = try context.connection()
         var from = since ?? 0
         if since == nil { from = try connection.send(TraceReplayRequest(session: session, after: Int(1 << 52))).seq }
         var follower = try SessionFollower(connection: connection, session: session, since: from)
         var gone = false
-        while !isStopped {
+        while !context.isStopping {
             guard let first = try follower.next(timeoutMs: 200) else { continue }
             // A burst of events is one notification per resource.
             var kinds = Set<ResourceCatalog.Kind>()
@@ -142,7 +119,7 @@ final class SessionWatch: @unchecked Sendable {
                 item = try follower.next(timeoutMs: 0)
             }
             since = follower.lastSeq
-            if !kinds.isEmpty, !isStopped { changed(kinds) }
+            if !kinds.isEmpty, !context.isStopping { changed(kinds) }
         }
     }
 }

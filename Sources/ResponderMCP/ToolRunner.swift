@@ -1,17 +1,18 @@
 import MCP
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
 
 /// Carries out a `tools/call`: reads the arguments, sends the one engine request, and answers with a short
 /// text (what happened and why, citing rules) and the engine's reply unchanged as structured content. Every
 /// failure is a tool result with `isError`, not a protocol error, so that the model reads it and can fix
 /// its call: an engine error names the error and the bad argument; no engine says how to start one.
-struct ToolRunner: Sendable {
-    let link: EngineLink
+package struct ToolRunner: Sendable {
+    package let engine: EngineThread
     /// The session a call without `session` addresses (`responder mcp --session`).
-    let defaultSession: String
+    package let defaultSession: String
 
-    func call(_ name: String, arguments: [String: Value]?) async throws -> CallTool.Result {
+    package func call(_ name: String, arguments: [String: Value]?) async throws -> CallTool.Result {
         // An unknown tool is the client's protocol error, not the model's (MCP: -32602).
         guard let tool = ToolCatalog.tool(named: name) else { throw MCPError.invalidParams("no tool named \(name)") }
         var args = ToolArguments(ValueBridge.json(.object(arguments ?? [:])))
@@ -23,7 +24,7 @@ struct ToolRunner: Sendable {
         } catch {
             return ToolReply.failure(error)
         }
-        switch await link.call(request.method, request.params) {
+        switch await engine.call(request.method, request.params) {
         case .success(var reply):
             defer { JSON.release(&reply) }
             var text = tool.text(reply, for: request)
@@ -38,7 +39,7 @@ struct ToolRunner: Sendable {
 
     /// The engine's error with `field` naming the tool's argument where the tool calls the param differently
     /// (`id` is get_world's `subtree`).
-    static func renaming(_ error: RPCError, _ renamed: [String: String]) -> RPCError {
+    package static func renaming(_ error: RPCError, _ renamed: [String: String]) -> RPCError {
         guard let field = error.detail("field")?.stringValue else { return error }
         for (param, argument) in renamed where field == param || field.hasPrefix(param + ".") || field.hasPrefix(param + "[") {
             var copy = error
@@ -50,8 +51,8 @@ struct ToolRunner: Sendable {
 }
 
 /// The shapes of a tool's result.
-enum ToolReply {
-    static func success(text: String, reply: JSON, session: String?) -> CallTool.Result {
+package enum ToolReply {
+    package static func success(text: String, reply: JSON, session: String?) -> CallTool.Result {
         let (structured, truncated) = ValueBridge.value(reply)
         var text = text
         if truncated, let session {
@@ -62,13 +63,13 @@ enum ToolReply {
 
     /// An error the engine (or the argument check, which reads arguments as the engine reads params) gave:
     /// `error: NAME (code): message` and its details (`field: ops[0].set.hiden`), and the JSON-RPC error object.
-    static func failure(_ error: RPCError) -> CallTool.Result {
+    package static func failure(_ error: RPCError) -> CallTool.Result {
         CallTool.Result(content: [.text(text: Output.describe(error), annotations: nil, _meta: nil)],
                         structuredContent: Optional(ValueBridge.value(["error": error.json]).value), isError: true)
     }
 
     /// No engine, or one that does not answer: the client error says where it looked and how to start one.
-    static func unreachable(_ error: ClientError) -> CallTool.Result {
+    package static func unreachable(_ error: ClientError) -> CallTool.Result {
         let text = "error: the Responder Engine is not reachable: \(error.description)"
             + "\n`responder mcp` talks to a running engine; start one (`responderd`, or `./dev run` in the repository) and call the tool again."
         return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)],

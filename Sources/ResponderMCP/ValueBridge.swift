@@ -2,15 +2,15 @@ import MCP
 import ResponderProtocol
 
 /// Conversions between the engine's `JSON` and the MCP SDK's `Value`.
-enum ValueBridge {
+package enum ValueBridge {
     /// Deepest nesting put into structured content. The SDK writes `Value`s recursively, and common JSON
     /// readers refuse or overflow beyond a few hundred levels (Foundation's decoder stops at 512), so a reply
     /// deeper than this (a world nested hundreds of views deep) is cut, and the text says where to read it whole.
-    static let maxDepth = 400
+    package static let maxDepth = 400
 
     /// `value` as a Value; members nested deeper than `maxDepth` are replaced by a note. Iterative: a reply
     /// can nest as deep as the world.
-    static func value(_ json: JSON) -> (value: Value, truncated: Bool) {
+    package static func value(_ json: JSON) -> (value: Value, truncated: Bool) {
         // Post-order build: a container is a frame until its last member is done, then a member of its parent.
         // Frames are objects so that appending to the top one never copies its members.
         final class Frame {
@@ -71,7 +71,7 @@ enum ValueBridge {
 
     /// A tool's arguments as JSON. The SDK has already decoded them (recursively, so they are shallow enough
     /// to convert recursively here). A string the SDK read as a data URL goes back to being that string.
-    static func json(_ value: Value) -> JSON {
+    package static func json(_ value: Value) -> JSON {
         switch value {
         case .null: return .null
         case .bool(let b): return .bool(b)

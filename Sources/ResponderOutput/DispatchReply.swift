@@ -2,9 +2,9 @@ import ResponderProtocol
 
 /// Printing the reply of a dispatching request: the outcome's paths (TraceFormatter) followed by any
 /// first-responder changes the dispatch made.
-enum DispatchReply {
+package enum DispatchReply {
     /// With `explain`, every step of the trace follows, numbered (StepFormatter).
-    static func print<Outcome: DispatchOutcome>(_ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false) {
+    package static func print<Outcome: DispatchOutcome>(_ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false) {
         let traced = reply.base
         for line in traced.outcome.lines(message: message, trace: traced.trace) { Output.line(line) }
         for line in focusLines(traced.trace) { Output.line(line) }
@@ -15,21 +15,21 @@ enum DispatchReply {
     }
 
     /// `focus window w1: a → b (reason)` for each first-responder change of a trace.
-    static func focusLines(_ trace: Trace) -> [String] { trace.focusChanges.map(TraceFormatter.focus) }
+    package static func focusLines(_ trace: Trace) -> [String] { trace.focusChanges.map(TraceFormatter.focus) }
 
     /// `change toggle.on: false → true (K3)` for each node field the dispatch changed (1.6; also published as a
     /// `dispatch` tree event).
-    static func changeLines(_ trace: Trace) -> [String] {
+    package static func changeLines(_ trace: Trace) -> [String] {
         trace.steps.compactMap { step in
             guard case .change(let c) = step else { return nil }
             return change(c)
         }
     }
 
-    static func change(_ c: FieldChange) -> String { "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))" }
+    package static func change(_ c: FieldChange) -> String { "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))" }
 
     /// Touch and press ids: integers when they look like integers, strings otherwise.
-    static func identifier(_ text: String) -> EventID {
+    package static func identifier(_ text: String) -> EventID {
         if let n = Int(text) { return .integer(n) }
         return .string(text)
     }

@@ -1,15 +1,15 @@
 import ResponderProtocol
 
 /// One readable line per session event: `#seq stream (cause client) summary`.
-enum EventFormatter {
-    static func line(_ body: JSON) -> String {
+package enum EventFormatter {
+    package static func line(_ body: JSON) -> String {
         let seq = body["seq"]?.intValue.map(String.init) ?? "?"
         let stream = body["stream"]?.stringValue ?? "?"
         let client = body["cause"]?["client"]?.stringValue ?? "?"
         return "#\(seq) \(stream) (\(client)) \(summary(body))"
     }
 
-    static func summary(_ body: JSON) -> String {
+    package static func summary(_ body: JSON) -> String {
         switch body["stream"]?.stringValue {
         case "tree": return tree(body)
         case "trace": return TraceFormatter.summary(trace: body["trace"] ?? .null)
@@ -26,7 +26,7 @@ enum EventFormatter {
     }
 
     /// `load: 12 nodes` or `apply (3 ops): insert v1 into w1; update v2 hidden, alpha; remove v3`.
-    static func tree(_ body: JSON) -> String {
+    package static func tree(_ body: JSON) -> String {
         let revision = body["revision"]?.intValue.map { " → revision \($0)" } ?? ""
         switch body["change"]?.stringValue {
         case "load":
@@ -43,7 +43,7 @@ enum EventFormatter {
         }
     }
 
-    static func op(_ op: JSON) -> String {
+    package static func op(_ op: JSON) -> String {
         let kind = op["op"]?.stringValue ?? "?"
         let index = op["index"]?.intValue.map { " @\($0)" } ?? ""
         func parent() -> String { op["parent"].map { $0.isNull ? "detached" : "into \(Describe.id($0))" } ?? "" }

@@ -1,14 +1,14 @@
 import ResponderProtocol
 
 /// Printing the reply of responder.become / responder.resign: `{result, reason, resigned, trace}`.
-enum FirstResponderReply {
-    static func print(_ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String) {
+package enum FirstResponderReply {
+    package static func print(_ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String) {
         Output.line(summary(reply.base.outcome, verb: verb, id: id))
         for line in DispatchReply.focusLines(reply.base.trace) { Output.line(line) }
     }
 
     /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.
-    static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?) -> String {
+    package static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?) -> String {
         let subject = id.map { "\($0) " } ?? ""
         var text: String
         switch (verb, outcome.result) {

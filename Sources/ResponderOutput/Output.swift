@@ -3,25 +3,25 @@ import ResponderProtocol
 
 /// Writing to stdout and stderr. Stdout is block-buffered when piped; `flush` after each line that must
 /// be seen at once (watch).
-enum Output {
-    static func line(_ text: String = "") {
+package enum Output {
+    package static func line(_ text: String = "") {
         StatusLine.clear()
         print(text)
     }
 
     /// Flushes stdout (fflush(nil) flushes every C stream; `stdout` itself is not concurrency-safe to name).
-    static func flush() { fflush(nil) }
+    package static func flush() { fflush(nil) }
 
-    static func error(_ text: String) {
+    package static func error(_ text: String) {
         StatusLine.clear()
         flush()
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    static func printJSON(_ value: JSON) { line(PrettyJSON.render(value)) }
+    package static func printJSON(_ value: JSON) { line(PrettyJSON.render(value)) }
 
     /// `error: NAME (code): message`, then one indented line per detail (field, opIndex, id…).
-    static func describe(_ e: RPCError) -> String {
+    package static func describe(_ e: RPCError) -> String {
         var text = "error: \(e.name.rawValue) (\(e.code)): \(e.message)"
         for (key, value) in e.details {
             text += "\n  \(key): \(plain(value))"
@@ -30,25 +30,25 @@ enum Output {
     }
 
     /// A value for a human: strings without quotes, everything else as compact JSON.
-    static func plain(_ value: JSON) -> String {
+    package static func plain(_ value: JSON) -> String {
         if let s = value.stringValue { return s }
         return JSONCodec.encodeString(value)
     }
 
     /// A number without a needless ".0".
-    static func number(_ n: Double) -> String {
+    package static func number(_ n: Double) -> String {
         if n.isFinite, n.rounded() == n, abs(n) < 1e15 { return String(Int64(n)) }
         return String(n)
     }
 
-    static func number(_ value: JSON?) -> String {
+    package static func number(_ value: JSON?) -> String {
         guard let value else { return "?" }
         if let n = value.doubleValue { return number(n) }
         return plain(value)
     }
 
     /// `(x, y)`; `null` when there is no point (a view whose transform cannot be inverted).
-    static func point(_ p: Point?) -> String {
+    package static func point(_ p: Point?) -> String {
         guard let p else { return "null" }
         return "(\(number(p.x)), \(number(p.y)))"
     }

@@ -2,10 +2,10 @@ import ResponderProtocol
 
 /// Indented JSON text, written iteratively so that any depth prints. Indentation stops growing past
 /// `maxIndentLevels` (whitespace only: the text stays valid JSON and lines stay short).
-enum PrettyJSON {
-    static let maxIndentLevels = 40
+package enum PrettyJSON {
+    package static let maxIndentLevels = 40
 
-    static func render(_ root: JSON) -> String {
+    package static func render(_ root: JSON) -> String {
         enum Work {
             case value(JSON, depth: Int, last: Bool)
             case key(String)

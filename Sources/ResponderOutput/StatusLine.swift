@@ -4,21 +4,21 @@ import ResponderClient
 /// One line of progress on standard error, rewritten in place, when standard error is a terminal: reading a
 /// large file, sending a large request, waiting for the engine. It is erased before anything else is printed,
 /// so it never mixes with the output; when standard error is not a terminal nothing is shown.
-enum StatusLine {
+package enum StatusLine {
     /// Requests and files from this size on say what they are doing at once; smaller ones only once a wait
     /// passes a second.
-    static let largeBytes = 1_000_000
+    package static let largeBytes = 1_000_000
 
     nonisolated(unsafe) private static var shown = false
-    static let enabled = isatty(STDERR_FILENO) == 1
+    package static let enabled = isatty(STDERR_FILENO) == 1
 
-    static func show(_ text: String) {
+    package static func show(_ text: String) {
         guard enabled else { return }
         write("\r\u{1B}[K" + text)
         shown = true
     }
 
-    static func clear() {
+    package static func clear() {
         guard shown else { return }
         write("\r\u{1B}[K")
         shown = false
@@ -30,11 +30,11 @@ enum StatusLine {
     }
 
     /// `12.6 MB`, `0.4 MB`.
-    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+    package static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     /// Shows how a request goes: `session.create: sending 12.6 MB…`, then once a second
     /// `session.create: 12.6 MB sent; waiting for the engine… 3 s (timeout 73 s)`.
-    static func report(_ progress: RequestProgress) {
+    package static func report(_ progress: RequestProgress) {
         switch progress {
         case .sending(let method, let bytes):
             if bytes >= largeBytes { show("\(method): sending \(megabytes(bytes)) to the engine…") }

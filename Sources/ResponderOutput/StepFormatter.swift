@@ -3,12 +3,12 @@ import ResponderProtocol
 /// `--explain` on the dispatching commands: every step of a trace on a line of its own, in the order the
 /// engine took them, each ending with its rule — hit-testing, deliveries up the chain, control events, and
 /// what recognizers did (which observe the touch, state changes, waits, held and released phases).
-enum StepFormatter {
-    static func lines(_ trace: Trace) -> [String] {
+package enum StepFormatter {
+    package static func lines(_ trace: Trace) -> [String] {
         trace.steps.enumerated().map { i, step in "\(i + 1). " + line(step) }
     }
 
-    static func line(_ step: TraceStep) -> String {
+    package static func line(_ step: TraceStep) -> String {
         switch step {
         case .hitTest(let v, let touch):
             var text = "hitTest \(v.id): \(v.result.rawValue) at \(Output.point(v.point))"

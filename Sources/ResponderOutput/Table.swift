@@ -1,6 +1,6 @@
 /// Left-aligned columns separated by two spaces.
-enum Table {
-    static func print(header: [String], rows: [[String]]) {
+package enum Table {
+    package static func print(header: [String], rows: [[String]]) {
         let all = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
         for row in all {

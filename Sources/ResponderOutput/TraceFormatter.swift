@@ -3,10 +3,10 @@ import ResponderProtocol
 /// Turns dispatch outcomes and traces into readable paths, e.g.
 /// `touchesBegan: E → C → A → R → RVC → W → App → AD, handled by RVC`. Used by the dispatch commands
 /// (on their replies) and by `watch` (on `trace` events, whose `trace` is `{kind, steps, outcome}`).
-enum TraceFormatter {
+package enum TraceFormatter {
     /// A trace event's `trace` on one line: `kind: ` and the outcome's paths joined with "; " (the number of
     /// steps when the outcome is not one this client reads).
-    static func summary(trace value: JSON) -> String {
+    package static func summary(trace value: JSON) -> String {
         let kind = value["kind"]?.stringValue ?? "dispatch"
         var parts: [String] = []
         if let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false),
@@ -22,7 +22,7 @@ enum TraceFormatter {
     }
 
     /// The outcome of a published trace, typed by its kind.
-    static func outcome(of kind: TraceKind, from value: JSON) -> (any DispatchOutcome)? {
+    package static func outcome(of kind: TraceKind, from value: JSON) -> (any DispatchOutcome)? {
         func read<Outcome: DispatchOutcome>(_: Outcome.Type) -> (any DispatchOutcome)? {
             try? WireDecoder.decode(Outcome.self, from: value, strict: false)
         }
@@ -40,7 +40,7 @@ enum TraceFormatter {
     }
 
     /// `touch 1 began on E: touchesBegan: E → C → …, handled by RVC [control events: touchDown] [actions: …]`.
-    static func delivery(_ d: TouchDelivery) -> String {
+    package static func delivery(_ d: TouchDelivery) -> String {
         var text = "touch \(Describe.id(d.touch)) \(d.phase.rawValue)" + (d.view.map { " on \($0)" } ?? "") + ": "
         let reason = d.reason?.rawValue
         if d.dropped {
@@ -71,7 +71,7 @@ enum TraceFormatter {
     }
 
     /// `gesture dismissTap: possible → recognized (G2, taps-completed)`; `(G4, excluded by cardHold)`.
-    static func gesture(_ t: GestureTransition) -> String {
+    package static func gesture(_ t: GestureTransition) -> String {
         var why = [t.rule.rawValue]
         switch (t.reason, t.by) {
         case (let reason?, let by?): why.append("\(reason.rawValue) by \(by)")
@@ -83,14 +83,14 @@ enum TraceFormatter {
     }
 
     /// `action dismissKeyboard: dismissTap → rootVC, performed (G3)`, or `…, not performed (not-implemented, G3)`.
-    static func gestureAction(_ a: GestureActionSent) -> String {
+    package static func gestureAction(_ a: GestureActionSent) -> String {
         "action \(label(a.action))\(a.recognizer) → \(a.target), "
             + (a.performed ? "performed (G3)" : "not performed (\(a.reason?.rawValue ?? "?"), G3)")
     }
 
     /// G5: `gesture singleTap waits for doubleTap to fail (G5)` for each `gestureWait` step of a trace (a
     /// recognizer that would have recognized, holding its decision until the ones it requires fail).
-    static func waitLines(_ trace: Trace) -> [String] {
+    package static func waitLines(_ trace: Trace) -> [String] {
         trace.steps.compactMap { step in
             guard case .gestureWait(let recognizer, let waitingFor) = step else { return nil }
             return "gesture \(recognizer) waits for \(waitingFor.joined(separator: ", ")) to fail (G5)"
@@ -99,7 +99,7 @@ enum TraceFormatter {
 
     /// `message: a → b → c, handled by X` or `…, discarded (no responder handled it)`; a message that never
     /// started (no `start`, nothing visited) shows the trace's discard reason.
-    static func path(message: String?, start: String? = nil, visited: [String], handledBy: [String], discard: String?) -> String {
+    package static func path(message: String?, start: String? = nil, visited: [String], handledBy: [String], discard: String?) -> String {
         var steps = visited
         if steps.isEmpty, let start { steps = [start] }
         var text = message.map(label) ?? ""
@@ -112,7 +112,7 @@ enum TraceFormatter {
     }
 
     /// `copy: A → B, performed by B` or `copy: A → B, not performed (end-of-chain)`.
-    static func action(_ outcome: ActionOutcome, name: String?) -> String {
+    package static func action(_ outcome: ActionOutcome, name: String?) -> String {
         var text = name.map(label) ?? ""
         text += outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
         if outcome.performed {
@@ -124,14 +124,14 @@ enum TraceFormatter {
     }
 
     /// An entry of a delivery's `actions`: `save: → VC` or `save: not performed`.
-    static func actionEntry(_ a: ControlAction) -> String {
+    package static func actionEntry(_ a: ControlAction) -> String {
         guard a.performed else { return "\(a.action) not performed" }
         return a.by.map { "\(a.action) → \($0)" } ?? a.action
     }
 
     /// A `treeChange` outcome: cancelled touches, cancelled presses, forced resignations, then recognizers
     /// cancelled or failed because their view left, and the phases they released.
-    static func treeChange(_ outcome: TreeChangeOutcome, trace: Trace) -> [String] {
+    package static func treeChange(_ outcome: TreeChangeOutcome, trace: Trace) -> [String] {
         var out = outcome.touches.map(delivery)
         for p in outcome.presses {
             out.append("press \(Describe.id(p.press)): "
@@ -146,12 +146,12 @@ enum TraceFormatter {
     }
 
     /// `focus window w1: tf1 → tf2 (become)`: a trace's first-responder change, or a focus event's.
-    static func focus(_ change: FocusChange) -> String {
+    package static func focus(_ change: FocusChange) -> String {
         "focus window \(change.window): \(Describe.id(change.from)) → \(Describe.id(change.to)) (\(change.reason.rawValue))"
     }
 
     /// Who a become/resign trace is about: the responder that changed, else the first node checked.
-    static func subject(of trace: Trace) -> String? {
+    package static func subject(of trace: Trace) -> String? {
         let change = trace.focusChanges.first
         if let id = trace.kind == .become ? change?.to : change?.from { return id }
         for step in trace.steps {
@@ -161,7 +161,7 @@ enum TraceFormatter {
     }
 
     /// The reason of the first `discard` step of a trace (`no-key-window, E3`).
-    static func discard(in trace: Trace) -> String? {
+    package static func discard(in trace: Trace) -> String? {
         for step in trace.steps {
             if case .discard(_, let reason, let rule, _, _, _) = step { return "\(reason.rawValue), \(rule.rawValue)" }
         }
@@ -169,15 +169,15 @@ enum TraceFormatter {
     }
 
     /// `touchesBegan: ` — or `copy: ` for a selector that already ends in a colon.
-    static func label(_ message: String) -> String { message.hasSuffix(":") ? message + " " : message + ": " }
+    package static func label(_ message: String) -> String { message.hasSuffix(":") ? message + " " : message + ": " }
 }
 
 extension TouchDeliveryReason {
     /// Reasons a recognizer gave (G7–G9): printed with their rule.
-    var isGestureReason: Bool { self == .held || self == .released || self == .cancelledByGesture || self == .takenByGesture }
+    package var isGestureReason: Bool { self == .held || self == .released || self == .cancelledByGesture || self == .takenByGesture }
 }
 
 extension GestureState {
     /// G3: the states on entering which a recognizer sends its actions.
-    var sendsActions: Bool { self == .recognized || self == .began || self == .changed || self == .ended }
+    package var sendsActions: Bool { self == .recognized || self == .began || self == .changed || self == .ended }
 }

@@ -4,14 +4,14 @@ import ResponderProtocol
 
 /// What `draw` and `web` ask the engine for a picture, read as plain JSON so that members and reasons a newer
 /// engine adds draw as well as they can instead of failing.
-struct WorldState {
-    var tree: JSON
-    var firstResponders: [String: String]
-    var revision: Int
-    var seq: Int
+package struct WorldState {
+    package var tree: JSON
+    package var firstResponders: [String: String]
+    package var revision: Int
+    package var seq: Int
 
     /// `session.snapshot`: the tree and every window's first responder.
-    static func fetch(_ connection: ResponderConnection, session: String) throws(ClientError) -> WorldState {
+    package static func fetch(_ connection: ResponderConnection, session: String) throws(ClientError) -> WorldState {
         var reply = try connection.call("session.snapshot", ["session": .string(session)])
         let state = WorldState(tree: reply["tree"] ?? .null, firstResponders: firstResponders(reply["firstResponders"]),
                                revision: reply["revision"]?.intValue ?? 0, seq: reply["seq"]?.intValue ?? 0)
@@ -19,7 +19,7 @@ struct WorldState {
         return state
     }
 
-    static func firstResponders(_ json: JSON?) -> [String: String] {
+    package static func firstResponders(_ json: JSON?) -> [String: String] {
         var out: [String: String] = [:]
         for (window, responder) in json?.objectMembers ?? [] { if let r = responder.stringValue { out[window] = r } }
         return out
@@ -27,9 +27,9 @@ struct WorldState {
 }
 
 /// Overlays from the engine's replies and traces: a hit test, a tap, a responder chain.
-enum OverlayReplies {
+package enum OverlayReplies {
     /// `hitTest` at `point`, then the responder chain of the view hit.
-    static func hit(_ connection: ResponderConnection, session: String, point: Point) throws(ClientError) -> Overlay {
+    package static func hit(_ connection: ResponderConnection, session: String, point: Point) throws(ClientError) -> Overlay {
         let result = try connection.call("hitTest", ["session": .string(session), "point": [.number(point.x), .number(point.y)]])
         let path = HitPath(point: point, result: result)
         var overlay = Overlay(title: "hitTest at \(SVGText.point(point.x, point.y))", hit: path)
@@ -42,7 +42,7 @@ enum OverlayReplies {
 
     /// `event.tap` at `point` (a real tap, or a dry run): the hit test of its trace, what each phase did, and
     /// the responder chain of the view it went to.
-    static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool) throws(ClientError) -> Overlay {
+    package static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool) throws(ClientError) -> Overlay {
         var params: JSON = ["session": .string(session), "point": [.number(point.x), .number(point.y)]]
         if dryRun { params = params.setting("dryRun", true) }
         let result = try connection.call("event.tap", params)
@@ -56,14 +56,14 @@ enum OverlayReplies {
     }
 
     /// `responderChain` from `id`.
-    static func chain(_ connection: ResponderConnection, session: String, id: String) throws(ClientError) -> [String] {
+    package static func chain(_ connection: ResponderConnection, session: String, id: String) throws(ClientError) -> [String] {
         let result = try connection.call("responderChain", ["session": .string(session), "id": .string(id)])
         return (result["chain"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
     /// A touch trace (a reply's or a published one): its first touch's hit test, the responders its began
     /// phase visited as the chain, and its deliveries in words.
-    static func touch(trace: JSON, point: Point?) -> Overlay {
+    package static func touch(trace: JSON, point: Point?) -> Overlay {
         let steps = trace["steps"]?.arrayValue ?? []
         let first = steps.first { $0["step"]?.stringValue == "hitTest" }?["touch"]
         let visits = steps.filter { $0["step"]?.stringValue == "hitTest" && $0["touch"] == first }.map(Visit.init(json:))
@@ -84,8 +84,8 @@ enum OverlayReplies {
 }
 
 /// A trace in words, as `watch` and the dispatch commands print it.
-enum TraceLines {
-    static func lines(trace: JSON) -> [String] {
+package enum TraceLines {
+    package static func lines(trace: JSON) -> [String] {
         guard let typed = try? WireDecoder.decode(Trace.self, from: trace, strict: false),
               let outcome = TraceFormatter.outcome(of: typed.kind, from: trace["outcome"] ?? .null) else {
             return [TraceFormatter.summary(trace: trace)]

@@ -1,14 +1,16 @@
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
+import Synchronization
 
 /// The page's side of a followed session: the mirror of the world, the last events with the world as each
 /// left it (for the scrubber), and the open pages to tell. Written by the feed thread, read by the web
-/// handlers; one lock guards it all.
-final class Inspector: @unchecked Sendable {
-    struct Entry {
+/// handlers; one Mutex guards it all.
+package final class Inspector: Sendable {
+    package struct Entry {
         var seq: Int
         var message: JSON
         /// The world after this event; nil once dropped to bound memory (the page then cannot scrub to it).
@@ -20,39 +22,29 @@ final class Inspector: @unchecked Sendable {
         var overlay: Overlay?
     }
 
-    let session: String
-    let capacity: Int
-    private let lock = NSLock()
-    private var mirror = WorldMirror()
-    private var tree = JSONHolder(.null)
-    private var generation = 0
-    private var scene = Scene(tree: .null)
-    private var firstResponders: [String: String] = [:]
-    private var seq = 0
-    private var history: [Entry] = []
-    private var pages: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
-    private var lastStatus = "connecting to the engine…"
-    /// Trees kept for the scrubber, counted in nodes: past this, the oldest entries lose theirs.
-    private let keptNodesLimit = 300_000
+    package let session: String
+    package let capacity: Int
+    private let state: Mutex<State>
 
-    init(session: String, capacity: Int) {
+    package init(session: String, capacity: Int) {
         self.session = session
         self.capacity = capacity
+        state = Mutex(State(session: session, capacity: capacity))
     }
 
     // MARK: - From the feed thread
 
-    func receive(_ item: SessionFollower.Item, connection: ResponderConnection) {
+    package func receive(_ item: SessionFollower.Item, connection: ResponderConnection) {
         switch item {
         case .snapshot(let s):
-            lock.lock()
-            do { try mirror.load(tree: s.tree, detached: s.detached) } catch { lastStatus = "cannot mirror the snapshot: \(error.message)" }
-            setWorld(tree: s.tree, firstResponders: Dictionary(s.firstResponders.entries.compactMap { e in e.responder.map { (e.window, $0) } }, uniquingKeysWith: { $1 }))
-            seq = s.seq
-            history.removeAll()
-            lastStatus = "following \(session) from seq \(s.seq)"
-            for m in [statusMessage(), worldMessage(live: true), historyMessage()] { sendToPages(m) }
-            lock.unlock()
+            state.withLock { st in
+                do throws(RPCError) { try st.mirror.load(tree: s.tree, detached: s.detached) } catch { st.lastStatus = "cannot mirror the snapshot: \(error.message)" }
+                st.setWorld(tree: s.tree, firstResponders: Dictionary(s.firstResponders.entries.compactMap { e in e.responder.map { (e.window, $0) } }, uniquingKeysWith: { $1 }))
+                st.seq = s.seq
+                st.history.removeAll()
+                st.lastStatus = "following \(session) from seq \(s.seq)"
+                for m in [st.statusMessage(), st.worldMessage(live: true), st.historyMessage()] { st.sendToPages(m) }
+            }
         case .event(let e):
             event(e, connection: connection)
         case .recovered(let after, let through, let count):
@@ -67,134 +59,109 @@ final class Inspector: @unchecked Sendable {
     private func event(_ e: EngineEvent, connection: ResponderConnection) {
         let body = e.body
         let stream = e.stream ?? "?"
-        var overlay: Overlay?
-        lock.lock()
-        var worldChanged = false
-        switch stream {
-        case "tree":
-            do {
-                try mirror.apply(event: body)
-            } catch {
-                // A change this client cannot replay (a newer engine's field): take the engine's tree instead.
-                lock.unlock()
+        if stream == "tree" {
+            let replayed = state.withLock { (try? $0.mirror.apply(event: body)) != nil }
+            if !replayed {
+                // A change this client cannot replay (a newer engine's field): take the engine's tree instead,
+                // asked for outside the lock.
                 let fresh = try? connection.call("tree.get", ["session": .string(session)])
-                lock.lock()
-                if let t = fresh?["tree"] { try? mirror.load(tree: t, detached: nil) }
+                state.withLock { st in if let t = fresh?["tree"] { try? st.mirror.load(tree: t, detached: nil) } }
             }
-            setWorld(tree: mirror.tree, firstResponders: firstResponders)
-            worldChanged = true
-        case "focus":
-            if let window = body["change"]?["window"]?.stringValue {
-                firstResponders[window] = body["change"]?["to"]?.stringValue
-                worldChanged = true
-            }
-        case "trace":
-            let trace = body["trace"] ?? .null
-            if trace["kind"]?.stringValue == "touch" {
-                overlay = OverlayReplies.touch(trace: trace, point: Self.requestPoint(body))
-            } else {
-                overlay = Overlay(notes: TraceLines.lines(trace: trace))
-            }
-            overlay?.title = "#\(e.seq ?? 0) \(trace["kind"]?.stringValue ?? "trace") by \(body["cause"]?["client"]?.stringValue ?? "?")"
-        default:
-            break
         }
-        seq = e.seq ?? seq
-        let message: JSON = ["type": "event", "seq": JSON(seq), "stream": .string(stream),
-                             "client": JSON(body["cause"]?["client"]?.stringValue), "summary": .string(EventFormatter.summary(body)),
-                             "receivedAt": .number((Date().timeIntervalSince1970 * 1000).rounded())]
-        history.append(Entry(seq: seq, message: message, tree: tree, generation: generation, nodes: scene.nodes.count,
-                             firstResponders: firstResponders, overlay: overlay))
-        trimHistory()
-        var out = [message]
-        if worldChanged { out.append(worldMessage(live: true)) }
-        if let overlay { out.append(overlayMessage(overlay, source: "event", seq: seq, scene: scene)) }
-        // Sent before the lock is released: a page attaching meanwhile gets this event either in its history or
-        // after it, never before it (its history would then wipe the event off the page).
-        out.forEach(sendToPages)
-        lock.unlock()
+        state.withLock { st in
+            var overlay: Overlay?
+            var worldChanged = false
+            switch stream {
+            case "tree":
+                st.setWorld(tree: st.mirror.tree, firstResponders: st.firstResponders)
+                worldChanged = true
+            case "focus":
+                if let window = body["change"]?["window"]?.stringValue {
+                    st.firstResponders[window] = body["change"]?["to"]?.stringValue
+                    worldChanged = true
+                }
+            case "trace":
+                let trace = body["trace"] ?? .null
+                if trace["kind"]?.stringValue == "touch" {
+                    overlay = OverlayReplies.touch(trace: trace, point: Self.requestPoint(body))
+                } else {
+                    overlay = Overlay(notes: TraceLines.lines(trace: trace))
+                }
+                overlay?.title = "#\(e.seq ?? 0) \(trace["kind"]?.stringValue ?? "trace") by \(body["cause"]?["client"]?.stringValue ?? "?")"
+            default:
+                break
+            }
+            st.seq = e.seq ?? st.seq
+            let seq = st.seq
+            let message: JSON = ["type": "event", "seq": JSON(seq), "stream": .string(stream),
+                                 "client": JSON(body["cause"]?["client"]?.stringValue), "summary": .string(EventFormatter.summary(body)),
+                                 "receivedAt": .number((Date().timeIntervalSince1970 * 1000).rounded())]
+            st.history.append(Entry(seq: seq, message: message, tree: st.tree, generation: st.generation, nodes: st.scene.nodes.count,
+                                    firstResponders: st.firstResponders, overlay: overlay))
+            st.trimHistory()
+            var out = [message]
+            if worldChanged { out.append(st.worldMessage(live: true)) }
+            if let overlay { out.append(st.overlayMessage(overlay, source: "event", seq: seq, scene: st.scene)) }
+            // Sent under the lock: a page attaching meanwhile gets this event either in its history or after
+            // it, never before it (its history would then wipe the event off the page).
+            out.forEach { st.sendToPages($0) }
+        }
     }
 
     /// The screen point of a dispatching request (13.3 `request`): event.tap's point, or event.touch's first.
-    static func requestPoint(_ body: JSON) -> Point? {
+    package static func requestPoint(_ body: JSON) -> Point? {
         let params = body["request"]?["params"]
         let raw = params?["point"] ?? params?["touches"]?.arrayValue?.first?["point"]
         guard let a = raw?.arrayValue, a.count == 2, let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
         return Point(x, y)
     }
 
-    func status(_ text: String) {
-        lock.lock()
-        lastStatus = text
-        sendToPages(statusMessage())
-        lock.unlock()
-    }
-
-    /// Keeps `capacity` entries, and trees for at most `keptNodesLimit` nodes in all (a tree shared by
-    /// consecutive entries counts once).
-    private func trimHistory() {
-        if history.count > capacity { history.removeFirst(history.count - capacity) }
-        var nodes = 0
-        var last = -1
-        for i in history.indices.reversed() where history[i].tree != nil {
-            if history[i].generation != last { nodes += history[i].nodes }
-            last = history[i].generation
-            if nodes > keptNodesLimit { history[i].tree = nil }
+    package func status(_ text: String) {
+        state.withLock { st in
+            st.lastStatus = text
+            st.sendToPages(st.statusMessage())
         }
-    }
-
-    private func setWorld(tree json: JSON, firstResponders fr: [String: String]) {
-        tree = JSONHolder(json)
-        generation += 1
-        scene = Scene(tree: json)
-        firstResponders = fr
     }
 
     // MARK: - From the web handlers
 
     /// A new page: what it shows first.
-    func attach(_ page: AsyncStream<WSMessage>.Continuation) -> UUID {
+    package func attach(_ page: AsyncStream<WSMessage>.Continuation) -> UUID {
         let id = UUID()
-        lock.lock()
-        pages[id] = page
-        for m in [helloMessage(), statusMessage(), worldMessage(live: true), historyMessage()] {
-            page.yield(.text(JSONCodec.encodeString(m)))
+        state.withLock { st in
+            st.pages[id] = page
+            for m in [st.helloMessage(), st.statusMessage(), st.worldMessage(live: true), st.historyMessage()] {
+                page.yield(.text(JSONCodec.encodeString(m)))
+            }
         }
-        lock.unlock()
         return id
     }
 
-    func detach(_ id: UUID) {
-        lock.lock()
-        pages[id] = nil
-        lock.unlock()
+    package func detach(_ id: UUID) {
+        state.withLock { $0.pages[id] = nil }
     }
 
     /// The world as it was after event `seq` (nil: now), with that event's overlay.
-    func scrub(to target: Int?) -> [JSON] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let target else { return [worldMessage(live: true), ["type": "overlay", "clear": true]] }
-        guard let entry = history.last(where: { $0.seq == target }) else { return [error("event #\(target) is no longer held")] }
-        guard let t = entry.tree else { return [error("the world after #\(target) is no longer held (large worlds keep fewer)")] }
-        let past = Scene(tree: t.value)
-        var out = [worldMessage(scene: past, firstResponders: entry.firstResponders, live: false, at: target)]
-        out.append(entry.overlay.map { overlayMessage($0, source: "event", seq: target, scene: past) } ?? ["type": "overlay", "clear": true])
-        return out
+    package func scrub(to target: Int?) -> [JSON] {
+        state.withLock { st in
+            guard let target else { return [st.worldMessage(live: true), ["type": "overlay", "clear": true]] }
+            guard let entry = st.history.last(where: { $0.seq == target }) else { return [State.error("event #\(target) is no longer held")] }
+            guard let t = entry.tree else { return [State.error("the world after #\(target) is no longer held (large worlds keep fewer)")] }
+            let past = Scene(tree: t.value)
+            var out = [st.worldMessage(scene: past, firstResponders: entry.firstResponders, live: false, at: target)]
+            out.append(entry.overlay.map { st.overlayMessage($0, source: "event", seq: target, scene: past) } ?? ["type": "overlay", "clear": true])
+            return out
+        }
     }
 
     /// An overlay drawn on the current world.
-    func overlayMessage(_ overlay: Overlay, source: String, seq: Int? = nil) -> JSON {
-        lock.lock()
-        defer { lock.unlock() }
-        return overlayMessage(overlay, source: source, seq: seq, scene: scene)
+    package func overlayMessage(_ overlay: Overlay, source: String, seq: Int? = nil) -> JSON {
+        state.withLock { st in st.overlayMessage(overlay, source: source, seq: seq, scene: st.scene) }
     }
 
     /// A node's fields (its children counted, not listed) from the world shown.
-    func node(_ id: String) -> JSON? {
-        lock.lock()
-        let root = tree.value
-        lock.unlock()
+    package func node(_ id: String) -> JSON? {
+        let root = state.withLock { $0.tree.value }
         var stack = [root]
         while let n = stack.popLast() {
             if n["id"]?.stringValue == id {
@@ -207,17 +174,59 @@ final class Inspector: @unchecked Sendable {
         }
         return nil
     }
+}
 
-    // MARK: - Messages (under the lock)
+/// What the Mutex guards, and the messages built from it (under the lock).
+private struct State {
+    let session: String
+    let capacity: Int
+    var mirror = WorldMirror()
+    var tree = JSONHolder(.null)
+    var generation = 0
+    var scene = Scene(tree: .null)
+    var firstResponders: [String: String] = [:]
+    var seq = 0
+    var history: [Inspector.Entry] = []
+    var pages: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
+    var lastStatus = "connecting to the engine…"
+    /// Trees kept for the scrubber, counted in nodes: past this, the oldest entries lose theirs.
+    let keptNodesLimit = 300_000
 
-    private func helloMessage() -> JSON { ["type": "hello", "session": .string(session), "capacity": JSON(capacity)] }
-    private func statusMessage() -> JSON { ["type": "status", "text": .string(lastStatus), "seq": JSON(seq)] }
-    private func historyMessage() -> JSON { ["type": "history", "events": .array(history.map(\.message))] }
-    private func error(_ text: String) -> JSON { ["type": "error", "message": .string(text)] }
+    init(session: String, capacity: Int) {
+        self.session = session
+        self.capacity = capacity
+    }
 
-    private func worldMessage(live: Bool) -> JSON { worldMessage(scene: scene, firstResponders: firstResponders, live: live, at: seq) }
+    /// Keeps `capacity` entries, and trees for at most `keptNodesLimit` nodes in all (a tree shared by
+    /// consecutive entries counts once).
+    mutating func trimHistory() {
+        if history.count > capacity { history.removeFirst(history.count - capacity) }
+        var nodes = 0
+        var last = -1
+        for i in history.indices.reversed() where history[i].tree != nil {
+            if history[i].generation != last { nodes += history[i].nodes }
+            last = history[i].generation
+            if nodes > keptNodesLimit { history[i].tree = nil }
+        }
+    }
 
-    private func worldMessage(scene: Scene, firstResponders: [String: String], live: Bool, at: Int) -> JSON {
+    mutating func setWorld(tree json: JSON, firstResponders fr: [String: String]) {
+        tree = JSONHolder(json)
+        generation += 1
+        scene = Scene(tree: json)
+        firstResponders = fr
+    }
+
+    // MARK: - Messages
+
+    func helloMessage() -> JSON { ["type": "hello", "session": .string(session), "capacity": JSON(capacity)] }
+    func statusMessage() -> JSON { ["type": "status", "text": .string(lastStatus), "seq": JSON(seq)] }
+    func historyMessage() -> JSON { ["type": "history", "events": .array(history.map(\.message))] }
+    static func error(_ text: String) -> JSON { ["type": "error", "message": .string(text)] }
+
+    func worldMessage(live: Bool) -> JSON { worldMessage(scene: scene, firstResponders: firstResponders, live: live, at: seq) }
+
+    func worldMessage(scene: Scene, firstResponders: [String: String], live: Bool, at: Int) -> JSON {
         let selection = try! Selection(scene: scene, options: PictureOptions())  // no window or subtree named: cannot fail
         let svg = WorldSVG(scene: scene, selection: selection, firstResponders: firstResponders, tooltips: false).render()
         let firsts = Set(firstResponders.values)
@@ -234,7 +243,7 @@ final class Inspector: @unchecked Sendable {
                 "firstResponders": .object(firstResponders.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })]
     }
 
-    private func overlayMessage(_ overlay: Overlay, source: String, seq: Int?, scene: Scene) -> JSON {
+    func overlayMessage(_ overlay: Overlay, source: String, seq: Int?, scene: Scene) -> JSON {
         let crop = Rect(0, 0, scene.size.x, scene.size.y)
         let svg = OverlaySVG(scene: scene, crop: crop, overlay: overlay, firstResponders: firstResponders).render()
         let lines: [JSON] = Legend(overlay: overlay).lines.map { ["style": .string($0.style.rawValue), "text": .string($0.text), "node": JSON($0.node)] }
@@ -243,7 +252,7 @@ final class Inspector: @unchecked Sendable {
     }
 
     /// To every page, in the order of the feed; the lock is held (yielding to a page's stream never blocks).
-    private func sendToPages(_ message: JSON) {
+    func sendToPages(_ message: JSON) {
         let text = JSONCodec.encodeString(message)
         for page in pages.values { page.yield(.text(text)) }
     }

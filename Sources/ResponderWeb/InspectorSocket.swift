@@ -1,16 +1,23 @@
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
 
 /// One page's WebSocket: the inspector's messages out; the page's requests in — `hit` and `tap` at a screen
 /// point, `select` a node, `scrub` to an event (or back to live) — each answered on this socket alone.
-struct InspectorSocket: WSMessageHandler {
-    let inspector: Inspector
-    let requests: EngineRequests
+package struct InspectorSocket: WSMessageHandler {
+    package let inspector: Inspector
+    package let requests: EngineThread
 
-    func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+    /// `requests` carries the page's hit tests, taps and chains (a thread of its own, not the feed's).
+    package init(inspector: Inspector, requests: EngineThread) {
+        self.inspector = inspector
+        self.requests = requests
+    }
+
+    package func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (out, continuation) = AsyncStream<WSMessage>.makeStream()
         let id = inspector.attach(continuation)
         Task {
@@ -33,14 +40,16 @@ struct InspectorSocket: WSMessageHandler {
                     return [failure("\(request["type"]!.stringValue!) needs x and y")]
                 }
                 let tap = request["type"]?.stringValue == "tap"
-                let overlay = try await requests.perform { connection in
+                let overlay = try await requests.perform { connection throws(ClientError) in
                     tap ? try OverlayReplies.tap(connection, session: session, point: Point(x, y), dryRun: false)
                         : try OverlayReplies.hit(connection, session: session, point: Point(x, y))
                 }
                 return [inspector.overlayMessage(overlay, source: tap ? "tap" : "hit")]
             case "select":
                 guard let id = request["id"]?.stringValue else { return [failure("select needs id")] }
-                let chain = try? await requests.perform { try OverlayReplies.chain($0, session: session, id: id) }
+                let chain = try? await requests.perform { connection throws(ClientError) in
+                    try OverlayReplies.chain(connection, session: session, id: id)
+                }
                 return [["type": "node", "id": .string(id), "fields": inspector.node(id) ?? .null, "chain": JSON((chain ?? []))]]
             case "scrub":
                 return inspector.scrub(to: request["seq"]?.intValue)

@@ -1,7 +1,7 @@
 /// The inspector page: HTML, CSS and JavaScript served from this binary (no build step, nothing fetched from
 /// the internet). The picture's own stylesheet (ResponderPicture) is put into the HTML when served.
-enum PageAssets {
-    static let html = #"""
+package enum PageAssets {
+    package static let html = #"""
 <!doctype html>
 <html lang="en">
 <head>
@@ -56,7 +56,7 @@ enum PageAssets {
 </html>
 """#
 
-    static let css = #"""
+    package static let css = #"""
 * { box-sizing: border-box; }
 html, body { margin: 0; height: 100%; font: 13px/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #1f2430; background: #eef0f4; }
 body { display: grid; grid-template-rows: 48px 1fr 46px; }

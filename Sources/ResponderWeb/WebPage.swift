@@ -1,11 +1,12 @@
 import FlyingFox
 import Foundation
+import ResponderClient
 import ResponderPicture
 import ResponderProtocol
 
 /// The page's routes: three static files compiled into this binary, and the WebSocket.
-enum WebPage {
-    static func routes(_ server: HTTPServer, inspector: Inspector, requests: EngineRequests, token: String) async {
+package enum WebPage {
+    package static func routes(_ server: HTTPServer, inspector: Inspector, requests: EngineThread, token: String) async {
         let html = PageAssets.html.replacingOccurrences(of: "/*PICTURE-STYLE*/", with: Picture.style)
             .replacingOccurrences(of: "<!--PICTURE-DEFS-->", with: Picture.defs)
         await server.appendRoute("GET /", to: file(html, "text/html; charset=utf-8"))
@@ -28,11 +29,11 @@ enum WebPage {
 /// must carry the run's secret token (from the printed address; other local users and other sites never see it),
 /// and a browser's `Origin` must be this server itself, so a page from another site cannot open it even on
 /// a machine where the token leaked into its history.
-struct GuardedSocket: HTTPHandler {
-    let token: String
-    let socket: WebSocketHTTPHandler
+package struct GuardedSocket: HTTPHandler {
+    package let token: String
+    package let socket: WebSocketHTTPHandler
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let given = request.query["token"], Secrets.equal(given, token) else {
             return Self.forbidden("the inspector's socket needs the token of the address responder web printed")
         }
@@ -44,12 +45,12 @@ struct GuardedSocket: HTTPHandler {
         return try await socket.handleRequest(request)
     }
 
-    static func forbidden(_ reason: String) -> HTTPResponse {
+    package static func forbidden(_ reason: String) -> HTTPResponse {
         HTTPResponse(statusCode: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"], body: Data(reason.utf8))
     }
 
     /// 128 random bits, hex: the run's token.
-    static func newToken() -> String {
+    package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }

@@ -1,10 +1,11 @@
+import ResponderOutput
 import ResponderProtocol
 
 /// `apply_ops` → `tree.apply`.
-enum ApplyOpsTool: MCPTool {
-    static let name = "apply_ops"
-    static let title = "Change the world"
-    static let description = """
+package enum ApplyOpsTool: MCPTool {
+    package static let name = "apply_ops"
+    package static let title = "Change the world"
+    package static let description = """
         Change the simulated world with a batch of ops, applied atomically: every op or none, and a mistake is an \
         error naming the op and the field (e.g. ops[0].set.hiden) with nothing changed. Ops: \
         {"op": "insert", "parent": <id or null for detached>, "index"?: n, "node": {...}}, \
@@ -19,24 +20,24 @@ enum ApplyOpsTool: MCPTool {
         gestureRecognizers, key and windowLevel (window), presentedBy (view controller), hitTest {insets, mode, redirect}. The last child is \
         front-most. Everyone watching the session sees the change.
         """
-    static let properties: [(key: String, value: JSON)] = [
+    package static let properties: [(key: String, value: JSON)] = [
         ("ops", ["type": "array", "description": "The ops, applied in order, each seeing the ones before.",
                  "items": ["type": "object", "required": ["op"],
                            "properties": ["op": ["type": "string", "enum": ["insert", "remove", "move", "update"]]]]]),
         ("ifRevision", ["type": "integer", "minimum": 0,
                         "description": "Apply only if the session is still at this revision (else REVISION_CONFLICT): a guard against other editors."]),
     ]
-    static let required = ["ops"]
-    static let readOnly = false
+    package static let required = ["ops"]
+    package static let readOnly = false
 
-    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         guard let ops = arguments.take("ops") else { throw ToolArguments.invalid("ops", "is required: an array of ops") }
         var params: JSON = ["session": .string(session), "ops": ops]
         if let revision = try arguments.optionalInteger("ifRevision") { params = params.setting("ifRevision", JSON(revision)) }
         return EngineRequest(method: TreeApplyRequest.method, params: params, subject: "\(ops.arrayValue?.count ?? 0)")
     }
 
-    static func text(_ reply: JSON, for request: EngineRequest) -> String {
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         let count = Int(request.subject ?? "") ?? 0
         let session = request.params["session"]?.stringValue ?? "?"
         var text = "applied \(count) op\(count == 1 ? "" : "s") to \(session): revision \(Describe.number(reply["revision"]?.intValue))"

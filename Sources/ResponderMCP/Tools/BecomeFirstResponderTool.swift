@@ -1,10 +1,11 @@
+import ResponderOutput
 import ResponderProtocol
 
 /// `become_first_responder` → `responder.become`.
-enum BecomeFirstResponderTool: MCPTool {
-    static let name = "become_first_responder"
-    static let title = "Become first responder"
-    static let description = """
+package enum BecomeFirstResponderTool: MCPTool {
+    package static let name = "become_first_responder"
+    package static let title = "Become first responder"
+    package static let description = """
         Call becomeFirstResponder() on a responder. UIKit's order: already first responder → true; not in a window → \
         false; canBecomeFirstResponder false (the default, except text fields and text views: F1) → false and the \
         current first responder stays; the current one refuses to resign (canResignFirstResponder false) → false; \
@@ -12,18 +13,18 @@ enum BecomeFirstResponderTool: MCPTool {
         can be first responder too (F7). Publishes a trace and a focus event. Returns whether it did, why, and \
         which responder resigned.
         """
-    static let properties: [(key: String, value: JSON)] = [
+    package static let properties: [(key: String, value: JSON)] = [
         ("id", ToolSchema.nodeID("The responder: a node id of the world.")),
     ]
-    static let required = ["id"]
-    static let readOnly = false
+    package static let required = ["id"]
+    package static let readOnly = false
 
-    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let id = try arguments.string("id")
         return EngineRequest(method: BecomeRequest.method, params: ["session": .string(session), "id": .string(id)], subject: id)
     }
 
-    static func text(_ reply: JSON, for request: EngineRequest) -> String {
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         guard let become = typed(BecomeRequest.Response.self, reply) else { return "asked \(request.subject ?? "?") to become first responder" }
         let traced = become.base
         var lines = [FirstResponderReply.summary(traced.outcome, verb: .become, id: request.subject) + Describe.seqRange(become.seqRange)]

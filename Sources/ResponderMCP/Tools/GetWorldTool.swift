@@ -1,10 +1,11 @@
+import ResponderOutput
 import ResponderProtocol
 
 /// `get_world` → `session.snapshot`, or `tree.get` for a subtree.
-enum GetWorldTool: MCPTool {
-    static let name = "get_world"
-    static let title = "Read the world"
-    static let description = """
+package enum GetWorldTool: MCPTool {
+    package static let name = "get_world"
+    package static let title = "Read the world"
+    package static let description = """
         Read the simulated app's responder world: UIApplication, app delegate, windows, view controllers and views \
         (controls, text fields, text views), one node per line with its id, kind, class and frame in its superview's \
         bounds ([x, y, width, height]; a window's frame is in screen coordinates), the flags that change event \
@@ -13,24 +14,24 @@ enum GetWorldTool: MCPTool {
         subtrees, first responder per window, live touches and presses, recognizer states, revision and seq. With \
         subtree, only that node's subtree (tree.get). Node ids are what the other tools take.
         """
-    static let properties: [(key: String, value: JSON)] = [
+    package static let properties: [(key: String, value: JSON)] = [
         ("subtree", ToolSchema.nodeID("Only this node and its descendants. Default: the whole world.")),
     ]
-    static let required: [String] = []
-    static let readOnly = true
-    static let renamedFields = ["id": "subtree"]
+    package static let required: [String] = []
+    package static let readOnly = true
+    package static let renamedFields = ["id": "subtree"]
 
     /// Lines drawn at most; a larger world is cut with a note (the structured content has it all).
-    static let maxLines = 300
+    package static let maxLines = 300
 
-    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         if let subtree = try arguments.optionalString("subtree") {
             return EngineRequest(method: TreeGetRequest.method, params: ["session": .string(session), "id": .string(subtree)], subject: session)
         }
         return EngineRequest(method: SessionSnapshotRequest.method, params: ["session": .string(session)], subject: session)
     }
 
-    static func text(_ reply: JSON, for request: EngineRequest) -> String {
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         var lines: [String] = []
         let session = request.subject ?? "?"
         if request.method == TreeGetRequest.method {

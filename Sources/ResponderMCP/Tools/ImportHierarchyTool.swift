@@ -1,10 +1,12 @@
+import ResponderImport
+import ResponderOutput
 import ResponderProtocol
 
 /// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (issue 11's parser).
-enum ImportHierarchyTool: MCPTool {
-    static let name = "import_hierarchy"
-    static let title = "Import a running app's hierarchy"
-    static let description = """
+package enum ImportHierarchyTool: MCPTool {
+    package static let name = "import_hierarchy"
+    package static let title = "Import a running app's hierarchy"
+    package static let description = """
         Turn the view and view-controller hierarchy of a running iOS app, as lldb prints it, into the session's \
         world, replacing it. text holds the output of `po [[UIWindow keyWindow] recursiveDescription]` (views: \
         `<Class: 0xADDRESS; frame = (x y; w h); …>`, nesting shown by `   | `) and/or of `po \
@@ -13,14 +15,14 @@ enum ImportHierarchyTool: MCPTool {
         the developer sees in lldb. Lines that cannot be read are skipped and listed in the text. Then ask hit_test \
         or tap at a point to see why a touch goes where it goes.
         """
-    static let properties: [(key: String, value: JSON)] = [
+    package static let properties: [(key: String, value: JSON)] = [
         ("text", ["type": "string", "minLength": 1, "description": "The lldb output: recursiveDescription and/or _printHierarchy."]),
         ("ifRevision", ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]),
     ]
-    static let required = ["text"]
-    static let readOnly = false
+    package static let required = ["text"]
+    package static let readOnly = false
 
-    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let text = try arguments.string("text")
         var dump = HierarchyDump()
         dump.read(text, file: "text")
@@ -34,7 +36,7 @@ enum ImportHierarchyTool: MCPTool {
         return EngineRequest(method: TreeLoadRequest.method, params: params, subject: skipped.isEmpty ? nil : skipped.joined(separator: "\n"))
     }
 
-    static func text(_ reply: JSON, for request: EngineRequest) -> String {
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         let nodes = InputFile.countNodes(request.params["tree"])
         let session = request.params["session"]?.stringValue ?? "?"
         var text = "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(session): revision \(Describe.number(reply["revision"]?.intValue))"

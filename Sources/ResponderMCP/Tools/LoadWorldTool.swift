@@ -1,27 +1,28 @@
 import Foundation
+import ResponderOutput
 import ResponderProtocol
 
 /// `load_world` → `tree.load`, from a tree given inline or a world file.
-enum LoadWorldTool: MCPTool {
-    static let name = "load_world"
-    static let title = "Load a world"
-    static let description = """
+package enum LoadWorldTool: MCPTool {
+    package static let name = "load_world"
+    package static let title = "Load a world"
+    package static let description = """
         Replace the session's whole world. Give either tree, the UIApplication node {"id": "app", "kind": \
         "application", "children": [...]} holding the app delegate and windows, each window holding its root view \
         controller and views nested in "children" (node shape as in apply_ops), or file, the path of a world file \
         on this machine ({"tree": ..., "detached"?: [...]} or a bare application node, as `responder load` reads). \
         Everyone watching the session sees a load event.
         """
-    static let properties: [(key: String, value: JSON)] = [
+    package static let properties: [(key: String, value: JSON)] = [
         ("tree", ["type": "object", "description": "The application node (id \"app\", kind \"application\") with its whole tree."]),
         ("detached", ["type": "array", "items": ["type": "object"], "description": "Subtrees that exist outside the application's tree."]),
         ("file", ["type": "string", "minLength": 1, "description": "Instead of tree: a world file to read."]),
         ("ifRevision", ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]),
     ]
-    static let required: [String] = []
-    static let readOnly = false
+    package static let required: [String] = []
+    package static let readOnly = false
 
-    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         var tree = arguments.take("tree")
         var detached = arguments.take("detached")
         let file = try arguments.optionalString("file")
@@ -44,7 +45,7 @@ enum LoadWorldTool: MCPTool {
         return EngineRequest(method: TreeLoadRequest.method, params: params, subject: file)
     }
 
-    static func text(_ reply: JSON, for request: EngineRequest) -> String {
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         let nodes = InputFile.countNodes(request.params["tree"]) + (request.params["detached"]?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
         let session = request.params["session"]?.stringValue ?? "?"
         let source = request.subject.map { " from \($0)" } ?? ""

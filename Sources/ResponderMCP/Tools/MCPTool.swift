@@ -3,7 +3,7 @@ import ResponderProtocol
 /// One MCP tool: its name, a description for a model that knows UIKit, a JSON Schema for its arguments, how
 /// the arguments become one engine request, and how the engine's reply reads as text. The reply itself goes
 /// to the client unchanged as structured content (ToolRunner).
-protocol MCPTool: Sendable {
+package protocol MCPTool: Sendable {
     static var name: String { get }
     static var title: String { get }
     static var description: String { get }
@@ -22,15 +22,15 @@ protocol MCPTool: Sendable {
 }
 
 extension MCPTool {
-    static var renamedFields: [String: String] { [:] }
+    package static var renamedFields: [String: String] { [:] }
 
     /// The reply typed, read leniently (members this client does not know are ignored); nil if it does not fit.
-    static func typed<T: Decodable>(_: T.Type, _ reply: JSON) -> T? {
+    package static func typed<T: Decodable>(_: T.Type, _ reply: JSON) -> T? {
         try? WireDecoder.decode(T.self, from: reply, strict: false)
     }
 
     /// The input schema: an object of `properties` and `session`, nothing else.
-    static var inputSchema: JSON {
+    package static var inputSchema: JSON {
         .object([
             ("type", "object"),
             ("properties", .object(properties + [("session", ToolSchema.session)])),
@@ -41,19 +41,19 @@ extension MCPTool {
 }
 
 /// What a tool sends to the engine, and what the text needs to remember of the call.
-struct EngineRequest: Sendable {
-    var method: String
-    var params: JSON
+package struct EngineRequest: Sendable {
+    package var method: String
+    package var params: JSON
     /// The subject the reply does not repeat: the action sent, the node asked about, the file loaded.
-    var subject: String?
+    package var subject: String?
 }
 
 /// Every tool, in the order `tools/list` gives them. `draw` (issue 13) comes with the pictures issue.
-enum ToolCatalog {
-    static let all: [any MCPTool.Type] = [
+package enum ToolCatalog {
+    package static let all: [any MCPTool.Type] = [
         HitTestTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self, BecomeFirstResponderTool.self,
         GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self, ImportHierarchyTool.self,
     ]
 
-    static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }
+    package static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }
 }

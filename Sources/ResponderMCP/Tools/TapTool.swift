@@ -1,10 +1,11 @@
+import ResponderOutput
 import ResponderProtocol
 
 /// `tap` → `event.tap`.
-enum TapTool: MCPTool {
-    static let name = "tap"
-    static let title = "Tap a point"
-    static let description = """
+package enum TapTool: MCPTool {
+    package static let name = "tap"
+    package static let title = "Tap a point"
+    package static let description = """
         Tap the screen at a point: one UITouch that begins and ends there, delivered as UIKit would. It is hit-tested \
         once at began (H rules); touchesBegan/touchesEnded go to the hit view and up the responder chain until a \
         responder handles them (T2); a UIControl on the way takes the touch over and sends its target-actions for \
@@ -14,21 +15,21 @@ enum TapTool: MCPTool {
         the session. Returns each delivery as a path (who was asked, who handled it) with control events, actions \
         and recognizer decisions, citing rules.
         """
-    static let properties: [(key: String, value: JSON)] = [
+    package static let properties: [(key: String, value: JSON)] = [
         ("x", ToolSchema.number("Screen x, in points.")),
         ("y", ToolSchema.number("Screen y, in points.")),
     ]
-    static let required = ["x", "y"]
-    static let readOnly = false
-    static let renamedFields = ["point": "x"]
+    package static let required = ["x", "y"]
+    package static let readOnly = false
+    package static let renamedFields = ["point": "x"]
 
-    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let x = try arguments.number("x"), y = try arguments.number("y")
         return EngineRequest(method: TapRequest.method, params: ["session": .string(session), "point": [.number(x), .number(y)]],
                              subject: "(\(Output.number(x)), \(Output.number(y)))")
     }
 
-    static func text(_ reply: JSON, for request: EngineRequest) -> String {
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         guard let tap = typed(TapRequest.Response.self, reply) else { return "tapped at \(request.subject ?? "")" }
         let traced = tap.base
         let lines = traced.outcome.lines(message: nil, trace: traced.trace) + DispatchReply.focusLines(traced.trace)

@@ -1,13 +1,8 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
-
-/// A problem on the CLI's side (an unreadable file, a malformed argument), reported as `error: …`.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// One connection to the engine for the length of a command.
 final class Client {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponderOutput
 
 /// A screen coordinate given as an argument: any finite number, negative ones included (`responder tap -5 10`;
 /// `Responder.main` lets `-5` through as a value rather than an option).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderOutput
 import ResponderProtocol
 
 /// `--explain` on the commands that dispatch touches or move the clock.

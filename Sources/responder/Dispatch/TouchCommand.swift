@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponderOutput
 import ResponderProtocol
 
 struct TouchCommand: EngineCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
 
 /// `responder keygen`: the client's CURVE keypair, for engines bound to tcp (Protocol/README.md §2.1).

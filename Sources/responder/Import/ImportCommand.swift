@@ -1,6 +1,8 @@
 import ArgumentParser
-import ResponderClient
 import Foundation
+import ResponderClient
+import ResponderImport
+import ResponderOutput
 import ResponderProtocol
 
 struct ImportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
 
 /// One line of a recording (Protocol/README.md section 19).

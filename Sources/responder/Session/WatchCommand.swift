@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
 
 struct WatchCommand: EngineCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderOutput
 import ResponderProtocol
 
 struct LoadCommand: EngineCommand {

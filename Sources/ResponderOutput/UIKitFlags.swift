@@ -1,8 +1,8 @@
 import ResponderProtocol
 
 /// The class fields (Protocol/ 8.6) a tree line shows among its flags: the state a UIKit class adds.
-enum UIKitFlags {
-    static func flags(_ node: JSON) -> [String] {
+package enum UIKitFlags {
+    package static func flags(_ node: JSON) -> [String] {
         var flags: [String] = []
         if let on = node["on"]?.boolValue { flags.append(on ? "on" : "off") }
         if let value = node["value"]?.doubleValue { flags.append("value \(Output.number(.number(value)))") }

@@ -2,8 +2,8 @@ import Foundation
 import ResponderProtocol
 
 /// Reading JSON given on the command line: a file, `-` for stdin, or (for inline options) `@file`.
-enum InputFile {
-    static func read(_ path: String) throws(CLIError) -> JSON {
+package enum InputFile {
+    package static func read(_ path: String) throws(CLIError) -> JSON {
         let data: Data
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -19,13 +19,13 @@ enum InputFile {
     }
 
     /// Inline JSON text, or the contents of a file when the text starts with `@`.
-    static func inline(_ text: String, option: String) throws(CLIError) -> JSON {
+    package static func inline(_ text: String, option: String) throws(CLIError) -> JSON {
         if text.hasPrefix("@") { return try read(String(text.dropFirst())) }
         do { return try JSONCodec.decode(text) } catch { throw CLIError("\(option) is not valid JSON: \(error)") }
     }
 
     /// A world file: `{"tree": …, "detached"?: …}` or a bare application node.
-    static func world(_ path: String) throws(CLIError) -> (tree: JSON, detached: JSON?) {
+    package static func world(_ path: String) throws(CLIError) -> (tree: JSON, detached: JSON?) {
         var json = try read(path)
         defer { JSON.release(&json) }  // all but what is returned (shared, so it stays whole)
         guard json.objectMembers != nil else { throw CLIError("\(path): expected an object ({\"tree\": …} or an application node)") }
@@ -34,13 +34,13 @@ enum InputFile {
     }
 
     /// Frees a world read by `world` without recursion.
-    static func release(_ world: inout (tree: JSON, detached: JSON?)) {
+    package static func release(_ world: inout (tree: JSON, detached: JSON?)) {
         JSON.release(&world.tree)
         if world.detached != nil { JSON.release(&world.detached!) }
     }
 
     /// Counts the nodes of a nested tree (`children` arrays), iteratively.
-    static func countNodes(_ root: JSON?) -> Int {
+    package static func countNodes(_ root: JSON?) -> Int {
         guard let root else { return 0 }
         var count = 0
         var stack = [root]

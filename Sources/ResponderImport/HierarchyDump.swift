@@ -3,16 +3,16 @@ import ResponderProtocol
 /// Reads lldb hierarchy dumps into a world (the `tree` of tree.load): `recursiveDescription` lines (views) and
 /// `_printHierarchy` lines (view controllers). Each line is classified by its content, so one file may hold
 /// either kind or both. Node ids are the addresses as printed; `class` is the printed class.
-struct HierarchyDump {
+package struct HierarchyDump {
     /// A line that could not be read (or a value in it): reported with its place, skipped.
-    struct Problem {
-        var file: String
-        var line: Int
-        var message: String
-        var text: String { "\(file):\(line): \(message)" }
+    package struct Problem {
+        package var file: String
+        package var line: Int
+        package var message: String
+        package var text: String { "\(file):\(line): \(message)" }
     }
 
-    final class ViewLine {
+    package final class ViewLine {
         var id: String
         var className: String
         var kind: NodeKind = .view
@@ -26,7 +26,7 @@ struct HierarchyDump {
         }
     }
 
-    final class ControllerLine {
+    package final class ControllerLine {
         var id: String
         var className: String
         var viewID: String?
@@ -44,16 +44,18 @@ struct HierarchyDump {
         }
     }
 
-    private(set) var roots: [ViewLine] = []
-    private(set) var controllers: [ControllerLine] = []
-    private(set) var problems: [Problem] = []
+    package private(set) var roots: [ViewLine] = []
+    package private(set) var controllers: [ControllerLine] = []
+    package private(set) var problems: [Problem] = []
     private var viewsByID: [String: ViewLine] = [:]
     private var viewStack: [(depth: Int, view: ViewLine)] = []
     private var controllerStack: [(depth: Int, controller: ControllerLine)] = []
-    private(set) var lineCount = 0
+    package private(set) var lineCount = 0
+
+    package init() {}
 
     /// Reads one file's text; `progress` is called every 50,000 lines.
-    mutating func read(_ text: String, file: String, progress: ((Int) -> Void)? = nil) {
+    package mutating func read(_ text: String, file: String, progress: ((Int) -> Void)? = nil) {
         viewStack = []
         controllerStack = []
         var number = 0
@@ -92,7 +94,7 @@ struct HierarchyDump {
         }
     }
 
-    static func excerpt(_ s: some StringProtocol) -> String {
+    package static func excerpt(_ s: some StringProtocol) -> String {
         let t = s.trimmingCharacters(in: .whitespaces)
         return t.count > 60 ? "\"\(t.prefix(60))…\"" : "\"\(t)\""
     }
@@ -141,7 +143,7 @@ struct HierarchyDump {
     }
 
     /// `key = value` or `key: value` (scroll views print `contentOffset: {0, 0}`).
-    static func keyValue(_ item: String) -> (String, String)? {
+    package static func keyValue(_ item: String) -> (String, String)? {
         let eq = item.range(of: " = ")
         let co = item.range(of: ": ")
         let sep: Range<String.Index>
@@ -156,7 +158,7 @@ struct HierarchyDump {
         return (key, item[sep.upperBound...].trimmingCharacters(in: .whitespaces))
     }
 
-    static func numbers(_ s: String, open: Character, close: Character) -> [Double]? {
+    package static func numbers(_ s: String, open: Character, close: Character) -> [Double]? {
         guard s.first == open, s.last == close else { return nil }
         let inner = s.dropFirst().dropLast()
         let items = inner.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == " " })
@@ -165,7 +167,7 @@ struct HierarchyDump {
         return values
     }
 
-    static func yesNo(_ s: String) -> Bool? {
+    package static func yesNo(_ s: String) -> Bool? {
         switch s {
         case "YES", "true", "1": return true
         case "NO", "false", "0": return false
@@ -175,7 +177,7 @@ struct HierarchyDump {
 
     /// Sets a known key on the view; unknown keys become annotations. Returns a message when a known key's
     /// value cannot be read (the raw value is then kept as an annotation).
-    static func apply(key: String, value: String, to view: ViewLine) -> String? {
+    package static func apply(key: String, value: String, to view: ViewLine) -> String? {
         func set(_ name: String, _ v: JSON) { view.members.append((name, v)) }
         func bad(_ expected: String) -> String {
             view.annotations.append((key, value))
@@ -216,7 +218,7 @@ struct HierarchyDump {
 
     /// What the dump's silence means for some classes: UILabel and UIImageView are created with
     /// userInteractionEnabled NO (UIKit's default for them), and a window in a dump is shown.
-    static func defaults(_ view: ViewLine) {
+    package static func defaults(_ view: ViewLine) {
         let name = view.className
         if ["UILabel", "UIImageView"].contains(name), !view.members.contains(where: { $0.key == "userInteractionEnabled" }) {
             view.members.append(("userInteractionEnabled", .bool(false)))
@@ -227,7 +229,7 @@ struct HierarchyDump {
 
     /// The world: the application holding the dumped windows (a dump whose top view is not a window is put in
     /// a window of its size), the controllers inserted above their root views, presented ones under the window.
-    mutating func world() -> JSON {
+    package mutating func world() -> JSON {
         var windows: [ViewLine] = []
         var used = Set(viewsByID.keys)
         func fresh(_ base: String) -> String {
@@ -311,7 +313,7 @@ struct HierarchyDump {
     }
 
     /// The nested node object, built without recursion (a dump may nest deeply).
-    static func json(_ root: ViewLine) -> JSON {
+    package static func json(_ root: ViewLine) -> JSON {
         func fields(_ n: ViewLine) -> [(key: String, value: JSON)] {
             var m: [(key: String, value: JSON)] = [("id", .string(n.id)), ("kind", .string(n.kind.rawValue))]
             if n.className != n.kind.defaultClassName { m.append(("class", .string(n.className))) }
@@ -346,7 +348,7 @@ struct HierarchyDump {
     }
 
     /// The node kind for a printed class (module prefixes kept; subclasses recognised by their name's ending).
-    static func kind(_ className: String) -> NodeKind {
+    package static func kind(_ className: String) -> NodeKind {
         let bare = className.split(separator: ".").last.map(String.init) ?? className
         if bare.hasSuffix("Window") { return .window }
         if bare.hasSuffix("TextField") { return .textField }
@@ -358,7 +360,7 @@ struct HierarchyDump {
     }
 
     /// Splits at `separator` outside (), [], {}, <> and '…'.
-    static func splitTopLevel(_ s: Substring, separator: Character) -> [String] {
+    package static func splitTopLevel(_ s: Substring, separator: Character) -> [String] {
         var parts: [String] = []
         var current = ""
         var depth = 0

@@ -7,7 +7,7 @@ import ResponderProtocol
 /// deliveries, and a `release` or `deliver` step where each recognizer-caused delivery starts. One value
 /// walks one trace across all the deliveries of its outcome, in order. Should the trace not line up with the
 /// outcome (a newer engine), each transition is followed by the actions it sent and the deliveries come last.
-struct GestureOrder {
+package struct GestureOrder {
     private let steps: [TraceStep]
     private var gestureSteps: [Int] = []
     private var actionSteps: [Int] = []
@@ -15,7 +15,7 @@ struct GestureOrder {
     private var nextAction = 0
     private var deliveryCursor = 0
 
-    init(trace: Trace) {
+    package init(trace: Trace) {
         steps = trace.steps
         for (i, step) in steps.enumerated() {
             switch step {
@@ -27,12 +27,12 @@ struct GestureOrder {
     }
 
     /// A delivery and, indented below it, what recognizers decided during it.
-    mutating func deliveryLines(_ d: TouchDelivery) -> [String] {
+    package mutating func deliveryLines(_ d: TouchDelivery) -> [String] {
         [TraceFormatter.delivery(d)] + lines(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map { "  " + $0 }
     }
 
     /// The lines of one delivery's recognizer decisions, in trace order. Empty without recognizers.
-    mutating func lines(transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]) -> [String] {
+    package mutating func lines(transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]) -> [String] {
         if transitions.isEmpty, actions.isEmpty, deliveries.isEmpty { return [] }
         enum Item {
             case line(String)
@@ -97,7 +97,7 @@ struct GestureOrder {
 
     /// Without a trace to follow: each transition, then the actions it sent (G3: one per target on each
     /// recognized, began, changed and ended), then the deliveries.
-    static func unordered(transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]) -> [String] {
+    package static func unordered(transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]) -> [String] {
         var out: [String] = []
         var pending = actions
         for t in transitions {

@@ -3,14 +3,20 @@ import ResponderProtocol
 /// Draws a nested tree (as `tree.get` returns it) as indented lines with guide characters, one node per
 /// line in child order. Iterative, so any depth draws; past `maxGuideDepth` the guides are abbreviated to
 /// `┆ [depth N]` so that deep lines stay short instead of growing without bound.
-struct TreeDrawer {
-    var firstResponders: Set<String> = []
-    var maxGuideDepth = 48
+package struct TreeDrawer {
+    package var firstResponders: Set<String> = []
+    package var maxGuideDepth = 48
     /// Recognizers' live states (session.snapshot), by recognizer id; shown when not idle.
-    var recognizerStates: [String: GestureRecognizerInfo] = [:]
+    package var recognizerStates: [String: GestureRecognizerInfo] = [:]
+
+    package init(firstResponders: Set<String> = [], maxGuideDepth: Int = 48, recognizerStates: [String: GestureRecognizerInfo] = [:]) {
+        self.firstResponders = firstResponders
+        self.maxGuideDepth = maxGuideDepth
+        self.recognizerStates = recognizerStates
+    }
 
     /// Calls `emit` with each line of the subtree at `root`.
-    func draw(_ root: JSON, emit: (String) -> Void) {
+    package func draw(_ root: JSON, emit: (String) -> Void) {
         // Per ancestor level below the root: whether that ancestor has siblings still to come (draw "│").
         var guides: [Bool] = []
         var stack: [(node: JSON, depth: Int, last: Bool)] = [(root, 0, true)]
@@ -35,7 +41,7 @@ struct TreeDrawer {
     }
 
     /// `id  kind  class  (x, y, w, h)  [flags]  ⟨recognizer⟩…`.
-    func describe(_ node: JSON) -> String {
+    package func describe(_ node: JSON) -> String {
         let id = node["id"]?.stringValue ?? "?"
         var parts = [id, node["kind"]?.stringValue ?? "?"]
         if let cls = node["class"]?.stringValue { parts.append(cls + (node["baseClass"]?.stringValue.map { ": \($0)" } ?? "")) }
@@ -60,7 +66,7 @@ struct TreeDrawer {
 
     /// `⟨longPress cardHold → rootVC.cardLongPressed:⟩`: kind, id, live state when not idle, parameters and
     /// switches that differ from UIKit's defaults, and the target-actions.
-    func describe(recognizer json: JSON) -> String {
+    package func describe(recognizer json: JSON) -> String {
         let id = json["id"]?.stringValue ?? "?"
         var text = "⟨" + (json["kind"]?.stringValue ?? "?") + " " + id
         if let live = recognizerStates[id], live.state != .possible || !live.touches.isEmpty || !live.waitingFor.isEmpty {
