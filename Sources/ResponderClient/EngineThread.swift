@@ -11,8 +11,8 @@ import ZMQ
 ///
 /// The thread runs a body: by default it waits for jobs and runs them; a front door that also follows events
 /// or relays replies passes its own, written against `Context` (connect, run the jobs queued, wait to be woken).
-/// `stop` ends the body, fails the jobs it left, and closes the connection (its socket before its context)
-/// before it returns.
+/// `stop` ends the body; the jobs it left fail, and the thread closes the connection (its sockets before its
+/// context) as it ends, which `stopAndWait` waits for.
 public final class EngineThread: Sendable {
     /// How the thread finds the engine and names its connection (client.hello).
     public struct Connector: Sendable {

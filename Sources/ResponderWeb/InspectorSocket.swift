@@ -33,7 +33,7 @@ package struct InspectorSocket: WSMessageHandler {
 
     private func handle(_ request: JSON) async -> [JSON] {
         let session = inspector.session
-        do {
+        do throws(ClientError) {
             switch request["type"]?.stringValue {
             case "hit", "tap":
                 guard let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite else {
@@ -56,11 +56,9 @@ package struct InspectorSocket: WSMessageHandler {
             default:
                 return [failure("unknown request type")]
             }
-        } catch let error as ClientError {
+        } catch {
             if case .rpc(let e) = error { return [failure(Output.describe(e))] }
             return [failure(error.description)]
-        } catch {
-            return [failure("\(error)")]
         }
     }
 

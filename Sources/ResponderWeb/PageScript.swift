@@ -4,7 +4,7 @@ extension PageAssets {
 'use strict';
 const $ = (s) => document.querySelector(s);
 const state = { mode: 'hit', panels: [], selected: null, scrubSeq: null, events: [], capacity: 200, outlineGen: 0, nodes: new Map() };
-package let ws = null;
+let ws = null;
 
 function connect() {
   // The token of the printed address goes with the socket: responder web refuses a socket without it.
@@ -218,7 +218,7 @@ function updateScrubber() {
   s.max = Math.max(0, state.events.length - 1);
   if (state.scrubSeq === null) { s.value = s.max; $('#scrubLabel').textContent = `live · ${state.events.length} events held`; }
 }
-package let scrubTimer = null;
+let scrubTimer = null;
 $('#scrub').addEventListener('input', () => {
   const e = state.events[Number($('#scrub').value)];
   if (!e) return;
