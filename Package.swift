@@ -62,11 +62,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "responder", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderPicture", "ResponderCore", "ResponderOutput",
+            "ResponderClient", "ResponderProtocol", "ResponderPicture", "ResponderOutput",
             "ResponderImport", "ResponderMCP", "ResponderWeb", "ResponderBridge",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "MCP", package: "swift-sdk"),
         ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
         .executableTarget(name: "ResponderSubscribe", dependencies: [

@@ -20,6 +20,8 @@ package final class EngineRelay: Sendable {
         var queued = 0
         /// Requests forwarded (or queued) whose reply has not come yet.
         var awaiting = 0
+        /// Set by `stop`: a body submitted after it is dropped rather than taken for a lost engine.
+        var stopped = false
     }
 
     private let thread: EngineThread
@@ -52,14 +54,17 @@ package final class EngineRelay: Sendable {
             do throws(ClientError) {
                 try connection.get().forward(body)
             } catch {
-                Self.fail("error: \(error.description)")
+                if !counts.counts.withLock({ $0.stopped }) { Self.fail("error: \(error.description)") }
             }
             counts.counts.withLock { $0.queued -= 1 }
         }
     }
 
     /// Stops relaying and closes the connection. The bridge exits instead; a caller that lives on stops it.
-    package func stop() { thread.stopAndWait() }
+    package func stop() {
+        shared.counts.withLock { $0.stopped = true }
+        thread.stopAndWait()
+    }
 
     /// Waits until every reply expected has been written, or `timeout` seconds; false on timeout.
     package func finish(timeout: Double) -> Bool {

@@ -12,7 +12,8 @@ import ZMQ
 /// The thread runs a body: by default it waits for jobs and runs them; a front door that also follows events
 /// or relays replies passes its own, written against `Context` (connect, run the jobs queued, wait to be woken).
 /// `stop` ends the body; the jobs it left fail, and the thread closes the connection (its sockets before its
-/// context) as it ends, which `stopAndWait` waits for.
+/// context) as it ends, which `stopAndWait` waits for. The thread keeps its EngineThread alive until it ends, so
+/// one that is no longer wanted must be stopped, not just let go.
 public final class EngineThread: Sendable {
     /// How the thread finds the engine and names its connection (client.hello).
     public struct Connector: Sendable {

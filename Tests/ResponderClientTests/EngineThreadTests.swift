@@ -70,6 +70,28 @@ import Testing
         #expect(try follower.nextTrace()?["cause"]?["client"] == "second-name")
     }
 
+    @Test func aConnectorThatFollowsTheEngineConnectsAnewWhenItMoves() async throws {
+        let first = try LiveEngine()
+        defer { first.stop() }
+        let second = try LiveEngine()
+        defer { second.stop() }
+        let current = Shared(first)
+        let connector = EngineThread.Connector(timeoutSeconds: patienceSeconds, clientName: "tests", kind: nil, followsEngine: true) {
+            () throws(ClientError) in try current.get().address()
+        }
+        let thread = try EngineThread(name: "follows", connector: connector)
+        defer { thread.stopAndWait() }
+        let endpoint = { @Sendable () async throws -> String in
+            try await thread.perform { connection throws(ClientError) in
+                _ = try connection.call("engine.info")
+                return connection.address.rpc
+            }
+        }
+        #expect(try await endpoint() == first.address().rpc)
+        current.update { $0 = second }
+        #expect(try await endpoint() == second.address().rpc)
+    }
+
     @Test func anEngineThatCannotBeFoundIsTheJobsErrorAndTheThreadGoesOn() async throws {
         let directory = "/tmp/re-none-" + String(UInt32.random(in: 0 ... .max), radix: 36)
         let connector = EngineThread.Connector(timeoutSeconds: 5, clientName: "tests", kind: nil, followsEngine: true) { () throws(ClientError) in
