@@ -49,7 +49,7 @@ import Testing
         await #expect(throws: MCPError.self) { try await runner.call("no_such_tool", arguments: nil) }
     }
 
-    @Test func withoutAnEngineEachCallSaysHowToStartOneAndALaterEngineIsFound() async throws {
+    @Test func withoutAnEngineACallSaysHowToStartOne() async throws {
         let directory = "/tmp/re-" + String(UInt32.random(in: 0 ... .max), radix: 36)
         let engine = try EngineThread.mcp(timeoutSeconds: patienceSeconds) { () throws(ClientError) in
             try EngineAddress.locate(name: "t", directory: directory)
