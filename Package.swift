@@ -39,16 +39,33 @@ let package = Package(
         .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ZMQ"]),
         // Pictures of a world (SVG, Graphviz): pure functions of the engine's replies, for `draw` and `web`.
         .target(name: "ResponderPicture", dependencies: ["ResponderProtocol"]),
+        // The CLI's words: replies, traces and events as text, tables, the status line; shared by the commands and
+        // the front doors below.
+        .target(name: "ResponderOutput", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderPicture"]),
+        // lldb hierarchy dumps read into a world: `responder import` and the MCP server's import_hierarchy.
+        .target(name: "ResponderImport", dependencies: ["ResponderProtocol"]),
+        // `responder mcp`'s server: the official MCP SDK's tools and resources over an EngineThread.
+        .target(name: "ResponderMCP", dependencies: [
+            "ResponderClient", "ResponderProtocol", "ResponderOutput", "ResponderImport",
+            .product(name: "MCP", package: "swift-sdk"),
+        ]),
+        // `responder web`'s inspector: the page, its WebSocket, the session mirrored from the engine's events.
+        .target(name: "ResponderWeb", dependencies: [
+            "ResponderClient", "ResponderProtocol", "ResponderCore", "ResponderPicture", "ResponderOutput",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+        ]),
+        // `responder bridge`: LSP framing on stdio, the relay to the engine, bridge.subscribe.
+        .target(name: "ResponderBridge", dependencies: ["ResponderClient", "ResponderProtocol"]),
         .executableTarget(name: "responderd", dependencies: [
             "ResponderServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "responder", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderPicture", "ResponderCore",
+            "ResponderClient", "ResponderProtocol", "ResponderPicture", "ResponderOutput",
+            "ResponderImport", "ResponderMCP", "ResponderWeb", "ResponderBridge",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "MCP", package: "swift-sdk"),
         ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
         .executableTarget(name: "ResponderSubscribe", dependencies: [
@@ -65,6 +82,19 @@ let package = Package(
         .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol"]),
         .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol"]),
         .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),
+        // A real engine in-process for the tests of the client library and the front doors.
+        .target(name: "ResponderTestSupport", dependencies: ["ResponderServer", "ResponderClient", "ResponderProtocol"],
+                path: "Tests/Support"),
+        .testTarget(name: "ResponderClientTests", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderTestSupport"]),
+        .testTarget(name: "ResponderMCPTests", dependencies: [
+            "ResponderMCP", "ResponderClient", "ResponderProtocol", "ResponderTestSupport",
+            .product(name: "MCP", package: "swift-sdk"),
+        ]),
+        .testTarget(name: "ResponderWebTests", dependencies: [
+            "ResponderWeb", "ResponderClient", "ResponderProtocol", "ResponderTestSupport",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+        ]),
+        .testTarget(name: "ResponderBridgeTests", dependencies: ["ResponderBridge", "ResponderClient", "ResponderProtocol", "ResponderTestSupport"]),
         .testTarget(name: "ResponderServerTests", dependencies: [
             "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ZMQ",
         ]),

@@ -11,7 +11,8 @@ import Foundation
 /// every socket object is gone. Set a linger (`setLinger(0)`) on sockets that
 /// may hold undeliverable messages, or termination waits for delivery.
 public final class ZMQContext: @unchecked Sendable {
-    // Guarded by `lock`; nil once terminated.
+    // @unchecked: libzmq contexts are thread-safe, and `handle`, the one mutable field, is read and written
+    // only under `lock` (a raw pointer cannot live in a Mutex's Sendable state). Nil once terminated.
     private var handle: UnsafeMutableRawPointer?
     private let lock = NSLock()
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import ResponderBridge
 import ResponderClient
+import ResponderOutput
 import ResponderProtocol
 
 /// `responder bridge`: the engine's JSON-RPC on stdin/stdout with LSP framing, so that an editor extension
@@ -19,10 +21,6 @@ struct BridgeCommand: ParsableCommand {
             """
     )
 
-    /// The name the bridge gives its connections (client.hello): events its requests cause name it, until
-    /// the editor names the connection itself with a client.hello of its own.
-    static let clientName = "responder-bridge"
-
     @ParentCommand var responder: Responder
     @OptionGroup var global: GlobalOptions
 
@@ -36,22 +34,20 @@ struct BridgeCommand: ParsableCommand {
     func run() throws {
         // A closed stdout must show up as EPIPE in FrameWriter, not kill the process mid-frame.
         signal(SIGPIPE, SIG_IGN)
-        let address: EngineAddress
-        let connection: ResponderConnection
+        let writer = FrameWriter()
+        let options = global
+        let ids = ExactID()
+        let relay: EngineRelay
+        let subscriptions: BridgeSubscriptions
         do {
-            address = try global.address()
-            connection = try ResponderConnection(address: address, timeoutSeconds: global.replyTimeout)
-            _ = try connection.send(ClientHelloRequest(name: Self.clientName, kind: "bridge"))
+            let address = try global.address()
+            let connector = EngineThread.Connector(timeoutSeconds: global.replyTimeout, clientName: EngineRelay.clientName, kind: "bridge") { address }
+            relay = try EngineRelay(connector: connector, writer: writer, ids: ids) { () throws(ClientError) in try options.address() }
+            subscriptions = BridgeSubscriptions(writer: writer, connector: connector)
         } catch {
             global.report(error)
             throw ExitCode.failure
         }
-        let writer = FrameWriter()
-        let options = global
-        let ids = ExactID()
-        let relay = try EngineRelay(connection: connection, writer: writer, ids: ids) { () throws(ClientError) in try options.address() }
-        let subscriptions = BridgeSubscriptions(writer: writer, address: address, timeoutSeconds: global.replyTimeout)
-        relay.start()
         StdinPump.run { body in
             switch RPCRequest.parse(body) {
             case .success(var request):

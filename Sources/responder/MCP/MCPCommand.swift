@@ -2,6 +2,9 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import ResponderClient
+import ResponderMCP
+import ResponderOutput
+import Synchronization
 
 /// `responder mcp`: an MCP server on stdin/stdout, for agents and editors' assistants.
 struct MCPCommand: ParsableCommand {
@@ -30,11 +33,17 @@ struct MCPCommand: ParsableCommand {
         // A client that went away shows up as a write error, not as a signal that kills the process mid-message.
         signal(SIGPIPE, SIG_IGN)
         let options = global
-        let link = EngineLink(timeoutSeconds: global.replyTimeout) { () throws(ClientError) in try options.address() }
+        let engine: EngineThread
+        do {
+            engine = try EngineThread.mcp(timeoutSeconds: global.replyTimeout) { () throws(ClientError) in try options.address() }
+        } catch {
+            Output.error("responder mcp: \(error.description)")
+            throw ExitCode.failure
+        }
         // Said at once on stderr (editors keep it in the server's log); each tool call says it again until an
         // engine runs.
-        do { _ = try link.address() } catch { Output.error("responder mcp: \(error.description)") }
-        let server = MCPServer(link: link, defaultSession: session.session)
+        do { _ = try engine.connector.locate() } catch { Output.error("responder mcp: \(error.description)") }
+        let server = MCPServer(engine: engine, defaultSession: session.session)
         let done = DispatchSemaphore(value: 0)
         let failure = Failure()
         Task.detached {
@@ -50,8 +59,8 @@ struct MCPCommand: ParsableCommand {
 }
 
 /// A message handed from the server's task to the main thread.
-private final class Failure: @unchecked Sendable {
-    // @unchecked: written before `done.signal()`, read after `done.wait()`.
-    var message: String?
-    func set(_ text: String) { message = text }
+private final class Failure: Sendable {
+    private let text = Mutex<String?>(nil)
+    func set(_ message: String) { text.withLock { $0 = message } }
+    var message: String? { text.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
 

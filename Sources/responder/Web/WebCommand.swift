@@ -2,8 +2,11 @@ import ArgumentParser
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
+import ResponderWeb
+import Synchronization
 
 struct WebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,9 +51,17 @@ struct WebCommand: ParsableCommand {
         }
         let timeout = global.timeout ?? Double(GlobalOptions.baseTimeout * 3)
         let inspector = Inspector(session: session.session, capacity: history)
-        let requests = EngineRequests(address: address, timeoutSeconds: timeout)
         let global = self.global
-        _ = EngineFeed(address: { try global.address() }, session: session.session, timeoutSeconds: timeout, inspector: inspector)
+        let connector = EngineThread.Connector(timeoutSeconds: timeout, clientName: "responder web", kind: "cli-web") { address }
+        let requests: EngineThread
+        do {
+            requests = try EngineThread(name: "engine-requests", connector: connector)
+            _ = try EngineFeed.start(connector: connector.finding { () throws(ClientError) in try global.address() }, session: session.session,
+                                     inspector: inspector)
+        } catch {
+            global.report(error)
+            throw ExitCode.failure
+        }
         let server: HTTPServer
         do {
             let ip = host == "localhost" ? "127.0.0.1" : host
@@ -95,9 +106,8 @@ struct WebCommand: ParsableCommand {
 }
 
 /// A message handed from the server's task to the command's thread.
-final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text: String?
-    func set(_ message: String) { lock.withLock { text = message } }
-    var message: String? { lock.withLock { text } }
+private final class FailureBox: Sendable {
+    private let text = Mutex<String?>(nil)
+    func set(_ message: String) { text.withLock { $0 = message } }
+    var message: String? { text.withLock { $0 } }
 }

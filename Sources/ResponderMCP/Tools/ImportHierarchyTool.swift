@@ -1,0 +1,55 @@
+import ResponderImport
+import ResponderOutput
+import ResponderProtocol
+
+<<<<<<< HEAD:Sources/responder/MCP/Tools/ImportHierarchyTool.swift
+/// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (the same parser).
+enum ImportHierarchyTool: MCPTool {
+    static let name = "import_hierarchy"
+    static let title = "Import a running app's hierarchy"
+    static let description = """
+=======
+/// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (issue 11's parser).
+package enum ImportHierarchyTool: MCPTool {
+    package static let name = "import_hierarchy"
+    package static let title = "Import a running app's hierarchy"
+    package static let description = """
+>>>>>>> doors:Sources/ResponderMCP/Tools/ImportHierarchyTool.swift
+        Turn the view and view-controller hierarchy of a running iOS app, as lldb prints it, into the session's \
+        world, replacing it. text holds the output of `po [[UIWindow keyWindow] recursiveDescription]` (views: \
+        `<Class: 0xADDRESS; frame = (x y; w h); …>`, nesting shown by `   | `) and/or of `po \
+        UIApplication.shared.keyWindow?.rootViewController?.value(forKey: "_printHierarchy")` (controllers); both \
+        may be pasted together. Node ids are the addresses as printed, so later hit tests and chains name the views \
+        the developer sees in lldb. Lines that cannot be read are skipped and listed in the text. Then ask hit_test \
+        or tap at a point to see why a touch goes where it goes.
+        """
+    package static let properties: [(key: String, value: JSON)] = [
+        ("text", ["type": "string", "minLength": 1, "description": "The lldb output: recursiveDescription and/or _printHierarchy."]),
+        ("ifRevision", ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]),
+    ]
+    package static let required = ["text"]
+    package static let readOnly = false
+
+    package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
+        let text = try arguments.string("text")
+        var dump = HierarchyDump()
+        dump.read(text, file: "text")
+        guard !dump.roots.isEmpty || !dump.controllers.isEmpty else {
+            throw ToolArguments.invalid("text", "holds no recursiveDescription or _printHierarchy line")
+        }
+        let tree = dump.world()
+        var params: JSON = ["session": .string(session), "tree": tree]
+        if let revision = try arguments.optionalInteger("ifRevision") { params = params.setting("ifRevision", JSON(revision)) }
+        let skipped = dump.problems.map(\.text)
+        return EngineRequest(method: TreeLoadRequest.method, params: params, subject: skipped.isEmpty ? nil : skipped.joined(separator: "\n"))
+    }
+
+    package static func text(_ reply: JSON, for request: EngineRequest) -> String {
+        let nodes = InputFile.countNodes(request.params["tree"])
+        let session = request.params["session"]?.stringValue ?? "?"
+        var text = "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(session): revision \(Describe.number(reply["revision"]?.intValue))"
+            + Describe.seqRange(reply["seqRange"]?.arrayValue?.compactMap(\.intValue))
+        if let skipped = request.subject { text += "\nskipped lines:\n" + skipped }
+        return text
+    }
+}

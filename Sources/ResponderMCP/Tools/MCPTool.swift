@@ -1,0 +1,59 @@
+import ResponderProtocol
+
+/// One MCP tool: its name, a description for a model that knows UIKit, a JSON Schema for its arguments, how
+/// the arguments become one engine request, and how the engine's reply reads as text. The reply itself goes
+/// to the client unchanged as structured content (ToolRunner).
+package protocol MCPTool: Sendable {
+    static var name: String { get }
+    static var title: String { get }
+    static var description: String { get }
+    /// The `properties` of the input schema besides `session`, which every tool takes.
+    static var properties: [(key: String, value: JSON)] { get }
+    static var required: [String] { get }
+    /// Whether the tool only reads (an MCP annotation: clients may call it without asking the user).
+    static var readOnly: Bool { get }
+    /// Engine params the tool calls something else, so that an engine error names the tool's argument.
+    static var renamedFields: [String: String] { get }
+
+    /// Reads the arguments (`session` already taken) into the request to send.
+    static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest
+    /// What happened and why, in a few lines, citing rule ids.
+    static func text(_ reply: JSON, for request: EngineRequest) -> String
+}
+
+extension MCPTool {
+    package static var renamedFields: [String: String] { [:] }
+
+    /// The reply typed, read leniently (members this client does not know are ignored); nil if it does not fit.
+    package static func typed<T: Decodable>(_: T.Type, _ reply: JSON) -> T? {
+        try? WireDecoder.decode(T.self, from: reply, strict: false)
+    }
+
+    /// The input schema: an object of `properties` and `session`, nothing else.
+    package static var inputSchema: JSON {
+        .object([
+            ("type", "object"),
+            ("properties", .object(properties + [("session", ToolSchema.session)])),
+            ("required", JSON(required)),
+            ("additionalProperties", false),
+        ])
+    }
+}
+
+/// What a tool sends to the engine, and what the text needs to remember of the call.
+package struct EngineRequest: Sendable {
+    package var method: String
+    package var params: JSON
+    /// The subject the reply does not repeat: the action sent, the node asked about, the file loaded.
+    package var subject: String?
+}
+
+/// Every tool, in the order `tools/list` gives them. There is no `draw` tool: pictures are `responder draw`'s.
+package enum ToolCatalog {
+    package static let all: [any MCPTool.Type] = [
+        HitTestTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self, BecomeFirstResponderTool.self,
+        GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self, ImportHierarchyTool.self,
+    ]
+
+    package static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }
+}

@@ -1,0 +1,36 @@
+import ResponderProtocol
+
+/// Printing the reply of a dispatching request: the outcome's paths (TraceFormatter) followed by any
+/// first-responder changes the dispatch made.
+package enum DispatchReply {
+    /// With `explain`, every step of the trace follows, numbered (StepFormatter).
+    package static func print<Outcome: DispatchOutcome>(_ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false) {
+        let traced = reply.base
+        for line in traced.outcome.lines(message: message, trace: traced.trace) { Output.line(line) }
+        for line in focusLines(traced.trace) { Output.line(line) }
+        for line in changeLines(traced.trace) { Output.line(line) }
+        guard explain else { return }
+        Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
+        for line in StepFormatter.lines(traced.trace) { Output.line("  " + line) }
+    }
+
+    /// `focus window w1: a → b (reason)` for each first-responder change of a trace.
+    package static func focusLines(_ trace: Trace) -> [String] { trace.focusChanges.map(TraceFormatter.focus) }
+
+    /// `change toggle.on: false → true (K3)` for each node field the dispatch changed (1.6; also published as a
+    /// `dispatch` tree event).
+    package static func changeLines(_ trace: Trace) -> [String] {
+        trace.steps.compactMap { step in
+            guard case .change(let c) = step else { return nil }
+            return change(c)
+        }
+    }
+
+    package static func change(_ c: FieldChange) -> String { "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))" }
+
+    /// Touch and press ids: integers when they look like integers, strings otherwise.
+    package static func identifier(_ text: String) -> EventID {
+        if let n = Int(text) { return .integer(n) }
+        return .string(text)
+    }
+}

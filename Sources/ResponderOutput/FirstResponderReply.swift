@@ -1,0 +1,24 @@
+import ResponderProtocol
+
+/// Printing the reply of responder.become / responder.resign: `{result, reason, resigned, trace}`.
+package enum FirstResponderReply {
+    package static func print(_ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String) {
+        Output.line(summary(reply.base.outcome, verb: verb, id: id))
+        for line in DispatchReply.focusLines(reply.base.trace) { Output.line(line) }
+    }
+
+    /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.
+    package static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?) -> String {
+        let subject = id.map { "\($0) " } ?? ""
+        var text: String
+        switch (verb, outcome.result) {
+        case (.become, true): text = "\(subject)became first responder"
+        case (.become, false): text = "\(subject)did not become first responder"
+        case (_, true): text = "\(subject)resigned first responder"
+        default: text = "\(subject)did not resign first responder"
+        }
+        text += " (\(outcome.reason.rawValue))"
+        if verb == .become, let resigned = outcome.resigned { text += ", replacing \(resigned)" }
+        return text
+    }
+}

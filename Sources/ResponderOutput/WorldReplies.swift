@@ -1,0 +1,95 @@
+import ResponderClient
+import ResponderPicture
+import ResponderProtocol
+
+/// What `draw` and `web` ask the engine for a picture, read as plain JSON so that members and reasons a newer
+/// engine adds draw as well as they can instead of failing.
+package struct WorldState {
+    package var tree: JSON
+    package var firstResponders: [String: String]
+    package var revision: Int
+    package var seq: Int
+
+    /// `session.snapshot`: the tree and every window's first responder.
+    package static func fetch(_ connection: ResponderConnection, session: String) throws(ClientError) -> WorldState {
+        var reply = try connection.call("session.snapshot", ["session": .string(session)])
+        let state = WorldState(tree: reply["tree"] ?? .null, firstResponders: firstResponders(reply["firstResponders"]),
+                               revision: reply["revision"]?.intValue ?? 0, seq: reply["seq"]?.intValue ?? 0)
+        JSON.release(&reply)
+        return state
+    }
+
+    package static func firstResponders(_ json: JSON?) -> [String: String] {
+        var out: [String: String] = [:]
+        for (window, responder) in json?.objectMembers ?? [] { if let r = responder.stringValue { out[window] = r } }
+        return out
+    }
+}
+
+/// Overlays from the engine's replies and traces: a hit test, a tap, a responder chain.
+package enum OverlayReplies {
+    /// `hitTest` at `point`, then the responder chain of the view hit.
+    package static func hit(_ connection: ResponderConnection, session: String, point: Point) throws(ClientError) -> Overlay {
+        let result = try connection.call("hitTest", ["session": .string(session), "point": [.number(point.x), .number(point.y)]])
+        let path = HitPath(point: point, result: result)
+        var overlay = Overlay(title: "hitTest at \(SVGText.point(point.x, point.y))", hit: path)
+        if let view = path.view {
+            overlay.chain = try chain(connection, session: session, id: view)
+            overlay.chainTitle = "Responder chain of \(view)"
+        }
+        return overlay
+    }
+
+    /// `event.tap` at `point` (a real tap, or a dry run): the hit test of its trace, what each phase did, and
+    /// the responder chain of the view it went to.
+    package static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool) throws(ClientError) -> Overlay {
+        var params: JSON = ["session": .string(session), "point": [.number(point.x), .number(point.y)]]
+        if dryRun { params = params.setting("dryRun", true) }
+        let result = try connection.call("event.tap", params)
+        var overlay = touch(trace: result["trace"] ?? .null, point: point)
+        overlay.title = "event.tap at \(SVGText.point(point.x, point.y))" + (dryRun ? " (dry run)" : "")
+        if let view = overlay.hit?.view {
+            overlay.chain = try chain(connection, session: session, id: view)
+            overlay.chainTitle = "Responder chain of \(view)"
+        }
+        return overlay
+    }
+
+    /// `responderChain` from `id`.
+    package static func chain(_ connection: ResponderConnection, session: String, id: String) throws(ClientError) -> [String] {
+        let result = try connection.call("responderChain", ["session": .string(session), "id": .string(id)])
+        return (result["chain"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// A touch trace (a reply's or a published one): its first touch's hit test, the responders its began
+    /// phase visited as the chain, and its deliveries in words.
+    package static func touch(trace: JSON, point: Point?) -> Overlay {
+        let steps = trace["steps"]?.arrayValue ?? []
+        let first = steps.first { $0["step"]?.stringValue == "hitTest" }?["touch"]
+        let visits = steps.filter { $0["step"]?.stringValue == "hitTest" && $0["touch"] == first }.map(Visit.init(json:))
+        let delivery = trace["outcome"]?["deliveries"]?.arrayValue?.first
+        var overlay = Overlay(notes: TraceLines.lines(trace: trace))
+        if !visits.isEmpty, let p = point ?? visits.first?.point {
+            let view = delivery?["view"]?.stringValue ?? visits.last { $0.result == "hit" }?.id
+            overlay.hit = HitPath(point: p, window: delivery?["window"]?.stringValue ?? (view == nil ? nil : visits.first?.id),
+                                  view: view, visited: visits)
+        }
+        let visited = (delivery?["visited"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if !visited.isEmpty {
+            overlay.chain = visited
+            overlay.chainTitle = (delivery?["message"]?.stringValue ?? "the touch") + " went to"
+        }
+        return overlay
+    }
+}
+
+/// A trace in words, as `watch` and the dispatch commands print it.
+package enum TraceLines {
+    package static func lines(trace: JSON) -> [String] {
+        guard let typed = try? WireDecoder.decode(Trace.self, from: trace, strict: false),
+              let outcome = TraceFormatter.outcome(of: typed.kind, from: trace["outcome"] ?? .null) else {
+            return [TraceFormatter.summary(trace: trace)]
+        }
+        return outcome.lines(message: nil, trace: typed).map { String($0.drop { $0 == " " }) } + DispatchReply.focusLines(typed)
+    }
+}

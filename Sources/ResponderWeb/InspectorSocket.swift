@@ -1,0 +1,66 @@
+import FlyingFox
+import Foundation
+import ResponderClient
+import ResponderOutput
+import ResponderPicture
+import ResponderProtocol
+
+/// One page's WebSocket: the inspector's messages out; the page's requests in — `hit` and `tap` at a screen
+/// point, `select` a node, `scrub` to an event (or back to live) — each answered on this socket alone.
+package struct InspectorSocket: WSMessageHandler {
+    package let inspector: Inspector
+    package let requests: EngineThread
+
+    /// `requests` carries the page's hit tests, taps and chains (a thread of its own, not the feed's).
+    package init(inspector: Inspector, requests: EngineThread) {
+        self.inspector = inspector
+        self.requests = requests
+    }
+
+    package func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+        let (out, continuation) = AsyncStream<WSMessage>.makeStream()
+        let id = inspector.attach(continuation)
+        Task {
+            for await message in client {
+                guard case .text(let text) = message, let request = try? JSONCodec.decode(Array(text.utf8)) else { continue }
+                for reply in await handle(request) { continuation.yield(.text(JSONCodec.encodeString(reply))) }
+            }
+            inspector.detach(id)
+            continuation.finish()
+        }
+        return out
+    }
+
+    private func handle(_ request: JSON) async -> [JSON] {
+        let session = inspector.session
+        do throws(ClientError) {
+            switch request["type"]?.stringValue {
+            case "hit", "tap":
+                guard let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite else {
+                    return [failure("\(request["type"]!.stringValue!) needs x and y")]
+                }
+                let tap = request["type"]?.stringValue == "tap"
+                let overlay = try await requests.perform { connection throws(ClientError) in
+                    tap ? try OverlayReplies.tap(connection, session: session, point: Point(x, y), dryRun: false)
+                        : try OverlayReplies.hit(connection, session: session, point: Point(x, y))
+                }
+                return [inspector.overlayMessage(overlay, source: tap ? "tap" : "hit")]
+            case "select":
+                guard let id = request["id"]?.stringValue else { return [failure("select needs id")] }
+                let chain = try? await requests.perform { connection throws(ClientError) in
+                    try OverlayReplies.chain(connection, session: session, id: id)
+                }
+                return [["type": "node", "id": .string(id), "fields": inspector.node(id) ?? .null, "chain": JSON((chain ?? []))]]
+            case "scrub":
+                return inspector.scrub(to: request["seq"]?.intValue)
+            default:
+                return [failure("unknown request type")]
+            }
+        } catch {
+            if case .rpc(let e) = error { return [failure(Output.describe(e))] }
+            return [failure(error.description)]
+        }
+    }
+
+    private func failure(_ message: String) -> JSON { ["type": "error", "message": .string(message)] }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import ResponderOutput
+import ResponderProtocol
+
+struct ChainCommand: EngineCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chain",
+        abstract: "Print the responder chain from a responder up to the app delegate (responderChain)."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Argument(help: "Id of the responder to start from.") var id: String
+
+    func run(_ client: Client) throws {
+        try client.send(ResponderChainRequest(session: session.session, id: id)) { Output.line(Describe.path($0.outcome.chain)) }
+    }
+}
