@@ -14,15 +14,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // The official Model Context Protocol SDK, for `responder mcp` (issue 13).
+        // The official Model Context Protocol SDK, for `responder mcp`.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
-        // HTTP and WebSocket server of `responder web` (issue 12): no SwiftNIO, so CI builds it quickly.
+        // HTTP and WebSocket server of `responder web`: no SwiftNIO, so CI builds it quickly.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // libzmq from the system (Debian: libzmq3-dev).
         .systemLibrary(name: "CZMQ", providers: [.apt(["libzmq3-dev"])]),
-        // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state (issue 14).
+        // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Thin Swift wrapper over libzmq: context, socket, multipart messages, poll.
         .target(name: "ZMQ", dependencies: ["CZMQ"]),

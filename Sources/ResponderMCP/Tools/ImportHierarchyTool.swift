@@ -2,19 +2,11 @@ import ResponderImport
 import ResponderOutput
 import ResponderProtocol
 
-<<<<<<< HEAD:Sources/responder/MCP/Tools/ImportHierarchyTool.swift
 /// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (the same parser).
-enum ImportHierarchyTool: MCPTool {
-    static let name = "import_hierarchy"
-    static let title = "Import a running app's hierarchy"
-    static let description = """
-=======
-/// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (issue 11's parser).
 package enum ImportHierarchyTool: MCPTool {
     package static let name = "import_hierarchy"
     package static let title = "Import a running app's hierarchy"
     package static let description = """
->>>>>>> doors:Sources/ResponderMCP/Tools/ImportHierarchyTool.swift
         Turn the view and view-controller hierarchy of a running iOS app, as lldb prints it, into the session's \
         world, replacing it. text holds the output of `po [[UIWindow keyWindow] recursiveDescription]` (views: \
         `<Class: 0xADDRESS; frame = (x y; w h); …>`, nesting shown by `   | `) and/or of `po \
