@@ -67,6 +67,11 @@ let package = Package(
         .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),
         .testTarget(name: "ResponderServerTests", dependencies: [
             "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ZMQ",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The built `responder` binary end to end (run as a child process against an in-process engine).
+        .testTarget(name: "ResponderCLITests", dependencies: [
+            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol",
         ]),
     ]
 )

@@ -11,7 +11,7 @@ import ZMQ
 final class RequestServer {
     private let processor: RequestProcessor
     private let state: EngineState
-    private let store: StateStore?
+    private let store: (any GroupStore)?
     private let events: HeldEventSink?
     private let worker: OffloadWorker
     private let logger: Logger
@@ -30,7 +30,7 @@ final class RequestServer {
     private var lastRoutingID: [UInt8] = []
     private static let userID = ZMQProperty("User-Id")
 
-    init(state: EngineState, store: StateStore?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
+    init(state: EngineState, store: (any GroupStore)?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
         processor = RequestProcessor(state: state)
         self.state = state
         self.store = store
@@ -44,7 +44,7 @@ final class RequestServer {
     /// announced, so only a receive that would block leaves the descriptor meaning "something new" (the
     /// engine loop waits on it). Returns false when it stopped after a few full groups with more perhaps
     /// waiting, so that a flood cannot starve the loop's other sockets: the loop then comes back at once.
-    func serveReady(_ rpc: ZMQSocket) -> Bool {
+    func serveReady(_ rpc: some RequestPort) -> Bool {
         for _ in 0..<4 {
             let group = receiveGroup(rpc)
             guard group.received > 0 else { return true }
@@ -59,7 +59,7 @@ final class RequestServer {
     /// Receives and answers up to 256 waiting requests; their replies and events wait for `deliver` (with a
     /// store: the group is committed first), or go out at once (without one). `emptied`: it stopped at a
     /// receive that found nothing.
-    private func receiveGroup(_ rpc: ZMQSocket) -> (received: Int, emptied: Bool) {
+    private func receiveGroup(_ rpc: some RequestPort) -> (received: Int, emptied: Bool) {
         var received = 0
         while received < 256 {
             var routingID: [UInt8] = []
@@ -115,7 +115,7 @@ final class RequestServer {
     }
 
     /// Serves the requests the worker has finished reading, then what their clients sent meanwhile.
-    func serveRead(_ rpc: ZMQSocket) {
+    func serveRead(_ rpc: some RequestPort) {
         var done = worker.takeDone()
         guard !done.isEmpty else { return }
         events?.holding = true
@@ -166,7 +166,7 @@ final class RequestServer {
     }
 
     /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
-    private func deliver(_ rpc: ZMQSocket) {
+    private func deliver(_ rpc: some RequestPort) {
         if failure == nil, let store {
             do { try store.commit() } catch { failure = "cannot commit the state in \(store.path): \(error)" }
         }
