@@ -17,7 +17,7 @@ import Testing
             + deepNodes("v", depth) + "]}]}}"
     }
 
-    @Test(.tags(.slow)) func theCLILoadsDrawsAndWatchesADeepWorldOnASmallStack() throws {
+    @Test(.tags(.slow)) func slowTheCLILoadsDrawsAndWatchesADeepWorldOnASmallStack() throws {
         let t = try CLIEngine()
         defer { t.stop() }
         let depth = 20_000  // 40,000 JSON levels: about 7 MiB to free recursively

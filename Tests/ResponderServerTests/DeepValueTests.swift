@@ -32,7 +32,7 @@ import ResponderProtocol
         #"{"jsonrpc":"2.0","# + (id.map { #""id":\#($0),"# } ?? "") + #""method":"\#(method)","params":\#(params)}"#
     }
 
-    @Test(.tags(.slow)) func requestsCarryingDeepValuesAreAnsweredAndFreedWhateverHappensToThem() throws {
+    @Test(.tags(.slow)) func slowRequestsCarryingDeepValuesAreAnsweredAndFreedWhateverHappensToThem() throws {
         let t = try TestEngine()
         defer { t.stop() }
         let deep = Self.nested(300_000)
@@ -76,7 +76,7 @@ import ResponderProtocol
         #expect(try reply(3, "engine.info", "{}").contains(#""protocol""#))
     }
 
-    @Test(.tags(.slow)) func aDeepInitialWorldIsLoadedAndFreedIterativelyByItsConfiguration() throws {
+    @Test(.tags(.slow)) func slowADeepInitialWorldIsLoadedAndFreedIterativelyByItsConfiguration() throws {
         let depth = 100_000
         let text = Self.deepWorld(depth)
         let t = try TestEngine(world: try JSONCodec.decode(text))
