@@ -3,15 +3,19 @@ import Logging
 import ResponderProtocol
 import ZMQ
 
+/// The connection property the ZAP handler sets: who, and which connection.
+private let userIDProperty = ZMQProperty("User-Id")
+
 /// Serves the rpc socket on the engine thread, a group at a time: every request ready is answered, the
 /// group's changes are committed once (group commit), and only then do its events and replies go out. Without
 /// a store there is nothing to commit, and each reply goes out as soon as it is made.
 /// A large request is read by the `OffloadWorker` meanwhile; the same client's later requests wait behind it
-/// so that each client's replies keep their order.
-final class RequestServer {
+/// so that each client's replies keep their order. `Store` is the engine's `StateStore`; generic rather than an
+/// existential so that the engine's server calls it directly, while tests serve with a store in memory.
+final class RequestServer<Store: GroupStore> {
     private let processor: RequestProcessor
     private let state: EngineState
-    private let store: (any GroupStore)?
+    private let store: Store?
     private let events: HeldEventSink?
     private let worker: OffloadWorker
     private let logger: Logger
@@ -28,9 +32,8 @@ final class RequestServer {
     private var lastPeer: PeerStamp?
     /// The last routing id received: a client's requests all carry the same one, kept rather than copied anew.
     private var lastRoutingID: [UInt8] = []
-    private static let userID = ZMQProperty("User-Id")
 
-    init(state: EngineState, store: (any GroupStore)?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
+    init(state: EngineState, store: Store?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
         processor = RequestProcessor(state: state)
         self.state = state
         self.store = store
@@ -69,7 +72,7 @@ final class RequestServer {
             var peer: PeerStamp?
             do {
                 // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
-                guard let n = try rpc.receiveFrames(dontWait: true, property: Self.userID, read: { peer = peerStamp($0) }, frame: { i, bytes, last in
+                guard let n = try rpc.receiveFrames(dontWait: true, property: userIDProperty, read: { peer = peerStamp($0) }, frame: { i, bytes, last in
                     if i == 0 { routingID = sameRoutingID(bytes) }
                     if i == 1 { secondEmpty = bytes.isEmpty }
                     // [routing id][empty delimiter]?[body]: a longer message is dropped, its body not copied.

@@ -259,7 +259,7 @@ final class EmbeddedServer {
     let store: MemoryStore
     let published: PublishedEvents
     let state: EngineState
-    let server: RequestServer
+    let server: RequestServer<MemoryStore>
     private let waker: PollWaker
     private let worker: OffloadWorker
 
