@@ -9,20 +9,20 @@ import Darwin
 /// Appends JSON text to a byte buffer. Containers are opened and closed explicitly so that a caller
 /// can stream a structure of any depth (the world's tree) without building a nested value first.
 ///
-/// Replies and trace events are written here, so each call is a capacity check and stores through a pointer:
-/// `Array.append` per byte, with a uniqueness and capacity check each time, and a `[Bool]` stack of commas
-/// were half of a hit test's instructions (issue 15).
+/// Replies and trace events are written here, on every request's path, so each call is a capacity check and
+/// stores through a pointer: no `Array.append` per byte, with its uniqueness and capacity check each time, and
+/// commas kept in bits, not in a `[Bool]` stack.
 ///
 /// The writer owns its buffer outright (`~Copyable`): every append is a capacity check and a store, with no
-/// uniqueness check of a shared array (two per key, with a closure call, were most of a short write).
+/// uniqueness check of a shared array (two per key, with a closure call, would be most of a short write).
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// The text is `base[0..<count]`; the rest, up to `capacity`, is room made ahead (never read).
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Where `base` points. A short text (a reply, an event) is written in memory the writer allocated
     /// (`mallocked`) and copied out at the end. A long one (a world: a million views are 424 MB) is written in
-    /// the elements of `storage`, handed over by `takeBytes` without a copy — a copy doubled the pages it
-    /// touched and took a second. That array is never shared (the writer cannot be copied, `bytes` copies, and
+    /// the elements of `storage`, handed over by `takeBytes` without a copy — a copy would double the pages it
+    /// touches and take a second. That array is never shared (the writer cannot be copied, `bytes` copies, and
     /// `takeBytes` lets it go) and never resized or changed through the array while it is held, so the address
     /// of its elements, taken once when it is made, stays valid until it is replaced.
     private var storage: [UInt8] = []
@@ -40,7 +40,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// The text is not kept (`handOver`): from `handOverFrom` bytes of room it is written in an array too.
     private let handsOver: Bool
-    /// A shorter text is copied out even when it is not kept: an array made for it cost more than the copy.
+    /// A shorter text is copied out even when it is not kept: an array made for it costs more than the copy.
     private static let handOverFrom = 1 << 10
 
     /// `handOver`: the text is not kept — a reply, sent and dropped at once, not an event in the replay ring —
@@ -61,7 +61,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     deinit { if mallocked { free(base) } }
 
     /// `malloc`, not `allocate`: for bytes `allocate` asks the runtime for the default alignment, which it
-    /// serves with `posix_memalign` — twice the instructions of `malloc` on every reply's path (issue 15).
+    /// serves with `posix_memalign`, twice the instructions of `malloc`, and this is on every reply's path.
     private static func mallocRoom(_ size: Int) -> UnsafeMutablePointer<UInt8> {
         guard let room = malloc(size) else { fatalError("JSONWriter: out of memory for \(size) bytes") }
         return room.assumingMemoryBound(to: UInt8.self)
@@ -355,7 +355,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         }
         var magnitude = value.magnitude
         // Coordinates are mostly below 10,000: their length by comparison, two digits per division by 100 (a
-        // division per digit, twice over, was most of writing a hit visit's point).
+        // division per digit, twice over, would be most of writing a hit visit's point).
         var digits: Int
         if magnitude < 100 {
             digits = magnitude < 10 ? 1 : 2
@@ -451,7 +451,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Whether no byte of `bytes[0..<n]` needs an escape (`"`, `\`, a control byte), eight bytes at a time:
-    /// a byte loop was a third of writing a short string, and a trace writes a few hundred of them.
+    /// a byte loop would be a large part of writing a short string, and a trace writes a few hundred of them.
     /// Exact: `hasZero` flags a word only when one of its bytes is zero.
     @inline(__always)
     static func isClean(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Bool {
@@ -470,8 +470,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             // The last eight bytes again, overlapping: no read past the end.
             return i == n || !needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
         }
-        // Fewer than eight: one word of the string's own bytes, two overlapping loads repeated (a byte loop was
-        // most of writing a rule tag or a short id).
+        // Fewer than eight: one word of the string's own bytes, two overlapping loads repeated (a byte loop would
+        // be most of writing a rule tag or a short id).
         let word: UInt64
         if n >= 4 {
             word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
@@ -487,7 +487,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// `memcpy` for the short runs a writer copies (keys, ids, rule tags): eight bytes at a time, the last
-    /// eight overlapping, where a call to `memcpy` cost more than copying.
+    /// eight overlapping, where a call to `memcpy` costs more than copying.
     @inline(__always)
     static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to out: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)

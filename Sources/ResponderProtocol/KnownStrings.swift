@@ -1,7 +1,7 @@
 /// The short strings requests repeat — the envelope's keys, method names, node fields and kinds, touch phases,
 /// a request's common members — made once. The parser takes a string from here when its bytes are one of
 /// them, instead of validating and copying them again: a small request is mostly such strings, and a world
-/// of a million nodes has four million keys (issue 15).
+/// of a million nodes has four million keys.
 ///
 /// Read-only once built, so any thread may look up. Strings of at most 16 bytes only: two overlapping 8-byte
 /// words and the length then say exactly which bytes a string has, so a lookup compares three integers.

@@ -1,7 +1,7 @@
 import Testing
 @testable import ResponderProtocol
 
-/// The writer stores through pointers into room made ahead and keeps its commas in bits (issue 15): these pin the
+/// The writer stores through pointers into room made ahead and keeps its commas in bits: these pin the
 /// text at the edges that this could get wrong — past its 64 bits of nesting, across growth, escapes, numbers.
 @Suite struct JSONWriterTests {
     private func text(_ w: inout JSONWriter) -> String { String(decoding: w.takeBytes(), as: UTF8.self) }
@@ -222,7 +222,7 @@ import Testing
     }
 }
 
-/// Issue 15: integers are written two digits at a time; the text must be `String(Int64)`'s for every length.
+/// Integers are written two digits at a time; the text must be `String(Int64)`'s for every length.
 @Suite struct IntegerTextTests {
     static func written(_ n: Double) -> String {
         var w = JSONWriter()

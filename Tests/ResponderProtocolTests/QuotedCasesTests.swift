@@ -1,7 +1,7 @@
 import Testing
 @testable import ResponderProtocol
 
-/// Issue 15: enum cases written from tables made once (`QuotedCases`) are written as their raw values are.
+/// Enum cases written from tables made once (`QuotedCases`) are written as their raw values are.
 @Suite struct QuotedCasesTests {
     func check<E: QuotedWireEnum>(_ type: E.Type, tabled: Bool = true) {
         #expect(E.quoted.isTabled == tabled, "\(E.self)")

@@ -2,7 +2,7 @@ import Testing
 import ResponderProtocol
 @testable import ResponderServer
 
-/// Issue 15: a tap's `request` member (13.2) is written directly; it must be the bytes the encoder gives.
+/// A tap's `request` member (13.2) is written directly; it must be the bytes the encoder gives.
 @Suite struct RequestMemberTests {
     @Test func aTapsRequestMemberIsWhatTheEncoderGives() {
         var taps = [TapRequest(session: nil, point: Point(100, 150)),
