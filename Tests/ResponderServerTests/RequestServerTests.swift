@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-import Testing
 import ResponderCore
 import ResponderProtocol
+import Testing
 import ZMQ
+
 @testable import ResponderServer
 
 /// `RequestServer` in memory, as swift-nio's EmbeddedChannel tests a pipeline: requests are queued on an
@@ -29,7 +30,9 @@ struct RequestServerTests {
         let commit = try #require(s.log.entries.firstIndex(of: "commit"))
         #expect(s.log.entries[..<commit].allSatisfy { $0.hasPrefix("save ") }, "\(s.log.entries)")
         #expect(s.log.entries[..<commit].count == 3, "\(s.log.entries)")
-        #expect(s.log.entries[(commit + 1)...].allSatisfy { $0.hasPrefix("event ") || $0.hasPrefix("reply ") }, "\(s.log.entries)")
+        #expect(
+            s.log.entries[(commit + 1)...].allSatisfy { $0.hasPrefix("event ") || $0.hasPrefix("reply ") },
+            "\(s.log.entries)")
         // Events go out before the replies that report them, in request order.
         #expect(s.published.topics == ["default/trace", "default/tree", "default/trace"])
         #expect(s.log.entries.last == "reply c1 3")
@@ -47,8 +50,9 @@ struct RequestServerTests {
         case save, commit
     }
 
-    @Test("a group whose state cannot be saved is rolled back: the store is as before, nothing is replied or published",
-          arguments: StoreFault.allCases)
+    @Test(
+        "a group whose state cannot be saved is rolled back: the store is as before, nothing is replied or published",
+        arguments: StoreFault.allCases)
     func failedGroupIsRolledBack(fault: StoreFault) throws {
         let s = try EmbeddedServer()
         defer { s.close() }
@@ -72,7 +76,10 @@ struct RequestServerTests {
         #expect(s.port.replies.count == replied, "\(s.port.replies)")
         #expect(s.published.topics.count == published, "\(s.published.topics)")
         let failure = try #require(s.server.failure)
-        #expect(failure.contains(fault == .save ? "cannot save the state in memory:" : "cannot commit the state in memory:"), "\(failure)")
+        #expect(
+            failure.contains(
+                fault == .save ? "cannot save the state in memory:" : "cannot commit the state in memory:"),
+            "\(failure)")
         // The engine stops rather than acknowledge anything it could not save: later requests get no reply.
         s.store.failSaves = false
         s.store.failCommits = false
@@ -82,7 +89,9 @@ struct RequestServerTests {
         #expect(s.store.committed == before)
     }
 
-    @Test("a failed batch in a group: its client gets the error, the tree and the store keep their revision, it publishes nothing")
+    @Test(
+        "a failed batch in a group: its client gets the error, the tree and the store keep their revision, it publishes nothing"
+    )
     func failedBatchInAGroup() throws {
         let s = try EmbeddedServer()
         defer { s.close() }
@@ -91,7 +100,10 @@ struct RequestServerTests {
         let world = WorldSnapshot.encode(host.state.world).tree
         // The batch's first op would apply; its second names no node, so neither does.
         s.port.queue("c1", id: 1, "event.tap", #"{"point":[20,20]}"#)
-        s.port.queue("c2", id: 2, "tree.apply", #"{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}},{"op":"update","id":"nowhere","set":{"alpha":0.5}}]}"#)
+        s.port.queue(
+            "c2", id: 2, "tree.apply",
+            #"{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}},{"op":"update","id":"nowhere","set":{"alpha":0.5}}]}"#
+        )
         s.port.queue("c1", id: 3, "event.tap", #"{"point":[50,420]}"#)
         #expect(s.server.serveReady(s.port))
 
@@ -112,8 +124,13 @@ struct RequestServerTests {
         let s = try EmbeddedServer(offloadBytes: 4096)
         defer { s.close() }
         // A batch above the offload size that puts N0 under (340, 340); the same client's tap there must find it.
-        let padding = (1...60).map { #"{"op":"insert","parent":"R","node":{"id":"P\#($0)","kind":"view","frame":[0,0,1,1]}}"# }
-        let large = #"{"ops":["# + (padding + [#"{"op":"insert","parent":"R","node":{"id":"N0","kind":"view","frame":[320,320,50,50]}}"#]).joined(separator: ",") + "]}"
+        let padding = (1...60).map {
+            #"{"op":"insert","parent":"R","node":{"id":"P\#($0)","kind":"view","frame":[0,0,1,1]}}"#
+        }
+        let large =
+            #"{"ops":["#
+            + (padding + [#"{"op":"insert","parent":"R","node":{"id":"N0","kind":"view","frame":[320,320,50,50]}}"#])
+            .joined(separator: ",") + "]}"
         #expect(large.utf8.count >= 4096)
         s.port.queue("slow", id: 1, "tree.apply", large)
         s.port.queue("slow", id: 2, "event.tap", #"{"point":[340,340]}"#)
@@ -128,12 +145,16 @@ struct RequestServerTests {
         #expect(s.port.replies[1].body["result"] != nil, "\(s.port.replies[1].body)")
         #expect(s.port.replies[2].body["result"]?["deliveries"]?[0]?["view"] == "N0", "\(s.port.replies[2].body)")
         #expect(s.published.topics == ["default/trace", "default/tree", "default/trace"])
-        #expect(s.published.seqs == s.published.seqs.sorted() && Set(s.published.seqs).count == 3, "\(s.published.seqs)")
+        #expect(
+            s.published.seqs == s.published.seqs.sorted() && Set(s.published.seqs).count == 3, "\(s.published.seqs)")
         // The read request and the one that waited for it are a group of their own, committed before their replies.
         #expect(s.store.commits == 2)
         let second = try #require(s.log.entries.lastIndex(of: "commit"))
-        #expect(s.log.entries[(second + 1)...].elementsEqual(["event default/tree", "event default/trace", "reply slow 1", "reply slow 2"]),
-                "\(s.log.entries)")
+        #expect(
+            s.log.entries[(second + 1)...].elementsEqual([
+                "event default/tree", "event default/trace", "reply slow 1", "reply slow 2"
+            ]),
+            "\(s.log.entries)")
     }
 }
 
@@ -155,8 +176,10 @@ final class MemoryPort: RequestPort {
         inbox.append([Array(client.utf8), [], Array(body.utf8)])
     }
 
-    func receiveFrames(dontWait: Bool, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
-                       frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void) throws(ZMQError) -> Int? {
+    func receiveFrames(
+        dontWait: Bool, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
+        frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void
+    ) throws(ZMQError) -> Int? {
         guard !inbox.isEmpty else { return nil }
         let frames = inbox.removeFirst()
         for (i, bytes) in frames.enumerated() {
@@ -264,8 +287,9 @@ final class EmbeddedServer {
     private let worker: OffloadWorker
 
     init(offloadBytes: Int = 256 << 10) throws {
-        var config = EngineConfig(name: "embedded", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events",
-                                  initialWorld: Fixtures.world)
+        var config = EngineConfig(
+            name: "embedded", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events",
+            initialWorld: Fixtures.world)
         config.offloadBytes = offloadBytes
         port = MemoryPort(log: log)
         store = MemoryStore(log: log)
@@ -285,7 +309,9 @@ final class EmbeddedServer {
         let deadline = Date().addingTimeInterval(patienceSeconds)
         while !done() {
             let left = Int32(deadline.timeIntervalSinceNow * 1000)
-            guard left > 0 else { throw TestEngineError("the offload worker did not finish within \(patienceSeconds) s") }
+            guard left > 0 else {
+                throw TestEngineError("the offload worker did not finish within \(patienceSeconds) s")
+            }
             var item = pollfd(fd: waker.descriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&item, 1, left)
             _ = waker.drain()
