@@ -97,6 +97,11 @@ let package = Package(
         .testTarget(name: "ResponderBridgeTests", dependencies: ["ResponderBridge", "ResponderClient", "ResponderProtocol", "ResponderTestSupport"]),
         .testTarget(name: "ResponderServerTests", dependencies: [
             "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ZMQ",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The built `responder` binary end to end (run as a child process against an in-process engine).
+        .testTarget(name: "ResponderCLITests", dependencies: [
+            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol",
         ]),
     ]
 )

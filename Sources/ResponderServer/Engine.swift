@@ -154,7 +154,7 @@ public final class Engine: Sendable {
     /// `serveReady`; ZAP: `serve`; subscriptions: `drainSubscriptions`). Events are sent on the XPUB socket
     /// in between; a send may take in a subscription without its descriptor saying so, which is why
     /// `mayDeliver` and the tick read subscriptions themselves.
-    private func run(sockets: EngineSockets, state: EngineState, server: RequestServer, waker: PollWaker) {
+    private func run(sockets: EngineSockets, state: EngineState, server: RequestServer<StateStore>, waker: PollWaker) {
         let tick = max(10, config.tickMilliseconds)
         var nextTick = Date().addingTimeInterval(Double(tick) / 1000)
         let rpc = 0, events = 1, wake = 2, zap = 3

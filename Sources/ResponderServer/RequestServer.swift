@@ -3,15 +3,19 @@ import Logging
 import ResponderProtocol
 import ZMQ
 
+/// The connection property the ZAP handler sets: who, and which connection.
+private let userIDProperty = ZMQProperty("User-Id")
+
 /// Serves the rpc socket on the engine thread, a group at a time: every request ready is answered, the
 /// group's changes are committed once (group commit), and only then do its events and replies go out. Without
 /// a store there is nothing to commit, and each reply goes out as soon as it is made.
 /// A large request is read by the `OffloadWorker` meanwhile; the same client's later requests wait behind it
-/// so that each client's replies keep their order.
-final class RequestServer {
+/// so that each client's replies keep their order. `Store` is the engine's `StateStore`; generic rather than an
+/// existential so that the engine's server calls it directly, while tests serve with a store in memory.
+final class RequestServer<Store: GroupStore> {
     private let processor: RequestProcessor
     private let state: EngineState
-    private let store: StateStore?
+    private let store: Store?
     private let events: HeldEventSink?
     private let worker: OffloadWorker
     private let logger: Logger
@@ -28,9 +32,8 @@ final class RequestServer {
     private var lastPeer: PeerStamp?
     /// The last routing id received: a client's requests all carry the same one, kept rather than copied anew.
     private var lastRoutingID: [UInt8] = []
-    private static let userID = ZMQProperty("User-Id")
 
-    init(state: EngineState, store: StateStore?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
+    init(state: EngineState, store: Store?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
         processor = RequestProcessor(state: state)
         self.state = state
         self.store = store
@@ -44,7 +47,7 @@ final class RequestServer {
     /// announced, so only a receive that would block leaves the descriptor meaning "something new" (the
     /// engine loop waits on it). Returns false when it stopped after a few full groups with more perhaps
     /// waiting, so that a flood cannot starve the loop's other sockets: the loop then comes back at once.
-    func serveReady(_ rpc: ZMQSocket) -> Bool {
+    func serveReady(_ rpc: some RequestPort) -> Bool {
         for _ in 0..<4 {
             let group = receiveGroup(rpc)
             guard group.received > 0 else { return true }
@@ -59,7 +62,7 @@ final class RequestServer {
     /// Receives and answers up to 256 waiting requests; their replies and events wait for `deliver` (with a
     /// store: the group is committed first), or go out at once (without one). `emptied`: it stopped at a
     /// receive that found nothing.
-    private func receiveGroup(_ rpc: ZMQSocket) -> (received: Int, emptied: Bool) {
+    private func receiveGroup(_ rpc: some RequestPort) -> (received: Int, emptied: Bool) {
         var received = 0
         while received < 256 {
             var routingID: [UInt8] = []
@@ -69,7 +72,7 @@ final class RequestServer {
             var peer: PeerStamp?
             do {
                 // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
-                guard let n = try rpc.receiveFrames(dontWait: true, property: Self.userID, read: { peer = peerStamp($0) }, frame: { i, bytes, last in
+                guard let n = try rpc.receiveFrames(dontWait: true, property: userIDProperty, read: { peer = peerStamp($0) }, frame: { i, bytes, last in
                     if i == 0 { routingID = sameRoutingID(bytes) }
                     if i == 1 { secondEmpty = bytes.isEmpty }
                     // [routing id][empty delimiter]?[body]: a longer message is dropped, its body not copied.
@@ -115,7 +118,7 @@ final class RequestServer {
     }
 
     /// Serves the requests the worker has finished reading, then what their clients sent meanwhile.
-    func serveRead(_ rpc: ZMQSocket) {
+    func serveRead(_ rpc: some RequestPort) {
         var done = worker.takeDone()
         guard !done.isEmpty else { return }
         events?.holding = true
@@ -166,7 +169,7 @@ final class RequestServer {
     }
 
     /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
-    private func deliver(_ rpc: ZMQSocket) {
+    private func deliver(_ rpc: some RequestPort) {
         if failure == nil, let store {
             do { try store.commit() } catch { failure = "cannot commit the state in \(store.path): \(error)" }
         }

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Deep trees: no recursion proportional to depth")
 struct DeepTreeTests {
-    @Test("a 100,000-deep chain of views is hit-tested, walked, dispatched to, serialized and removed")
-    func hundredThousandDeep() throws {
+    @Test("a 100,000-deep chain of views is hit-tested, walked, dispatched to, serialized and removed", .tags(.slow))
+    func slowHundredThousandDeep() throws {
         let depth = 100_000
         var s = try session(fixtureF())
         var ops: [GuardedOp] = []

@@ -155,8 +155,8 @@ struct GestureRandomTests {
         }
     }
 
-    @Test("Random sequences: phases reach a view in order and at most once, nothing after touchesCancelled, no two exclusive recognizers on one touch, same inputs → same traces")
-    func invariants() throws {
+    @Test("Random sequences: phases reach a view in order and at most once, nothing after touchesCancelled, no two exclusive recognizers on one touch, same inputs → same traces", .tags(.slow))
+    func slowInvariants() throws {
         let count = Int(Environment.value("GESTURE_RANDOM_SEQUENCES") ?? "") ?? 300
         for seed in UInt64(1)...UInt64(count) {
             var g = SeededRandom(state: seed)

@@ -24,7 +24,7 @@ import Testing
         }
     }
 
-    @Test func aMillionDeepArrayIsParsedHeldAndFreedOnASmallStack() {
+    @Test(.tags(.slow)) func slowAMillionDeepArrayIsParsedHeldAndFreedOnASmallStack() {
         ThreadWithStack.run {
             let depth = 1_000_000
             let text = Self.nestedArrays(depth)
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test func aMillionDeepObjectIsParsedHeldAndFreedOnASmallStack() {
+    @Test(.tags(.slow)) func slowAMillionDeepObjectIsParsedHeldAndFreedOnASmallStack() {
         ThreadWithStack.run {
             let depth = 1_000_000
             let text = Self.nestedObjects(depth)
@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func aParseErrorFreesWhatWasBuiltIteratively() {
+    @Test(.tags(.slow)) func slowAParseErrorFreesWhatWasBuiltIteratively() {
         ThreadWithStack.run {
             let depth = 200_000
             let deep = Self.nestedArrays(depth)
@@ -116,7 +116,7 @@ import Testing
         #expect(JSONHolder([1, ["a": nil]]) == JSONHolder([1, ["a": nil]]))
     }
 
-    @Test func aRequestFreesWhatItDoesNotKeep() {
+    @Test(.tags(.slow)) func slowARequestFreesWhatItDoesNotKeep() {
         ThreadWithStack.run {
             let deep = Self.nestedArrays(300_000)
             func failure(_ text: String) -> ErrorName? {

@@ -129,7 +129,7 @@ import Testing
         #expect(read == 300)
     }
 
-    @Test func everyMutationIsReadTheGeneralReadersWayOrLeftToIt() throws {
+    @Test(.tags(.slow)) func slowEveryMutationIsReadTheGeneralReadersWayOrLeftToIt() throws {
         let texts = [Self.generated(7, nodes: 8), Self.generated(11, nodes: 6), try Self.exampleTrees()[0]]
         let replacements = Array("{}[],:\"\\01-eatn x".utf8) + [0xC3, 0x0A]
         var failures = 0, readMutants = 0

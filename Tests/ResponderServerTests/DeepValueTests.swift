@@ -6,8 +6,8 @@ import ResponderProtocol
 @testable import ResponderServer
 
 /// Deeply nested values end their life without recursion wherever they die: in the engine (whose thread has
-/// the default 8 MiB stack, where freeing 300,000 levels recursively would need about 50 MiB), in the engine's
-/// configuration, and in the CLI (run here with a 2 MiB main-thread stack).
+/// the default 8 MiB stack, where freeing 300,000 levels recursively would need about 50 MiB) and in the engine's
+/// configuration. The CLI's side is `DeepValueCLITests` (ResponderCLITests).
 @Suite struct DeepValueTests {
     /// JSON nested `depth` levels: arrays, or objects when `objects`.
     static func nested(_ depth: Int, objects: Bool = false) -> String {
@@ -32,7 +32,7 @@ import ResponderProtocol
         #"{"jsonrpc":"2.0","# + (id.map { #""id":\#($0),"# } ?? "") + #""method":"\#(method)","params":\#(params)}"#
     }
 
-    @Test func requestsCarryingDeepValuesAreAnsweredAndFreedWhateverHappensToThem() throws {
+    @Test(.tags(.slow)) func slowRequestsCarryingDeepValuesAreAnsweredAndFreedWhateverHappensToThem() throws {
         let t = try TestEngine()
         defer { t.stop() }
         let deep = Self.nested(300_000)
@@ -76,7 +76,7 @@ import ResponderProtocol
         #expect(try reply(3, "engine.info", "{}").contains(#""protocol""#))
     }
 
-    @Test func aDeepInitialWorldIsLoadedAndFreedIterativelyByItsConfiguration() throws {
+    @Test(.tags(.slow)) func slowADeepInitialWorldIsLoadedAndFreedIterativelyByItsConfiguration() throws {
         let depth = 100_000
         let text = Self.deepWorld(depth)
         let t = try TestEngine(world: try JSONCodec.decode(text))
@@ -93,39 +93,6 @@ import ResponderProtocol
         #expect(outcome == .success(true))
     }
 
-    // MARK: The CLI, on a 2 MiB main-thread stack
-
-    @Test func theCLILoadsDrawsAndWatchesADeepWorldOnASmallStack() throws {
-        let t = try CLIEngine()
-        defer { t.stop() }
-        let depth = 20_000  // 40,000 JSON levels: about 7 MiB to free recursively
-        let world = try t.write("deep.json", Self.deepWorld(depth))
-        let watch = try SmallStackCLI.start(["watch"] + t.target, in: t.directory)
-        defer { watch.stop() }
-        try watch.waitFor { $0.hasPrefix("following default") }
-
-        let load = try SmallStackCLI.run(["load", world] + t.target)
-        #expect(load.status == 0, "\(load)")
-        #expect(load.stdout.contains("loaded \(depth + 2) nodes into default"), "\(load)")
-        // The watcher received the whole world in the tree event, and goes on.
-        try watch.waitFor { $0.contains(" tree ") && $0.contains("load: \(depth + 2) nodes") }
-
-        let tree = try SmallStackCLI.run(["tree"] + t.target)
-        #expect(tree.status == 0, "\(tree.stderr)")
-        #expect(tree.lines.count == depth + 2)
-        #expect(tree.lines.last?.hasSuffix("└─ v\(depth - 1)  view  UIView  (0, 0, 100, 100)") == true, "\(tree.lines.last ?? "")")
-
-        let snapshot = try SmallStackCLI.run(["call", "session.snapshot", #"{"session":"default"}"#] + t.target)
-        #expect(snapshot.status == 0, "\(snapshot.stderr)")
-        #expect(snapshot.stdout.contains(#""v\#(depth - 1)""#))
-
-        let ops = try t.write("ops.json", #"{"ops":[{"op":"insert","parent":"W","node":"# + Self.deepNodes("u", depth) + "}]}")
-        let apply = try SmallStackCLI.run(["apply", ops] + t.target)
-        #expect(apply.status == 0, "\(apply)")
-        #expect(apply.stdout.contains("applied 1 op to default"), "\(apply)")
-        try watch.waitFor { $0.contains(" tree ") && $0.contains("insert u0 (view) (+\(depth - 1) descendants)") }
-        #expect(watch.isRunning, "\(watch.output.suffix(2000))")
-    }
 
     /// Runs `body` on a thread with a 512 KiB stack and waits for it.
     static func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> Result<T, SmallStackError> {
@@ -152,83 +119,4 @@ final class LockedBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
     func set(_ newValue: T) { lock.withLock { value = newValue } }
     func get() -> T { lock.withLock { value } }
-}
-
-/// Runs the built `responder` with its main thread's stack limited (`ulimit -s`), so that freeing a deep value
-/// recursively would crash it.
-enum SmallStackCLI {
-    static let stackKiB = 2048
-
-    static func process(_ arguments: [String], output: String) throws -> Process {
-        guard let binary = CLIRunner.binary else { throw CLITestError("the responder binary was not found") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", #"ulimit -S -s \#(stackKiB) && exec "$0" "$@" >"$RESPONDER_TEST_OUT" 2>&1"#, binary] + arguments
-        var environment = CLIRunner.environment
-        environment["RESPONDER_TEST_OUT"] = output
-        p.environment = environment
-        p.standardInput = FileHandle.nullDevice
-        return p
-    }
-
-    static func run(_ arguments: [String], timeout: Double = 120) throws -> CLIResult {
-        let dir = NSTemporaryDirectory() + "cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let out = dir + "/out"
-        let p = try process(arguments, output: out)
-        try p.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning, Date() < deadline { usleep(10_000) }
-        if p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
-            throw CLITestError("responder \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-        }
-        p.waitUntilExit()
-        let text = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
-        // stdout and stderr share the file: good enough for these checks.
-        return CLIResult(status: p.terminationStatus, stdout: text, stderr: text)
-    }
-
-    /// A long-running command whose output is read from its file as it grows.
-    final class Running {
-        let process: Process
-        let outputPath: String
-
-        init(process: Process, outputPath: String) {
-            self.process = process
-            self.outputPath = outputPath
-        }
-
-        var output: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
-        var isRunning: Bool { process.isRunning }
-
-        func waitFor(timeout: Double = 120, _ match: (String) -> Bool) throws {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if output.split(separator: "\n").contains(where: { match(String($0)) }) { return }
-                guard process.isRunning else { break }
-                usleep(50_000)
-            }
-            if output.split(separator: "\n").contains(where: { match(String($0)) }) { return }
-            throw CLITestError("no matching line (running: \(process.isRunning)); output so far:\n\(output.suffix(3000))")
-        }
-
-        func stop() {
-            guard process.isRunning else { return }
-            kill(process.processIdentifier, SIGINT)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-    }
-
-    static func start(_ arguments: [String], in directory: String) throws -> Running {
-        let out = directory + "/watch-" + UUID().uuidString.prefix(8) + ".out"
-        let p = try process(arguments, output: out)
-        try p.run()
-        return Running(process: p, outputPath: out)
-    }
 }

@@ -159,7 +159,7 @@ import ResponderProtocol
         }
     }
 
-    @Test func aHundredThousandDeepTreeLoadsAndSerializes() throws {
+    @Test(.tags(.slow)) func slowAHundredThousandDeepTreeLoadsAndSerializes() throws {
         let t = try TestEngine()
         defer { t.stop() }
         // Loading, serializing and walking 100,000 levels takes a debug engine about 20 s on an idle 2-core

@@ -193,8 +193,8 @@ import ResponderProtocol
 
     /// The flood, from Swift: a follower that stops reading loses events at the engine's high-water mark
     /// (kept small here so the test is quick), then recovers every one of them and ends in the engine's state.
-    @Test(arguments: [(replayBuffer: 50_000, expectResnapshot: false), (replayBuffer: 50, expectResnapshot: true)])
-    func aStalledFollowerRecoversFromAFlood(replayBuffer: Int, expectResnapshot: Bool) throws {
+    @Test(.tags(.slow), arguments: [(replayBuffer: 50_000, expectResnapshot: false), (replayBuffer: 50, expectResnapshot: true)])
+    func slowAStalledFollowerRecoversFromAFlood(replayBuffer: Int, expectResnapshot: Bool) throws {
         let t = try TestEngine(world: Fixtures.world, replayBuffer: replayBuffer, tickMilliseconds: 100, publishHighWaterMark: 20)
         defer { t.stop() }
         let follower = try SessionFollower(connection: try t.connect(), session: "default", receiveHighWaterMark: 20)

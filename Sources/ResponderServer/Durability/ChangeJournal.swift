@@ -28,7 +28,7 @@ final class ChangeJournal {
     func deleted(_ name: String) { entries.append(.delete(name)) }
 
     /// Writes the request's changes (inside the group's transaction) and forgets them.
-    func write(to store: StateStore) throws(SQLiteError) {
+    func write(to store: some GroupStore) throws(SQLiteError) {
         defer {
             entries.removeAll()
             records.removeAll()

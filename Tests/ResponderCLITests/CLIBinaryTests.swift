@@ -254,7 +254,7 @@ import ResponderProtocol
         #expect(lines.contains("recovered 2 events (2…3)"))
     }
 
-    @Test func watchStopsWhenItsSessionIsDeletedOrTheEngineGoesAway() throws {
+    @Test(.tags(.slow)) func slowWatchStopsWhenItsSessionIsDeletedOrTheEngineGoesAway() throws {
         let t = try CLIEngine()
         defer { t.stop() }
         let c = try t.engine.connect()
@@ -282,8 +282,8 @@ import ResponderProtocol
         ["mcp"], ["bridge"], ["import"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"],
     ]
 
-    @Test(arguments: commands)
-    func everySubcommandHasHelp(_ path: [String]) throws {
+    @Test(.tags(.slow), arguments: commands)
+    func slowEverySubcommandHasHelp(_ path: [String]) throws {
         let r = try CLIRunner.run(path + ["--help"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("USAGE: responder \(path.joined(separator: " "))"))
