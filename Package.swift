@@ -24,49 +24,60 @@ let package = Package(
         .systemLibrary(name: "CZMQ", providers: [.apt(["libzmq3-dev"])]),
         // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state (issue 14).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The C library's heap: glibc's `malloc_trim`, which Swift's Glibc module does not import.
+        .systemLibrary(name: "CHeap"),
         // Thin Swift wrapper over libzmq: context, socket, multipart messages, poll.
         .target(name: "ZMQ", dependencies: ["CZMQ"]),
-        // Wire types: JSON value, codec seam, JSON-RPC envelope, error names. No dependencies.
-        .target(name: "ResponderProtocol"),
+        // JSON: the value, its parser and writer, iterative release of deep values, Codable bridging. Knows
+        // nothing of the protocol. No dependencies.
+        .target(name: "ResponderJSON"),
+        // Wire types and their coding: JSON-RPC envelope, requests and replies, error names, wire enums.
+        .target(name: "ResponderProtocol", dependencies: ["ResponderJSON"]),
+        // Files, keys and discovery on this machine: owner-checked files, key files, discovery files, secret
+        // comparison. Shared by the engine and the client library.
+        .target(name: "ResponderLocal", dependencies: ["ResponderJSON"]),
         // Pure core: world model, validation, dispatch. Deterministic, no IO.
-        .target(name: "ResponderCore", dependencies: ["ResponderProtocol"]),
+        .target(name: "ResponderCore", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // Engine server: sockets, sessions, publishing, discovery.
         .target(name: "ResponderServer", dependencies: [
-            "ResponderCore", "ResponderProtocol", "ZMQ", "CSQLite",
+            "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ", "CSQLite", "CHeap",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Client library used by the CLI and any Swift tool.
-        .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ZMQ"]),
+        .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ"]),
         // Pictures of a world (SVG, Graphviz): pure functions of the engine's replies, for `draw` and `web`.
-        .target(name: "ResponderPicture", dependencies: ["ResponderProtocol"]),
+        .target(name: "ResponderPicture", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         .executableTarget(name: "responderd", dependencies: [
             "ResponderServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "responder", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderPicture", "ResponderCore",
+            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderPicture", "ResponderCore",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "MCP", package: "swift-sdk"),
         ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
         .executableTarget(name: "ResponderSubscribe", dependencies: [
-            "ResponderClient", "ResponderProtocol",
+            "ResponderClient", "ResponderProtocol", "ResponderJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "clients/swift/SampleSubscriber"),
         // The benchmark suite (./dev bench): figures against baselines measured in the same run, among them a raw
         // libzmq echo process (`responder-bench echo`) and Chromium's CDP; `./dev profile` counts instructions.
         .executableTarget(name: "ResponderBench", dependencies: [
-            "ResponderCore", "ResponderProtocol", "ResponderPicture", "ResponderServer", "ZMQ", "CZMQ",
+            "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderPicture", "ResponderServer", "ZMQ", "CZMQ",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
-        .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol"]),
-        .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol"]),
-        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),
+        .testTarget(name: "ResponderJSONTests", dependencies: ["ResponderJSON"]),
+        .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON"]),
+        .testTarget(name: "ResponderLocalTests", dependencies: ["ResponderLocal", "ResponderJSON"]),
+        .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol", "ResponderJSON"]),
+        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol", "ResponderJSON"]),
         .testTarget(name: "ResponderServerTests", dependencies: [
-            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ZMQ",
+            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal",
+            "ZMQ",
         ]),
     ]
 )

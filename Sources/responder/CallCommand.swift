@@ -1,5 +1,6 @@
 import ArgumentParser
 import ResponderProtocol
+import ResponderJSON
 
 struct CallCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 /// A problem on the CLI's side (an unreadable file, a malformed argument), reported as `error: …`.
 struct CLIError: Error, CustomStringConvertible {

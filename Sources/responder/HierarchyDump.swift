@@ -426,3 +426,4 @@ struct HierarchyDump {
 }
 
 import Foundation
+import ResponderJSON

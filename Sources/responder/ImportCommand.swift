@@ -2,6 +2,7 @@ import ArgumentParser
 import ResponderClient
 import Foundation
 import ResponderProtocol
+import ResponderJSON
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
+import ResponderLocal
 
 /// `responder keygen`: the client's CURVE keypair, for engines bound to tcp (Protocol/README.md §2.1).
 struct KeygenCommand: ParsableCommand {

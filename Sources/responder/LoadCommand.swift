@@ -1,5 +1,6 @@
 import ArgumentParser
 import ResponderProtocol
+import ResponderJSON
 
 struct LoadCommand: EngineCommand {
     static let configuration = CommandConfiguration(

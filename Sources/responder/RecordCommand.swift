@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 /// One line of a recording (Protocol/README.md section 19).
 enum Recording {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ResponderProtocol
+import ResponderJSON
 
 struct SessionCreateCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 struct WatchCommand: EngineCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import Foundation
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 /// Issue 15: replies and trace events are written straight to bytes. They must be byte for byte what the
 /// tree encoder wrote (`JSONCodec.encode(WireEncoder.encode(x))`), for every kind of outcome the core gives.

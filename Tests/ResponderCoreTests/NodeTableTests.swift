@@ -1,6 +1,7 @@
 import Testing
 @testable import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// The world's node table (issue 15) behaves as the dictionary it replaced, across chunk boundaries, and a copy
 /// is untouched by changes to the original.

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// A touch's deliveries are most of a tap's trace, and through the Codable stream they cost ≈ 190k instructions
 /// a tap (issue 15's profile), so they are written by hand: the same members, in the same order and under the
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`

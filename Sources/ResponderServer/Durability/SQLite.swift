@@ -114,8 +114,8 @@ final class SQLiteStatement {
 
     func bind(_ index: Int, _ value: SQLiteValue) {
         let i = Int32(index)
-        // SQLITE_TRANSIENT: SQLite copies the bytes before bind returns.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        // SQLITE_TRANSIENT: SQLite copies the bytes before bind returns, so they need not outlive the call.
+        let transient = responder_sqlite_transient()
         switch value {
         case .null: sqlite3_bind_null(stmt, i)
         case .integer(let v): sqlite3_bind_int64(stmt, i, Int64(v))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 /// `responder bridge`: the engine's JSON-RPC on stdin/stdout with LSP framing, so that an editor extension
 /// drives the engine with its LSP client library and no libzmq of its own.

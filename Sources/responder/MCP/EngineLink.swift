@@ -1,5 +1,6 @@
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 /// The MCP server's connection to the engine. It is found by discovery at each call, like every CLI command
 /// finds it, so `responder mcp` can start before the engine and outlive a restart of it: a missing engine

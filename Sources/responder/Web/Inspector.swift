@@ -3,6 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderPicture
 import ResponderProtocol
+import ResponderJSON
 
 /// The page's side of a followed session: the mirror of the world, the last events with the world as each
 /// left it (for the scrubber), and the open pages to tell. Written by the feed thread, read by the web

@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import ResponderPicture
 import ResponderProtocol
+import ResponderLocal
 
 /// The page's routes: three static files compiled into this binary, and the WebSocket.
 enum WebPage {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `apply_ops` → `tree.apply`.
 enum ApplyOpsTool: MCPTool {

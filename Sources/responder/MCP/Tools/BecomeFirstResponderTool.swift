@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `become_first_responder` → `responder.become`.
 enum BecomeFirstResponderTool: MCPTool {

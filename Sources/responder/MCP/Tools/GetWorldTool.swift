@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `get_world` → `session.snapshot`, or `tree.get` for a subtree.
 enum GetWorldTool: MCPTool {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `hit_test` → `hitTest`.
 enum HitTestTool: MCPTool {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (issue 11's parser).
 enum ImportHierarchyTool: MCPTool {

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderProtocol
+import ResponderJSON
 
 /// `load_world` → `tree.load`, from a tree given inline or a world file.
 enum LoadWorldTool: MCPTool {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `responder_chain` → `responderChain`.
 enum ResponderChainTool: MCPTool {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `send_action` → `action.send`.
 enum SendActionTool: MCPTool {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// `tap` → `event.tap`.
 enum TapTool: MCPTool {
