@@ -3,7 +3,7 @@
 /// against the id of the node in the slot — so an entry is 8 bytes where `[String: Int32]` spent 20 per bucket.
 ///
 /// Why not a `Dictionary`: every lookup paid for `Hasher` (SipHash-1-3, its seeding and finalisation) over the
-/// id's bytes, ≈ 350 instructions, and a tap makes about 120 lookups (issue 15: 42k of its 340k instructions).
+/// id's bytes, ≈ 350 instructions, and a tap makes about 120 lookups.
 /// Here the hash is a multiply-and-shift over eight bytes at a time with a per-process seed, and the stored hash
 /// turns away almost every other id before a comparison.
 struct SlotIndex: Sendable {
@@ -50,7 +50,8 @@ struct SlotIndex: Sendable {
     /// GREEK VARIA. (A test checks every scalar of Unicode against this list.)
     static let asciiSingletons: [UInt32: UInt8] = [0x212A: UInt8(ascii: "K"), 0x037E: UInt8(ascii: ";"), 0x1FEF: UInt8(ascii: "`")]
 
-    /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple.
+    /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple. Every
+    /// load lies within `bytes` (the last starts at `n - 8`, and only when `n` ≥ 8).
     @inline(__always)
     private func hash(bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, ascii: Bool) {
         let n = bytes.count

@@ -54,6 +54,7 @@ public struct JSONStringTable: Sendable {
 
     /// The first and the last eight bytes (overlapping when fewer than sixteen; for fewer than eight, the
     /// first and last four, two or one): with the length, exactly the bytes, read without a byte loop.
+    /// Invariant: `bytes[0..<n]` is readable and `n` ≥ 1; every load lies within it.
     @inlinable @inline(__always)
     static func words(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> (UInt64, UInt64) {
         let raw = UnsafeRawPointer(bytes)

@@ -84,6 +84,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Makes room for at most `maximum` bytes and lets `body` write them at the end; it returns how many it wrote.
+    /// Invariant: after the capacity check `base + written ..< base + written + maximum` lies in the allocation,
+    /// and `body` writes no more than `maximum` bytes there.
     @inline(__always)
     @inlinable mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         if written &+ maximum > capacity { grow(to: written + maximum) }
@@ -244,6 +246,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// Appends members this writer has already written (`range` of its text, without braces) to the open
     /// object: a value that appears twice in one document is written once and copied.
     @inlinable public mutating func copyMembers(_ range: Range<Int>) {
+        // The source is written text (`range` ends at or before `written`) and the destination the room after it,
+        // made by `grow` before either address is taken: the two never overlap and both lie in the allocation.
         precondition(range.upperBound <= written, "copying text not written yet")
         guard !range.isEmpty else { return }
         separate()
@@ -285,6 +289,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// `{`, `prefix` (members ending in a comma), the members already written at `range` of this text, `}`: a
     /// value that repeats members written before, with a member of its own in front (a hit test's steps).
     @inlinable public mutating func object(prefix: StaticString, copying range: Range<Int>) {
+        // As in `copyMembers`: source in the written text, destination in room made after it.
         precondition(range.upperBound <= written && !range.isEmpty, "copying members not written yet")
         separate()
         let length = prefix.utf8CodeUnitCount + range.count + 2
@@ -384,7 +389,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// `utf8` quoted, escaped unless `clean` (then it needs no escape), at `out`: at most `count + 2` bytes when
-    /// clean, `count * 6 + 2` (\u00XX per byte) otherwise. Returns the length written.
+    /// clean, `count * 6 + 2` (\u00XX per byte) otherwise. Returns the length written. Invariant: the caller
+    /// made that much room at `out`, and `utf8` is a live view of the string's bytes for the whole call.
     @inline(__always)
     @inlinable static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, clean: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = utf8.count
@@ -416,7 +422,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Whether no byte of `bytes[0..<n]` needs an escape (`"`, `\`, a control byte), eight bytes at a time:
     /// a byte loop was a third of writing a short string, and a trace writes a few hundred of them.
-    /// Exact: `hasZero` flags a word only when one of its bytes is zero.
+    /// Exact: `hasZero` flags a word only when one of its bytes is zero. Invariant: `bytes[0..<n]` is readable;
+    /// every load below lies within it (the overlapping loads start at `n - 8`, `n - 4` or `n - 2`).
     @inline(__always)
     @inlinable static func isClean(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         @inline(__always) func hasZero(_ w: UInt64) -> Bool { (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 }
@@ -451,7 +458,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// `memcpy` for the short runs a writer copies (keys, ids, rule tags): eight bytes at a time, the last
-    /// eight overlapping, where a call to `memcpy` cost more than copying.
+    /// eight overlapping, where a call to `memcpy` cost more than copying. Invariant: `source[0..<n]` is readable,
+    /// `out[0..<n]` writable room, and the two do not overlap; every load and store lies within them.
     @inline(__always)
     @inlinable static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to out: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)

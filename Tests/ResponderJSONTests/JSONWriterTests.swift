@@ -1,7 +1,7 @@
 import Testing
 @testable import ResponderJSON
 
-/// The writer stores through pointers into room made ahead and keeps its commas in bits (issue 15): these pin the
+/// The writer stores through pointers into room made ahead and keeps its commas in bits: these pin the
 /// text at the edges that this could get wrong — past its 64 bits of nesting, across growth, escapes, numbers.
 @Suite struct JSONWriterTests {
     private func text(_ w: inout JSONWriter) -> String { String(decoding: w.takeBytes(), as: UTF8.self) }
