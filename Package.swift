@@ -22,14 +22,15 @@ let package = Package(
     targets: [
         // libzmq from the system (Debian: libzmq3-dev).
         .systemLibrary(name: "CZMQ", providers: [.apt(["libzmq3-dev"])]),
-        // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state (issue 14).
+        // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state. Its shim hands over the
+        // macros Swift cannot import (SQLITE_TRANSIENT).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The C library's heap: glibc's `malloc_trim`, which Swift's Glibc module does not import.
         .systemLibrary(name: "CHeap"),
         // Thin Swift wrapper over libzmq: context, socket, multipart messages, poll.
         .target(name: "ZMQ", dependencies: ["CZMQ"]),
-        // JSON: the value, its parser and writer, iterative release of deep values, Codable bridging. Knows
-        // nothing of the protocol. No dependencies.
+        // JSON: the value, its parser (with a caller's table of strings to share) and writer, iterative release
+        // of deep values, Codable bridging. Knows nothing of the protocol. No dependencies.
         .target(name: "ResponderJSON"),
         // Wire types and their coding: JSON-RPC envelope, requests and replies, error names, wire enums.
         .target(name: "ResponderProtocol", dependencies: ["ResponderJSON"]),
