@@ -17,7 +17,7 @@ struct Bench: ParsableCommand {
 struct Suite: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suite",
-        abstract: "Every figure of issue 15 with its baseline and ratio, then the table (Markdown).",
+        abstract: "Every performance figure with its baseline and ratio, then the table (Markdown).",
         discussion: "Round trips against a raw libzmq echo of the same bytes (ipc, tcp), pipelined throughput, scale at growing sizes, Chromium's CDP as the peer (skipped without chromium), fanout, tree.apply rates. responderd must be built beside this executable.")
 
     @Flag(help: "A small run (CI's smoke test): every section, at small sizes.")

@@ -1,7 +1,7 @@
 import Foundation
 import ZMQ
 
-/// Issue 12's figure: `responder draw --hit` on a 10,000-view world, the whole command (start, snapshot, hit test,
+/// The draw figure: `responder draw --hit` on a 10,000-view world, the whole command (start, snapshot, hit test,
 /// layout, SVG written) against the one second it should take, and against `responder info` (what starting the
 /// CLI and one round trip cost on their own).
 enum DrawBench {

@@ -5,7 +5,7 @@ import ResponderProtocol
 import ResponderJSON
 
 /// Where a large tree.load's time goes, phase by phase, in-process (the scale figure is the sum of these on the
-/// reader thread and the engine thread, plus the transport): the profile behind goal 3's gap in the README.
+/// reader thread and the engine thread, plus the transport): where to look when that figure falls short.
 struct LoadPhasesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load-phases",

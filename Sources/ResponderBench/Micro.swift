@@ -83,7 +83,7 @@ enum Micro {
         let ourEncode = rate("JSONCodec encode", seconds: 2) { _ = JSONCodec.encode(value) }
         ratio("encode ours/Foundation", ourEncode, foundationEncode, "above 1 is faster than Foundation")
 
-        print("== responder draw's picture of a 10,000-node world vs reading that world's JSON (issue 12)")
+        print("== responder draw's picture of a 10,000-node world vs reading that world's JSON")
         // `draw` reads the snapshot (the baseline: decoding the same document) and draws it; the ratio says what
         // drawing adds. Under a second in all is the target (README, "Seeing it").
         let drawn = rate("Picture.svg (layout + SVG)", seconds: 2) { _ = try! Picture.svg(tree: value) }

@@ -16,7 +16,7 @@ enum ProfiledRequest: String, CaseIterable {
         case .tap: "event.tap, demo world"
         case .hitTestNone: "hitTest trace none, 1,110 views"
         case .tapNone: "event.tap trace none, demo world"
-        case .light: "responder.first (the light request of goal 2)"
+        case .light: "responder.first (the light request)"
         }
     }
 

@@ -4,7 +4,7 @@ import ResponderProtocol
 import ZMQ
 import ResponderJSON
 
-/// Goal 3: load time, engine memory per node and hit-test time as the world grows, and a 100k-deep chain.
+/// Scale: load time, engine memory per node and hit-test time as the world grows, and a 100k-deep chain.
 enum Scale {
     static let limits = ["--max-nodes", "3000000", "--max-depth", "1000000", "--max-message-bytes", "\(1 << 30)"]
 
@@ -45,8 +45,8 @@ enum Scale {
     }
 
     /// The largest world with the engine's default durability: its load (the snapshot committed before the
-    /// reply), then a restart after `kill -9` to the first reply, with the restarted engine's memory. A snapshot
-    /// of every member of every node took a million views 16 s and 3.6 GB to read back (issue 15).
+    /// reply), then a restart after `kill -9` to the first reply, with the restarted engine's memory: what
+    /// reading a large world's snapshot back costs in time and in memory.
     static func durable(_ report: Report, count: Int, inMemory: Double, _ context: ZMQContext) throws {
         say("== \(count) views with a state directory: load, kill -9, restart")
         let state = Scratch.file("scale-state-\(count)")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One figure of the suite: what we measured, its same-run baseline, their ratio and the goal.
+/// One figure of the suite: what we measured, its same-run baseline, their ratio and the goal it is held to.
 struct Figure {
     var name: String
     var measured: String

@@ -1,7 +1,7 @@
 /// The world's nodes by id: the nodes themselves in fixed-size chunks of slots, and an index from id to slot.
 ///
 /// A `[String: Node]` keeps a whole node in every hash bucket, and a dictionary holds between 1⅓ and 2⅔ buckets
-/// per entry: at a million nodes that alone was most of the 2,300 bytes a node cost (issue 15, goal 3). Here an
+/// per entry, so every node's whole size would be paid once or twice over in empty buckets. Here an
 /// index entry holds a hash and a slot number (`SlotIndex`), and each node, with its id, is stored once. Chunks
 /// make a copy of the world cheap to keep: a copy shares every chunk, and a change to either copies only the
 /// chunk it touches (the replay ring keeps a loaded world that way rather than as its text). Removal moves the
@@ -90,10 +90,10 @@ public struct NodeTable: Sendable {
     /// and reads the fields it needs through it (`$0.pointee.spec.kind`) — each a load, and a retain only for the
     /// references it keeps.
     ///
-    /// Why a pointer and not the node: a `Node` handed to a closure, even a `borrowing` one, was copied first (a
+    /// Why a pointer and not the node: a `Node` handed to a closure, even a `borrowing` one, is copied first (a
     /// `memcpy` of the whole node and a retain of each of its references, then the releases): the closure is
-    /// opaque to the caller, which cannot otherwise promise the memory stays as it is. That copy was most of what
-    /// a read cost, and hit testing and touch delivery make dozens of reads (issue 15).
+    /// opaque to the caller, which cannot otherwise promise the memory stays as it is. That copy would be most of
+    /// what a read costs, and hit testing and touch delivery make dozens of reads.
     @inline(__always)
     func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? {
         guard let slot = slot(of: id) else { return nil }

@@ -2,8 +2,8 @@
 /// entries, each the id's 32-bit hash and its slot. The ids themselves are not kept here — the table compares
 /// against the id of the node in the slot — so an entry is 8 bytes where `[String: Int32]` spent 20 per bucket.
 ///
-/// Why not a `Dictionary`: every lookup paid for `Hasher` (SipHash-1-3, its seeding and finalisation) over the
-/// id's bytes, ≈ 350 instructions, and a tap makes about 120 lookups.
+/// Why not a `Dictionary`: every lookup would pay for `Hasher` (SipHash-1-3, its seeding and finalisation) over
+/// the id's bytes, hundreds of instructions, and a tap makes about 120 lookups.
 /// Here the hash is a multiply-and-shift over eight bytes at a time with a per-process seed, and the stored hash
 /// turns away almost every other id before a comparison.
 struct SlotIndex: Sendable {
@@ -14,7 +14,7 @@ struct SlotIndex: Sendable {
     /// The seed makes the positions differ between processes, so ids chosen to collide in one engine do not
     /// collide in the next (as `Hasher` does for `Dictionary`); nothing observable depends on it.
     private static let processSeed = UInt64.random(in: .min ... .max)
-    /// The process's seed, kept here: read from the static on every hash, it was a `swift_once` check per
+    /// The process's seed, kept here: read from the static on every hash, it would be a `swift_once` check per
     /// lookup (85 a tap).
     private let seed = SlotIndex.processSeed
 

@@ -196,8 +196,8 @@ struct Transaction {
     /// Everything below a document's root, which is already in the world (tree.load's application), checked as
     /// an insert op checks it. A load builds a fresh world that is dropped on any error, so nothing is
     /// journalled for undo, and each node is put straight into place in document order (parents come first):
-    /// at a million nodes the batch path's journal, its change sets and the second pass over built nodes were
-    /// most of the load's time and its peak memory (issue 15, goal 3).
+    /// at a million nodes the batch path's journal, its change sets and the second pass over built nodes would
+    /// be most of the load's time and its peak memory.
     mutating func insertDescendants(of tree: NodeTree) throws(RPCError) {
         let entries = tree.entries
         world.nodes.reserveCapacity(world.nodes.count + entries.count)

@@ -3,7 +3,7 @@ import ResponderJSON
 
 extension World {
     /// Writes node `id` with all its fields and its subtree as nested `children`, without recursion. Nodes are
-    /// read in place: a copy of each (and of its parent's children per child) was a fifth of writing a world.
+    /// read in place: a copy of each (and of its parent's children per child) would be a large part of writing a world.
     /// `changedOnly`: each node's id, kind, revision and only the members reading it back needs
     /// (`NodeField.writeChangedMembers`), as a state snapshot keeps it.
     public func write(_ id: String, to w: inout JSONWriter, changedOnly: Bool = false) {

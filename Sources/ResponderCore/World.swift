@@ -29,7 +29,7 @@ public struct World: Sendable, Equatable {
     public func contains(_ id: String) -> Bool { nodes.slot(of: id) != nil }
 
     /// `body` of node `id`, read in place. `nodes[id]` hands out a copy of the whole node (a retain and a
-    /// release per reference field), which hit-testing paid for every subview it listed (issue 15's profile).
+    /// release per reference field), which hit-testing would pay for every subview it lists.
     @inline(__always)
     func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? { nodes.read(id, body) }
 
@@ -39,7 +39,7 @@ public struct World: Sendable, Equatable {
     }
 
     /// `body` of recognizer `id`'s view and spec, the spec read where it is stored: a copy of it is a retain and
-    /// a release for each of its strings and arrays, and a tap asks about recognizers a dozen times (issue 15).
+    /// a release for each of its strings and arrays, and a tap asks about recognizers a dozen times.
     func withRecognizer<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
         if let view = recognizerOwners[id], let result = attached(id, on: view, body) { return result }
         // K8: a scroll view's built-in pan.
@@ -48,8 +48,8 @@ public struct World: Sendable, Equatable {
     }
 
     /// `withRecognizer`, looking on `view` first: a run knows the view its recognizer was attached to, and there
-    /// the lookup is one read of that node, where the owner map hashed the recognizer's id with SipHash (a tap
-    /// asks a dozen times, issue 15). Ids are unique in the session, so one found there is the one; one moved
+    /// the lookup is one read of that node, where the owner map hashes the recognizer's id with SipHash (a tap
+    /// asks a dozen times). Ids are unique in the session, so one found there is the one; one moved
     /// since (or a scroll view's built-in pan, which no node lists) is found the general way.
     func withRecognizer<R>(_ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
         if let result = attached(id, on: view, body) { return result }
@@ -73,7 +73,7 @@ public struct World: Sendable, Equatable {
 
     /// The top of the tree `id` belongs to: `app`, or the root of a detached subtree.
     public func treeRoot(of id: String) -> String? {
-        // Parents read in place: a walk up copied every node on the way (issue 15).
+        // Parents read in place: a walk up would otherwise copy every node on the way.
         guard contains(id) else { return nil }
         var current = id
         while let p = read(current, { $0.pointee.parent }) ?? nil, contains(p) { current = p }
@@ -107,8 +107,8 @@ public struct World: Sendable, Equatable {
     }
 
     /// Attached windows in the application's child order.
-    /// Read in place: copying the root and each child node out (a retain per reference each holds) was most of
-    /// a light request such as responder.first (issue 15).
+    /// Read in place: copying the root and each child node out (a retain per reference each holds) would be most
+    /// of a light request such as responder.first.
     public var windows: [String] {
         (read(World.rootID) { $0.pointee.children } ?? []).filter { id in read(id) { $0.pointee.spec.kind == .window } == true }
     }

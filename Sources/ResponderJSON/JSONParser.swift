@@ -34,7 +34,7 @@ struct JSONParser {
     }
 
     mutating func parse() throws(JSONParseError) -> JSON {
-        // A request nests two or three levels: room for them up front (growing the stack was a reallocation).
+        // A request nests two or three levels: room for them up front (growing the stack would be a reallocation).
         var stack: [Frame] = []
         stack.reserveCapacity(4)
         var value: JSON = .null
@@ -80,7 +80,7 @@ struct JSONParser {
                     value = .object([])
                 } else {
                     let key = try readKey()
-                    // Room for a typical node's members up front: growing 1 → 2 → 4 was three allocations.
+                    // Room for a typical node's members up front: growing 1 → 2 → 4 would be three allocations.
                     var frame = Frame(isObject: true, pendingKey: key)
                     frame.members.reserveCapacity(4)
                     stack.append(frame)
@@ -211,7 +211,7 @@ struct JSONParser {
                 let run = UnsafeBufferPointer(rebasing: buffer[start..<i])
                 if let known = strings?.lookup(buffer.baseAddress! + start, run.count) { return known }
                 // ASCII (ids, kinds, keys: nearly every string) needs no validation; the validating initializer
-                // was half of reading a small request.
+                // would be much of reading a small request.
                 var high: UInt8 = 0
                 for b in run { high |= b }
                 return high < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)

@@ -9,11 +9,11 @@ import Darwin
 /// Appends JSON text to a byte buffer. Containers are opened and closed explicitly so that a caller
 /// can stream a structure of any depth (the world's tree) without building a nested value first.
 ///
-/// Replies and trace events are written here, so each write is a capacity check and stores through a pointer,
-/// with the commas of open containers kept in bits: `Array.append` per byte, with a uniqueness and capacity
-/// check each time, and a `[Bool]` stack of commas were most of a short reply's instructions.
+/// Replies and trace events are written here, on every request's path, so each call is a capacity check and
+/// stores through a pointer: no `Array.append` per byte, with its uniqueness and capacity check each time, and
+/// commas kept in bits, not in a `[Bool]` stack.
 ///
-/// The writer owns its buffer outright (`~Copyable`): one `malloc` allocation, freed by `deinit` and by
+/// The writer owns its buffer outright (`~Copyable`): one `malloc` allocation, freed by `deinit` and moved by
 /// `grow`, never shared — the writer cannot be copied, and `bytes` and `takeBytes` copy the text out. So
 /// every write is a capacity check and a store, with no uniqueness check of a shared array.
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
@@ -46,7 +46,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     deinit { free(base) }
 
     /// `malloc`, not `allocate`: for bytes `allocate` asks the runtime for the default alignment, which it
-    /// serves with `posix_memalign` — twice the instructions of `malloc` on every reply's path.
+    /// serves with `posix_memalign`, twice the instructions of `malloc`, and this is on every reply's path.
     @usableFromInline
     static func mallocRoom(_ size: Int) -> UnsafeMutablePointer<UInt8> {
         guard let room = malloc(size) else { fatalError("JSONWriter: out of memory for \(size) bytes") }
@@ -324,7 +324,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         }
         var magnitude = value.magnitude
         // Coordinates are mostly below 10,000: their length by comparison, two digits per division by 100 (a
-        // division per digit, twice over, was most of writing a hit visit's point).
+        // division per digit, twice over, would be most of writing a hit visit's point).
         var digits: Int
         if magnitude < 100 {
             digits = magnitude < 10 ? 1 : 2
@@ -421,7 +421,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Whether no byte of `bytes[0..<n]` needs an escape (`"`, `\`, a control byte), eight bytes at a time:
-    /// a byte loop was a third of writing a short string, and a trace writes a few hundred of them.
+    /// a byte loop would be a large part of writing a short string, and a trace writes a few hundred of them.
     /// Exact: `hasZero` flags a word only when one of its bytes is zero. Invariant: `bytes[0..<n]` is readable;
     /// every load below lies within it (the overlapping loads start at `n - 8`, `n - 4` or `n - 2`).
     @inline(__always)
@@ -441,8 +441,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             // The last eight bytes again, overlapping: no read past the end.
             return i == n || !needsEscape(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
         }
-        // Fewer than eight: one word of the string's own bytes, two overlapping loads repeated (a byte loop was
-        // most of writing a rule tag or a short id).
+        // Fewer than eight: one word of the string's own bytes, two overlapping loads repeated (a byte loop would
+        // be most of writing a rule tag or a short id).
         let word: UInt64
         if n >= 4 {
             word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
@@ -458,8 +458,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// `memcpy` for the short runs a writer copies (keys, ids, rule tags): eight bytes at a time, the last
-    /// eight overlapping, where a call to `memcpy` cost more than copying. Invariant: `source[0..<n]` is readable,
-    /// `out[0..<n]` writable room, and the two do not overlap; every load and store lies within them.
+    /// eight overlapping, where a call to `memcpy` costs more than copying. Invariant: `source[0..<n]` is
+    /// readable, `out[0..<n]` writable room, and the two do not overlap; every load and store lies within them.
     @inline(__always)
     @inlinable static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to out: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)

@@ -8,7 +8,7 @@ import Darwin
 import ResponderJSON
 
 /// A request read straight from its bytes, without a `JSON` tree: reading the envelope and the params into a
-/// tree and freeing it was 40% of a light request and 15k instructions of a hit test (issue 15).
+/// tree and freeing it would be a large part of a light request and of a hit test.
 ///
 /// Only the common shape is read here: an object whose strings are plain ASCII without escapes, nesting at
 /// most `maxNesting` deep, with `jsonrpc: "2.0"`, a number, string or null `id`, a `method`, and `params` an

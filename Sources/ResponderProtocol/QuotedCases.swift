@@ -1,8 +1,8 @@
 import ResponderJSON
 
 /// A `WireEnum` written from text made once per case (`QuotedCases`): a rule tag, a phase, a reason. Written as
-/// its raw value, each was the raw value's `switch`, then a string's check and copy — ≈ 130 instructions, and a
-/// hit test's reply has three per view asked.
+/// its raw value, each would be the raw value's `switch`, then a string's check and copy, and a hit test's
+/// reply has three per view asked.
 public protocol QuotedWireEnum: WireEnum {
     static var quoted: QuotedCases { get }
     /// The case's position in `allCases`: a `switch` listing the cases in declaration order, which the compiler

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import ZMQ
 
-/// Keeps the connections on each engine socket at or below `--max-clients` (issue 14).
+/// Keeps the connections on each engine socket at or below `--max-clients`.
 ///
 /// libzmq accepts every connection it can; at the process's file limit its ipc listener aborts the whole
 /// process ("Too many open files", src/ipc_listener.cpp in 4.3.4) and its tcp listener spins on accept. So the

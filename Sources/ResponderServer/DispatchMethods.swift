@@ -66,7 +66,7 @@ enum DispatchMethods {
 
     /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
-    /// Written into `w`, a reply's envelope: written apart, the reply was copied into it (issue 15).
+    /// Written into `w`, a reply's envelope: written apart, the reply would be copied into it.
     static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool, to w: inout JSONWriter) {
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
@@ -105,8 +105,8 @@ enum DispatchMethods {
     /// is the same whichever was asked), so a recording can re-send it to another session. As JSON text.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> [UInt8] {
         if R.self == TapRequest.self {
-            // The commonest dispatch, written directly (the encoder's walk was a tenth of a tap, and the tree it
-            // made, written out, 3% more): its members in declaration order, as the encoder gives them, less the
+            // The commonest dispatch, written directly (the encoder's walk and writing out the tree it makes
+            // would be added to every tap): its members in declaration order, as the encoder gives them, less the
             // unrecorded and the null ones.
             let tap = unsafeBitCast(request, to: TapRequest.self)
             var w = JSONWriter(reservingCapacity: 96 + method.utf8.count)

@@ -56,7 +56,7 @@ public final class Engine: Sendable {
             durable?.store.close()
             throw EngineError.io("cannot create the engine's wake-up pipe: \(error)")
         }
-        // Connections are capped at what the file limit can hold (issue 14: at that limit libzmq aborts).
+        // Connections are capped at what the file limit can hold (at that limit libzmq aborts).
         var capped = config
         let files = FileLimit.raise(for: config.bounds.maxClients)
         if files.maxClients < config.bounds.maxClients {

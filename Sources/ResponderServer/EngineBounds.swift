@@ -1,7 +1,7 @@
 import ResponderProtocol
 import ResponderCore
 
-/// What one client can make the engine hold (issue 14), beyond the per-session `Limits`: each a responderd
+/// What one client can make the engine hold, beyond the per-session `Limits`: each a responderd
 /// flag, reported by `engine.info` in `limits` (Protocol/README.md section 10).
 public struct EngineBounds: Sendable, Equatable {
     /// Connections per socket (rpc, events); more are refused (`--max-clients`).

@@ -28,7 +28,7 @@ public struct EngineConfig: Sendable {
     public var publishHighWaterMark: Int
     /// A client that has sent no request for this long is no longer listed by session.clients.
     public var clientIdleSeconds: Double = 600
-    /// Connections, queued replies, replay bytes, sessions (issue 14).
+    /// Connections, queued replies, replay bytes, sessions.
     public var bounds = EngineBounds()
     /// Where `initialWorld` came from (a file name), for the message when it cannot be loaded.
     public var initialWorldSource: String?

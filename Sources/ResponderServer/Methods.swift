@@ -18,8 +18,8 @@ enum Reply<Response> {
     case json(JSON)
     case encoded([UInt8])
     /// `Response` written by `write` straight into the reply's envelope, with room for `capacity` bytes of it:
-    /// a result encoded apart was copied into the envelope, an allocation and a copy of every byte (a hit
-    /// test's 4 KB, issue 15).
+    /// a result encoded apart would be copied into the envelope, an allocation and a copy of every byte (a hit
+    /// test's reply is about 4 KB).
     case written(capacity: Int, write: (inout JSONWriter) -> Void)
 }
 
@@ -43,8 +43,8 @@ struct MethodTable {
     private(set) var handlers: [String: Handler] = [:]
 
     /// A method of the engine as a whole. `quick` reads plain params directly (`QuickDecodable`), passed as a
-    /// closure of the concrete type: found by a cast of the request type and its result cast back, it cost a
-    /// dynamic cast and a metadata lookup on every request (issue 15).
+    /// closure of the concrete type: found by a cast of the request type and its result cast back, it would
+    /// cost a dynamic cast and a metadata lookup on every request.
     mutating func add<R: RequestType>(_ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
                                       _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
@@ -104,8 +104,8 @@ extension ReplyBody {
                 self = .json(.null)
                 return
             }
-            // Written inside its envelope: written apart, the result was an allocation and two copies (into the
-            // envelope, then out of the writer), a third of a light request (issue 15). Most results are short:
+            // Written inside its envelope: written apart, the result would be an allocation and two copies (into
+            // the envelope, then out of the writer), a large part of a light request. Most results are short:
             // a long one grows (from 1 KB the text is handed over as written).
             var w = Self.envelope(id: id, ctx, room: 512)
             if WireByteEncoder.write(response, to: &w) {

@@ -26,8 +26,8 @@ final class SessionHost {
     var revision: Int { state.world.revision }
 
     /// `body` of the state where it is kept, for a query. Called on `host.state` (`host.state.firstResponder()`),
-    /// a query copied the whole state first, a retain and a release for each reference it holds: the compiler
-    /// cannot tell that a call into the core leaves a class's property alone, but it can for an inout (issue 15).
+    /// a query would copy the whole state first, a retain and a release for each reference it holds: the
+    /// compiler cannot tell that a call into the core leaves a class's property alone, but it can for an inout.
     func query<R, E: Error>(_ body: (inout SessionState) throws(E) -> R) throws(E) -> R { try body(&state) }
 
     /// Numbers, encodes and records one event; returns (topic, body) for the publisher.

@@ -28,8 +28,8 @@ extension ZMQSocket {
 
     /// Receives every frame of the next message and hands each to `frame` where libzmq keeps it (`index`, its
     /// bytes, whether it is the last), valid during the call only: the caller copies what it keeps, and nothing
-    /// else is allocated. A request's frames copied into an array of arrays were three allocations a request,
-    /// and its routing id, the same from one request to the next, a fourth (issue 15). `property` ("User-Id" as
+    /// else is allocated: copying a request's frames into an array of arrays would be three allocations a
+    /// request, and its routing id, the same from one request to the next, a fourth. `property` ("User-Id" as
     /// the ZAP handler set it, "Peer-Address", a ZMTP property) is read from the last frame when it has it and
     /// handed to `read`, also in place. Returns the number of frames, or nil when no message is available
     /// (`dontWait` and the queue is empty, or the receive timeout expired). Retries on EINTR.

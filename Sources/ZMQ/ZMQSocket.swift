@@ -19,7 +19,7 @@ public final class ZMQSocket {
     public let type: SocketType
     private(set) var handle: UnsafeMutableRawPointer?
     /// The message every receive reads into, made once: zmq_msg_t must stay at a fixed address while libzmq
-    /// uses it, and an allocation per receive was a malloc and a free on every request's path (issue 15). Only
+    /// uses it, and an allocation per receive would put a malloc and a free on every request's path. Only
     /// the socket's owner thread receives, one frame at a time, so one is enough.
     let scratch = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 

@@ -4,8 +4,8 @@ import ResponderProtocol
 import Testing
 import ResponderJSON
 
-/// Issue 15: replies and trace events are written straight to bytes. They must be byte for byte what the
-/// tree encoder wrote (`JSONCodec.encode(WireEncoder.encode(x))`), for every kind of outcome the core gives.
+/// Replies and trace events are written straight to bytes. They must be byte for byte what the
+/// tree encoder writes (`JSONCodec.encode(WireEncoder.encode(x))`), for every kind of outcome the core gives.
 @Suite struct ByteEncodingTests {
     static let demoWorld = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Protocol/examples/demo-world.json").standardized.path
@@ -198,7 +198,7 @@ import ResponderJSON
         }
     }
 
-    /// The writer's escaping before issue 15, byte by byte: the reference the run-copying writer must match.
+    /// Escaping written one byte at a time, the plainest way: the reference the run-copying writer must match.
     static func escapedOneByteAtATime(_ s: String) -> [UInt8] {
         var out: [UInt8] = [0x22]
         for b in s.utf8 {

@@ -1,7 +1,7 @@
 import Testing
 @testable import ResponderCore
 
-/// Issue 15: the chain's cycle guard compares a few ids in an array and moves to a set for long chains; it must
+/// The chain's cycle guard compares a few ids in an array and moves to a set for long chains; it must
 /// answer as a set does at every length, for a repeat of any id passed before.
 @Suite("N2/N4 the chain walks' cycle guard answers as a set does, at every length")
 struct CycleGuardTests {

@@ -111,7 +111,7 @@ struct GestureRandomTests {
         return traces
     }
 
-    /// The invariants of issue 9 over one session's traces, in order.
+    /// The recognizer invariants over one session's traces, in order.
     func check(_ traces: [Trace], simultaneous: (String, String) -> Bool, seed: UInt64) {
         var viewPhases: [EventID: [String]] = [:]
         var boundView: [EventID: String] = [:]

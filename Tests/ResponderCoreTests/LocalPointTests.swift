@@ -3,7 +3,7 @@ import ResponderProtocol
 @testable import ResponderCore
 
 /// H4: the hit view's local point is the point converted from its window down its superviews. The hit tester
-/// takes it from the descent (issue 15); it must be exactly what converting the window point gives.
+/// takes it from the descent; it must be exactly what converting the window point gives.
 @Suite struct LocalPointTests {
     @Test("H4 the local point of a hit is the window point converted to the hit view, transforms and scrolled bounds included")
     func localPointIsTheConvertedWindowPoint() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import ResponderCore
 import ResponderJSON
 
-/// Issue 15: whether a load's event may be kept unwritten rests on `World.minimumEncodedSize` never exceeding
+/// Whether a load's event may be kept unwritten rests on `World.minimumEncodedSize` never exceeding
 /// what the world writes. Every field set to its shortest value, on every kind of node, must still be at least it.
 @Suite struct MinimumSizeTests {
     @Test func isAtMostWhatTheWorldWritesEvenWithEveryFieldAtItsShortest() throws {

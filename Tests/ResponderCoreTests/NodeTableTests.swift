@@ -3,7 +3,7 @@ import Testing
 import ResponderProtocol
 import ResponderJSON
 
-/// The world's node table (issue 15) behaves as the dictionary it replaced, across chunk boundaries, and a copy
+/// The world's node table behaves as a dictionary would, across chunk boundaries, and a copy
 /// is untouched by changes to the original.
 @Suite struct NodeTableTests {
     @Test func aPresentNodeIsReadWhereItIsStored() {

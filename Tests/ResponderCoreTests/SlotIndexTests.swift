@@ -1,7 +1,7 @@
 import Testing
 @testable import ResponderCore
 
-/// The node table's id index (issue 15): open addressing whose removals shift entries back. Hashes are given
+/// The node table's id index: open addressing whose removals shift entries back. Hashes are given
 /// directly here, drawn from a handful of values so that runs collide, wrap past the end of the array and are
 /// broken by removals — what the string hash makes rare and a model check must not.
 @Suite struct SlotIndexTests {

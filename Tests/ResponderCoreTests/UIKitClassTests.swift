@@ -186,8 +186,8 @@ struct UIKitClassTests {
         let become = try s.sendAction(["session": "s", "action": "becomeFirstResponder", "target": "TF"])
         #expect(become.result["by"] == "TF" && s.keyFR == "TF")
         #expect(try s.canPerformAction(["session": "s", "action": "resignFirstResponder"])["by"] == "TF")
-        // Before: an action nobody implements (what a nil-target resignFirstResponder was before 1.6) falls off the
-        // chain; the built-in one is performed by the first responder.
+        // Before: an action nobody implements falls off the chain; the built-in one is performed by the first
+        // responder.
         _ = try s.become(["session": "s", "id": "TF"])
         let unknown = try s.sendAction(["session": "s", "action": "endEditingNow:"])
         #expect(unknown.result["performed"] == false && s.keyFR == "TF")

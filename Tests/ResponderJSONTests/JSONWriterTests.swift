@@ -231,7 +231,7 @@ import Testing
     }
 }
 
-/// Issue 15: integers are written two digits at a time; the text must be `String(Int64)`'s for every length.
+/// Integers are written two digits at a time; the text must be `String(Int64)`'s for every length.
 @Suite struct IntegerTextTests {
     static func written(_ n: Double) -> String {
         var w = JSONWriter()

@@ -11,7 +11,7 @@ import ResponderJSON
         #expect(try JSONCodec.decode(JSONCodec.encode(value)) == value)
     }
 
-    /// Issue 15: integers are read without text and strings without an escape straight from the bytes; both must
+    /// Integers are read without text and strings without an escape straight from the bytes; both must
     /// give what the general path gives (Double's own parser, the escaped path).
     @Test func fastNumberAndStringPathsAgreeWithTheGeneralOnes() throws {
         let numbers = ["0", "-0", "7", "-7", "123456789012345", "-123456789012345", "1234567890123456", "9007199254740993",

@@ -2,7 +2,7 @@ import Testing
 @testable import ResponderProtocol
 import ResponderJSON
 
-/// Issue 15's shortcuts in reading and writing nodes give what the general paths give.
+/// The shortcuts in reading and writing nodes give what the general paths give.
 @Suite struct NodeOutputTests {
     @Test(arguments: NodeKind.allCases)
     func defaultClassIsTheOneItsNameNames(_ kind: NodeKind) {
@@ -59,7 +59,7 @@ import ResponderJSON
     }
 }
 
-/// Issue 15: a plain frame is set without its field's reader; what it sets, and what it leaves to the reader,
+/// A plain frame is set without its field's reader; what it sets, and what it leaves to the reader,
 /// must agree with the reader.
 @Suite struct PlainFrameTests {
     @Test(arguments: [[1, 2, 3, 4], [0, 0, 0, 0], [-5.5, 1e6, 0.25, 10]] as [JSON])

@@ -2,7 +2,7 @@ import Testing
 @testable import ResponderProtocol
 import ResponderJSON
 
-/// Issue 15: a small request is read from its bytes (`PlainRequest`) without a `JSON` tree. It may leave a body
+/// A small request is read from its bytes (`PlainRequest`) without a `JSON` tree. It may leave a body
 /// to `RPCRequest.parse`, but what it reads must be what that reader reads, and it must never accept a body that
 /// reader refuses (the refusal and its message belong to that reader).
 @Suite struct PlainRequestTests {

@@ -3,7 +3,7 @@ import Testing
 @testable import ResponderProtocol
 import ResponderJSON
 
-/// Issue 15, goal 3: a large tree.load's tree is read from its text (`PlainTree`) without a `JSON` tree. It may
+/// A large tree.load's tree is read from its text (`PlainTree`) without a `JSON` tree. It may
 /// leave a tree to the general reader (`NodeTree(wire:path:)`), but what it reads must be what that reader
 /// reads — the same nodes, in the same order, with the same parents — and it must never accept a tree that
 /// reader refuses (the refusal and its words belong to that reader).

@@ -2,7 +2,7 @@ import Testing
 @testable import ResponderProtocol
 import ResponderJSON
 
-/// Issue 15: the quick readers of plain params give what the generic decoder gives, and leave everything else
+/// The quick readers of plain params give what the generic decoder gives, and leave everything else
 /// (which the generic decoder reads, or refuses naming the field) alone.
 @Suite struct QuickDecodingTests {
     static let plain: [JSON] = [
@@ -54,7 +54,7 @@ import ResponderJSON
     }
 }
 
-/// Issue 15: a `String?` (responder.first's result) is written by the byte encoder without the Encodable walk;
+/// A `String?` (responder.first's result) is written by the byte encoder without the Encodable walk;
 /// the bytes must be the tree encoder's.
 @Suite struct NameOrNullEncodingTests {
     @Test(arguments: [nil, "TF1", "", "quote \" and backslash \\", "line\nbreak\u{01}", "é😀"] as [String?])

@@ -648,7 +648,7 @@ import ResponderJSON
     }
 }
 
-// MARK: - The CLI's words, as a new user meets them (issue 16)
+// MARK: - The CLI's words, as a new user meets them
 
 extension CLIBinaryTests {
     @Test func negativeCoordinatesAreAccepted() throws {
@@ -747,7 +747,7 @@ extension CLIBinaryTests {
     }
 
     @Test func completionScriptsWorkAsTheReadmeInstallsThem() throws {
-        let readme = try String(contentsOfFile: CLIRunner.repository + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: CLIRunner.repository + "/docs/cli.md", encoding: .utf8)
         #expect(readme.contains("responder --generate-completion-script bash > ~/.local/share/bash-completion/completions/responder"))
         #expect(readme.contains("responder --generate-completion-script zsh > ~/.zfunc/_responder"))
         let zsh = try CLIRunner.run(["--generate-completion-script", "zsh"])

@@ -7,7 +7,7 @@ import ResponderProtocol
 import ResponderJSON
 
 /// The engine loop waits on the sockets' descriptors, which only announce what arrives after the socket was last
-/// read to the end (issue 15). With the tick ten minutes away nothing else would wake it: a request whose arrival
+/// read to the end. With the tick ten minutes away nothing else would wake it: a request whose arrival
 /// a send took in without the loop reading on would wait out the patience and fail these tests.
 @Suite struct EngineLoopTests {
     @Test func everyPipelinedRequestIsAnsweredBeyondWhatOneWakeUpServes() throws {

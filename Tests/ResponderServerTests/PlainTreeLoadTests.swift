@@ -5,9 +5,9 @@ import ResponderProtocol
 @testable import ResponderServer
 import ResponderJSON
 
-/// Issue 15, goal 3: the engine's reader takes a large tree.load's tree from the text (`PlainTree`) and the rest of
+/// The engine's reader takes a large tree.load's tree from the text (`PlainTree`) and the rest of
 /// the request from the general reader. The world it prepares must be the one the general reader prepared, and
-/// whatever it does not read must come out exactly as before.
+/// whatever it does not read must come out exactly as the general reader gives it.
 @Suite struct PlainTreeLoadTests {
     static let limits = Limits()
 

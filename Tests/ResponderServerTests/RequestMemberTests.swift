@@ -3,7 +3,7 @@ import ResponderProtocol
 @testable import ResponderServer
 import ResponderJSON
 
-/// Issue 15: a tap's `request` member (13.2) is written directly; it must be the bytes the encoder gives.
+/// A tap's `request` member (13.2) is written directly; it must be the bytes the encoder gives.
 @Suite struct RequestMemberTests {
     @Test func aTapsRequestMemberIsWhatTheEncoderGives() {
         var taps = [TapRequest(session: nil, point: Point(100, 150)),

@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    /// The engine's receive and reply (issue 15): frames handed over in place with their index and whether each
+    /// The engine's receive and reply: frames handed over in place with their index and whether each
     /// is the last, a property read from the last frame, and a reply sent as routing id, delimiter and body.
     @Test func framesReadInPlaceAndAnEnvelopeSentBack() throws {
         try withRouterAndDealer("env", routingID: "client-2") { router, dealer in

@@ -1,4 +1,4 @@
-"""The kill -9 test (issue 14): several clients drive acknowledged mutations while the engine is killed with
+"""The kill -9 test: several clients drive acknowledged mutations while the engine is killed with
 SIGKILL at random moments and restarted over the same state directory. After every restart:
 
 - every acknowledged change is there (each client's batches, its first responder),

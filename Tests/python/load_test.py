@@ -2,7 +2,7 @@
 """Load test: many clients pipelining mixed requests at one real engine. Every request must be answered exactly
 once, with a result. Prints the rate, the latency percentiles and the engine's peak memory.
 
-Full size (issue 14), with a release build for real figures:
+Full size, with a release build for real figures:
     swift build -c release --product responderd
     RESPONDERD=.build/release/responderd python3 Tests/python/load_test.py --clients 64 --requests 5000
 Tests/python/test_load.py runs a smaller size in CI.

@@ -1,4 +1,4 @@
-"""Clients of the two stdio front doors (issue 13), for test_mcp.py and test_bridge.py: the `responder mcp` server
+"""Clients of the two stdio front doors, for test_mcp.py and test_bridge.py: the `responder mcp` server
 driven by the official Python MCP SDK, and `responder bridge` driven by a Content-Length framed client written
 here (the framing is simple enough that a test should own every byte of it)."""
 

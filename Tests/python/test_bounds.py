@@ -1,4 +1,4 @@
-"""Resource bounds (issue 14, Protocol/README.md section 10): each against the real engine, with what it costs
+"""Resource bounds (Protocol/README.md section 10): each against the real engine, with what it costs
 measured from /proc. Connections beyond --max-clients are refused without crashing (at the open-file limit
 libzmq 4.3 aborts on ipc and spins on tcp); an oversized frame is dropped before it is buffered; a client that
 never reads its replies holds at most --reply-hwm of them; the replay ring is bounded in bytes; sessions and
@@ -309,7 +309,7 @@ def test_the_replay_ring_is_bounded_in_bytes(engines):
 
 
 def test_a_load_too_large_for_the_ring_that_nobody_hears_is_written_only_when_replayed(engines):
-    """Issue 15: a load whose text cannot fit the replay budget, published while nobody subscribes to its topic,
+    """A load whose text cannot fit the replay budget, published while nobody subscribes to its topic,
     is kept unwritten (the ring holds the world instead) and written when trace.replay asks. It must read exactly
     as the same load published to a subscriber, and leave the ring as such a load would."""
     e = start(engines, "--replay-bytes", "10000")
@@ -369,7 +369,7 @@ def test_client_strings_are_bounded(engines):
         assert err["data"] == {"name": "INVALID_PARAMS", "field": "kind"}
 
     # Freed memory stays with the process: warm up, then each further client adds what the engine keeps of it
-    # (20 MiB each when a kind was kept per client, as before 1.7).
+    # (a kind kept per client would add 20 MiB each).
     refused(c)
     refused(c)
     after_warm_up = rss_mb(e.proc.pid)

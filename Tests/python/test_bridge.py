@@ -1,4 +1,4 @@
-"""`responder bridge` (issue 13): the engine's JSON-RPC over stdin/stdout with LSP Content-Length framing, driven
+"""`responder bridge`: the engine's JSON-RPC over stdin/stdout with LSP Content-Length framing, driven
 by a framed client that owns every byte (stdio_harness.Bridge), against a real engine shared with pyzmq clients.
 Pass-through with ids echoed exactly, every way the bytes can arrive, a large message, events forwarded gap-free
 while requests are in flight (and gaps recovered by replay), framing errors, and exiting when stdin closes."""

@@ -1,7 +1,7 @@
 """Dispatch methods (Protocol/README.md section 12) against the real engine. Every reply is validated against
 methods/<method>.result.json and every event against events/<stream>.json (the harness does both), so the
 closed schemas (trace steps, reasons, rules, dispositions, outcome shapes) are checked on real output. The
-assertions are the UIKit rules of uikit-semantics.md that the replies expose; test_every_trace_shape_occurs
+assertions are the UIKit rules of docs/rules.md that the replies expose; test_every_trace_shape_occurs
 drives every step, reason and outcome variant the protocol documents and checks that each one occurs."""
 
 import json

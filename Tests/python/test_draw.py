@@ -1,4 +1,4 @@
-"""`responder draw` against the real engine (issue 12): the SVG is parsed and read through its data attributes —
+"""`responder draw` against the real engine: the SVG is parsed and read through its data attributes —
 every view's shape, the hit path with its reasons, the touch point, the responder chain — and the Graphviz
 forms are checked."""
 

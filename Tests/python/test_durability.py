@@ -274,9 +274,8 @@ def written_bytes(pid: int) -> int:
 
 
 def test_a_dispatch_commits_its_progress_without_writing_the_world_again(engines, tmp_path):
-    """A tap changes seq, the clock and the tap counter, not the tree: what it commits is that progress. When
-    progress shared the snapshot's row, SQLite wrote the whole row — the world — again for every tap (85–100 ms
-    a tap on 100,000 views, issue 15)."""
+    """A tap changes seq, the clock and the tap counter, not the tree: what it commits is that progress. SQLite
+    writes a row whole, so progress kept in the snapshot's row would write the world again for every tap."""
     e = durable(engines, tmp_path / "state")
     c = e.client()
     c.call("session.create", session="s", tree=wide_tree(10_000))

@@ -1,4 +1,4 @@
-"""Fairness (issue 14): a large tree.load is read and validated off the engine thread, so other clients are
+"""Fairness: a large tree.load is read and validated off the engine thread, so other clients are
 answered while it is in flight, and SIGTERM stops the engine promptly without losing anything acknowledged.
 Assertions are about order and overlap, not wall-clock limits (the suite runs under `stress --cpu 2`)."""
 

@@ -1,4 +1,4 @@
-"""A new user's first hour (issue 16), through the real binaries: responderd, the `responder` CLI,
+"""A new user's first hour, through the real binaries: responderd, the `responder` CLI,
 `responder-subscribe` and `./dev`. Where what is shown depends on a terminal, the command's standard error is a
 pty. Waits are on conditions with generous deadlines (harness.PATIENCE), never fixed sleeps.
 """

@@ -1,7 +1,7 @@
-"""Gesture recognizers (issue 9) through the real engine: the scenarios P13–P13e of
-../shared/reference/scenarios.md on fixture F, one test per rule G1–G11 of ../shared/reference/uikit-semantics.md
-where it shows end to end, the validation of recognizers, touch times and clock.advance, and a seeded randomized
-test that checks invariants on every trace (and that the same inputs give byte-identical traces).
+"""Gesture recognizers through the real engine: the worked scenarios P13–P13e on fixture F, one test per rule
+G1–G11 (docs/rules.md, Protocol/README.md 12.1) where it shows end to end, the validation of recognizers, touch
+times and clock.advance, and a seeded randomized test that checks invariants on every trace (and that the same
+inputs give byte-identical traces).
 
 Test names give the scenario and the rule ids they exercise, as in test_scenarios.py. Every test uses sessions of
 its own. Time is the session's clock only (G11): tests move it with touch `time`s and clock.advance, never sleep.

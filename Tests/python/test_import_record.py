@@ -1,4 +1,4 @@
-"""Issue 11: `responder import` of lldb dumps, `responder record` / `replay --check`, and `dryRun`, against a
+"""`responder import` of lldb dumps, `responder record` / `replay --check`, and `dryRun`, against a
 real engine and the real CLI."""
 
 from __future__ import annotations

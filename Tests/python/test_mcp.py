@@ -1,4 +1,4 @@
-"""`responder mcp` (issue 13) driven by the official Python MCP SDK over stdio, against a real engine shared with
+"""`responder mcp` driven by the official Python MCP SDK over stdio, against a real engine shared with
 pyzmq clients and `responder watch`: initialize, the tools and their schemas, each tool's text and structured
 content, errors as isError results naming the field, resources with subscriptions, a missing engine, and a tap
 made through MCP showing up in `watch` with its cause naming the MCP client."""
@@ -253,7 +253,7 @@ def test_resources_read_and_notify_on_change(engine, client):
 # ----------------------------------------------------------------------------------------------- the shared session
 
 def test_a_tap_through_mcp_appears_in_watch_with_the_mcp_client_as_its_cause(engine, client, tmp_path):
-    """The issue's done-when: the MCP server is one more client of the live session the CLI watches."""
+    """The MCP server is one more client of the live session the CLI watches."""
     s = new_session(client, "mcpwatch")
     sub = engine.subscriber(f"{s}/trace")
     out = open(tmp_path / "watch.out", "w+")

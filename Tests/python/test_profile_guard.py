@@ -1,4 +1,4 @@
-"""The instruction-count regression guard (issue 15): `responder-bench profile --save` records callgrind counts per
+"""The instruction-count regression guard: `responder-bench profile --save` records callgrind counts per
 request, `--against` compares a new run with them and fails when one grew past `--tolerance`. Real valgrind, real
 engine process; the light request alone keeps it short."""
 

@@ -1,9 +1,9 @@
-"""The worked scenarios P1–P23 of ../shared/reference/scenarios.md (all but P13, gesture recognizers) run
+"""The worked dispatch scenarios P1–P23 (all but P13, gesture recognizers, which test_gestures.py runs) run
 through the real engine: each test builds its world over the protocol (session.create with a tree, then
 tree.apply where the scenario changes the tree), sends the event, and asserts the delivery path the scenario
 expects from the reply's outcome members. Several also check that the same trace (and any first-responder
-change) arrives on the session's event stream. Test names give the scenario and the rule ids of
-../shared/reference/uikit-semantics.md that it exercises.
+change) arrives on the session's event stream. Test names give the scenario and the rule ids (docs/rules.md,
+Protocol/README.md 12.1) that it exercises.
 
 Every test uses its own session, so the tests are independent.
 """

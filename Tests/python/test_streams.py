@@ -1,4 +1,4 @@
-"""Event streams under load and concurrency (issue 4), against the real engine over real sockets:
+"""Event streams under load and concurrency, against the real engine over real sockets:
 
 1. a slow joiner follows a session that is being written to while it joins, and misses nothing;
 2. a flood: a subscriber that stops reading does not hold the engine back, and recovers by trace.replay

@@ -1,7 +1,7 @@
-"""Issue 10: UIKit's own classes (rules K1–K10 of ../shared/reference/uikit-semantics.md, Protocol/README 8.6)
-through the real engine and the real CLI. Each example of the issue's "Why" has its before (what a node without
-the class gives) and after (with it). Replies and events are validated against Protocol/schemas like every other;
-the field changes a dispatch makes arrive as a `dispatch` tree event before its trace event.
+"""UIKit's own classes (rules K1–K10: docs/rules.md, Protocol/README.md 8.6 and 12.1) through the real engine
+and the real CLI. Each example has its before (what a node without the class gives) and after (with it).
+Replies and events are validated against Protocol/schemas like every other; the field changes a dispatch makes
+arrive as a `dispatch` tree event before its trace event.
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_K7_nil_target_resign_dismisses_the_keyboard(world):
     assert w.call("responder.first") is None
     become = w.call("action.send", action="becomeFirstResponder", target="TF")
     assert [(s["reason"], s["rule"]) for s in steps(become, "firstResponder")] == [("become", "K7")]
-    # Before: an action nobody implements (what a nil-target resignFirstResponder was before 1.6) falls off the chain.
+    # Before: an action nobody implements falls off the chain.
     w.call("responder.become", id="TF")
     unknown = w.call("action.send", action="endEditingNow:")
     assert unknown["performed"] is False and w.call("responder.first") == "TF"

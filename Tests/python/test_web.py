@@ -1,4 +1,4 @@
-"""`responder web` in a real browser (issue 12): Debian's chromium, headless, loads the inspector against a real
+"""`responder web` in a real browser: Debian's chromium, headless, loads the inspector against a real
 engine, clicks a view through the DevTools protocol and reads the explanation, sees a tap made by another client
 appear within a second, scrubs back to the world as it was, taps in Tap mode, and keeps screenshots under
 Tests/artifacts/."""

@@ -1,8 +1,8 @@
 /// The responders a walk up the chain has passed, so that a cycle (a `presentedBy` loop) stops it (N4).
 ///
 /// A chain is a handful of responders: the first ones are compared in a small array, and only a long chain
-/// (a deep tree) moves to a set. A `Set<String>` from the first step hashed every id with SipHash and grew
-/// three times on the way: three walks were ≈ 8k of a tap's instructions (issue 15).
+/// (a deep tree) moves to a set. A `Set<String>` from the first step would hash every id with SipHash and grow
+/// three times on the way, and a tap walks a chain three times.
 struct CycleGuard {
     private static let few = 16
     private var recent: [String] = []

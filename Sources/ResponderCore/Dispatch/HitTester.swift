@@ -124,8 +124,8 @@ struct HitTester {
     }
 
     /// What `start` reads of a view, read in place: copying each visited node out of the world (a retain and a
-    /// release per reference it holds) and reading its out-of-line hit-test override field by field were most
-    /// of a hit test's cost (issue 15).
+    /// release per reference it holds) and reading its out-of-line hit-test override field by field would be
+    /// most of a hit test's cost.
     private struct Checked {
         /// The point in the view's bounds coordinates (nil: its transform cannot be inverted).
         var point: Point?
@@ -134,7 +134,7 @@ struct HitTester {
         var redirectWhenNil: String?
         /// For a view that passed its checks: its children, read in the same lookup (a window's are put in
         /// presentation order afterwards), and whether `finish` needs its override (redirect when self,
-        /// pass-through-self) — most views have neither, and reading each view again for it was a lookup.
+        /// pass-through-self) — most views have neither, and reading each view again for it would be another lookup.
         var children: [String] = []
         var overridesAnswer = false
         /// Not a view: not asked (`notAView`), or a child controller whose root view is asked instead.
@@ -222,8 +222,8 @@ struct HitTester {
         }
         // K9: a window's subviews in presentation order, its controllers resolved to their root views, when
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
-        // resolved when it is asked: most are never asked (H2.2), and resolving a window's ten children up front
-        // was a tenth of a hit test (issue 15).
+        // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
+        // would mostly be wasted.
         let subviews = asking == .itself && !world.presented.isEmpty ? world.hitTestSubviews(of: id) : checked.children
         return .pushed(Frame(point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index,
                              overridesAnswer: checked.overridesAnswer))

@@ -4,7 +4,7 @@ extension World {
     /// The next responder of `id` in this world (N1–N3), computed from the current tree each time it is
     /// asked (N4): nothing is cached between hops.
     public func nextResponder(of id: String) -> String? {
-        // Fields read in place: a copy of each node on the way was most of a hop (a tap makes a dozen).
+        // Fields read in place: a copy of each node on the way would be most of a hop (a tap makes a dozen).
         guard let (kind, parent, presentedBy) = read(id, { ($0.pointee.spec.kind, $0.pointee.parent, $0.pointee.spec.presentedBy) }) else { return nil }
         switch kind {
         case .application:

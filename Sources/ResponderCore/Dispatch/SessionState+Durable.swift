@@ -1,6 +1,6 @@
 import ResponderProtocol
 
-/// What of a session outlives the engine process besides its world (issue 14): first responders, the
+/// What of a session outlives the engine process besides its world: first responders, the
 /// session clock (G11) and the source of tap ids. Live touches, presses, control tracking and recognizer runs
 /// are not kept: after a restart none is live, as after a real app's relaunch.
 public struct DurableSessionParts: Sendable, Equatable {

@@ -77,9 +77,9 @@ extension World {
             let conversion: SuperviewConversion
         }
         func up(_ id: String) -> Up? { read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) } }
-        // The usual depth on the stack, deeper levels in an array: an array for every conversion was an
+        // The usual depth on the stack, deeper levels in an array: an array for every conversion would be an
         // allocation and a free each time (a tap converts four times). Eight levels, as room for sixteen (over
-        // 1 KB) was allocated on the heap too. The conversions are plain numbers: the room needs no cleaning up.
+        // 1 KB) is allocated on the heap too. The conversions are plain numbers: the room needs no cleaning up.
         let onStack = 8
         return withUnsafeTemporaryAllocation(of: SuperviewConversion.self, capacity: onStack) { room -> Point? in
             var deeper: [SuperviewConversion] = []

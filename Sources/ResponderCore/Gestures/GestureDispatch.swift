@@ -229,7 +229,7 @@ extension SessionState {
     static let timeTolerance = 1e-9
 
     /// Run `i`'s deadline (G11); none once its recognizer is gone. Read in place, and the recognizer looked up
-    /// only for a run that has one: every run was copied and its spec looked up, twice an input (issue 15).
+    /// only for a run that has one: this is asked twice an input, for every run.
     func deadline(ofRun i: Int) -> Double? {
         var exists = true
         let at = runs[i].deadline(profile: profile) {

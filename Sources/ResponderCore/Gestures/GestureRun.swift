@@ -12,8 +12,8 @@ struct GestureRun: Sendable {
     var touches: [EventID] = []
     /// Every touch it has observed since its last reset: what G4 and G7 compare and act on.
     var seen: [EventID] = []
-    /// Screen points where each live touch began and where it is now. A recognizer observes a touch or two:
-    /// a dictionary hashed the touch's id at every phase, for each recognizer (issue 15).
+    /// Screen points where each live touch began and where it is now. A recognizer observes a touch or two,
+    /// so a list is searched where a dictionary would hash the touch's id at every phase, for each recognizer.
     private var positions: [(touch: EventID, start: Point, now: Point)] = []
     /// When the first touch began (swipe) and when the required touches were all down (long press).
     var firstBegan: Double?

@@ -15,8 +15,8 @@ extension HitVisit {
         withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w) }
     }
 
-    /// In one piece (`JSONWriter.members`): written key by key, a visit was a dozen capacity checks and
-    /// separator decisions, most of a hit test's reply (issue 15). Read where it is stored (`HitTestOutcome`
+    /// In one piece (`JSONWriter.members`): written key by key, a visit would be a dozen capacity checks and
+    /// separator decisions, and visits are most of a hit test's reply. Read where it is stored (`HitTestOutcome`
     /// passes its list's elements), not copied to be handed over.
     static func writeMembers(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) {
         w.members(atMost: room(of: v)) { write(v, to: &$0) }
@@ -69,7 +69,7 @@ extension HitTestOutcome {
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(visited.count)
         // Each visit read where it is, through a pointer: a visit handed to a method beside the writer (`inout`)
-        // was copied first, a retain and a release per string, as the compiler cannot tell the two apart.
+        // is copied first, a retain and a release per string, as the compiler cannot tell the two apart.
         visited.withUnsafeBufferPointer { visits in
             for i in visits.indices { ranges.append(HitVisit.writeObject(of: visits.baseAddress! + i, to: &w)) }
         }
@@ -108,8 +108,8 @@ extension Traced where Outcome == HitTestOutcome {
 
 extension HitTestOutcome {
     /// The bytes of the `Traced<HitTestOutcome>` whose steps are `visited`, each as a `hitTest` step, then
-    /// `trailing` — written without building that trace: its steps, their copies and the comparisons that
-    /// find a step equal to its visit were a third of a hit test's reply (issue 15).
+    /// `trailing` — written without building that trace, so no step is made, copied or compared to find the
+    /// one equal to its visit.
     public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
         // Handed over as written: the envelope copies it and drops it.
         var w = JSONWriter(reservingCapacity: tracedReplyRoom)
@@ -117,7 +117,7 @@ extension HitTestOutcome {
         return w.takeBytes()
     }
 
-    /// Room for the traced reply: each visit is in it three times (≈ 270 bytes); room for 200 grew the writer
+    /// Room for the traced reply: each visit is in it three times (≈ 270 bytes); room for 200 would grow the writer
     /// once, a copy of it all.
     public var tracedReplyRoom: Int { 512 + 288 * visited.count }
 
@@ -153,8 +153,8 @@ extension HitTestOutcome {
 
     /// A `hitTest` step with no touch: `step`, then the visit's members already written at `visit`.
     fileprivate static func writeStep(copying visit: Range<Int>, to w: inout JSONWriter) {
-        // `TraceStep.hitTestName`, as a literal: in one piece with the braces and the copy (five writes, each
-        // with its capacity check and comma, were a third of a step's cost).
+        // `TraceStep.hitTestName`, as a literal: in one piece with the braces and the copy, one write where five
+        // would each make a capacity check and a comma decision.
         w.object(prefix: #""step":"hitTest","#, copying: visit)
     }
 }

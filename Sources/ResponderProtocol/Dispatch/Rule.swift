@@ -1,5 +1,6 @@
-/// The dispatch rules, by the ids of the engine's UIKit reference (`uikit-semantics.md`) and of Protocol/
-/// README 12.1. Every trace step and every undelivered touch names one; a test checks this list against 12.1.
+/// The dispatch rules, by the ids docs/rules.md defines (what each rule says and what it rests on) and
+/// Protocol/README 12.1 summarizes. Every trace step and every undelivered touch names one; tests check this
+/// list against both.
 public enum Rule: String, WireEnum, Comparable {
     // H: hit-testing
     case h1 = "H1", h2 = "H2", h3 = "H3", h4 = "H4", h5 = "H5", h6 = "H6", h7 = "H7", h8 = "H8"

@@ -1,7 +1,7 @@
 import ResponderJSON
 
-/// A touch's deliveries are most of a tap's trace, and through the Codable stream they cost ≈ 190k instructions
-/// a tap (issue 15's profile), so they are written by hand: the same members, in the same order and under the
+/// A touch's deliveries are most of a tap's trace, and the Codable stream would be most of what writing a tap
+/// costs, so they are written by hand: the same members, in the same order and under the
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`
 /// writes null on the wire, `@OmitNil` and `if let … encode` leave the member out.
 extension TouchDelivery {
@@ -11,7 +11,7 @@ extension TouchDelivery {
         withUnsafePointer(to: self) { Self.write($0, to: &w) }
     }
 
-    /// The delivery at `d`, read where it is (a delivery handed to a method beside the writer was copied first,
+    /// The delivery at `d`, read where it is (a delivery handed to a method beside the writer is copied first,
     /// a retain and a release for each of its strings and arrays), its nested entries likewise.
     static func write(_ d: UnsafePointer<TouchDelivery>, to w: inout JSONWriter) {
         w.beginObject()

@@ -4,15 +4,15 @@ import ResponderJSON
 /// the same order as `TraceStep.encode(to:)` (ByteEncodingTests compares the two over the demo world's
 /// dispatches and hand-made steps of every kind). `encodeIfPresent` writes null; `if let … encode` leaves out.
 /// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
-/// key by key, they were most of writing a tap's trace. The rarer kinds are written key by key.
+/// key by key, they would be most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
     func write(to w: inout JSONWriter) {
         withUnsafePointer(to: self) { Self.write($0, to: &w) }
     }
 
-    /// The step at `step`, read where it is: a step handed to a method beside the writer (`inout`) was copied
+    /// The step at `step`, read where it is: a step handed to a method beside the writer (`inout`) is copied
     /// first, a retain and a release per string, as the compiler cannot tell the two apart. The kinds written
-    /// through a cursor are read in place now; the switch still copies some of the others (10 of a tap's 21 steps).
+    /// through a cursor are read in place; the switch copies some of the others (10 of a tap's 21 steps).
     static func write(_ step: UnsafePointer<TraceStep>, to w: inout JSONWriter) {
         w.beginObject()
         let m = JSONCursor.memberRoom

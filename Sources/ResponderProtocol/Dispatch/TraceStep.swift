@@ -92,8 +92,8 @@ public struct HitVisit: Sendable, Equatable, Codable {
     /// The redirect target (H6).
     @OmitNil public var to: String?
 
-    /// Inlinable: called from the hit tester in another module, a visit was made in a temporary and copied into
-    /// the list of visits (the copy and the temporary's release were 2.5k of a hit test, issue 15).
+    /// Inlinable: called from the hit tester in another module, a visit would be made in a temporary, copied
+    /// into the list of visits and the temporary released, for every view a hit test visits.
     @inlinable public init(id: String, point: Point?, result: HitResult = .miss, reason: HitReason? = nil, rule: Rule = .h2, to: String? = nil) {
         self.id = id
         self.result = result
@@ -391,11 +391,11 @@ public struct Trace: Sendable, Equatable, Codable {
     public init(kind: TraceKind, steps: [TraceStep] = []) {
         self.kind = kind
         self.steps = steps
-        // Room for a tap's steps: grown from empty, a tap's trace was reallocated six times.
+        // Room for a tap's steps: grown from empty, a tap's trace would be reallocated six times.
         if steps.isEmpty { self.steps.reserveCapacity(24) }
     }
 
-    /// Takes the step (a borrowed one was copied into the array: a retain per string it holds).
+    /// Takes the step (a borrowed one would be copied into the array: a retain per string it holds).
     public mutating func add(_ step: consuming TraceStep) { steps.append(step) }
 
     /// Every first-responder change, in order: what `<session>/focus` publishes.

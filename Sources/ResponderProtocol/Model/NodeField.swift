@@ -45,8 +45,8 @@ public final class NodeField: Sendable {
 
     /// Writes every member of `node` that output (8.5) includes, in table order, after `id`, `kind` and
     /// `revision`. A field holding its kind's default value is copied as bytes prepared once (`"hidden":false`):
-    /// in a large world most fields of most nodes are defaults, and writing them one by one was most of a
-    /// million-node load (issue 15, goal 3).
+    /// in a large world most fields of most nodes are defaults, and writing them one by one would be most of
+    /// writing a large world.
     public static func writeMembers(of node: NodeSpec, to w: inout JSONWriter) {
         let output = outputs[node.kind]!
         if node.outOfLineFieldsUnset && node.className == output.defaults.className {
@@ -68,8 +68,8 @@ public final class NodeField: Sendable {
     /// The members of `node` that reading the node without them would not give back: its class (and base
     /// class) when they are not its kind's, and every other member it holds otherwise than a node of its kind
     /// and class holds unset. Read back (`NodeTree`, `PlainTree`), they make the node as it is stored: a state
-    /// snapshot's text. Most fields of most nodes are defaults, and a million views' full text (436 MB) took
-    /// seconds to write and, read back at a restart, 3.6 GB (issue 15).
+    /// snapshot's text. Most fields of most nodes are defaults, so leaving them out keeps a large world's
+    /// snapshot small to write and quick to read back at a restart.
     public static func writeChangedMembers(of node: NodeSpec, to w: inout JSONWriter) {
         let output = outputs[node.kind]!
         let kindDefaults = output.defaults
@@ -197,8 +197,8 @@ public final class NodeField: Sendable {
     public func copy(from source: NodeSpec, into node: inout NodeSpec) { copyValue(source, &node) }
 
     /// The members of a node that are structure, not fields (`id`, `kind`, `children`, `revision`): they cannot be
-    /// changed through `update … set`. Compared, not looked up in a set: that hashed the name (SipHash), three
-    /// times for every node of a load (issue 15).
+    /// changed through `update … set`. Compared, not looked up in a set: a set hashes the name (SipHash), and
+    /// this is asked three times for every node of a load.
     @inline(__always)
     public static func isStructural(_ name: String) -> Bool {
         name == "id" || name == "kind" || name == "children" || name == "revision"
@@ -219,8 +219,8 @@ public struct FieldError: Sendable {
 
 extension NodeField {
     /// A field stored at `keyPath`, read by `read` and written by `write`. `get` is the same key path passed
-    /// as a function: the literal then compiles to a direct read, where applying a key path at run time cost
-    /// ~700 instructions (profiled in issue 15: most of writing a world), and output reads every field of
+    /// as a function: the literal then compiles to a direct read, where applying a key path at run time costs
+    /// hundreds of instructions, and output reads every field of
     /// every node. Input sets only the fields a request names, through `keyPath`.
     static func field<V: Sendable & Equatable>(
         _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V> & Sendable, _ get: @escaping @Sendable (NodeSpec) -> V,

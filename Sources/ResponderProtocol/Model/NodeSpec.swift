@@ -53,8 +53,8 @@ public enum ControlEvent: String, WireEnum {
 ///
 /// Fields most nodes leave at their defaults (transform, class-specific fields, handlers, targets, recognizers,
 /// annotations, …) live out of line in `extras`, shared copy-on-write and absent until a node sets one: a node
-/// that sets only its id, kind and frame costs about a quarter of what it did with every field inline
-/// (issue 15, goal 3: a million nodes in 400 bytes each).
+/// that sets only its id, kind and frame costs about a quarter of what it would with every field inline, and a
+/// large world is mostly such nodes.
 public struct NodeSpec: Sendable, Equatable {
     public var id: String
     public var kind: NodeKind
@@ -67,7 +67,7 @@ public struct NodeSpec: Sendable, Equatable {
     /// K1: `userInteractionEnabled` as the node sets it; nil takes the class default (`userInteractionEnabled`).
     public var interactionSetting: Bool?
     /// K1: the UIKit class this node behaves as, kept with `className` and `baseClass`: dispatch asks it of
-    /// every view it visits, and naming it from the strings each time was most of a hit test's cost.
+    /// every view it visits, and naming it from the strings each time would be most of a hit test's cost.
     public private(set) var uikitClass: UIKitClass?
     public var multipleTouchEnabled = false
     public var exclusiveTouch = false
@@ -78,7 +78,7 @@ public struct NodeSpec: Sendable, Equatable {
     public var canResignFirstResponder = true
     public var receivesRemoteControlEvents = false
     // Internal but usable from inlinable getters: another module reading a field through a pointer to the
-    // node (ResponderCore's `World.read`) otherwise had to copy the whole spec to call each getter (issue 15).
+    // node (ResponderCore's `World.read`) otherwise has to copy the whole spec to call each getter.
     @usableFromInline var extras = NodeExtras.Storage()
 
     public var transform: AffineTransform? {
@@ -102,8 +102,8 @@ public struct NodeSpec: Sendable, Equatable {
         @inlinable get { extras.box?.value.hitTest ?? HitTestOverride() }
         _modify { yield &extras.unique().value.hitTest }
     }
-    /// One field of `hitTest`, for a hit test asking every view: reading `hitTest` whole copied the override
-    /// (its redirect holds a string) for each view asked (issue 15).
+    /// One field of `hitTest`, for a hit test asking every view: reading `hitTest` whole copies the override
+    /// (its redirect holds a string) for each view asked.
     @inlinable public var hitTestMode: HitTestOverride.Mode { extras.box?.value.hitTest.mode ?? .default }
     @inlinable public var hitTestInsets: EdgeInsets { extras.box?.value.hitTest.insets ?? .zero }
     @inlinable public var hitTestRedirect: HitTestOverride.Redirect? { extras.box?.value.hitTest.redirect }
@@ -190,7 +190,7 @@ public struct NodeSpec: Sendable, Equatable {
     /// Mutated only through `Storage.unique()`, that is while no other value shares it.
     @usableFromInline final class Box: @unchecked Sendable {
         // Unchecked: a shared box is only read (it is copied before any change, `unique()`), and every read of a
-        // field otherwise made a dynamic exclusivity check (`swift_beginAccess` calls in a tap's profile).
+        // field would otherwise make a dynamic exclusivity check (a `swift_beginAccess` call).
         @exclusivity(unchecked) @usableFromInline var value: NodeExtras
         init(_ value: NodeExtras) { self.value = value }
     }

@@ -54,8 +54,8 @@ public struct NodeTree: Sendable, Equatable {
 
     /// Reads one node object and everything under it; errors are INVALID_NODE naming the field and the node.
     /// Each node is read without its field path ("tree.children[3]…"): building that string for every node of a
-    /// large tree cost more than reading it (issue 15). A node that fails is read again with its path, so the
-    /// error names the field exactly as before.
+    /// large tree costs more than reading it. A node that fails is read again with its path, so the error
+    /// still names the field exactly.
     public init(document: JSON, path: String) throws(RPCError) {
         self.path = path
         entries = []

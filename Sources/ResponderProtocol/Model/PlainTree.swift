@@ -8,8 +8,7 @@ import Darwin
 import ResponderJSON
 
 /// A node tree read straight from its text, without a `JSON` tree: for a million-node tree.load, parsing the
-/// document into `JSON`, reading the nodes out of it and freeing it was two thirds of the load (issue 15,
-/// goal 3).
+/// document into `JSON`, reading the nodes out of it and freeing it would be most of the load's work.
 ///
 /// Only the common shape is read here, as `PlainRequest` does for small requests: keys and the strings `id` and
 /// `kind` plain ASCII without escapes, no key twice in a node, every other member's value one that

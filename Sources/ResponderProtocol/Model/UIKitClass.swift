@@ -57,7 +57,7 @@ public enum UIKitClass: String, Sendable, CaseIterable {
 
 extension NodeSpec {
     /// K1: the UIKit class this node behaves as — its `class` when that is a UIKit class, else its
-    /// `baseClass`; nil for a custom class without one (it behaves as its kind, as before 1.6).
+    /// `baseClass`; nil for a custom class without one (it behaves as its kind).
     static func resolveClass(_ className: String, _ baseClass: String?) -> UIKitClass? {
         UIKitClass(rawValue: className) ?? baseClass.flatMap(UIKitClass.init(rawValue:))
     }

@@ -1,5 +1,5 @@
 /// A request read straight from plain params (`PlainParams`: the request's own text, no `JSON` tree), without
-/// the `Decoder` machinery: a third of a light request (`responder.first`) was that machinery (issue 15).
+/// the `Decoder` machinery, which would be a large part of a light request such as `responder.first`.
 /// `init?(quick:)` accepts only params the generic decoder reads the same way — known members, each once,
 /// each of its type, no `null` — and answers nil for anything else, which `WireDecoder` then reads and, where
 /// something is wrong, names the field. So the errors stay the generic decoder's alone.

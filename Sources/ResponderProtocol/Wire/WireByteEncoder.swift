@@ -1,7 +1,7 @@
 import ResponderJSON
 
 /// Writes the protocol's `Encodable` types straight to JSON bytes, with no `JSON` tree or `EncodingStorage` in
-/// between: the hot path of replies and trace events (issue 15). The bytes are those of
+/// between: the hot path of replies and trace events. The bytes are those of
 /// `JSONCodec.encode(WireEncoder.encode(value))` — members in declaration order, nil as `null`, `@OmitNil`
 /// left out, `WireValue`s as their `wire` value. A shape a stream cannot write in order (a nested container
 /// kept open while its parent goes on, a `superEncoder`) makes it fall back to the tree encoder.
@@ -15,8 +15,8 @@ public enum WireByteEncoder {
     /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
     /// Returns false, with the writer unusable, when the value needs the tree encoder.
     public static func write<T: Encodable>(_ value: T, to writer: inout JSONWriter) -> Bool {
-        // The types written by hand need no sink: a sink and the writer it swaps in were two allocations on
-        // every typed reply's path (issue 15).
+        // The types written by hand need no sink: a sink and the writer it swaps in are two allocations, kept
+        // off every typed reply's path.
         if ByteSink.writeKnown(value, to: &writer) { return true }
         let sink = ByteSink(JSONWriter(reservingCapacity: 16))
         swap(&writer, &sink.writer)
@@ -84,7 +84,7 @@ final class ByteSink {
             return true
         }
         // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
-        // unkeyed container around each element was a fifth of writing a tap's trace).
+        // unkeyed container around each element would be a large part of writing a tap's trace).
         // Through `w`, one inout access (a sink's writer is a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
             Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &w) { TraceStep.write($0, to: &$1) }
@@ -95,7 +95,7 @@ final class ByteSink {
             return true
         }
         if T.self == TouchOutcome.self {
-            // `{deliveries}`, its one member (the keyed container around it was a tenth of writing a tap's trace).
+            // `{deliveries}`, its one member (a keyed container around it would add to every tap's trace).
             w.beginObject()
             w.key(static: "deliveries")
             Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
@@ -111,7 +111,8 @@ final class ByteSink {
             return true
         }
         if T.self == String?.self {
-            // A bare name or null (responder.first's result and its like): the encoder's walk was most of the reply.
+            // A bare name or null (responder.first's result and its like): the encoder's walk would be most of
+            // the reply.
             w.string(orNull: unsafeBitCast(value, to: String?.self))
             return true
         }

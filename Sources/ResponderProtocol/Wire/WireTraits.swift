@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Which of the wire's protocols a type conforms to, asked once per type. The Swift runtime answers a
-/// conformance query by scanning conformance records when its cache misses (profiled in issue 15: 8% of a
-/// hit test), and the coders ask for every value they read or write.
+/// conformance query by scanning conformance records when its cache misses, and the coders ask for every
+/// value they read or write.
 struct WireTraits: OptionSet {
     let rawValue: UInt8
     static let wireValue = WireTraits(rawValue: 1)

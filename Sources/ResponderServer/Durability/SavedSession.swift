@@ -28,8 +28,8 @@ struct SavedSessionState: Codable {
 
     /// What `WireEncoder.encodeBytes(SavedSessionState(host))` writes, the members in the same order, with the
     /// profile as `profile` (its text, written once per session by the store): a commit follows every dispatch,
-    /// and the profile's fields through Codable were most of what a tap's commit cost (issue 15). First
-    /// responders in window order, where the encoder wrote them in the dictionary's (hash) order.
+    /// and the profile's fields through Codable would be most of what a tap's commit costs. First
+    /// responders in window order, where the encoder writes them in the dictionary's (hash) order.
     static func text(_ host: SessionHost, profile: [UInt8]) -> [UInt8] {
         let parts = host.state.durableParts
         var w = JSONWriter(reservingCapacity: profile.count + 128 + 64 * parts.firstResponders.count)
@@ -61,7 +61,7 @@ enum TreeRecord {
 
 /// The world as a snapshot row holds it: the tree and detached subtrees with each node's id, kind, revision and
 /// the members reading it back needs (`World.encodedChanges`), and read back with them. A snapshot written
-/// whole, as `tree.get` writes a world (this engine's snapshots until issue 15 cut them), reads back the same.
+/// whole, as `tree.get` writes a world (as older engines wrote snapshots), reads back the same.
 enum WorldSnapshot {
     static func encode(_ world: World) -> (tree: [UInt8], detached: [UInt8]) {
         (world.encodedChanges(), world.encodedDetached(changedOnly: true))
@@ -89,7 +89,7 @@ enum WorldSnapshot {
                                   revision: revision, limits: unbounded)
     }
 
-    /// Both parts read as documents (the general reader), as every snapshot was read before the plain reader.
+    /// Both parts read as documents (the general reader): what the plain reader leaves, and its reference.
     static func decodeAsDocuments(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
         var treeJSON: JSON
         var detachedJSON: JSON

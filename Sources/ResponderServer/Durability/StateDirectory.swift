@@ -2,7 +2,7 @@ import Foundation
 import ResponderProtocol
 import ResponderLocal
 
-/// How much of an acknowledged change survives (issue 14, README "Security and durability").
+/// How much of an acknowledged change survives (README "Security and durability").
 public enum Durability: String, Sendable, CaseIterable {
     /// Nothing is written: the state lives as long as the process (as `--ephemeral`).
     case none

@@ -9,9 +9,9 @@ import ResponderProtocol
 /// outgrows it. Writes of the requests served together go in one transaction, committed before any of their
 /// replies or events leave.
 ///
-/// Progress has its own table because SQLite writes a row whole: when seq and the durable parts shared the
-/// snapshot's row, every tap, key press or one-op batch wrote the whole world again (85–100 ms a request on a
-/// 100,000-view world, issue 15). Format 2; a format-1 database becomes one when it is opened.
+/// Progress has its own table because SQLite writes a row whole: if seq and the durable parts shared the
+/// snapshot's row, every tap, key press or one-op batch would write the whole world again. Format 2; a
+/// format-1 database becomes one when it is opened.
 final class StateStore {
     static let fileName = "state.db"
     static let format = 2
@@ -195,8 +195,8 @@ final class StateStore {
     func commit() throws(SQLiteError) {
         guard inTransaction else { return }
         inTransaction = false
-        // Prepared once (`run` keeps its statements): `execute` parsed the text again on every commit, a fifth
-        // of what committing a tap cost (issue 15).
+        // Prepared once (`run` keeps its statements): `execute` parses the text again on every commit, and a
+        // commit follows every tap.
         try db.run("COMMIT")
     }
 

@@ -102,8 +102,8 @@ extension ParsedRequest {
 }
 
 /// What reading a large request leaves to free (the parsed document, the node list), freed by the reader after
-/// it has handed the request over: a million-node load's leftovers took a fifth of a second to free, and the
-/// engine need not wait for that (issue 15, goal 3).
+/// it has handed the request over: a million-node load's leftovers take a fifth of a second to free, and the
+/// engine need not wait for that.
 final class Leftovers {
     private var kept: [Any] = []
     private var documents: [JSON] = []

@@ -1,7 +1,7 @@
 import ResponderProtocol
 import ResponderJSON
 
-/// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (issue 11's parser).
+/// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (the same parser).
 enum ImportHierarchyTool: MCPTool {
     static let name = "import_hierarchy"
     static let title = "Import a running app's hierarchy"

@@ -49,7 +49,7 @@ struct EngineRequest: Sendable {
     var subject: String?
 }
 
-/// Every tool, in the order `tools/list` gives them. `draw` (issue 13) comes with the pictures issue.
+/// Every tool, in the order `tools/list` gives them. There is no `draw` tool: pictures are `responder draw`'s.
 enum ToolCatalog {
     static let all: [any MCPTool.Type] = [
         HitTestTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self, BecomeFirstResponderTool.self,
