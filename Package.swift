@@ -22,86 +22,99 @@ let package = Package(
     targets: [
         // libzmq from the system (Debian: libzmq3-dev).
         .systemLibrary(name: "CZMQ", providers: [.apt(["libzmq3-dev"])]),
-        // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state.
+        // SQLite from the system (Debian: libsqlite3-dev): the engine's durable state. Its shim hands over the
+        // macros Swift cannot import (SQLITE_TRANSIENT).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The C library's heap: glibc's `malloc_trim`, which Swift's Glibc module does not import.
+        .systemLibrary(name: "CHeap"),
         // Thin Swift wrapper over libzmq: context, socket, multipart messages, poll.
         .target(name: "ZMQ", dependencies: ["CZMQ"]),
-        // Wire types: JSON value, codec seam, JSON-RPC envelope, error names. No dependencies.
-        .target(name: "ResponderProtocol"),
+        // JSON: the value, its parser (with a caller's table of strings to share) and writer, iterative release
+        // of deep values, Codable bridging. Knows nothing of the protocol. No dependencies.
+        .target(name: "ResponderJSON"),
+        // Wire types and their coding: JSON-RPC envelope, requests and replies, error names, wire enums.
+        .target(name: "ResponderProtocol", dependencies: ["ResponderJSON"]),
+        // Files, keys and discovery on this machine: owner-checked files, key files, discovery files, secret
+        // comparison. Shared by the engine and the client library.
+        .target(name: "ResponderLocal", dependencies: ["ResponderJSON"]),
         // Pure core: world model, validation, dispatch. Deterministic, no IO.
-        .target(name: "ResponderCore", dependencies: ["ResponderProtocol"]),
+        .target(name: "ResponderCore", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // Engine server: sockets, sessions, publishing, discovery.
         .target(name: "ResponderServer", dependencies: [
-            "ResponderCore", "ResponderProtocol", "ZMQ", "CSQLite",
+            "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ", "CSQLite", "CHeap",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Client library used by the CLI and any Swift tool.
-        .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ZMQ"]),
+        .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ"]),
         // Pictures of a world (SVG, Graphviz): pure functions of the engine's replies, for `draw` and `web`.
-        .target(name: "ResponderPicture", dependencies: ["ResponderProtocol"]),
+        .target(name: "ResponderPicture", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // The CLI's words: replies, traces and events as text, tables, the status line; shared by the commands and
         // the front doors below.
-        .target(name: "ResponderOutput", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderPicture"]),
+        .target(name: "ResponderOutput", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderPicture"]),
         // lldb hierarchy dumps read into a world: `responder import` and the MCP server's import_hierarchy.
-        .target(name: "ResponderImport", dependencies: ["ResponderProtocol"]),
+        .target(name: "ResponderImport", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // `responder mcp`'s server: the official MCP SDK's tools and resources over an EngineThread.
         .target(name: "ResponderMCP", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderOutput", "ResponderImport",
+            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderOutput", "ResponderImport",
             .product(name: "MCP", package: "swift-sdk"),
         ]),
         // `responder web`'s inspector: the page, its WebSocket, the session mirrored from the engine's events.
         .target(name: "ResponderWeb", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderCore", "ResponderPicture", "ResponderOutput",
-            .product(name: "FlyingFox", package: "FlyingFox"),
+            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderCore", "ResponderPicture",
+            "ResponderOutput", .product(name: "FlyingFox", package: "FlyingFox"),
         ]),
         // `responder bridge`: LSP framing on stdio, the relay to the engine, bridge.subscribe.
-        .target(name: "ResponderBridge", dependencies: ["ResponderClient", "ResponderProtocol"]),
+        .target(name: "ResponderBridge", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON"]),
         .executableTarget(name: "responderd", dependencies: [
             "ResponderServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "responder", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderPicture", "ResponderOutput",
+            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderPicture", "ResponderOutput",
             "ResponderImport", "ResponderMCP", "ResponderWeb", "ResponderBridge",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
         .executableTarget(name: "ResponderSubscribe", dependencies: [
-            "ResponderClient", "ResponderProtocol",
+            "ResponderClient", "ResponderProtocol", "ResponderJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "clients/swift/SampleSubscriber"),
         // The benchmark suite (./dev bench): figures against baselines measured in the same run, among them a raw
         // libzmq echo process (`responder-bench echo`) and Chromium's CDP; `./dev profile` counts instructions.
         .executableTarget(name: "ResponderBench", dependencies: [
-            "ResponderCore", "ResponderProtocol", "ResponderPicture", "ResponderServer", "ZMQ", "CZMQ",
+            "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderPicture", "ResponderServer", "ZMQ", "CZMQ",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
-        .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol"]),
-        .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol"]),
-        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol"]),
+        .testTarget(name: "ResponderJSONTests", dependencies: ["ResponderJSON"]),
+        .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON"]),
+        .testTarget(name: "ResponderLocalTests", dependencies: ["ResponderLocal", "ResponderJSON"]),
+        .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol", "ResponderJSON"]),
+        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol", "ResponderJSON"]),
         // A real engine in-process for the tests of the client library and the front doors.
-        .target(name: "ResponderTestSupport", dependencies: ["ResponderServer", "ResponderClient", "ResponderProtocol"],
+        .target(name: "ResponderTestSupport", dependencies: ["ResponderServer", "ResponderClient", "ResponderProtocol", "ResponderJSON"],
                 path: "Tests/Support"),
-        .testTarget(name: "ResponderClientTests", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderTestSupport"]),
+        .testTarget(name: "ResponderClientTests", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport"]),
         .testTarget(name: "ResponderMCPTests", dependencies: [
-            "ResponderMCP", "ResponderClient", "ResponderProtocol", "ResponderTestSupport",
+            "ResponderMCP", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
             .product(name: "MCP", package: "swift-sdk"),
         ]),
         .testTarget(name: "ResponderWebTests", dependencies: [
-            "ResponderWeb", "ResponderClient", "ResponderProtocol", "ResponderTestSupport",
+            "ResponderWeb", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
             .product(name: "FlyingFox", package: "FlyingFox"),
         ]),
-        .testTarget(name: "ResponderBridgeTests", dependencies: ["ResponderBridge", "ResponderClient", "ResponderProtocol", "ResponderTestSupport"]),
+        .testTarget(name: "ResponderBridgeTests", dependencies: [
+            "ResponderBridge", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
+        ]),
         .testTarget(name: "ResponderServerTests", dependencies: [
-            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ZMQ",
-            .product(name: "Logging", package: "swift-log"),
+            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal",
+            "ZMQ", .product(name: "Logging", package: "swift-log"),
         ]),
         // The built `responder` binary end to end (run as a child process against an in-process engine).
         .testTarget(name: "ResponderCLITests", dependencies: [
-            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol",
+            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON",
         ]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZMQ
+import ResponderJSON
 
 @main
 struct Bench: ParsableCommand {

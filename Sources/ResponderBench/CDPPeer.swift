@@ -1,5 +1,6 @@
 import Foundation
 import ResponderProtocol
+import ResponderJSON
 
 /// The peer figure: Chromium's `DOM.getNodeForLocation` over the DevTools protocol on the 1,110-view layout
 /// as a page, headless, on loopback. nil (with the reason) when chromium is not installed.

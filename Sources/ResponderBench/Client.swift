@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// One DEALER connection to the engine or the echo: blocking round trips, or a window of requests in flight.
 final class Connection {

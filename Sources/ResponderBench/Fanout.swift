@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// Goal 5: many subscribers while event.tap is sent at a fixed rate; each must end with every event of the
 /// session, reading what it missed (past libzmq's default high-water mark of 1000) back with trace.replay.

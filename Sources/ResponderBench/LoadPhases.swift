@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// Where a large tree.load's time goes, phase by phase, in-process (the scale figure is the sum of these on the
 /// reader thread and the engine thread, plus the transport): where to look when that figure falls short.

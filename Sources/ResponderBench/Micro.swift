@@ -2,6 +2,7 @@ import Foundation
 import ResponderCore
 import ResponderPicture
 import ResponderProtocol
+import ResponderJSON
 
 // In-process benchmarks of the core and the codec (`responder-bench micro`), each a ratio against a baseline
 // measured in the same run, so the numbers mean something on any machine.

@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// Goal 6: tree.apply batches of 1 and 100 updates per second on the 1,110-view world, against the echo of
 /// the same bytes; what committing costs a dispatch (a tap); and that neither cost grows with the world.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// Instruction counts per request under callgrind: stable where wall-clock time is not, so they are the
 /// regression guard. Each count is the difference between two runs that differ only in the number of

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderProtocol
+import ResponderJSON
 
 /// The requests `profile` counts, by the names `--only` and a baseline file use.
 enum ProfiledRequest: String, CaseIterable {

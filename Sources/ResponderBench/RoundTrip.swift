@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// Goals 1 and 2: round trips and pipelined throughput against the raw echo of the same bytes.
 enum RoundTrip {

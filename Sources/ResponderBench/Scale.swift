@@ -2,6 +2,7 @@ import Foundation
 import ResponderCore
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// Scale: load time, engine memory per node and hit-test time as the world grows, and a 100k-deep chain.
 enum Scale {

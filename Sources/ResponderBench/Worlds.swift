@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// The worlds the suite measures on, written straight to bytes (a million nodes never become a `JSON` tree here).
 enum Worlds {

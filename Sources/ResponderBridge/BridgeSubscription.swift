@@ -2,6 +2,7 @@ import Foundation
 import ResponderClient
 import ResponderProtocol
 import Synchronization
+import ResponderJSON
 
 /// One `bridge.subscribe`: a thread of its own follows the session gap-free (SessionFollower: its own
 /// subscriber and its own connection for replays) and writes each event as an `event` notification. Gaps it

@@ -1,6 +1,7 @@
 import ResponderClient
 import ResponderProtocol
 import Synchronization
+import ResponderJSON
 
 /// The bridge's own methods, `bridge.subscribe` and `bridge.unsubscribe` (Protocol/README.md, "The stdio
 /// bridge"), and the subscriptions they hold: at most one per session.

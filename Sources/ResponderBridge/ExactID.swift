@@ -1,5 +1,6 @@
 import ResponderProtocol
 import Synchronization
+import ResponderJSON
 
 /// Echoing request ids byte for byte. The engine echoes an id as the JSON value it read, written by its own
 /// writer: `1e3` comes back as `1000`, and an integer of 16 digits or more as a double (`…991.0`, or rounded

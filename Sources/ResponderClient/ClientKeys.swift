@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderLocal
 
 /// The client's CURVE keypair (`responder keygen`), used whenever an engine's address carries a server key:
 /// `$RESPONDER_CLIENT_KEY`, else `$XDG_CONFIG_HOME/responder/client.key`, else `~/.config/responder/client.key`.

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderLocal
 
 /// A discovery file names the endpoints a client sends everything to: one planted by another user (in a
 /// directory they created first, e.g. `/tmp/responder-<uid>`) would point the client at their own engine. Both

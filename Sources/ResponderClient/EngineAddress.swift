@@ -1,5 +1,7 @@
 import Foundation
 import ResponderProtocol
+import ResponderJSON
+import ResponderLocal
 
 /// Where an engine listens, as read from its discovery file or given explicitly.
 public struct EngineAddress: Sendable, Equatable {

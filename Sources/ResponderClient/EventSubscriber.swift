@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// One published event: its topic and body. The body is held (a tree event holds the whole world), so an
 /// event is freed without recursion wherever its last copy goes.

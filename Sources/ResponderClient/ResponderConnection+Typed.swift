@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 extension ResponderConnection {
     /// Sends a typed request (its members are the params) and returns its typed result, throwing `.rpc` for an

@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderJSON
 
 /// A synchronous JSON-RPC client over a DEALER socket. Not thread-safe: one owner, like the socket.
 public final class ResponderConnection {

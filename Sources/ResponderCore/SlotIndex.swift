@@ -18,19 +18,40 @@ struct SlotIndex: Sendable {
     /// lookup (85 a tap).
     private let seed = SlotIndex.processSeed
 
-    /// The hash of `id`'s bytes in Unicode normal form C, so that ids `==` calls equal hash alike (`String`
-    /// compares by canonical equivalence: "K" equals the Kelvin sign U+212A). ASCII is its own normal form;
-    /// only an id with other bytes is normalised first.
+    /// A hash under which ids `==` calls equal hash alike: `String` compares by canonical equivalence (a
+    /// precomposed "é" equals "e" and a combining acute; "K" equals the Kelvin sign U+212A).
+    ///
+    /// An ASCII id hashes its bytes — ASCII text is its own normal form. Another id is equal to an ASCII one
+    /// exactly when each of its scalars decomposes canonically to ASCII: of those that are not ASCII themselves,
+    /// only three singletons do (`asciiSingletons`), so such an id hashes the bytes of its ASCII equivalent.
+    /// Any other id hashes as `String.hashValue` does, which the standard library keeps consistent with `==`
+    /// (and which no ASCII id ever uses).
     func hash(_ id: String) -> UInt32 {
         let fast = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
             let (h, ascii) = hash(bytes: bytes)
             return ascii ? h : nil
         }
         if let fast, let h = fast { return h }
-        return id._nfcCodeUnits.withUnsafeBufferPointer { hash(bytes: $0).hash }
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(id.utf8.count)
+        for scalar in id.unicodeScalars {
+            if scalar.isASCII {
+                ascii.append(UInt8(scalar.value))
+            } else if let equivalent = Self.asciiSingletons[scalar.value] {
+                ascii.append(equivalent)
+            } else {
+                return Self.finish(seed ^ UInt64(UInt(bitPattern: id.hashValue)))
+            }
+        }
+        return ascii.withUnsafeBufferPointer { hash(bytes: $0).hash }
     }
 
-    /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple.
+    /// The scalars outside ASCII whose canonical decomposition is ASCII: KELVIN SIGN, GREEK QUESTION MARK and
+    /// GREEK VARIA. (A test checks every scalar of Unicode against this list.)
+    static let asciiSingletons: [UInt32: UInt8] = [0x212A: UInt8(ascii: "K"), 0x037E: UInt8(ascii: ";"), 0x1FEF: UInt8(ascii: "`")]
+
+    /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple. Every
+    /// load lies within `bytes` (the last starts at `n - 8`, and only when `n` ≥ 8).
     @inline(__always)
     private func hash(bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, ascii: Bool) {
         let n = bytes.count

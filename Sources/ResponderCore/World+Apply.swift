@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// What an applied batch changed.
 public struct AppliedBatch: Sendable {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 extension Transaction {
     /// Brings the recognizer index up to date with the nodes this batch touched, then checks that every

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 extension World {
     /// Writes node `id` with all its fields and its subtree as nested `children`, without recursion. Nodes are

@@ -428,3 +428,4 @@ package struct HierarchyDump {
 }
 
 import Foundation
+import ResponderJSON

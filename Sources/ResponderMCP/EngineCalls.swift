@@ -1,4 +1,5 @@
 import ResponderClient
+import ResponderJSON
 import ResponderProtocol
 
 extension EngineThread {

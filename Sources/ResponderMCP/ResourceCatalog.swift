@@ -2,6 +2,7 @@ import MCP
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// The resources: each session's world (`responder://<session>/world`, its session.snapshot) and its recent
 /// traces (`responder://<session>/traces`, the last trace events from the engine's replay ring). Both are

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// A tool's arguments, read strictly as the engine reads params: a missing, mistyped or unknown argument is
 /// INVALID_PARAMS naming it (`field`), so a model sees exactly which argument to fix.

@@ -2,6 +2,7 @@ import MCP
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// Carries out a `tools/call`: reads the arguments, sends the one engine request, and answers with a short
 /// text (what happened and why, citing rules) and the engine's reply unchanged as structured content. Every

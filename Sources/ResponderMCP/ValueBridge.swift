@@ -1,5 +1,6 @@
 import MCP
 import ResponderProtocol
+import ResponderJSON
 
 /// Conversions between the engine's `JSON` and the MCP SDK's `Value`.
 package enum ValueBridge {

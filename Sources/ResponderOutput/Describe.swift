@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// Small readable renderings of reply fields shared by several commands.
 package enum Describe {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// One readable line per session event: `#seq stream (cause client) summary`.
 package enum EventFormatter {

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderProtocol
+import ResponderJSON
 
 /// Reading JSON given on the command line: a file, `-` for stdin, or (for inline options) `@file`.
 package enum InputFile {

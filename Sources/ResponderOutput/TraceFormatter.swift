@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// Turns dispatch outcomes and traces into readable paths, e.g.
 /// `touchesBegan: E → C → A → R → RVC → W → App → AD, handled by RVC`. Used by the dispatch commands

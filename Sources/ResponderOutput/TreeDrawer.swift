@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// Draws a nested tree (as `tree.get` returns it) as indented lines with guide characters, one node per
 /// line in child order. Iterative, so any depth draws; past `maxGuideDepth` the guides are abbreviated to

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// The class fields (Protocol/ 8.6) a tree line shows among its flags: the state a UIKit class adds.
 package enum UIKitFlags {

@@ -1,6 +1,7 @@
 import ResponderClient
 import ResponderPicture
 import ResponderProtocol
+import ResponderJSON
 
 /// What `draw` and `web` ask the engine for a picture, read as plain JSON so that members and reasons a newer
 /// engine adds draw as well as they can instead of failing.

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// The world as a Graphviz graph (`dot`): one box per node labelled with its id and class, parent → child
 /// edges, the hit path colored (views passed over red, with their reason), and the responder chain as

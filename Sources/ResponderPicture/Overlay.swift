@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// What is drawn over the world: a hit test (every view asked, why each was passed over, the touch point), a
 /// responder chain, and lines of explanation. Built from the engine's replies and traces, never computed here.

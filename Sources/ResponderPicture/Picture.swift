@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// A whole picture: the world, the overlay and — when there is one — the legend, as one SVG document.
 public enum Picture {

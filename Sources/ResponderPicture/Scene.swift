@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// One node of the world placed on the picture. Views carry their geometry; view controllers, windows, the
 /// application and its delegate carry only what the responder chain needs.

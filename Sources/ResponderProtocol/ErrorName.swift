@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Every error the engine can answer with: a stable name (what clients match on) and its numeric code.
 /// Protocol/errors.json lists each one; a test checks the two lists agree.
 public enum ErrorName: String, Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Reads an object of parameters (or of node fields), remembering which keys were used so that an
 /// unknown key — a typo such as "hiden" — is reported by name instead of being ignored.
 public struct ParamReader {

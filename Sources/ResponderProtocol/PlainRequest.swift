@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ResponderJSON
 
 /// A request read straight from its bytes, without a `JSON` tree: reading the envelope and the params into a
 /// tree and freeing it would be a large part of a light request and of a hit test.
@@ -87,8 +88,7 @@ public struct PlainParams: Sendable {
     /// request was read, so this does not fail; were it ever to, the caller answers a parse error.
     public func json() throws(JSONParseError) -> JSON {
         guard let range else { return .object([]) }
-        var parser = JSONParser(Array(body[range]), maxDepth: PlainRequest.maxNesting + 1)
-        return try parser.parse()
+        return try JSONCodec.decode(Array(body[range]), maxDepth: PlainRequest.maxNesting + 1, strings: KnownStrings.table)
     }
 
     /// A member's value, when plain: a string, a number, two numbers (`[x, y]`) or a boolean.

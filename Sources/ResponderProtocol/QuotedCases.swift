@@ -1,66 +1,56 @@
+import ResponderJSON
+
 /// A `WireEnum` written from text made once per case (`QuotedCases`): a rule tag, a phase, a reason. Written as
 /// its raw value, each would be the raw value's `switch`, then a string's check and copy, and a hit test's
 /// reply has three per view asked.
 public protocol QuotedWireEnum: WireEnum {
     static var quoted: QuotedCases { get }
+    /// The case's position in `allCases`: a `switch` listing the cases in declaration order, which the compiler
+    /// reduces to the case's own stored value. `QuotedCases.init` checks it against `allCases`.
+    var quotedIndex: Int { get }
 }
 
-/// Each case of an enum as its JSON string, quotes and all, found by the byte the case is stored as.
-///
-/// An enum without payloads of 2 to 256 cases is stored in one byte, a different value per case; `init` checks
-/// exactly that (the byte of every case, distinct), so the lookup cannot name the wrong case. Where it does not
-/// hold (a one-case enum takes no byte), the table is left off and the case is written from its raw value.
+/// Each case of an enum as its JSON string, quotes and all, found by the case's `quotedIndex`.
 public struct QuotedCases: @unchecked Sendable {
-    /// Per stored byte, where its text starts in `text` and how long it is; never freed (the tables are static).
-    private let spans: UnsafeMutablePointer<(start: Int32, length: Int32)>?
-    private let text: UnsafeMutablePointer<UInt8>?
+    // Sendable: both allocations are written only by `init` and never freed or changed afterwards.
+
+    /// Per case, where its text starts in `text` and how long it is. Invariant: `spans` holds one initialised
+    /// entry per case and `text` every case's text, both allocated here and never freed (the tables are static),
+    /// so a `quotedIndex` (checked in range by `init`) always reads initialised memory.
+    private let spans: UnsafeMutablePointer<(start: Int32, length: Int32)>
+    private let text: UnsafeMutablePointer<UInt8>
     /// The most any case's text takes, quotes included.
     public let longest: Int
 
-    public init<E: WireEnum>(_ type: E.Type) {
-        var texts: [(byte: Int, text: [UInt8])] = []
+    public init<E: QuotedWireEnum>(_ type: E.Type) {
+        var texts: [[UInt8]] = []
         var longest = 0
-        for c in E.allCases {
+        for (index, c) in E.allCases.enumerated() {
+            precondition(c.quotedIndex == index, "\(E.self).\(c): quotedIndex \(c.quotedIndex), position \(index)")
             var w = JSONWriter()
             w.string(c.rawValue)
             let text = w.takeBytes()
             longest = max(longest, text.count)
-            texts.append((MemoryLayout<E>.size == 1 ? Int(Self.byte(of: c)) : -1, text))
-        }
-        let distinct = Set(texts.map(\.byte)).count == texts.count
-        guard MemoryLayout<E>.size == 1, distinct else {
-            // Written from the raw value then, through `JSONCursor.string`, which wants room for any escape.
-            self.longest = E.allCases.map { JSONCursor.room(for: $0.rawValue) }.max() ?? 2
-            spans = nil
-            text = nil
-            return
+            texts.append(text)
         }
         self.longest = longest
-        let spans = UnsafeMutablePointer<(start: Int32, length: Int32)>.allocate(capacity: 256)
-        spans.initialize(repeating: (0, 0), count: 256)
-        let all = texts.flatMap(\.text)
+        let spans = UnsafeMutablePointer<(start: Int32, length: Int32)>.allocate(capacity: max(texts.count, 1))
+        let all = texts.flatMap { $0 }
         let text = UnsafeMutablePointer<UInt8>.allocate(capacity: max(all.count, 1))
         text.initialize(from: all, count: all.count)
         var start = 0
-        for (byte, t) in texts {
-            spans[byte] = (Int32(start), Int32(t.count))
+        for (index, t) in texts.enumerated() {
+            (spans + index).initialize(to: (Int32(start), Int32(t.count)))
             start += t.count
         }
         self.spans = spans
         self.text = text
     }
 
-    /// Whether cases are written from the table (the enum's layout is the one `init` checks for).
-    public var isTabled: Bool { spans != nil }
-
+    /// The text of `value`.
     @inline(__always)
-    static func byte<E>(of value: E) -> UInt8 { withUnsafeBytes(of: value) { $0[0] } }
-
-    /// The text of `value`, or nil when there is no table.
-    @inline(__always)
-    func text<E: QuotedWireEnum>(of value: E) -> (start: UnsafePointer<UInt8>, count: Int)? {
-        guard let spans, let text else { return nil }
-        let span = spans[Int(Self.byte(of: value))]
+    func text<E: QuotedWireEnum>(of value: E) -> (start: UnsafePointer<UInt8>, count: Int) {
+        let span = spans[value.quotedIndex]
         return (UnsafePointer(text + Int(span.start)), Int(span.length))
     }
 }
@@ -69,7 +59,8 @@ extension JSONWriter {
     /// A case as its raw value's string.
     @inline(__always)
     public mutating func string<E: QuotedWireEnum>(_ value: E) {
-        if let t = E.quoted.text(of: value) { raw(quoted: t.start, t.count) } else { string(value.rawValue) }
+        let t = E.quoted.text(of: value)
+        raw(quoted: t.start, t.count)
     }
 
     @inline(__always)
@@ -81,7 +72,8 @@ extension JSONWriter {
 extension JSONCursor {
     @inline(__always)
     public mutating func string<E: QuotedWireEnum>(_ value: E) {
-        if let t = E.quoted.text(of: value) { raw(quoted: t.start, t.count) } else { string(value.rawValue) }
+        let t = E.quoted.text(of: value)
+        raw(quoted: t.start, t.count)
     }
 
     /// The most a case of `E` takes.
@@ -108,18 +100,297 @@ extension JSONCursor {
     public static func room<E: QuotedWireEnum>(for values: [E]) -> Int { 2 + values.count * (E.quoted.longest + 1) }
 }
 
-extension Rule: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension HitResult: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension HitReason: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension Disposition: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension TouchPhase: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension ControlEvent: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension GestureState: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension GestureReason: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension DiscardReason: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension ActionFailure: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension FocusCheck: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension TraceKind: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension DeliverReason: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension TouchDeliveryReason: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
-extension FocusReason: QuotedWireEnum { public static let quoted = QuotedCases(Self.self) }
+extension Rule: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .h1: 0
+        case .h2: 1
+        case .h3: 2
+        case .h4: 3
+        case .h5: 4
+        case .h6: 5
+        case .h7: 6
+        case .h8: 7
+        case .n1: 8
+        case .n2: 9
+        case .n3: 10
+        case .n4: 11
+        case .t1: 12
+        case .t2: 13
+        case .t3: 14
+        case .t4: 15
+        case .t5: 16
+        case .t6: 17
+        case .g1: 18
+        case .g2: 19
+        case .g3: 20
+        case .g4: 21
+        case .g5: 22
+        case .g6: 23
+        case .g7: 24
+        case .g8: 25
+        case .g9: 26
+        case .g10: 27
+        case .g11: 28
+        case .e1: 29
+        case .e2: 30
+        case .e3: 31
+        case .f1: 32
+        case .f2: 33
+        case .f3: 34
+        case .f4: 35
+        case .f5: 36
+        case .f6: 37
+        case .f7: 38
+        case .a1: 39
+        case .a2: 40
+        case .a3: 41
+        case .a4: 42
+        case .a5: 43
+        case .k1: 44
+        case .k2: 45
+        case .k3: 46
+        case .k4: 47
+        case .k5: 48
+        case .k6: 49
+        case .k7: 50
+        case .k8: 51
+        case .k9: 52
+        case .k10: 53
+        }
+    }
+}
+extension HitResult: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .hit: 0
+        case .miss: 1
+        case .skipped: 2
+        }
+    }
+}
+extension HitReason: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .hidden: 0
+        case .alpha: 1
+        case .interactionDisabled: 2
+        case .disabledControl: 3
+        case .outsideBounds: 4
+        case .singularTransform: 5
+        case .passThrough: 6
+        case .never: 7
+        case .redirect: 8
+        case .animating: 9
+        case .presentedOver: 10
+        }
+    }
+}
+extension Disposition: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .notHandled: 0
+        case .handled: 1
+        case .handledAndSuper: 2
+        case .consumedByControl: 3
+        }
+    }
+}
+extension TouchPhase: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .began: 0
+        case .moved: 1
+        case .stationary: 2
+        case .ended: 3
+        case .cancelled: 4
+        }
+    }
+}
+extension ControlEvent: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .touchDown: 0
+        case .touchDownRepeat: 1
+        case .touchDragInside: 2
+        case .touchDragOutside: 3
+        case .touchDragEnter: 4
+        case .touchDragExit: 5
+        case .touchUpInside: 6
+        case .touchUpOutside: 7
+        case .touchCancel: 8
+        case .valueChanged: 9
+        case .primaryActionTriggered: 10
+        case .editingDidBegin: 11
+        case .editingChanged: 12
+        case .editingDidEnd: 13
+        case .editingDidEndOnExit: 14
+        }
+    }
+}
+extension GestureState: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .possible: 0
+        case .began: 1
+        case .changed: 2
+        case .ended: 3
+        case .cancelled: 4
+        case .failed: 5
+        case .recognized: 6
+        }
+    }
+}
+extension GestureReason: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .disabled: 0
+        case .shouldReceiveTouchFalse: 1
+        case .tapsCompleted: 2
+        case .movedTooFar: 3
+        case .timedOut: 4
+        case .durationElapsed: 5
+        case .releasedEarly: 6
+        case .threshold: 7
+        case .endedBeforeThreshold: 8
+        case .swiped: 9
+        case .wrongDirection: 10
+        case .tooSlow: 11
+        case .tooManyTouches: 12
+        case .tooFewTouches: 13
+        case .moved: 14
+        case .touchesEnded: 15
+        case .touchCancelled: 16
+        case .reset: 17
+        case .removed: 18
+        case .excluded: 19
+        case .requiredFailed: 20
+        case .requiredRecognized: 21
+        case .shouldBeginFalse: 22
+        case .controlDefaultAction: 23
+        case .contentTracking: 24
+        case .controlKeepsTouch: 25
+        case .cannotScroll: 26
+        }
+    }
+}
+extension DiscardReason: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .endOfChain: 0
+        case .cycle: 1
+        case .noHit: 2
+        case .multipleTouchDisabled: 3
+        case .exclusiveTouch: 4
+        case .noView: 5
+        case .noKeyWindow: 6
+        case .noFirstResponder: 7
+        case .noResponder: 8
+        case .notReceivingRemoteControlEvents: 9
+        case .viewLeftWindow: 10
+        case .cancelledByGesture: 11
+        case .takenByGesture: 12
+        }
+    }
+}
+extension ActionFailure: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .notImplemented: 0
+        case .targetMissing: 1
+        case .endOfChain: 2
+        }
+    }
+}
+extension FocusCheck: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .inWindow: 0
+        case .isFirstResponder: 1
+        case .canBecomeFirstResponder: 2
+        case .canResignFirstResponder: 3
+        }
+    }
+}
+extension TraceKind: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .touch: 0
+        case .motion: 1
+        case .remoteControl: 2
+        case .press: 3
+        case .action: 4
+        case .become: 5
+        case .resign: 6
+        case .treeChange: 7
+        case .clock: 8
+        case .hitTest: 9
+        case .responderChain: 10
+        case .canPerform: 11
+        case .makeKey: 12
+        }
+    }
+}
+extension DeliverReason: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .vetoed: 0
+        }
+    }
+}
+extension TouchDeliveryReason: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .stationary: 0
+        case .viewLeftWindow: 1
+        case .noHit: 2
+        case .multipleTouchDisabled: 3
+        case .exclusiveTouch: 4
+        case .noView: 5
+        case .held: 6
+        case .released: 7
+        case .cancelledByGesture: 8
+        case .takenByGesture: 9
+        }
+    }
+}
+extension FocusReason: QuotedWireEnum {
+    public static let quoted = QuotedCases(Self.self)
+    @inline(__always)
+    public var quotedIndex: Int {
+        switch self {
+        case .become: 0
+        case .tap: 1
+        case .resign: 2
+        case .leftWindow: 3
+        }
+    }
+}

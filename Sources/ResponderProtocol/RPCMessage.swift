@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// A JSON-RPC 2.0 request as the engine receives it.
 public struct RPCRequest: Sendable {
     /// nil for a notification (no reply is sent).
@@ -18,7 +20,7 @@ public struct RPCRequest: Sendable {
     public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONCodec.defaultMaxDepth) -> Result<RPCRequest, RPCFailure> {
         var body: JSON
         let idText: [UInt8]?
-        do { (body, idText) = try JSONCodec.decode(bytes, maxDepth: maxDepth, numberTextOf: "id") } catch {
+        do { (body, idText) = try JSONCodec.decode(bytes, maxDepth: maxDepth, numberTextOf: "id", strings: KnownStrings.table) } catch {
             let limit = error.message.hasPrefix("nesting deeper")
             return .failure(RPCFailure(id: .null, error: RPCError(limit ? .limitExceeded : .parseError, "invalid JSON: \(error)", limit ? [("limit", "depth")] : [])))
         }

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// Which client's request produced an event: carried by every event so tools can tell their own effects
 /// from another tool's and wait for exactly the effects of one request.

@@ -1,5 +1,7 @@
 import Foundation
 import ResponderProtocol
+import ResponderJSON
+import ResponderLocal
 
 /// `<dir>/<name>.json`: how clients find a running engine. Written atomically (temp file + rename) with mode 0600.
 enum DiscoveryFile {

@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// The UIKit dispatch methods. Queries answer without side effects; dispatching methods publish their
 /// trace on `<session>/trace` (first-responder changes also on `<session>/focus`) and return the same trace,

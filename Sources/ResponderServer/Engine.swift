@@ -4,6 +4,7 @@ import ResponderCore
 import ResponderProtocol
 import Synchronization
 import ZMQ
+import ResponderLocal
 
 /// A running engine: one thread owns the sockets and the world and runs zmq_poll; nothing here blocks
 /// on the Swift concurrency pool. `start` binds and publishes the discovery file; `stop` asks the thread to

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
+import ResponderLocal
 
 /// Everything an engine needs to start; filled from responderd's flags or by a test.
 public struct EngineConfig: Sendable {

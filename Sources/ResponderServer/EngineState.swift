@@ -1,6 +1,7 @@
 import Foundation
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// Where published events go: the XPUB socket in the engine, a list in tests.
 protocol EventSink: AnyObject {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// A method handler: decodes its params, answers a result or throws an RPCError.
 typealias Handler = @Sendable (inout RequestContext, RequestParams) throws -> ReplyBody
@@ -130,7 +131,7 @@ extension ReplyBody {
 
     /// A reply up to its `result`'s value, in room for `room` bytes (sent and dropped: handed over as written).
     private static func envelope(id: JSON, _ ctx: RequestContext, room: Int) -> JSONWriter {
-        var w = JSONWriter(reservingCapacity: room, handOver: true)
+        var w = JSONWriter(reservingCapacity: room)
         RequestProcessor.beginReply(id: id, idText: ctx.requestIDText, to: &w)
         w.key(static: "result")
         return w

@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// The events a request publishes, in order, each recorded in `published` for the reply's seq range.
 extension RequestContext {

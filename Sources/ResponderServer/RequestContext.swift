@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// What a handler gets: who sent the request and the engine state it may read and change.
 struct RequestContext {

@@ -1,6 +1,7 @@
 import Foundation
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// Turns one request body into at most one reply body: parsing, dispatch to the handler, and the
 /// guarantee that every failure is a JSON-RPC error (never a crash, never a half-applied change).
@@ -92,7 +93,7 @@ struct RequestProcessor {
         // Room for an encoded result and the envelope around it: growing to a 4 KB reply copied it twice.
         var capacity = 256
         if case .success(.encoded(let bytes)) = outcome { capacity += bytes.count }
-        var w = JSONWriter(reservingCapacity: capacity, handOver: true)  // sent and dropped
+        var w = JSONWriter(reservingCapacity: capacity)
         Self.beginReply(id: id, idText: idText, to: &w)
         switch outcome {
         case .success(.json(let result)):

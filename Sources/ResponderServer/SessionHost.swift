@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// A session as the engine holds it: the pure state, the event sequence and the replay ring.
 final class SessionHost {

@@ -1,6 +1,7 @@
 import Foundation
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// session.create, session.list, session.delete, session.snapshot, session.clients.
 enum SessionMethods {

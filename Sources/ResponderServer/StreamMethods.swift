@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// trace.replay: the events of a session after a seq, point to point, from the replay ring.
 enum StreamMethods {

@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// tree.get, tree.load, tree.apply.
 enum TreeMethods {

@@ -1,6 +1,7 @@
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderPicture
 import ResponderProtocol

@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
+import ResponderJSON
 
 /// One page's WebSocket: the inspector's messages out; the page's requests in — `hit` and `tap` at a screen
 /// point, `select` a node, `scrub` to an event (or back to live) — each answered on this socket alone.

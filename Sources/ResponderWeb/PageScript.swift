@@ -1,3 +1,5 @@
+import ResponderJSON
+
 extension PageAssets {
     /// The page's script: one WebSocket to `responder web`; every picture comes drawn from the server.
     package static let script = #"""

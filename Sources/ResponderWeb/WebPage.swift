@@ -3,6 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderPicture
 import ResponderProtocol
+import ResponderLocal
 
 /// The page's routes: three static files compiled into this binary, and the WebSocket.
 package enum WebPage {

@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// The session's world kept on this side (Protocol/README 13.5): loaded from the snapshot, then each tree
 /// event's ops replayed in seq order, exactly as the engine applied them. The pure core does the replaying, so

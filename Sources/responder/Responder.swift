@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponderJSON
 import ResponderOutput
 
 /// `responder`: a command-line client of a running `responderd`.

@@ -4,6 +4,7 @@ import Logging
 import ResponderCore
 import ResponderProtocol
 import ResponderServer
+import ResponderJSON
 
 @main
 struct Responderd: ParsableCommand {

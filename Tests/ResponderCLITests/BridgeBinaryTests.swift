@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 /// `responder bridge` end to end, as an editor extension would drive it: the built binary on pipes, framed
 /// JSON-RPC both ways, against an in-process engine (CLIEngine) that another client shares.

@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// The `responder` binary end to end: each test starts its own in-process engine (own name, own short ipc
 /// directory) and runs the built binary against it with `--dir`/`--name`, checking output and exit status.

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderProtocol
 import ResponderServer
 

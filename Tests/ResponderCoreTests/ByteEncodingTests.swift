@@ -2,6 +2,7 @@ import Foundation
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 /// Replies and trace events are written straight to bytes. They must be byte for byte what the
 /// tree encoder writes (`JSONCodec.encode(WireEncoder.encode(x))`), for every kind of outcome the core gives.

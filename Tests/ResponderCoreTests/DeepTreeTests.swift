@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 @Suite("Deep trees: no recursion proportional to depth")
 struct DeepTreeTests {

@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 /// Parses JSON text written in a test.
 func json(_ text: String) -> JSON {

@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 /// A recognizer as JSON text: `rec("tap1", "tap", #""numberOfTapsRequired": 2"#)`; its target is RVC with
 /// action `<id>:` unless `extra` gives `targets`.

@@ -2,6 +2,7 @@ import Foundation
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 /// SplitMix64: a small seeded generator, so every failing sequence can be replayed from its seed.
 struct SeededRandom: RandomNumberGenerator {

@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 @Suite("Gesture recognizers (G1–G11, P13–P13e)")
 struct GestureTests {

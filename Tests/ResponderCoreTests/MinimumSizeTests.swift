@@ -2,6 +2,7 @@ import Foundation
 import ResponderProtocol
 import Testing
 @testable import ResponderCore
+import ResponderJSON
 
 /// Whether a load's event may be kept unwritten rests on `World.minimumEncodedSize` never exceeding
 /// what the world writes. Every field set to its shortest value, on every kind of node, must still be at least it.

@@ -1,6 +1,7 @@
 import Testing
 @testable import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// The world's node table behaves as a dictionary would, across chunk boundaries, and a copy
 /// is untouched by changes to the original.

@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 @Suite("Dispatch profile switches")
 struct ProfileTests {

@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 @Suite("nextResponder (N1–N4)")
 struct ResponderChainTests {

@@ -78,12 +78,32 @@ import Testing
         #expect(seen.count >= 2_038, "a 32-bit hash of 2,040 ids collides rarely")
     }
 
+    /// Every scalar of Unicode that `==` calls equal to an ASCII character is one the hash maps to it, so an
+    /// id made of ASCII and such scalars hashes as its ASCII equal does.
+    @Test func everyScalarEqualToASCIIIsKnownToTheHash() {
+        var asciiByHash: [Int: [UInt8]] = [:]
+        for b in UInt8(0)..<0x80 { asciiByHash[String(UnicodeScalar(b)).hashValue, default: []].append(b) }
+        var found: [UInt32: UInt8] = [:]
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(scalar)
+            for b in asciiByHash[text.hashValue] ?? [] where text == String(UnicodeScalar(b)) { found[value] = b }
+        }
+        #expect(found == SlotIndex.asciiSingletons)
+        let index = SlotIndex()
+        #expect("\u{212A}ey;\u{1FEF}" == "Key;`" && index.hash("\u{212A}ey\u{037E}\u{1FEF}") == index.hash("Key;`"))
+        #expect(index.hash("\u{212A}\u{301}") == index.hash("\u{1E30}"), "K and a combining acute compose")
+    }
+
     @Test func canonicallyEquivalentIdsAreOneNodeAsForADictionary() {
         var table = NodeTable()
         #expect(table.insertNew(Node(id: "K", kind: .view)) != nil)
         #expect(table.insertNew(Node(id: "\u{212A}", kind: .view)) == nil, "the Kelvin sign equals K")
         #expect(table.insertNew(Node(id: "cafe\u{301}", kind: .view)) != nil)
         #expect(table.read("caf\u{E9}") { $0.pointee.spec.id } == "cafe\u{301}")
+        #expect(table.insertNew(Node(id: "a;b", kind: .view)) != nil)
+        #expect(table.insertNew(Node(id: "a\u{037E}b", kind: .view)) == nil, "the Greek question mark equals ;")
+        #expect(table.read("a\u{037E}b") { $0.pointee.spec.id } == "a;b")
     }
 
     @Test func tablesFindIdsThroughTheIndexAfterRemovalsMoveNodes() {

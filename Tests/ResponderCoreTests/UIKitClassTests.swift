@@ -1,6 +1,7 @@
 import ResponderCore
 import ResponderProtocol
 import Testing
+import ResponderJSON
 
 /// `id.field` → new value for every `change` step (K3–K8), in order.
 func changes<O>(_ d: Traced<O>) -> [String] {

@@ -1,6 +1,7 @@
 import Testing
 import ResponderProtocol
 @testable import ResponderCore
+import ResponderJSON
 
 /// The world model: validation, placement, atomic batches and limits — in memory, no engine.
 @Suite struct WorldTests {

@@ -2,6 +2,7 @@ import Foundation
 import ResponderProtocol
 import Testing
 @testable import ResponderPicture
+import ResponderJSON
 
 /// A small world in output form: a window with a root view holding a card (scrolled, clipping) with two
 /// controls, one turned a quarter.

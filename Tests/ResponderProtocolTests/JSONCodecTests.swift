@@ -1,5 +1,6 @@
 import Testing
 @testable import ResponderProtocol
+import ResponderJSON
 
 @Suite struct JSONCodecTests {
     @Test func roundTripsEveryKindOfValue() throws {

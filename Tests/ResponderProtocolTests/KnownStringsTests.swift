@@ -1,5 +1,6 @@
 import Testing
 @testable import ResponderProtocol
+import ResponderJSON
 
 /// The parser takes a known string when its bytes match one: a lookup must give exactly the string
 /// whose bytes were read, never a near one — the table compares two words and a length, not the bytes.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ResponderProtocol
+import ResponderJSON
 
 /// The shortcuts in reading and writing nodes give what the general paths give.
 @Suite struct NodeOutputTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ResponderProtocol
+import ResponderJSON
 
 /// A small request is read from its bytes (`PlainRequest`) without a `JSON` tree. It may leave a body
 /// to `RPCRequest.parse`, but what it reads must be what that reader reads, and it must never accept a body that

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ResponderProtocol
+import ResponderJSON
 
 /// A large tree.load's tree is read from its text (`PlainTree`) without a `JSON` tree. It may
 /// leave a tree to the general reader (`NodeTree(wire:path:)`), but what it reads must be what that reader

@@ -1,5 +1,6 @@
 import Testing
 @testable import ResponderProtocol
+import ResponderJSON
 
 /// The quick readers of plain params give what the generic decoder gives, and leave everything else
 /// (which the generic decoder reads, or refuses naming the field) alone.

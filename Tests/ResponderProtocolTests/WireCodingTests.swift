@@ -1,5 +1,6 @@
 import Testing
 import ResponderProtocol
+import ResponderJSON
 
 /// The typed request and reply layer: strict where the engine reads, lenient where a client reads.
 @Suite("Wire decoding and encoding of the method types")

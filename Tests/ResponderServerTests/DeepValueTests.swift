@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// Deeply nested values end their life without recursion wherever they die: in the engine (whose thread has
 /// the default 8 MiB stack, where freeing 300,000 levels recursively would need about 50 MiB) and in the engine's

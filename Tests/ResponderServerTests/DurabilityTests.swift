@@ -3,6 +3,7 @@ import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
 import Testing
+import ResponderJSON
 
 /// The state store on its own (the engine's restarts are tested against the real binary in
 /// Tests/python/test_durability.py and test_kill9.py).

@@ -4,6 +4,7 @@ import Testing
 import ResponderClient
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// The engine loop waits on the sockets' descriptors, which only announce what arrives after the socket was last
 /// read to the end. With the tick ten minutes away nothing else would wake it: a request whose arrival

@@ -3,6 +3,8 @@ import Testing
 import ResponderClient
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
+import ResponderLocal
 
 /// How the engine stops and how clients find it.
 @Suite struct EnginePlumbingTests {

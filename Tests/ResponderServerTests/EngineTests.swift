@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// The engine end to end over real ipc sockets (libzmq), in process.
 @Suite struct EngineTests {

@@ -1,3 +1,4 @@
+import ResponderJSON
 import ResponderProtocol
 
 extension JSON {

@@ -3,6 +3,7 @@ import Testing
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// The engine's reader takes a large tree.load's tree from the text (`PlainTree`) and the rest of
 /// the request from the general reader. The world it prepares must be the one the general reader prepared, and

@@ -1,6 +1,7 @@
 import Testing
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// A tap's `request` member (13.2) is written directly; it must be the bytes the encoder gives.
 @Suite struct RequestMemberTests {

@@ -3,6 +3,7 @@ import Testing
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// Captures what the engine publishes, in order.
 final class CapturingSink: EventSink {

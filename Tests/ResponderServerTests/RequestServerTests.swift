@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
 import ZMQ

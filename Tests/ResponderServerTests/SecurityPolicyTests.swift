@@ -3,6 +3,7 @@ import Testing
 import ResponderProtocol
 import ZMQ
 @testable import ResponderServer
+import ResponderLocal
 
 /// Who is admitted (Protocol/README.md 2.1), decided without sockets.
 @Suite("Security: admission policy")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// Owned sessions (Protocol/README.md 7.1) and client ids held by their connection (14.5), through the
 /// request pipeline with the User-Id stamps the ZAP handler gives each connection.

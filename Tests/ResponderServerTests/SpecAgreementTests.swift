@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// The published spec and the code list the same errors and methods, so neither can drift alone.
 @Suite struct SpecAgreementTests {

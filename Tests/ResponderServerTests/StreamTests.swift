@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// Several tools on one session, from Swift through the client library: joins, gaps, causality, concurrency.
 @Suite struct StreamTests {

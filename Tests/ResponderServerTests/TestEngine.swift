@@ -3,6 +3,7 @@ import ResponderClient
 import ResponderCore
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// An in-process engine on its own short ipc directory, so parallel tests never share endpoints.
 final class TestEngine {

@@ -3,6 +3,7 @@ import Testing
 import ResponderClient
 import ResponderProtocol
 @testable import ResponderServer
+import ResponderJSON
 
 /// `trace: "none"` (Protocol 1.8, 12.2) through the request pipeline, bytes in and out: the light reply is the
 /// full one's bytes without the members it drops, and what is published does not change.

@@ -1,6 +1,7 @@
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderProtocol
 import ResponderTestSupport
 import Testing

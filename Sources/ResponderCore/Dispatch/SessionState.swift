@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// One session's world, dispatch profile and live dispatch state (touches, presses, control tracking,
 /// first responders). Pure and deterministic: every request is a function of the state and its params.

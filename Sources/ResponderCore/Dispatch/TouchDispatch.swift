@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 extension SessionState {
     /// T1–T5, G1–G11: each touch phase in the order given. Atomic: an error leaves the session exactly as it was.

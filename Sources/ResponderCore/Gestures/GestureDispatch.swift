@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// What recognizers did while one input was carried out: collected for the input's outcome.
 struct GestureLog: Sendable {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// K3–K8: dispatch changes node fields (a switch's `on`, a text's `text`, a scroll offset). Each change is a
 /// `change` step; when the request ends they become one batch — the revision goes up by one — that the engine
@@ -13,7 +14,7 @@ extension SessionState {
         guard before.bytes != after.bytes else { return }
         world.nodes[id] = node
         if !fieldChanges.contains(where: { $0.id == id && $0.field == field }) { fieldChanges.append((id, field)) }
-        let from = (try? JSONCodec.decode(before.bytes)) ?? .null, to = (try? JSONCodec.decode(after.bytes)) ?? .null
+        let from = (try? JSONCodec.decode(before.bytes, strings: KnownStrings.table)) ?? .null, to = (try? JSONCodec.decode(after.bytes, strings: KnownStrings.table)) ?? .null
         trace.add(.change(FieldChange(id: id, field: field, from: from, to: to, rule: rule)))
     }
 

@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `apply_ops` → `tree.apply`.
 package enum ApplyOpsTool: MCPTool {

@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `become_first_responder` → `responder.become`.
 package enum BecomeFirstResponderTool: MCPTool {

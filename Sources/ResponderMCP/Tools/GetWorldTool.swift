@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `get_world` → `session.snapshot`, or `tree.get` for a subtree.
 package enum GetWorldTool: MCPTool {

@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `hit_test` → `hitTest`.
 package enum HitTestTool: MCPTool {

@@ -1,6 +1,7 @@
 import ResponderImport
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (the same parser).
 package enum ImportHierarchyTool: MCPTool {

@@ -1,6 +1,7 @@
 import Foundation
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `load_world` → `tree.load`, from a tree given inline or a world file.
 package enum LoadWorldTool: MCPTool {

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderJSON
 
 /// One MCP tool: its name, a description for a model that knows UIKit, a JSON Schema for its arguments, how
 /// the arguments become one engine request, and how the engine's reply reads as text. The reply itself goes

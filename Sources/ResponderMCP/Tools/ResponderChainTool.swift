@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `responder_chain` → `responderChain`.
 package enum ResponderChainTool: MCPTool {

@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `send_action` → `action.send`.
 package enum SendActionTool: MCPTool {

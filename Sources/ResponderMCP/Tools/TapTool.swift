@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `tap` → `event.tap`.
 package enum TapTool: MCPTool {

@@ -1,5 +1,6 @@
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// Schema pieces the tools share, as Protocol/schemas/common.json defines them (a Python test checks that
 /// they still agree).

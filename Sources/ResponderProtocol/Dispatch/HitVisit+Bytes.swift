@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Hit-test visits are most of a hit test's reply (each visit is written three times: `visited`, a `hitTest`
 /// step, the trace's `outcome`), so they skip Codable and are written by hand — the same members, in the
 /// same order, as their `Codable` conformances (the byte-identity tests compare the two).
@@ -110,7 +112,7 @@ extension HitTestOutcome {
     /// one equal to its visit.
     public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
         // Handed over as written: the envelope copies it and drops it.
-        var w = JSONWriter(reservingCapacity: tracedReplyRoom, handOver: true)
+        var w = JSONWriter(reservingCapacity: tracedReplyRoom)
         writeTracedReply(trailing: trailing, to: &w)
         return w.takeBytes()
     }

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// T1: the phases of a touch, and the message each one delivers.
 public enum TouchPhase: String, WireEnum {
     case began, moved, stationary, ended, cancelled

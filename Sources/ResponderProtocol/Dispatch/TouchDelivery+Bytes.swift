@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// A touch's deliveries are most of a tap's trace, and the Codable stream would be most of what writing a tap
 /// costs, so they are written by hand: the same members, in the same order and under the
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Trace steps are most of a dispatch's trace, so they skip Codable and are written by hand: the same members in
 /// the same order as `TraceStep.encode(to:)` (ByteEncodingTests compares the two over the demo world's
 /// dispatches and hand-made steps of every kind). `encodeIfPresent` writes null; `if let … encode` leaves out.

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// What a trace is about (12.4): published kinds, then the kinds of replies only.
 public enum TraceKind: String, WireEnum {
     case touch, motion, remoteControl, press, action, become, resign, treeChange, clock

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// The queries' replies under `trace: "none"` (12.2, 1.8): the answer without the members that only restate
 /// the trace's steps, written straight to bytes so that nothing dropped is encoded. Byte for byte the full
 /// reply's members of the same names (the tests compare the two).

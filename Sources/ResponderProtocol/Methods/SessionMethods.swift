@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// `session.create`: a new session, empty or with a world and a profile.
 public struct SessionCreateRequest: SessionRequest {
     public static let method = "session.create"

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// `tree.get`: a node and its subtree.
 public struct TreeGetRequest: SessionRequest {
     public static let method = "tree.get"

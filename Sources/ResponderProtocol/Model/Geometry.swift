@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Plain geometry in points, independent of any platform framework.
 public struct Point: Sendable, Equatable, Hashable {
     public var x: Double
@@ -83,4 +85,20 @@ extension Point: WireValue {
         self.init(x, y)
     }
     public var wire: JSON { [.number(x), .number(y)] }
+}
+
+extension JSONCursor {
+    /// `[x,y]` or null.
+    @inline(__always)
+    public mutating func point(_ p: Point?) {
+        guard let p else { return raw("null") }
+        raw("[")
+        number(p.x)
+        raw(",")
+        number(p.y)
+        raw("]")
+    }
+
+    /// The most a point takes.
+    public static var pointRoom: Int { 2 * numberRoom + 3 }
 }

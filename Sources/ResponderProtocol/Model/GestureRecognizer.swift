@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// The kinds of gesture recognizer the engine models (section G of the reference), with UIKit's names.
 public enum GestureKind: String, WireEnum {
     case tap, longPress, pan, swipe, pinch, rotation

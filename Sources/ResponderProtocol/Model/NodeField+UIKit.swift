@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// The 1.6 fields (8.6): `baseClass` and the class-specific fields, each written when the node sets it or when
 /// the node names a UIKit class that uses it (with its effective value).
 extension NodeField {

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// One settable field of a node (section 8.2): its wire name, the kinds that have it, how its value is read
 /// from JSON (with an error naming the field) and written back, and how it is copied from one node to another
 /// (which is also how `null` restores the default). Adding a field is one entry in `NodeField.all`.

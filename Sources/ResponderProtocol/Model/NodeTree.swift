@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// A node object with its `children`, read into a flat list (parents before children, breadth first) so a tree
 /// of any depth is read, held and freed without recursion. Each entry remembers where it was in the document,
 /// so errors found later (a duplicate id, a misplaced kind) still name the field the client wrote.
@@ -203,7 +205,7 @@ extension NodeTree: WireValue {
     public var wire: JSON {
         var w = JSONWriter()
         write(to: &w)
-        return (try? JSONCodec.decode(w.bytes)) ?? .null
+        return (try? JSONCodec.decode(w.bytes, strings: KnownStrings.table)) ?? .null
     }
 }
 

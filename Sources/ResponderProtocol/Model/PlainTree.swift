@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ResponderJSON
 
 /// A node tree read straight from its text, without a `JSON` tree: for a million-node tree.load, parsing the
 /// document into `JSON`, reading the nodes out of it and freeing it would be most of the load's work.
@@ -176,7 +177,7 @@ public enum PlainTree {
             let key = s.string(keyRange)
             guard !NodeField.isStructural(key) else { continue }
             guard let field = NodeField.named(key), field.applies(to: kind),
-                  let value = try? JSONCodec.decode(Array(UnsafeBufferPointer(rebasing: b[valueRange]))) else { return nil }
+                  let value = try? JSONCodec.decode(Array(UnsafeBufferPointer(rebasing: b[valueRange])), strings: KnownStrings.table) else { return nil }
             do throws(RPCError) { try field.read(value, into: &node, path: "") } catch { return nil }
         }
         guard node.classFieldError() == nil else { return nil }

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 
 /// The dispatch profile of a session: UIKit's behaviour (`uikit`, the default) with a switch for each
 /// point where the sources disagree. Wire form (every field optional, defaults shown first):

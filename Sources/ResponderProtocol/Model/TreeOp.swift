@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// One change in a `tree.apply` batch (section 11, `tree.apply`).
 public enum TreeOp: Sendable, Equatable {
     /// Insert a node (with its `children`) under `parent` at `index` (default: the end, front-most);
@@ -107,7 +109,7 @@ public struct WireOps: Sendable, WireValue {
         w.beginArray()
         for op in ops { op.write(to: &w) }
         w.endArray()
-        held = JSONHolder((try? JSONCodec.decode(w.bytes)) ?? [])
+        held = JSONHolder((try? JSONCodec.decode(w.bytes, strings: KnownStrings.table)) ?? [])
     }
 
     public init(wire value: JSON, path: String) throws(RPCError) {

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Writes the protocol's `Encodable` types straight to JSON bytes, with no `JSON` tree or `EncodingStorage` in
 /// between: the hot path of replies and trace events. The bytes are those of
 /// `JSONCodec.encode(WireEncoder.encode(value))` — members in declaration order, nil as `null`, `@OmitNil`

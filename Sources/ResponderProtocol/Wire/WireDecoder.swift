@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Decodes the protocol's `Decodable` types from a `JSON` value with the engine's rules: a wrong type or a
 /// missing member is an error naming the field by its path from the top of the params (`touches[2].phase`),
 /// `null` counts as absent for optional members, and — when strict — a member nobody read (a typo such as

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 /// Encodes the protocol's `Encodable` types to a `JSON` value. Members keep their declaration order; an optional
 /// member that is nil is written as `null` (the wire says `"by": null`), unless it is `@OmitNil`, which leaves
 /// it out (`reason?` members).

@@ -114,12 +114,14 @@ final class SQLiteStatement {
 
     func bind(_ index: Int, _ value: SQLiteValue) {
         let i = Int32(index)
-        // SQLITE_TRANSIENT: SQLite copies the bytes before bind returns.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        // SQLITE_TRANSIENT: SQLite copies the bytes before bind returns, so they need not outlive the call.
+        let transient = responder_sqlite_transient()
         switch value {
         case .null: sqlite3_bind_null(stmt, i)
         case .integer(let v): sqlite3_bind_int64(stmt, i, Int64(v))
         case .text(let t): sqlite3_bind_text(stmt, i, t, -1, transient)
+        // An empty blob has no address: any non-null one with length 0 binds an empty blob (null would bind NULL),
+        // and SQLite reads no byte of it.
         case .blob(let b): b.withUnsafeBytes { _ = sqlite3_bind_blob64(stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), transient) }
         }
     }
@@ -147,6 +149,7 @@ final class SQLiteStatement {
         case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(stmt, i)))
         case SQLITE_BLOB:
             let n = Int(sqlite3_column_bytes(stmt, i))
+            // The column's bytes are valid until the next step or reset: copied out at once.
             guard n > 0, let p = sqlite3_column_blob(stmt, i) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
         default: return .null

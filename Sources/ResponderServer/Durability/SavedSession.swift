@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// A session's durable parts besides its world, as one JSON value (`progress.state`, beside its seq and revision).
 struct SavedSessionState: Codable {
@@ -76,7 +77,7 @@ enum WorldSnapshot {
     static func decode(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
         guard let plain = PlainTree.readSnapshot(tree, path: "tree") else { return try decodeAsDocuments(tree: tree, detached: detached, revision: revision) }
         var detachedJSON: JSON
-        do { detachedJSON = try JSONCodec.decode(detached) } catch {
+        do { detachedJSON = try JSONCodec.decode(detached, strings: KnownStrings.table) } catch {
             throw RPCError(.parseError, "the saved world is not JSON: \(error)")
         }
         defer { JSON.release(&detachedJSON) }
@@ -93,8 +94,8 @@ enum WorldSnapshot {
         var treeJSON: JSON
         var detachedJSON: JSON
         do {
-            treeJSON = try JSONCodec.decode(tree)
-            detachedJSON = try JSONCodec.decode(detached)
+            treeJSON = try JSONCodec.decode(tree, strings: KnownStrings.table)
+            detachedJSON = try JSONCodec.decode(detached, strings: KnownStrings.table)
         } catch {
             throw RPCError(.parseError, "the saved world is not JSON: \(error)")
         }
@@ -128,7 +129,7 @@ enum WorldSnapshot {
     /// One logged batch, read back as the typed ops `tree.apply` would have read.
     static func ops(_ bytes: [UInt8]) throws(RPCError) -> [GuardedOp] {
         let value: JSON
-        do { value = try JSONCodec.decode(bytes) } catch { throw RPCError(.parseError, "a saved batch is not JSON: \(error)") }
+        do { value = try JSONCodec.decode(bytes, strings: KnownStrings.table) } catch { throw RPCError(.parseError, "a saved batch is not JSON: \(error)") }
         return try WireOps(wire: value, path: "ops").read()
     }
 

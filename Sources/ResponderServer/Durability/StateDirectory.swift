@@ -1,5 +1,6 @@
 import Foundation
 import ResponderProtocol
+import ResponderLocal
 
 /// How much of an acknowledged change survives (README "Security and durability").
 public enum Durability: String, Sendable, CaseIterable {

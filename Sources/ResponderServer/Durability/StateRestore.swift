@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 extension StateStore {
     /// The sessions read back, and what `--recover` left out (one line each, for the log).
@@ -53,7 +54,7 @@ extension StateStore {
         let saved: SavedSessionState
         var world: World
         let stateJSON: JSON
-        do { stateJSON = try JSONCodec.decode(row.state) } catch { throw .state("\(at): its saved state is not JSON: \(error)") }
+        do { stateJSON = try JSONCodec.decode(row.state, strings: KnownStrings.table) } catch { throw .state("\(at): its saved state is not JSON: \(error)") }
         do throws(RPCError) {
             saved = try WireDecoder.decode(SavedSessionState.self, from: stateJSON)
             world = try WorldSnapshot.decode(tree: row.tree, detached: row.detached, revision: row.snapshotRevision)

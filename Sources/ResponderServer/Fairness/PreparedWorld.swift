@@ -1,5 +1,6 @@
 import ResponderCore
 import ResponderProtocol
+import ResponderJSON
 
 /// The world of a tree.load or session.create read and validated off the engine thread, or the error that
 /// reading found (raised by the handler in its usual place, after the session and revision checks).

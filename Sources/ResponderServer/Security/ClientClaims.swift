@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderLocal
 
 /// A message's `User-Id` as the ZAP handler set it: `<principal> <connection number>`. The principal is who
 /// the peer proved to be (`uid:1000`, `curve:<key>`, `insecure-tcp`); the number tells connections apart.

@@ -1,6 +1,7 @@
 import Foundation
 import ResponderProtocol
 import ZMQ
+import ResponderLocal
 
 /// The engine's CURVE keypair, `<state dir>/engine.key` (mode 0600, KeyFile format), made on first use and
 /// kept across restarts so that clients keep trusting the same public key.

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderProtocol
+import ResponderLocal
 
 /// The engine's private directories (runtime: discovery, lock, sockets; state: keys). Another user may have
 /// created the path first (`/tmp/responder-<uid>` sits in a world-writable /tmp): the engine then refuses it

@@ -1,4 +1,5 @@
 import ResponderProtocol
+import ResponderLocal
 
 /// Sessions created with an `owner` token (Protocol/README.md 7.1): reading, subscribing and dispatching stay
 /// open to every peer the engine admitted; changing the tree (`tree.load`, `tree.apply`, `window.makeKey`) and

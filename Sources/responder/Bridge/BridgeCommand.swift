@@ -4,6 +4,7 @@ import ResponderBridge
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// `responder bridge`: the engine's JSON-RPC on stdin/stdout with LSP framing, so that an editor extension
 /// drives the engine with its LSP client library and no libzmq of its own.

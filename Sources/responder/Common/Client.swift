@@ -3,6 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// One connection to the engine for the length of a command.
 final class Client {

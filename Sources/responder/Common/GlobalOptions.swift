@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderJSON
 
 /// How to reach the engine and how to print: on every command.
 struct GlobalOptions: ParsableArguments {

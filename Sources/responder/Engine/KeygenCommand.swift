@@ -3,6 +3,8 @@ import Foundation
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
+import ResponderLocal
 
 /// `responder keygen`: the client's CURVE keypair, for engines bound to tcp (Protocol/README.md §2.1).
 struct KeygenCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderImport
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

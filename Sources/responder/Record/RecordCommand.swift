@@ -3,6 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 /// One line of a recording (Protocol/README.md section 19).
 enum Recording {

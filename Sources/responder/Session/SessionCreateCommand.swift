@@ -1,6 +1,7 @@
 import ArgumentParser
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 struct SessionCreateCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(

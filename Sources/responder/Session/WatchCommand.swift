@@ -3,6 +3,7 @@ import Foundation
 import ResponderClient
 import ResponderOutput
 import ResponderProtocol
+import ResponderJSON
 
 struct WatchCommand: EngineCommand {
     static let configuration = CommandConfiguration(

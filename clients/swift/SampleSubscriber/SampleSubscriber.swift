@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderProtocol
+import ResponderJSON
 
 /// A sample subscriber in Swift, built on the same client library as the `responder` CLI. It shows the
 /// snapshot+delta join: subscribe and wait for the welcome, take session.snapshot, then apply events with a

@@ -14,11 +14,14 @@ struct JSONParser {
     private let capturedKey: String?
     /// Where that member's number is in `bytes`, when its (last) value is a number.
     private(set) var capturedNumber: Range<Int>?
+    /// Strings a document repeats, taken from here rather than made again.
+    private let strings: JSONStringTable?
 
-    init(_ bytes: [UInt8], maxDepth: Int, capturingNumberOf key: String? = nil) {
+    init(_ bytes: [UInt8], maxDepth: Int, capturingNumberOf key: String? = nil, strings: JSONStringTable? = nil) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         self.capturedKey = key
+        self.strings = strings
     }
 
     /// An open container. Frames are changed in place on the stack (never copied out and back), so that
@@ -206,7 +209,7 @@ struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             let s = bytes.withUnsafeBufferPointer { buffer -> String? in
                 let run = UnsafeBufferPointer(rebasing: buffer[start..<i])
-                if let known = KnownStrings.table.lookup(buffer.baseAddress! + start, run.count) { return known }
+                if let known = strings?.lookup(buffer.baseAddress! + start, run.count) { return known }
                 // ASCII (ids, kinds, keys: nearly every string) needs no validation; the validating initializer
                 // would be much of reading a small request.
                 var high: UInt8 = 0

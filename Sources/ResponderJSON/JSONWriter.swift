@@ -13,121 +13,87 @@ import Darwin
 /// stores through a pointer: no `Array.append` per byte, with its uniqueness and capacity check each time, and
 /// commas kept in bits, not in a `[Bool]` stack.
 ///
-/// The writer owns its buffer outright (`~Copyable`): every append is a capacity check and a store, with no
-/// uniqueness check of a shared array (two per key, with a closure call, would be most of a short write).
+/// The writer owns its buffer outright (`~Copyable`): one `malloc` allocation, freed by `deinit` and moved by
+/// `grow`, never shared — the writer cannot be copied, and `bytes` and `takeBytes` copy the text out. So
+/// every write is a capacity check and a store, with no uniqueness check of a shared array.
 public struct JSONWriter: ~Copyable, @unchecked Sendable {
-    /// The text is `base[0..<count]`; the rest, up to `capacity`, is room made ahead (never read).
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Where `base` points. A short text (a reply, an event) is written in memory the writer allocated
-    /// (`mallocked`) and copied out at the end. A long one (a world: a million views are 424 MB) is written in
-    /// the elements of `storage`, handed over by `takeBytes` without a copy — a copy would double the pages it
-    /// touches and take a second. That array is never shared (the writer cannot be copied, `bytes` copies, and
-    /// `takeBytes` lets it go) and never resized or changed through the array while it is held, so the address
-    /// of its elements, taken once when it is made, stays valid until it is replaced.
-    private var storage: [UInt8] = []
-    private var mallocked: Bool
-    /// From this size on, the text is written in an array.
-    private static let longText = 1 << 16
-    /// Bytes written so far.
-    public private(set) var count = 0
+    // Sendable: the allocation is reachable only through this writer, which cannot be copied.
+
+    /// The text is `base[0..<written]`; the rest, up to `capacity`, is room made ahead (never read before it
+    /// is written). Invariant: `base` is this writer's own `malloc` allocation of `capacity` (≥ 16) bytes.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var written = 0
     /// Per open container, innermost in bit 0: whether a member has been written (so the next needs a comma).
     /// Containers deeper than 64 keep the outer bits in `spilled`.
-    private var commas: UInt64 = 0
-    private var depth = 0
-    private var spilled: [Bool] = []
-    private var afterKey = false
+    @usableFromInline var commas: UInt64 = 0
+    @usableFromInline var depth = 0
+    @usableFromInline var spilled: [Bool] = []
+    @usableFromInline var afterKey = false
 
-    /// The text is not kept (`handOver`): from `handOverFrom` bytes of room it is written in an array too.
-    private let handsOver: Bool
-    /// A shorter text is copied out even when it is not kept: an array made for it costs more than the copy.
-    private static let handOverFrom = 1 << 10
+    /// A writer whose buffer `takeBytes` leaves larger than this gives it back and starts small again (a world's
+    /// text can be hundreds of megabytes).
+    @usableFromInline static var keptAfterTake: Int { 1 << 16 }
 
-    /// `handOver`: the text is not kept — a reply, sent and dropped at once, not an event in the replay ring —
-    /// so from 1 KB it is handed over as written, in an array with room to spare, rather than copied to one of
-    /// its exact size (an allocation and a copy of every byte).
-    public init(reservingCapacity capacity: Int = 256, handOver: Bool = false) {
+    /// Bytes written so far.
+    @inlinable public var count: Int { written }
+
+    public init(reservingCapacity capacity: Int = 256) {
         self.capacity = max(capacity, 16)
-        handsOver = handOver
-        if Self.inArray(self.capacity, handOver) {
-            mallocked = false
-            (storage, base) = Self.arrayRoom(self.capacity)
-        } else {
-            mallocked = true
-            base = Self.mallocRoom(self.capacity)
-        }
+        base = Self.mallocRoom(self.capacity)
     }
 
-    deinit { if mallocked { free(base) } }
+    deinit { free(base) }
 
     /// `malloc`, not `allocate`: for bytes `allocate` asks the runtime for the default alignment, which it
     /// serves with `posix_memalign`, twice the instructions of `malloc`, and this is on every reply's path.
-    private static func mallocRoom(_ size: Int) -> UnsafeMutablePointer<UInt8> {
+    @usableFromInline
+    static func mallocRoom(_ size: Int) -> UnsafeMutablePointer<UInt8> {
         guard let room = malloc(size) else { fatalError("JSONWriter: out of memory for \(size) bytes") }
-        return room.assumingMemoryBound(to: UInt8.self)
-    }
-
-    /// Whether room of `size` bytes is made in an array (handed over by `takeBytes`) rather than allocated.
-    private static func inArray(_ size: Int, _ handOver: Bool) -> Bool {
-        size >= longText || (handOver && size >= handOverFrom)
-    }
-
-    /// An array of `size` bytes that are never read before they are written (no need to fill them), and the
-    /// address of its elements.
-    private static func arrayRoom(_ size: Int) -> ([UInt8], UnsafeMutablePointer<UInt8>) {
-        var storage = [UInt8](unsafeUninitializedCapacity: size) { _, initialized in initialized = size }
-        let base = storage.withUnsafeMutableBufferPointer { $0.baseAddress! }
-        return (storage, base)
+        return room.bindMemory(to: UInt8.self, capacity: size)
     }
 
     /// A copy of the text written so far.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: written)) }
 
-    /// The text written so far; the writer is empty afterwards. A long text is handed over without a copy.
+    /// The text written so far; the writer is empty afterwards.
     public mutating func takeBytes() -> [UInt8] {
-        defer { count = 0 }
-        if mallocked { return bytes }
-        storage.removeSubrange(count...)
-        let text = storage
-        // No room until something is written again: `base` is the handed-over array's, but with no capacity
-        // every write grows first, and nothing is read below `count`.
-        storage = []
-        capacity = 0
+        let text = bytes
+        written = 0
+        if capacity > Self.keptAfterTake {
+            free(base)
+            capacity = 256
+            base = Self.mallocRoom(capacity)
+        }
         return text
     }
 
     /// The byte at `offset` of the text written so far.
     public func byte(at offset: Int) -> UInt8 {
-        precondition(offset < count, "offset past the text written")
+        precondition(offset < written, "offset past the text written")
         return base[offset]
     }
 
-    @inline(never)
-    private mutating func grow(to needed: Int) {
+    /// Moves the text to an allocation of at least `needed` bytes (doubling, so appends stay amortised O(1)).
+    @inline(never) @usableFromInline
+    mutating func grow(to needed: Int) {
         let larger = max(needed, capacity * 2, 64)
-        let moved: UnsafeMutablePointer<UInt8>
-        var movedStorage: [UInt8] = []
-        let inArray = Self.inArray(larger, handsOver)
-        if inArray {
-            (movedStorage, moved) = Self.arrayRoom(larger)
-        } else {
-            moved = Self.mallocRoom(larger)
-        }
-        if count > 0 { moved.update(from: base, count: count) }
-        if mallocked { free(base) }
-        mallocked = !inArray
-        (storage, base, capacity) = (movedStorage, moved, larger)
+        guard let moved = realloc(base, larger) else { fatalError("JSONWriter: out of memory for \(larger) bytes") }
+        base = moved.bindMemory(to: UInt8.self, capacity: larger)
+        capacity = larger
     }
 
     /// Makes room for at most `maximum` bytes and lets `body` write them at the end; it returns how many it wrote.
+    /// Invariant: after the capacity check `base + written ..< base + written + maximum` lies in the allocation,
+    /// and `body` writes no more than `maximum` bytes there.
     @inline(__always)
-    private mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if count &+ maximum > capacity { grow(to: count + maximum) }
-        count += body(base + count)
+    @inlinable mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if written &+ maximum > capacity { grow(to: written + maximum) }
+        written += body(base + written)
     }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
+    @inlinable mutating func append(_ byte: UInt8) {
         append(atMost: 1) { out in
             out[0] = byte
             return 1
@@ -135,7 +101,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     @inline(__always)
-    private mutating func append(_ source: UnsafeRawBufferPointer) {
+    @inlinable mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let base = source.baseAddress, source.count > 0 else { return }
         append(atMost: source.count) { out in
             UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: source.count)
@@ -144,7 +110,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     @inline(__always)
-    private mutating func separate() {
+    @inlinable mutating func separate() {
         if afterKey {
             afterKey = false
             return
@@ -154,7 +120,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     @inline(__always)
-    private mutating func open(_ bracket: UInt8) {
+    @inlinable mutating func open(_ bracket: UInt8) {
         separate()
         append(bracket)
         if depth >= 64 { spilled.append(commas >> 63 != 0) }
@@ -163,7 +129,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     @inline(__always)
-    private mutating func close(_ bracket: UInt8) {
+    @inlinable mutating func close(_ bracket: UInt8) {
         precondition(depth > 0, "closing a container that is not open")
         commas >>= 1
         depth -= 1
@@ -171,19 +137,19 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         append(bracket)
     }
 
-    public mutating func beginObject() { open(UInt8(ascii: "{")) }
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
-    public mutating func beginArray() { open(UInt8(ascii: "[")) }
-    public mutating func endArray() { close(UInt8(ascii: "]")) }
+    @inlinable public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    @inlinable public mutating func endObject() { close(UInt8(ascii: "}")) }
+    @inlinable public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    @inlinable public mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    public mutating func key(_ key: String) {
+    @inlinable public mutating func key(_ key: String) {
         separate()
         writeString(key)
         append(UInt8(ascii: ":"))
         afterKey = true
     }
     /// A key known when the program was compiled (no character that needs escaping): its bytes are copied.
-    public mutating func key(static key: StaticString) {
+    @inlinable public mutating func key(static key: StaticString) {
         separate()
         let length = key.utf8CodeUnitCount
         let start = key.utf8Start
@@ -196,35 +162,35 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         }
         afterKey = true
     }
-    public mutating func string(_ s: String) {
+    @inlinable public mutating func string(_ s: String) {
         separate()
         writeString(s)
     }
     /// A string already quoted and escaped (`QuotedCases`), as a value.
     @inline(__always)
-    mutating func raw(quoted start: UnsafePointer<UInt8>, _ count: Int) {
+    @inlinable package mutating func raw(quoted start: UnsafePointer<UInt8>, _ count: Int) {
         separate()
         append(UnsafeRawBufferPointer(start: start, count: count))
     }
     /// `encodeIfPresent`'s nil on the wire is null.
-    public mutating func string(orNull s: String?) {
+    @inlinable public mutating func string(orNull s: String?) {
         if let s { string(s) } else { null() }
     }
-    public mutating func number(_ n: Double) {
+    @inlinable public mutating func number(_ n: Double) {
         separate()
         writeNumber(n)
     }
-    public mutating func bool(_ b: Bool) {
+    @inlinable public mutating func bool(_ b: Bool) {
         separate()
         if b { appendStatic("true") } else { appendStatic("false") }
     }
-    public mutating func null() {
+    @inlinable public mutating func null() {
         separate()
         appendStatic("null")
     }
 
     @inline(__always)
-    private mutating func appendStatic(_ text: StaticString) {
+    @inlinable mutating func appendStatic(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -265,13 +231,13 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Appends already-encoded JSON text as one value (used to embed a pre-serialized tree).
-    public mutating func raw(_ encoded: [UInt8]) {
+    @inlinable public mutating func raw(_ encoded: [UInt8]) {
         separate()
         encoded.withUnsafeBytes { append($0) }
     }
 
     /// Appends already-encoded members (`"a":1,"b":2`, without braces) to the open object.
-    public mutating func rawMembers(_ encoded: ArraySlice<UInt8>) {
+    @inlinable public mutating func rawMembers(_ encoded: ArraySlice<UInt8>) {
         guard !encoded.isEmpty else { return }
         separate()
         encoded.withUnsafeBytes { append($0) }
@@ -279,67 +245,70 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Appends members this writer has already written (`range` of its text, without braces) to the open
     /// object: a value that appears twice in one document is written once and copied.
-    public mutating func copyMembers(_ range: Range<Int>) {
-        precondition(range.upperBound <= count, "copying text not written yet")
+    @inlinable public mutating func copyMembers(_ range: Range<Int>) {
+        // The source is written text (`range` ends at or before `written`) and the destination the room after it,
+        // made by `grow` before either address is taken: the two never overlap and both lie in the allocation.
+        precondition(range.upperBound <= written, "copying text not written yet")
         guard !range.isEmpty else { return }
         separate()
         let length = range.count
-        if count + length > capacity { grow(to: count + length) }
-        (base + count).update(from: base + range.lowerBound, count: length)
-        count += length
+        if written + length > capacity { grow(to: written + length) }
+        (base + written).update(from: base + range.lowerBound, count: length)
+        written += length
     }
 
     /// Appends members (`"a":1,"b":2`, without braces) to the open object, written by `body` through a cursor
     /// into room for at most `maximum` bytes: one capacity check for all of them, where each member's key and
     /// value were two (a hit test's visits, a trace's steps).
     @inline(__always)
-    public mutating func members(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) {
+    @inlinable public mutating func members(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) {
         separate()
-        if count &+ maximum > capacity { grow(to: count + maximum) }
-        var cursor = JSONCursor(base + count, room: maximum)
+        if written &+ maximum > capacity { grow(to: written + maximum) }
+        var cursor = JSONCursor(base + written, room: maximum)
         body(&cursor)
-        count += cursor.written
+        written += cursor.written
     }
 
     /// `{`, the members `body` writes through a cursor (at most `maximum` bytes), `}`: one value, with one
     /// capacity check for all of it. Returns where the members are in the text, for a document that repeats them.
     @inline(__always)
     @discardableResult
-    public mutating func object(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) -> Range<Int> {
+    @inlinable public mutating func object(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) -> Range<Int> {
         separate()
-        if count &+ maximum &+ 2 > capacity { grow(to: count + maximum + 2) }
-        base[count] = UInt8(ascii: "{")
-        let start = count + 1
+        if written &+ maximum &+ 2 > capacity { grow(to: written + maximum + 2) }
+        base[written] = UInt8(ascii: "{")
+        let start = written + 1
         var cursor = JSONCursor(base + start, room: maximum)
         body(&cursor)
-        count = start + cursor.written
-        base[count] = UInt8(ascii: "}")
-        count += 1
-        return start..<(count - 1)
+        written = start + cursor.written
+        base[written] = UInt8(ascii: "}")
+        written += 1
+        return start..<(written - 1)
     }
 
     /// `{`, `prefix` (members ending in a comma), the members already written at `range` of this text, `}`: a
     /// value that repeats members written before, with a member of its own in front (a hit test's steps).
-    public mutating func object(prefix: StaticString, copying range: Range<Int>) {
-        precondition(range.upperBound <= count && !range.isEmpty, "copying members not written yet")
+    @inlinable public mutating func object(prefix: StaticString, copying range: Range<Int>) {
+        // As in `copyMembers`: source in the written text, destination in room made after it.
+        precondition(range.upperBound <= written && !range.isEmpty, "copying members not written yet")
         separate()
         let length = prefix.utf8CodeUnitCount + range.count + 2
-        if count &+ length > capacity { grow(to: count + length) }
-        base[count] = UInt8(ascii: "{")
-        count += 1 + Self.writeStatic(prefix, at: base + count + 1)
-        (base + count).update(from: base + range.lowerBound, count: range.count)
-        count += range.count
-        base[count] = UInt8(ascii: "}")
-        count += 1
+        if written &+ length > capacity { grow(to: written + length) }
+        base[written] = UInt8(ascii: "{")
+        written += 1 + Self.writeStatic(prefix, at: base + written + 1)
+        (base + written).update(from: base + range.lowerBound, count: range.count)
+        written += range.count
+        base[written] = UInt8(ascii: "}")
+        written += 1
     }
 
-    private mutating func writeNumber(_ n: Double) {
+    @inlinable mutating func writeNumber(_ n: Double) {
         append(atMost: JSONCursor.numberRoom) { Self.writeNumber(n, at: $0) }
     }
 
     /// `n` as JSON text at `out` (at most `JSONCursor.numberRoom` bytes); returns its length. Integers are
     /// written as decimal digits without going through `String` (the same text as `String(Int64)`).
-    static func writeNumber(_ n: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable static func writeNumber(_ n: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
         guard n.isFinite else {
             // JSON has no NaN or infinity; the engine never produces them, but do not emit invalid text.
             return writeStatic("null", at: out)
@@ -390,19 +359,19 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// "00" to "99", for writing integers two digits at a time.
-    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    @inlinable static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
     @inline(__always)
-    static func writeStatic(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable static func writeStatic(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = text.utf8CodeUnitCount
         copy(text.utf8Start, length, to: out)
         return length
     }
 
-    private static let hex: StaticString = "0123456789abcdef"
+    @inlinable static var hex: StaticString { "0123456789abcdef" }
 
     /// Runs of bytes that need no escape are copied at once; only `"`, `\` and control bytes are rewritten.
-    private mutating func writeString(_ s: String) {
+    @inlinable mutating func writeString(_ s: String) {
         Self.withUTF8(s) { utf8 in
             let length = utf8.count
             // Ids, names and rule tags need no escape: room for them and the quotes, not for the worst case.
@@ -413,16 +382,17 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// A native string's bytes are read where they are; only another kind is copied first.
     @inline(__always)
-    static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    @inlinable static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
         var copy = s
         return copy.withUTF8(body)
     }
 
     /// `utf8` quoted, escaped unless `clean` (then it needs no escape), at `out`: at most `count + 2` bytes when
-    /// clean, `count * 6 + 2` (\u00XX per byte) otherwise. Returns the length written.
+    /// clean, `count * 6 + 2` (\u00XX per byte) otherwise. Returns the length written. Invariant: the caller
+    /// made that much room at `out`, and `utf8` is a live view of the string's bytes for the whole call.
     @inline(__always)
-    static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, clean: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, clean: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = utf8.count
         out[0] = UInt8(ascii: "\"")
         if clean {
@@ -452,9 +422,10 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Whether no byte of `bytes[0..<n]` needs an escape (`"`, `\`, a control byte), eight bytes at a time:
     /// a byte loop would be a large part of writing a short string, and a trace writes a few hundred of them.
-    /// Exact: `hasZero` flags a word only when one of its bytes is zero.
+    /// Exact: `hasZero` flags a word only when one of its bytes is zero. Invariant: `bytes[0..<n]` is readable;
+    /// every load below lies within it (the overlapping loads start at `n - 8`, `n - 4` or `n - 2`).
     @inline(__always)
-    static func isClean(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    @inlinable static func isClean(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         @inline(__always) func hasZero(_ w: UInt64) -> Bool { (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 }
         // A byte below 0x20 is one whose top three bits are zero (bytes ≥ 0x80 are never flagged).
         @inline(__always) func needsEscape(_ w: UInt64) -> Bool {
@@ -487,9 +458,10 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// `memcpy` for the short runs a writer copies (keys, ids, rule tags): eight bytes at a time, the last
-    /// eight overlapping, where a call to `memcpy` costs more than copying.
+    /// eight overlapping, where a call to `memcpy` costs more than copying. Invariant: `source[0..<n]` is
+    /// readable, `out[0..<n]` writable room, and the two do not overlap; every load and store lies within them.
     @inline(__always)
-    static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to out: UnsafeMutablePointer<UInt8>) {
+    @inlinable static func copy(_ source: UnsafePointer<UInt8>, _ n: Int, to out: UnsafeMutablePointer<UInt8>) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(out)
         guard n >= 8, n <= 32 else {
             if n >= 8 {
@@ -517,7 +489,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// Writes the escape of `b` at `out`; returns its length.
-    private static func writeEscape(_ b: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline static func writeEscape(_ b: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
         out[0] = 0x5C
         switch b {
         case UInt8(ascii: "\""): out[1] = 0x22

@@ -3,52 +3,55 @@
 /// stores through a pointer. Every write checks the room left, so a wrong sum stops the engine rather than
 /// writing past the buffer.
 public struct JSONCursor: ~Copyable {
-    private let start: UnsafeMutablePointer<UInt8>
-    private var at: UnsafeMutablePointer<UInt8>
-    private let end: UnsafeMutablePointer<UInt8>
+    /// Invariant: `start...end` lies inside the writer's allocation, which outlives the cursor (a cursor exists
+    /// only inside `JSONWriter.members` and `object`, which made the room and keep the writer alive), and
+    /// `start <= at <= end` (every write claims its bytes first).
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var at: UnsafeMutablePointer<UInt8>
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
-    init(_ start: UnsafeMutablePointer<UInt8>, room: Int) {
+    @inlinable init(_ start: UnsafeMutablePointer<UInt8>, room: Int) {
         self.start = start
         at = start
         end = start + room
     }
 
     /// Bytes written so far.
-    var written: Int { at - start }
+    @inlinable var written: Int { at - start }
 
     /// The most a number takes (the longest shortest text of a `Double` is 24 bytes).
-    public static let numberRoom = 32
+    @inlinable public static var numberRoom: Int { 32 }
 
     /// Room for one member's key, its quotes, colon and comma (the longest written through a cursor,
     /// `"step":"controlEvent","control":`, counts as two).
-    public static let memberRoom = 24
+    @inlinable public static var memberRoom: Int { 24 }
 
     /// The most `s` takes as a JSON string: its quotes and six bytes (`\u00XX`) per byte.
     @inline(__always)
-    public static func room(for s: String) -> Int { s.utf8.count * 6 + 2 }
+    @inlinable public static func room(for s: String) -> Int { s.utf8.count * 6 + 2 }
 
     @inline(__always)
-    private func claim(_ n: Int) {
+    @inlinable func claim(_ n: Int) {
         precondition(end - at >= n, "JSONCursor: more written than the room made")
     }
 
     /// Text known when the program was compiled, copied as it is (keys with their quotes, commas, brackets).
     @inline(__always)
-    public mutating func raw(_ text: StaticString) {
+    @inlinable public mutating func raw(_ text: StaticString) {
         claim(text.utf8CodeUnitCount)
         at += JSONWriter.writeStatic(text, at: at)
     }
 
     /// Text already quoted and escaped (`QuotedCases`).
     @inline(__always)
-    mutating func raw(quoted start: UnsafePointer<UInt8>, _ count: Int) {
+    @inlinable package mutating func raw(quoted start: UnsafePointer<UInt8>, _ count: Int) {
         claim(count)
         JSONWriter.copy(start, count, to: at)
         at += count
     }
 
     @inline(__always)
-    public mutating func string(_ s: String) {
+    @inlinable public mutating func string(_ s: String) {
         let at = self.at, left = end - at
         self.at += JSONWriter.withUTF8(s) { utf8 in
             let length = utf8.count
@@ -59,29 +62,29 @@ public struct JSONCursor: ~Copyable {
     }
 
     @inline(__always)
-    public mutating func number(_ n: Double) {
+    @inlinable public mutating func number(_ n: Double) {
         claim(Self.numberRoom)
         at += JSONWriter.writeNumber(n, at: at)
     }
 
     /// A string or null.
     @inline(__always)
-    public mutating func string(orNull s: String?) {
+    @inlinable public mutating func string(orNull s: String?) {
         if let s { string(s) } else { raw("null") }
     }
 
     @inline(__always)
-    public mutating func bool(_ b: Bool) {
+    @inlinable public mutating func bool(_ b: Bool) {
         if b { raw("true") } else { raw("false") }
     }
 
     /// The most `s` or null takes.
     @inline(__always)
-    public static func room(for s: String?) -> Int { s.map { room(for: $0) } ?? 4 }
+    @inlinable public static func room(for s: String?) -> Int { s.map { room(for: $0) } ?? 4 }
 
     /// An array of strings.
     @inline(__always)
-    public mutating func strings(_ values: [String]) {
+    @inlinable public mutating func strings(_ values: [String]) {
         raw("[")
         for (i, v) in values.enumerated() {
             if i > 0 { raw(",") }
@@ -92,18 +95,4 @@ public struct JSONCursor: ~Copyable {
 
     /// The most an array of these strings takes.
     public static func room(for values: [String]) -> Int { values.reduce(2) { $0 + room(for: $1) + 1 } }
-
-    /// `[x,y]` or null.
-    @inline(__always)
-    public mutating func point(_ p: Point?) {
-        guard let p else { return raw("null") }
-        raw("[")
-        number(p.x)
-        raw(",")
-        number(p.y)
-        raw("]")
-    }
-
-    /// The most a point takes.
-    public static let pointRoom = 2 * numberRoom + 3
 }

@@ -10,8 +10,8 @@ extension JSON {
     ///
     /// Each container whose buffer `value` holds alone is emptied onto a stack before its buffer is freed, so no
     /// buffer dies with children in it. A buffer shared with another value (a copy kept elsewhere) is only let
-    /// go of: it stays whole for its other holders, and its final release happens there, where it must be
-    /// released with this function too.
+    /// go of (after a one-level copy that tells it is shared): it stays whole for its other holders, and its
+    /// final release happens there, where it must be released with this function too.
     public static func release(_ value: inout JSON) {
         guard value.isNonEmptyContainer else {
             value = .null
@@ -40,7 +40,7 @@ extension JSON {
                     if member.value.isNonEmptyContainer { pending.append(member.value) }
                 }
             }
-            // The emptied buffers (or our reference to a shared one) die here, with nothing left to recurse into.
+            // The emptied buffers (or the copy of a shared one) die here, with nothing left to recurse into.
         }
     }
 
@@ -68,35 +68,19 @@ extension JSON {
     }
 }
 
-/// Whether `array` holds the only reference to its buffer (so emptying it moves the elements out, and freeing it
-/// frees the buffer). Where the check cannot be trusted, the answer is true: emptying a shared buffer then copies
-/// it first, which is wasteful but never a recursive free (a wrong "shared" would be one).
-private func holdsOnlyReference<Element>(_ array: inout [Element]) -> Bool {
-    guard uniquenessCheckWorks, MemoryLayout<[Element]>.size == MemoryLayout<ArrayBuffer>.size else { return true }
-    return isUniquelyReferencedBuffer(&array)
+/// Whether `array` held the only reference to its buffer (so emptying it moves the elements out, and freeing it
+/// frees the buffer), asked through copy-on-write, which the standard library defines: mutable access to the
+/// elements keeps a buffer this array holds alone and copies a shared one, so the elements' address changes
+/// exactly when the buffer was shared. (The addresses are compared as numbers, never dereferenced; the old
+/// buffer is still alive in its other holders while the copy is made, so the copy cannot reuse its address.)
+///
+/// A shared buffer leaves `array` holding a one-level copy, whose elements are all shared with the original's:
+/// the caller drops it, which frees no element and so cannot recurse.
+func holdsOnlyReference<Element>(_ array: inout [Element]) -> Bool {
+    let before = array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    let after = array.withUnsafeMutableBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    return before == after
 }
-
-/// Stands for an array's buffer object in the uniqueness check. An array is one reference to a native Swift
-/// object, whose reference count is all the check reads. (Through `AnyObject` the check answers false even for a
-/// unique object in Swift 6 mode on Linux, hence a concrete class.)
-private final class ArrayBuffer {}
-
-private func isUniquelyReferencedBuffer<Element>(_ array: inout [Element]) -> Bool {
-    var buffer = unsafeBitCast(array, to: ArrayBuffer.self)
-    array = []  // `buffer` now holds this caller's reference
-    defer { array = unsafeBitCast(buffer, to: [Element].self) }
-    return isKnownUniquelyReferenced(&buffer)
-}
-
-/// Whether the check tells a unique buffer from a shared one with this compiler and runtime (checked once).
-let uniquenessCheckWorks: Bool = {
-    var probe: [JSON] = []
-    for _ in 0..<2 { probe.append(.null) }  // built at run time: a literal may be a static, immortal buffer
-    let alone = isUniquelyReferencedBuffer(&probe)
-    let copy = probe
-    let shared = isUniquelyReferencedBuffer(&probe)
-    return withExtendedLifetime(copy) { alone && !shared }
-}()
 
 /// Keeps a JSON value that may nest deeply where its end cannot be marked with `JSON.release` — in a node of a
 /// world that a session drops, in a configuration — and releases it iteratively when the last copy of the

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ResponderJSON
 
 /// How a client finds a running engine: the engine writes `<directory>/<name>.json` naming its endpoints, and
 /// clients read it. Defined once here for both sides.

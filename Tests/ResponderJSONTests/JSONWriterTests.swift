@@ -1,5 +1,5 @@
 import Testing
-@testable import ResponderProtocol
+@testable import ResponderJSON
 
 /// The writer stores through pointers into room made ahead and keeps its commas in bits: these pin the
 /// text at the edges that this could get wrong — past its 64 bits of nesting, across growth, escapes, numbers.
@@ -134,14 +134,14 @@ import Testing
         ours.beginArray(); theirs.beginArray()
         var ranges: [Range<Int>] = []
         for id in ["a", "b\"c", "ddddddddddddddddddddddd"] {
-            let room = JSONCursor.memberRoom + JSONCursor.room(for: id) + JSONCursor.pointRoom + JSONCursor.memberRoom
+            let room = JSONCursor.memberRoom + JSONCursor.room(for: id) + 2 * JSONCursor.numberRoom + 3 + JSONCursor.memberRoom
             ranges.append(ours.object(atMost: room) { c in
                 c.raw("\"id\":"); c.string(id)
-                c.raw(",\"point\":"); c.point(Point(1.5, -2))
+                c.raw(",\"point\":["); c.number(1.5); c.raw(","); c.number(-2); c.raw("]")
             })
             theirs.beginObject()
             theirs.key(static: "id"); theirs.string(id)
-            theirs.key(static: "point"); Point(1.5, -2).write(to: &theirs)
+            theirs.key(static: "point"); theirs.beginArray(); theirs.number(1.5); theirs.number(-2); theirs.endArray()
             theirs.endObject()
         }
         ours.endArray(); theirs.endArray()
@@ -175,24 +175,33 @@ import Testing
         #expect(w.takeBytes() == Array(#""again""#.utf8))
     }
 
-    /// A short text is written in the writer's own memory and copied out; a long one (from 64 KB, reserved or
-    /// grown into) in an array handed over whole. Both ways give the text, and the writer goes on afterwards.
-    /// A writer whose text is not kept (`handOver`, for replies) writes it in an array from 1 KB on, grown into
-    /// from its own memory here.
-    @Test(arguments: [false, true])
-    func shortAndLongTextsAreHandedOverAndTheWriterGoesOn(handOver: Bool) {
+    /// The text stays whole as the writer's memory grows past its capacity again and again — by single bytes,
+    /// by pieces larger than all room so far, by copies of its own text — and `takeBytes` hands it over and
+    /// lets the writer go on, also after a text long enough that the writer starts small again.
+    @Test func growsAcrossItsCapacityAndGoesOnAfterTakingTheText() {
         for reserve in [1, 100, 70_000] {
-            var w = JSONWriter(reservingCapacity: reserve, handOver: handOver)
+            var w = JSONWriter(reservingCapacity: reserve)
             for round in 0..<3 {
                 let n = [10, 20_000, 3][round]
                 w.beginArray()
                 for i in 0..<n { w.string("r\(round)-\(i)") }
+                let big = [UInt8](repeating: UInt8(ascii: "7"), count: 100_000 * round + 1)
+                w.raw(big)
                 w.endArray()
-                let expected = "[" + (0..<n).map { "\"r\(round)-\($0)\"" }.joined(separator: ",") + "]"
-                #expect(w.bytes == Array(expected.utf8), "reserve \(reserve), round \(round), hand over \(handOver)")
-                #expect(w.takeBytes() == Array(expected.utf8), "reserve \(reserve), round \(round), hand over \(handOver)")
+                let expected = "[" + (0..<n).map { "\"r\(round)-\($0)\"" }.joined(separator: ",") + ","
+                    + String(repeating: "7", count: big.count) + "]"
+                #expect(w.bytes == Array(expected.utf8), "reserve \(reserve), round \(round)")
+                #expect(w.takeBytes() == Array(expected.utf8), "reserve \(reserve), round \(round)")
                 #expect(w.count == 0)
             }
+            // Copies of its own text from before a growth, into room made after it.
+            w.beginObject()
+            w.key(static: "a"); w.string(String(repeating: "x", count: 300))
+            let members = 1..<(w.count)
+            for _ in 0..<10 { w.copyMembers(members) }
+            w.endObject()
+            let member = #""a":""# + String(repeating: "x", count: 300) + "\""
+            #expect(w.takeBytes() == Array(("{" + Array(repeating: member, count: 11).joined(separator: ",") + "}").utf8))
         }
     }
 

@@ -1,7 +1,7 @@
-/// A JSON value as it travels on the wire.
+/// A JSON value.
 ///
-/// Objects keep their key order so that replies and traces read in a stable, meaningful order
-/// (`jsonrpc`, `id`, `result`…). Lookups are linear, which is fine for the small objects of the protocol.
+/// Objects keep their key order so that documents written from them (replies, traces) read in a stable,
+/// meaningful order (`jsonrpc`, `id`, `result`…). Lookups are linear, which is fine for small objects.
 public enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ResponderProtocol
+@testable import ResponderLocal
+import ResponderJSON
 
 @Suite struct DiscoveryTests {
     @Test func theDefaultDirectoryIsUnderXDGRuntimeDirElseInTmpPerUser() {

@@ -1,7 +1,7 @@
 /// A JSON number's text: where it ends and what it is worth. Shared by the parser and the plain-request reader
 /// (`PlainRequest`), so that both accept the same texts and read the same values from them.
-enum JSONNumberText {
-    enum Scan {
+package enum JSONNumberText {
+    package enum Scan {
         case number(end: Int)
         /// Not a number at all (the parser's "invalid value"), or a number cut short ("invalid number"); `at` is
         /// the offset the parser reports.
@@ -10,8 +10,8 @@ enum JSONNumberText {
     }
 
     /// Scans the number starting at `start`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    @inline(__always)
-    static func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan {
+    @inlinable @inline(__always)
+    package static func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan {
         var i = start
         let n = b.count
         if i < n, b[i] == UInt8(ascii: "-") { i += 1 }
@@ -32,8 +32,8 @@ enum JSONNumberText {
     }
 
     /// The value of a number `scan` accepted; nil only where `Double` cannot read it.
-    @inline(__always)
-    static func value(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+    @inlinable @inline(__always)
+    package static func value(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         // A plain integer of up to 15 digits is exact as a Double: read it without text (most numbers of a
         // large tree are frames).
         var digits = range.lowerBound
@@ -55,6 +55,6 @@ enum JSONNumberText {
         return Double(String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self))
     }
 
-    @inline(__always)
-    static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inlinable @inline(__always)
+    package static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 }
