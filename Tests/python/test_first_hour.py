@@ -447,8 +447,9 @@ def test_dev_run_builds_only_the_products_and_dev_test_builds_the_tests(fake_too
     assert run.returncode == 0, output
     # Only the two products a user runs: not the benchmark, the sample subscriber or the test support.
     assert "==> building responderd and responder\n" in output
+    # Before building, the pinned package versions are checked out (Package.resolved).
     assert [line for line in log.read_text().splitlines() if line.startswith("swift")] == [
-        "swift build --product responderd", "swift build --product responder"]
+        "swift package resolve", "swift build --product responderd", "swift build --product responder"]
 
     log.unlink()
     test = subprocess.run([str(REPO / "dev"), "test"], env=env, capture_output=True, text=True, timeout=PATIENCE,
@@ -456,5 +457,6 @@ def test_dev_run_builds_only_the_products_and_dev_test_builds_the_tests(fake_too
     assert test.returncode == 0, test.stdout + test.stderr
     assert "==> building the products and the tests" in test.stdout
     calls = log.read_text().splitlines()
-    assert [line for line in calls if line.startswith("swift")] == ["swift build --build-tests", "swift test --skip-build"]
+    assert [line for line in calls if line.startswith("swift")] == [
+        "swift package resolve", "swift build --build-tests", "swift test --skip-build"]
     assert "python3 -m pytest Tests/python -q" in calls
