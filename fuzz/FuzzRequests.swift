@@ -1,5 +1,6 @@
 import Foundation
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 
 // libFuzzer target (built and run by fuzz/run): one rpc frame through everything the engine does with a request
