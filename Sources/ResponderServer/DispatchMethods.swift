@@ -12,23 +12,23 @@ enum DispatchMethods {
             return .written(capacity: outcome.tracedReplyRoom) { SessionState.writeHitTestReply(outcome, to: &$0) }
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
-            let traced = try host.query { (s) throws(RPCError) in try s.responderChain(from: r.id) }
+            let traced = try host.query { (s) throws(RPCError) in try core { () throws(CoreError) in try s.responderChain(from: r.id) } }
             return r.wantsTrace ? .typed(traced) : .encoded(WireByteEncoder.encode(traced.outcome, capacity: 256))
         }
-        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) { (r, host, _) throws(RPCError) in .typed(try host.query { (s) throws(RPCError) in try s.firstResponder(window: r.window) }) }
+        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) { (r, host, _) throws(RPCError) in .typed(try host.query { (s) throws(RPCError) in try core { () throws(CoreError) in try s.firstResponder(window: r.window) } }) }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
-            let traced = try host.query { (s) throws(RPCError) in try s.canPerformAction(r.action, sender: r.sender) }
+            let traced = try host.query { (s) throws(RPCError) in try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) } }
             return r.wantsTrace ? .typed(traced) : .encoded(traced.outcome.untracedReply)
         }
-        dispatch(&table, TouchRequest.self) { (r, s, client) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
-        dispatch(&table, TapRequest.self, quick: TapRequest.init(quick:)) { (r, s, client) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
-        dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(RPCError) in try s.advanceClock(to: r.to, by: r.by) }
-        dispatch(&table, PressRequest.self) { (r, s, client) throws(RPCError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
+        dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
+        dispatch(&table, TapRequest.self, quick: TapRequest.init(quick:)) { (r, s, client) throws(CoreError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
+        dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(CoreError) in try s.advanceClock(to: r.to, by: r.by) }
+        dispatch(&table, PressRequest.self) { (r, s, client) throws(CoreError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
         dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
         dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }
-        dispatch(&table, BecomeRequest.self) { (r, s, _) throws(RPCError) in try s.become(r.id) }
-        dispatch(&table, ResignRequest.self) { (r, s, _) throws(RPCError) in try s.resign(r.id) }
-        dispatch(&table, SendActionRequest.self) { (r, s, _) throws(RPCError) in try s.sendAction(r.action, target: r.target, sender: r.sender) }
+        dispatch(&table, BecomeRequest.self) { (r, s, _) throws(CoreError) in try s.become(r.id) }
+        dispatch(&table, ResignRequest.self) { (r, s, _) throws(CoreError) in try s.resign(r.id) }
+        dispatch(&table, SendActionRequest.self) { (r, s, _) throws(CoreError) in try s.sendAction(r.action, target: r.target, sender: r.sender) }
         table.add(MakeKeyRequest.self, makeKey)
     }
 
@@ -38,7 +38,7 @@ enum DispatchMethods {
     /// outcome's, copied from inside the trace. With `trace: "none"` the reply is those members alone.
     static func dispatch<R: DryRunnable & TraceSelecting, Outcome>(
         _ table: inout MethodTable, _ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
-        _ body: @escaping @Sendable (R, inout SessionState, String) throws(RPCError) -> Traced<Outcome>
+        _ body: @escaping @Sendable (R, inout SessionState, String) throws(CoreError) -> Traced<Outcome>
     ) where R.Response == Published<Traced<Outcome>> {
         table.add(type, quick: quick) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
             // Touches and presses belong to a client id: only the connection holding it dispatches under it.
@@ -46,11 +46,11 @@ enum DispatchMethods {
             if request.isDryRun {
                 // What if: the same dispatch on a copy of the (value-typed) state; nothing is kept or published.
                 var copy = host.state
-                let traced = try body(request, &copy, ctx.client.id)
+                let traced = try core { () throws(CoreError) in try body(request, &copy, ctx.client.id) }
                 let result = request.wantsTrace ? WireEncoder.encode(traced) : WireEncoder.encode(traced.outcome)
                 return .json(result.setting("seq", JSON(host.seq)).setting("seqRange", .null).setting("dryRun", true))
             }
-            let traced = try body(request, &host.state, ctx.client.id)
+            let traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
             let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
@@ -134,13 +134,13 @@ enum DispatchMethods {
     static func makeKey(_ r: MakeKeyRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<MakeKeyRequest.Response> {
         if r.isDryRun {
             var copy = host.state
-            let (_, traced) = try copy.makeKey(r.id)
+            let (_, traced) = try core { () throws(CoreError) in try copy.makeKey(r.id) }
             let result = r.wantsTrace
                 ? WireEncoder.encode(Published(traced, revision: copy.world.revision, seq: host.seq, seqRange: nil))
                 : WireEncoder.encode(Published(traced.outcome, revision: copy.world.revision, seq: host.seq, seqRange: nil))
             return .json(result.setting("dryRun", true))
         }
-        let (change, traced) = try host.state.makeKey(r.id)
+        let (change, traced) = try core { () throws(CoreError) in try host.state.makeKey(r.id) }
         var published = SeqRange()
         ctx.publishApplied(change, host, &published)
         guard r.wantsTrace else { return .encoded(WireByteEncoder.encode(published.reply(traced.outcome, host, revision: host.revision), capacity: 256)) }

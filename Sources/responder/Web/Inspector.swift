@@ -46,7 +46,7 @@ final class Inspector: @unchecked Sendable {
         switch item {
         case .snapshot(let s):
             lock.lock()
-            do { try mirror.load(tree: s.tree, detached: s.detached) } catch { lastStatus = "cannot mirror the snapshot: \(error.message)" }
+            do { try mirror.load(tree: s.tree, detached: s.detached) } catch { lastStatus = "cannot mirror the snapshot: \(error)" }
             setWorld(tree: s.tree, firstResponders: Dictionary(s.firstResponders.entries.compactMap { e in e.responder.map { (e.window, $0) } }, uniquingKeysWith: { $1 }))
             seq = s.seq
             history.removeAll()
