@@ -90,9 +90,10 @@ extension RPCError {
             self.init(.pressNotFound, "no live press \(press)", [("press", press.wire)])
 
         case .inOp(let index, let inner):
-            // The op is named, and a field path is given from the top of the params ("ops[2].set.alpha").
+            // The op is named, and a field path is given from the top of the params ("ops[2].set.alpha"). A node
+            // tree's path starts there already ("ops[2].node.children[0].id").
             let error = RPCError(inner).with("opIndex", JSON(index))
-            if let field = error.detail("field")?.stringValue {
+            if let field = error.detail("field")?.stringValue, !field.hasPrefix("ops[") {
                 self = error.with("field", .string("ops[\(index)].\(field)"))
             } else {
                 self = error
