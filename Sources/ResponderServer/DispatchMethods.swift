@@ -65,7 +65,7 @@ enum DispatchMethods {
 
     /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
-    /// Written into `w`, a reply's envelope: written apart, the reply was copied into it (issue 15).
+    /// Written into `w`, a reply's envelope, so that it is not copied into one.
     static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool, to w: inout JSONWriter) {
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
@@ -103,11 +103,10 @@ enum DispatchMethods {
     /// without `session` (the topic names it), `dryRun` and `trace` (1.8: it shapes the reply only, so the event
     /// is the same whichever was asked), so a recording can re-send it to another session. As JSON text.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> [UInt8] {
-        if R.self == TapRequest.self {
-            // The commonest dispatch, written directly (the encoder's walk was a tenth of a tap, and the tree it
-            // made, written out, 3% more): its members in declaration order, as the encoder gives them, less the
-            // unrecorded and the null ones.
-            let tap = unsafeBitCast(request, to: TapRequest.self)
+        // `dispatch` is specialised per request type, so this cast is decided when it is compiled.
+        if let tap = request as? TapRequest {
+            // The commonest dispatch, written directly: its members in declaration order, as the encoder gives
+            // them, less the unrecorded and the null ones.
             var w = JSONWriter(reservingCapacity: 96 + method.utf8.count)
             w.beginObject()
             w.key(static: "method"); w.string(method)

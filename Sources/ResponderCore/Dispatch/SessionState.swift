@@ -144,19 +144,8 @@ public struct SessionState: Sendable {
         return trace.finish(outcome)
     }
 
-    /// `hitTest(at:)`'s reply, byte for byte, written without building its trace (the steps restate the visits).
-    public func hitTestReply(at point: Point) -> [UInt8] {
-        let outcome = hitTestOutcome(at: point)
-        return outcome.tracedReply(trailing: Self.hitTestEnd(outcome))
-    }
-
-    /// The hitTest reply of `outcome` (`hitTestReply(at:)`), written into `w`: a reply's envelope.
-    public static func writeHitTestReply(_ outcome: HitTestOutcome, to w: inout JSONWriter) {
-        outcome.writeTracedReply(trailing: hitTestEnd(outcome), to: &w)
-    }
-
-    /// The steps after the visits: H1, a point no window answers is discarded.
-    private static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
+    /// The steps of `outcome`'s trace after the visits: H1, a point no window answers is discarded.
+    public static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
         outcome.view == nil ? [.discard(message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)] : []
     }
 

@@ -1,5 +1,5 @@
 /// Writes the protocol's `Encodable` types straight to JSON bytes, with no `JSON` tree or `EncodingStorage` in
-/// between: the hot path of replies and trace events (issue 15). The bytes are those of
+/// between: the hot path of replies and trace events. The bytes are those of
 /// `JSONCodec.encode(WireEncoder.encode(value))` — members in declaration order, nil as `null`, `@OmitNil`
 /// left out, `WireValue`s as their `wire` value. A shape a stream cannot write in order (a nested container
 /// kept open while its parent goes on, a `superEncoder`) makes it fall back to the tree encoder.
@@ -13,8 +13,7 @@ public enum WireByteEncoder {
     /// Appends `value` to `writer` (as a member's value after `key`, an element, or the whole document).
     /// Returns false, with the writer unusable, when the value needs the tree encoder.
     public static func write<T: Encodable>(_ value: T, to writer: inout JSONWriter) -> Bool {
-        // The types written by hand need no sink: a sink and the writer it swaps in were two allocations on
-        // every typed reply's path (issue 15).
+        // The types written by hand need no sink: a sink and the writer it swaps in are two allocations.
         if ByteSink.writeKnown(value, to: &writer) { return true }
         let sink = ByteSink(JSONWriter(reservingCapacity: 16))
         swap(&writer, &sink.writer)
@@ -60,57 +59,59 @@ final class ByteSink {
 
     /// The types written by hand (and `JSON`): true when `value` was one of them and is written.
     static func writeKnown<T: Encodable>(_ value: T, to w: inout JSONWriter) -> Bool {
-        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime.
+        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime. The cast
+        // after a match is to the very type, folded away where `T` is known (a specialised caller) and the
+        // runtime's identity fast path where it is not.
         if T.self == JSON.self {
-            w.value(unsafeBitCast(value, to: JSON.self))
+            w.value(value as! JSON)
             return true
         }
         if T.self == Traced<HitTestOutcome>.self {
-            unsafeBitCast(value, to: Traced<HitTestOutcome>.self).write(to: &w)
+            (value as! Traced<HitTestOutcome>).write(to: &w)
             return true
         }
         if T.self == HitVisit.self {
-            unsafeBitCast(value, to: HitVisit.self).write(to: &w)
+            (value as! HitVisit).write(to: &w)
             return true
         }
         if T.self == TraceStep.self {
-            unsafeBitCast(value, to: TraceStep.self).write(to: &w)
+            (value as! TraceStep).write(to: &w)
             return true
         }
         if T.self == TouchDelivery.self {
-            unsafeBitCast(value, to: TouchDelivery.self).write(to: &w)
+            (value as! TouchDelivery).write(to: &w)
             return true
         }
         // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
         // unkeyed container around each element was a fifth of writing a tap's trace).
         // Through `w`, one inout access (a sink's writer is a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
-            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &w) { TraceStep.write($0, to: &$1) }
+            Self.writeArray(value as! [TraceStep], to: &w) { TraceStep.write($0, to: &$1) }
             return true
         }
         if T.self == [TouchDelivery].self {
-            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &w) { TouchDelivery.write($0, to: &$1) }
+            Self.writeArray(value as! [TouchDelivery], to: &w) { TouchDelivery.write($0, to: &$1) }
             return true
         }
         if T.self == TouchOutcome.self {
             // `{deliveries}`, its one member (the keyed container around it was a tenth of writing a tap's trace).
             w.beginObject()
             w.key(static: "deliveries")
-            Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            Self.writeArray((value as! TouchOutcome).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
             w.endObject()
             return true
         }
         if T.self == Point.self {
-            unsafeBitCast(value, to: Point.self).write(to: &w)
+            (value as! Point).write(to: &w)
             return true
         }
         if T.self == String.self {
-            w.string(unsafeBitCast(value, to: String.self))
+            w.string(value as! String)
             return true
         }
         if T.self == String?.self {
             // A bare name or null (responder.first's result and its like): the encoder's walk was most of the reply.
-            w.string(orNull: unsafeBitCast(value, to: String?.self))
+            w.string(orNull: value as? String)
             return true
         }
         return false
