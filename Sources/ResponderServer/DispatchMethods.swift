@@ -43,12 +43,17 @@ enum DispatchMethods {
         table.add(type, quick: quick) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
             // Touches and presses belong to a client id: only the connection holding it dispatches under it.
             guard ctx.holdsClientID else { throw ClientClaims.inUse(ctx.client) }
+            let withTrace = request.wantsTrace
             if request.isDryRun {
                 // What if: the same dispatch on a copy of the (value-typed) state; nothing is kept or published.
+                // The reply is written as a live one is, with no seq range and `dryRun`.
                 var copy = host.state
                 let traced = try core { () throws(CoreError) in try body(request, &copy, ctx.client.id) }
-                let result = request.wantsTrace ? WireEncoder.encode(traced) : WireEncoder.encode(traced.outcome)
-                return .json(result.setting("seq", JSON(host.seq)).setting("seqRange", .null).setting("dryRun", true))
+                let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
+                let seq = host.seq
+                return .written(capacity: (withTrace ? trace.bytes.count : trace.outcome.count) + 80) {
+                    writeReply(trace, seq: seq, seqRange: nil, withTrace: withTrace, dryRun: true, to: &$0)
+                }
             }
             let traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
             let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
@@ -56,7 +61,7 @@ enum DispatchMethods {
             ctx.publishDispatchChanges(host, &published)
             ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
                         request: requestMember(R.method, request.withoutTrace))
-            let (seq, seqRange, withTrace) = (host.seq, published.range, request.wantsTrace)
+            let (seq, seqRange) = (host.seq, published.range)
             return .written(capacity: (withTrace ? trace.bytes.count : trace.outcome.count) + 64) {
                 writeReply(trace, seq: seq, seqRange: seqRange, withTrace: withTrace, to: &$0)
             }
@@ -65,8 +70,9 @@ enum DispatchMethods {
 
     /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
-    /// Written into `w`, a reply's envelope, so that it is not copied into one.
-    static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool, to w: inout JSONWriter) {
+    /// A dry run's ends with `dryRun: true`. Written into `w`, a reply's envelope, so that it is not copied into one.
+    static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool,
+                           dryRun: Bool = false, to w: inout JSONWriter) {
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
         if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
@@ -79,6 +85,7 @@ enum DispatchMethods {
         } else {
             w.null()
         }
+        if dryRun { w.key(static: "dryRun"); w.bool(true) }
         w.endObject()
     }
 

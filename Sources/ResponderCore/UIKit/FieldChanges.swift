@@ -6,14 +6,13 @@ import ResponderProtocol
 extension SessionState {
     mutating func change<V>(_ id: String, _ field: String, _ keyPath: WritableKeyPath<NodeSpec, V>, to value: V, rule: Rule, trace: inout Trace) {
         guard var node = world.nodes[id], let f = NodeField.named(field) else { return }
-        var before = JSONWriter(), after = JSONWriter()
-        f.write(node.spec, to: &before)
+        let before = f.encoded(node.spec)
         node.spec[keyPath: keyPath] = value
-        f.write(node.spec, to: &after)
-        guard before.bytes != after.bytes else { return }
+        let after = f.encoded(node.spec)
+        guard before != after else { return }
         world.nodes[id] = node
         if !fieldChanges.contains(where: { $0.id == id && $0.field == field }) { fieldChanges.append((id, field)) }
-        let from = (try? JSONCodec.decode(before.bytes)) ?? .null, to = (try? JSONCodec.decode(after.bytes)) ?? .null
+        let from = (try? JSONCodec.decode(before)) ?? .null, to = (try? JSONCodec.decode(after)) ?? .null
         trace.add(.change(FieldChange(id: id, field: field, from: from, to: to, rule: rule)))
     }
 

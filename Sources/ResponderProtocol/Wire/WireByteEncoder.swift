@@ -22,6 +22,23 @@ public enum WireByteEncoder {
         return !sink.failed
     }
 
+    /// The writer of a `T`, chosen once per type (a method's registration): a hand-written one where `T` has
+    /// one, so that writing a value costs no cast; else `write(_:to:)`. False, as from `write`, when the value
+    /// needs the tree encoder.
+    public static func writer<T: Encodable>(for type: T.Type) -> @Sendable (T, inout JSONWriter) -> Bool {
+        /// `write` as a writer of `T`: the cast of the function succeeds exactly when `U` is `T`.
+        func known<U>(_ write: @escaping @Sendable (U, inout JSONWriter) -> Void) -> (@Sendable (T, inout JSONWriter) -> Bool)? {
+            guard let write = write as? @Sendable (T, inout JSONWriter) -> Void else { return nil }
+            return { value, w in
+                write(value, &w)
+                return true
+            }
+        }
+        if T.self == String?.self, let writer = known({ (value: String?, w: inout JSONWriter) in w.string(orNull: value) }) { return writer }
+        if T.self == String.self, let writer = known({ (value: String, w: inout JSONWriter) in w.string(value) }) { return writer }
+        return { value, w in write(value, to: &w) }
+    }
+
     /// A dispatch's trace event body `{kind, steps, outcome}` and, inside it, the range of the outcome object:
     /// a reply's members are the outcome's, so the reply reuses those bytes instead of encoding them again.
     public static func traceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>)? {
