@@ -92,7 +92,8 @@ let package = Package(
         .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         .testTarget(name: "ResponderLocalTests", dependencies: ["ResponderLocal", "ResponderJSON"]),
         .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol", "ResponderJSON"]),
-        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol", "ResponderJSON"]),
+        // The server only for its edge: a core error as a client reads it.
+        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderServer"]),
         // A real engine in-process for the tests of the client library and the front doors.
         .target(name: "ResponderTestSupport", dependencies: ["ResponderServer", "ResponderClient", "ResponderProtocol", "ResponderJSON"],
                 path: "Tests/Support"),

@@ -19,12 +19,12 @@ public struct AppliedBatch: Sendable {
 extension World {
     /// Applies a batch atomically: either every op succeeds and the revision goes up by one, or the world
     /// is left exactly as it was and the error names the op index.
-    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int? = nil, limits: Limits = .default) throws(RPCError) -> AppliedBatch {
+    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int? = nil, limits: Limits = .default) throws(CoreError) -> AppliedBatch {
         if let expected = ifRevision, expected != revision {
-            throw RPCError(.revisionConflict, "the tree is at revision \(revision), not \(expected)", [("revision", JSON(revision)), ("expected", JSON(expected))])
+            throw .revisionConflict(revision: revision, expected: expected)
         }
         guard ops.count <= limits.maxOpsPerBatch else {
-            throw RPCError(.limitExceeded, "a batch holds at most \(limits.maxOpsPerBatch) ops", [("limit", "opsPerBatch"), ("max", JSON(limits.maxOpsPerBatch))])
+            throw .tooManyOps(max: limits.maxOpsPerBatch)
         }
         // The transaction takes the world over (a swap, not a copy, so a batch costs what its ops touch,
         // not the size of the world) and journals every node before it first changes it. On any error
@@ -35,12 +35,12 @@ extension World {
         defer { swap(&self, &tx.world) }
         for (index, guarded) in ops.enumerated() {
             tx.opIndex = index
-            do throws(RPCError) { try tx.perform(guarded) } catch {
+            do throws(CoreError) { try tx.perform(guarded) } catch {
                 tx.rollback()
-                throw Self.locate(error, opIndex: index)
+                throw .inOp(index, error)
             }
         }
-        do throws(RPCError) {
+        do throws(CoreError) {
             try tx.checkInvariants()
             try tx.indexRecognizers()
         } catch {
@@ -54,40 +54,30 @@ extension World {
         return AppliedBatch(revision: next, removed: tx.removed, changed: Array(tx.changedOrder))
     }
 
-    /// Names the op in an error: `opIndex`, and a field path from the top of the params ("ops[2].set.alpha").
-    static func locate(_ error: RPCError, opIndex: Int) -> RPCError {
-        var located = error.with("opIndex", JSON(opIndex))
-        if let field = error.detail("field")?.stringValue, !field.hasPrefix("ops[") {
-            located = located.with("field", .string("ops[\(opIndex)].\(field)"))
-        }
-        return located
-    }
-
     /// Replaces the whole world with `tree` (an application node with id "app") and `detached` subtrees.
-    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits = .default) throws(RPCError) {
+    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits = .default) throws(CoreError) {
         var fresh = World()
         fresh.revision = revision
         let root = tree.root
         guard root.kind == .application else {
-            throw RPCError(.invalidNode, "the tree's root must be the application, not a \(root.kind.rawValue)", [("field", .string("\(tree.path).kind")), ("id", .string(root.id))])
+            throw .rootNotApplication(root.id, kind: root.kind, field: "\(tree.path).kind")
         }
         guard root.id == World.rootID else {
-            throw RPCError(.invalidNode, "the application's id must be \"app\", not \"\(root.id)\"", [("field", .string("\(tree.path).id")), ("id", .string(root.id))])
+            throw .applicationID(root.id, field: "\(tree.path).id")
         }
         fresh.nodes[World.rootID] = Node(spec: root)
         var tx = Transaction(world: fresh, limits: limits)
         // Everything below the application is inserted as ops would insert it; errors keep the document's paths
         // and name no op.
-        do throws(RPCError) {
+        do throws(CoreError) {
             try tx.insertDescendants(of: tree)
             for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
             try tx.checkInvariants()
             try tx.indexRecognizers()
             tx.indexPresentations()
         } catch {
-            var located = error
-            located.details.removeAll { $0.key == "opIndex" }
-            throw located
+            if case .afterOp(_, let unlocated) = error { throw unlocated }
+            throw error
         }
         // Taken out of the transaction, not copied: a world still shared is copied whole on the stamp below.
         fresh = World()
@@ -147,28 +137,24 @@ struct Transaction {
         keyOpIndex = opIndex
     }
 
-    private func fail(_ name: ErrorName, _ message: String, _ details: [(key: String, value: JSON)] = []) -> RPCError {
-        RPCError(name, message, details)
-    }
-
     private mutating func markChanged(_ id: String) {
         if changed.insert(id).inserted { changedOrder.append(id) }
         toCheck[id] = opIndex
     }
 
-    private func existing(_ id: String, field: String) throws(RPCError) -> Node {
+    private func existing(_ id: String, field: String) throws(CoreError) -> Node {
         guard let node = world.nodes[id] else {
-            throw RPCError.noNode(id, field: field)
+            throw .noNode(id, field: field)
         }
         return node
     }
 
-    mutating func perform(_ guarded: GuardedOp) throws(RPCError) {
+    mutating func perform(_ guarded: GuardedOp) throws(CoreError) {
         if let expected = guarded.ifNodeRevision {
             if let target = guarded.op.guardedNode {
                 let node = try existing(target, field: "ifNodeRevision")
                 if node.revision != expected {
-                    throw fail(.revisionConflict, "node \"\(target)\" is at revision \(node.revision), not \(expected)", [("id", .string(target)), ("revision", JSON(node.revision)), ("expected", JSON(expected))])
+                    throw .nodeRevisionConflict(target, revision: node.revision, expected: expected)
                 }
             }
         }
@@ -180,15 +166,15 @@ struct Transaction {
         }
     }
 
-    private func checkIndex(_ index: Int?, count: Int) throws(RPCError) -> Int {
+    private func checkIndex(_ index: Int?, count: Int) throws(CoreError) -> Int {
         guard let index else { return count }
         guard index >= 0, index <= count else {
-            throw fail(.invalidParams, "index \(index) is outside 0…\(count)", [("field", "index")])
+            throw .indexOutOfRange(index, count: count)
         }
         return index
     }
 
-    private func parentNode(_ parent: String?) throws(RPCError) -> Node? {
+    private func parentNode(_ parent: String?) throws(CoreError) -> Node? {
         guard let parent else { return nil }
         return try existing(parent, field: "parent")
     }
@@ -198,7 +184,7 @@ struct Transaction {
     /// journalled for undo, and each node is put straight into place in document order (parents come first):
     /// at a million nodes the batch path's journal, its change sets and the second pass over built nodes would
     /// be most of the load's time and its peak memory.
-    mutating func insertDescendants(of tree: NodeTree) throws(RPCError) {
+    mutating func insertDescendants(of tree: NodeTree) throws(CoreError) {
         let entries = tree.entries
         world.nodes.reserveCapacity(world.nodes.count + entries.count)
         var depths = [Int32](repeating: 0, count: entries.count)
@@ -214,15 +200,15 @@ struct Transaction {
             depths[i] = Int32(depth)
             // A duplicate id is reported first, as the insert op does; it is looked up only when another check
             // fails (insertNew below finds it otherwise, with the one hash it makes anyway).
-            func refused(_ error: RPCError) -> RPCError { world.nodes[id] != nil ? duplicate(id, tree, i) : error }
-            if let message = Placement.kindError(child: entry.spec.kind, parent: parentEntry.spec.kind) {
-                throw refused(fail(.invalidPlacement, message, [("id", .string(id)), ("parent", .string(parentID))]))
+            func refused(_ error: CoreError) -> CoreError { world.nodes[id] != nil ? duplicate(id, tree, i) : error }
+            if let rule = Placement.kindError(child: entry.spec.kind, parent: parentEntry.spec.kind) {
+                throw refused(.misplaced(id, parent: parentID, rule: rule))
             }
             guard world.nodes.count + 1 <= limits.maxNodes else {
-                throw refused(fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))]))
+                throw refused(.tooManyNodes(max: limits.maxNodes))
             }
             guard depth <= limits.maxDepth else {
-                throw refused(fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))]))
+                throw refused(.tooDeep(id, max: limits.maxDepth))
             }
             var node = Node(spec: entry.spec)
             node.parent = parentID
@@ -248,12 +234,12 @@ struct Transaction {
         toCheck[tree.root.id] = opIndex
     }
 
-    private func duplicate(_ id: String, _ tree: NodeTree, _ i: Int) -> RPCError {
-        fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(tree.path(of: i) + "id"))])
+    private func duplicate(_ id: String, _ tree: NodeTree, _ i: Int) -> CoreError {
+        .duplicateID(id, field: tree.path(of: i) + "id")
     }
 
     /// Inserts the subtree of `tree` rooted at entry `from` under `parent` at `index`.
-    mutating func insert(_ tree: NodeTree, from start: Int, parent: String?, index: Int?) throws(RPCError) {
+    mutating func insert(_ tree: NodeTree, from start: Int, parent: String?, index: Int?) throws(CoreError) {
         let parentNode = try parentNode(parent)
         let position = try checkIndex(index, count: parentNode?.children.count ?? world.detachedRoots.count)
         let created = try build(tree, from: start, placed: [:], root: (parent, (parentNode?.depth ?? -1) + 1))
@@ -282,7 +268,7 @@ struct Transaction {
     /// are parents-first, so one pass finds a whole subtree): a new id, a kind allowed under its parent, the
     /// limits. `root` gives the parent and depth of entry `start` when it starts a subtree of its own.
     private mutating func build(_ tree: NodeTree, from start: Int, placed: [Int: (id: String, depth: Int)],
-                       root: (parent: String?, depth: Int)?) throws(RPCError) -> [Node] {
+                       root: (parent: String?, depth: Int)?) throws(CoreError) -> [Node] {
         var placed = placed
         var created: [Node] = []
         var newKinds: [String: NodeKind] = [:]
@@ -299,18 +285,18 @@ struct Transaction {
             }
             let id = entry.spec.id
             if world.nodes[id] != nil || newKinds[id] != nil {
-                throw fail(.duplicateID, "a node with id \"\(id)\" already exists", [("id", .string(id)), ("field", .string(tree.path(of: i) + "id"))])
+                throw duplicate(id, tree, i)
             }
             newKinds[id] = entry.spec.kind
             let parentKind = parentID.flatMap { p in world.nodes[p]?.kind ?? newKinds[p] }
-            if let message = Placement.kindError(child: entry.spec.kind, parent: parentID == nil ? nil : parentKind) {
-                throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(parentID))])
+            if let rule = Placement.kindError(child: entry.spec.kind, parent: parentID == nil ? nil : parentKind) {
+                throw .misplaced(id, parent: parentID, rule: rule)
             }
             guard world.nodes.count + created.count + 1 <= limits.maxNodes else {
-                throw fail(.limitExceeded, "a session holds at most \(limits.maxNodes) nodes", [("limit", "nodes"), ("max", JSON(limits.maxNodes))])
+                throw .tooManyNodes(max: limits.maxNodes)
             }
             guard depth <= limits.maxDepth else {
-                throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(id))])
+                throw .tooDeep(id, max: limits.maxDepth)
             }
             if !entry.spec.gestureRecognizers.isEmpty {
                 recognizerPaths[id] = (opIndex, tree.path(of: i) + "gestureRecognizers")
@@ -338,9 +324,9 @@ struct Transaction {
         }
     }
 
-    mutating func remove(_ id: String) throws(RPCError) {
+    mutating func remove(_ id: String) throws(CoreError) {
         let node = try existing(id, field: "id")
-        guard id != World.rootID else { throw fail(.invalidPlacement, "the application cannot be removed", [("id", .string(id))]) }
+        guard id != World.rootID else { throw .applicationFixed(id, removal: true) }
         let gone = world.subtree(id)
         if let p = node.parent {
             save(p)
@@ -359,15 +345,15 @@ struct Transaction {
         removed.append(contentsOf: gone)
     }
 
-    mutating func move(_ id: String, parent: String?, index: Int?) throws(RPCError) {
+    mutating func move(_ id: String, parent: String?, index: Int?) throws(CoreError) {
         let node = try existing(id, field: "id")
-        guard id != World.rootID else { throw fail(.invalidPlacement, "the application cannot be moved", [("id", .string(id))]) }
+        guard id != World.rootID else { throw .applicationFixed(id, removal: false) }
         let newParent = try parentNode(parent)
         if let parent, world.isAncestor(id, of: parent) {
-            throw fail(.cycle, "cannot move \"\(id)\" under its own descendant \"\(parent)\"", [("id", .string(id)), ("parent", .string(parent))])
+            throw .cycle(id, parent: parent)
         }
-        if let message = Placement.kindError(child: node.kind, parent: newParent?.kind) {
-            throw fail(.invalidPlacement, message, [("id", .string(id)), ("parent", JSON(parent))])
+        if let rule = Placement.kindError(child: node.kind, parent: newParent?.kind) {
+            throw .misplaced(id, parent: parent, rule: rule)
         }
         // Detach from the old place.
         if let old = node.parent {
@@ -390,7 +376,7 @@ struct Transaction {
                 save(d)
                 world.nodes[d]!.depth += delta
                 if world.nodes[d]!.depth > limits.maxDepth {
-                    throw fail(.limitExceeded, "the tree may be at most \(limits.maxDepth) deep", [("limit", "depth"), ("max", JSON(limits.maxDepth)), ("id", .string(d))])
+                    throw .tooDeep(d, max: limits.maxDepth)
                 }
             }
         }
@@ -398,19 +384,19 @@ struct Transaction {
         markChanged(id)
     }
 
-    mutating func update(_ id: String, set: NodeUpdate) throws(RPCError) {
+    mutating func update(_ id: String, set: NodeUpdate) throws(CoreError) {
         var node = try existing(id, field: "id")
         let fresh = NodeSpec(id: id, kind: node.kind)
         for assignment in set.assignments {
             let field = NodeField.named(assignment.name)!
             guard field.applies(to: node.kind) else {
-                throw fail(.invalidNode, "field set.\(assignment.name) does not apply to a \(node.kind.rawValue)", [("field", .string("set.\(assignment.name)")), ("id", .string(id))])
+                throw .fieldNotApplicable(id, field: assignment.name, kind: node.kind)
             }
             field.copy(from: assignment.reset ? fresh : set.values, into: &node.spec)
         }
         // 8.6: the class and its fields must agree once the whole update is in.
         if let (field, message) = node.spec.classFieldError() {
-            throw fail(.invalidNode, "set.\(field): \(message)", [("field", .string("set.\(field)")), ("id", .string(id))])
+            throw .classMismatch(id, field: field, reason: message)
         }
         save(id)
         world.nodes[id] = node
@@ -423,14 +409,14 @@ struct Transaction {
 
     /// Rules about siblings and counts hold only for the finished batch (a viewController and its root view
     /// may arrive in separate ops); errors name the last op that touched the offending node.
-    func checkInvariants() throws(RPCError) {
+    func checkInvariants() throws(CoreError) {
         for (id, index) in toCheck.sorted(by: { $0.value < $1.value }) {
-            if let error = Placement.invariantError(id, in: world) { throw error.with("opIndex", JSON(index)) }
+            if let error = Placement.invariantError(id, in: world) { throw .afterOp(index, error) }
         }
         if keyTouched {
             let keys = world.windows.filter { world.nodes[$0]!.key }
             if keys.count > 1 {
-                throw RPCError(.invalidNode, "at most one window can be key (\(keys.joined(separator: ", ")))", [("field", "key"), ("id", .string(keys[1])), ("opIndex", JSON(keyOpIndex))])
+                throw .afterOp(keyOpIndex, .severalKeyWindows(keys: keys))
             }
         }
     }

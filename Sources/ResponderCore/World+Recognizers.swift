@@ -8,7 +8,7 @@ extension Transaction {
     ///
     /// A reference left dangling by removing a recognizer later is kept and ignored (as UIKit ignores a
     /// required recognizer that never sees the touch).
-    mutating func indexRecognizers() throws(RPCError) {
+    mutating func indexRecognizers() throws(CoreError) {
         // Only nodes that had or have recognizers matter: most batches (and most of a large load) have none.
         let involved = Set(journal.compactMap { id, old in
             old?.gestureRecognizers.isEmpty == false || world.nodes[id]?.gestureRecognizers.isEmpty == false ? id : nil
@@ -25,15 +25,15 @@ extension Transaction {
         for id in involved {
             for r in journal[id]??.gestureRecognizers ?? [] where world.recognizerOwners[r.id] == id { set(r.id, nil, &world) }
         }
-        do throws(RPCError) {
+        do throws(CoreError) {
             for id in order {
                 guard let node = world.nodes[id] else { continue }
                 for (i, r) in node.gestureRecognizers.enumerated() {
                     if let scroll = world.builtInPanOwner(r.id) {
-                        throw error(.duplicateID, id, i, member: "id", "\"\(r.id)\" is the built-in pan recognizer of scroll view \"\(scroll)\" (K8)", [("recognizer", .string(r.id))])
+                        throw error(id, i, member: "id", .builtInPan(recognizer: r.id, scrollView: scroll))
                     }
                     if let owner = world.recognizerOwners[r.id], owner != id {
-                        throw error(.duplicateID, id, i, member: "id", "a recognizer with id \"\(r.id)\" is already attached to \"\(owner)\"", [("recognizer", .string(r.id))])
+                        throw error(id, i, member: "id", .idInUse(recognizer: r.id, owner: owner))
                     }
                     set(r.id, id, &world)
                 }
@@ -42,7 +42,7 @@ extension Transaction {
                 guard let node = world.nodes[id] else { continue }
                 for (i, r) in node.gestureRecognizers.enumerated() {
                     for ref in r.references where world.recognizerOwners[ref.id] == nil {
-                        throw error(.invalidNode, id, i, member: "\(ref.member)[\(ref.index)]", "names no recognizer \"\(ref.id)\"", [("recognizer", .string(ref.id))])
+                        throw error(id, i, member: "\(ref.member)[\(ref.index)]", .unknownReference(recognizer: ref.id))
                     }
                 }
             }
@@ -52,11 +52,13 @@ extension Transaction {
         }
     }
 
-    private func error(_ name: ErrorName, _ id: String, _ index: Int, member: String, _ message: String, _ extra: [(key: String, value: JSON)]) -> RPCError {
+    /// Recognizer `index` of node `id` refused, at the path the batch or document wrote it under, naming the op
+    /// that wrote it in a batch.
+    private func error(_ id: String, _ index: Int, member: String, _ problem: CoreError.RecognizerProblem) -> CoreError {
         let written = recognizerPaths[id]
         let field = "\(written?.field ?? "gestureRecognizers")[\(index)].\(member)"
-        var details: [(key: String, value: JSON)] = [("field", .string(field)), ("id", .string(id))] + extra
-        if inBatch, let op = written?.opIndex { details.append(("opIndex", JSON(op))) }
-        return RPCError(name, "\(field): \(message)", details)
+        let error = CoreError.recognizer(id, field: field, problem: problem)
+        if inBatch, let op = written?.opIndex { return .afterOp(op, error) }
+        return error
     }
 }

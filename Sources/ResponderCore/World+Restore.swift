@@ -3,14 +3,14 @@ import ResponderProtocol
 extension World {
     /// A world read from a saved snapshot: the tree as `load` reads it, then each node's revision and the
     /// world's revision put back as they were saved.
-    public static func restored(tree: NodeTree, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits) throws(RPCError) -> World {
+    public static func restored(tree: NodeTree, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits) throws(CoreError) -> World {
         try restored(tree: tree, treeRevisions: nil, detached: detached, nodeRevisions: nodeRevisions, revision: revision, limits: limits)
     }
 
     /// `treeRevisions`: the revisions of `tree`'s entries, in its entry order (nil: by id in `nodeRevisions`, as
     /// the detached subtrees' are); a node with none takes the world's.
     public static func restored(tree: NodeTree, treeRevisions: [Int?]?, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int,
-                                limits: Limits) throws(RPCError) -> World {
+                                limits: Limits) throws(CoreError) -> World {
         var world = World()
         try world.load(tree: tree, detached: detached, limits: limits)
         world.revision = revision
@@ -30,7 +30,7 @@ extension World {
 
     /// The world `tree` and `detached` describe, validated on its own: pure, so it may be built off the
     /// engine thread; `SessionState.load(prepared:)` then swaps it in.
-    public static func prepared(tree: NodeTree, detached: [NodeTree], limits: Limits) throws(RPCError) -> World {
+    public static func prepared(tree: NodeTree, detached: [NodeTree], limits: Limits) throws(CoreError) -> World {
         var world = World()
         try world.load(tree: tree, detached: detached, limits: limits)
         return world

@@ -59,7 +59,7 @@ final class EngineState {
         var state = SessionState()
         if let initial = config.initialWorld {
             let file = try WireDecoder.decode(WorldFile.self, from: initial)
-            _ = try state.load(tree: file.tree, detached: file.detached ?? [], limits: config.limits)
+            _ = try core { () throws(CoreError) in try state.load(tree: file.tree, detached: file.detached ?? [], limits: config.limits) }
         }
         return state
     }

@@ -50,8 +50,9 @@ struct MethodTable {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
         precondition((R.self is any QuickDecodable.Type) == (quick != nil), "\(R.method): a QuickDecodable request is registered with its reader")
         let validated = R.self is any ValidatedParams.Type
+        let writer = WireByteEncoder.writer(for: R.Response.self)
         handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: RequestParams) throws -> ReplyBody in
-            try Self.run(body, &ctx, params, quick: quick, validated: validated)
+            try Self.run(body, &ctx, params, quick: quick, validated: validated, writer: writer)
         }
     }
 
@@ -59,7 +60,7 @@ struct MethodTable {
     // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
     private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
                                             _ ctx: inout RequestContext, _ params: RequestParams, quick: (@Sendable (PlainParams) -> R?)?,
-                                            validated: Bool) throws(RPCError) -> ReplyBody {
+                                            validated: Bool, writer: @Sendable (R.Response, inout JSONWriter) -> Bool) throws(RPCError) -> ReplyBody {
         let request: R
         switch params {
         case .json(let json):
@@ -76,7 +77,7 @@ struct MethodTable {
             }
         }
         do {
-            return ReplyBody(try body(request, &ctx), for: ctx)
+            return ReplyBody(try body(request, &ctx), for: ctx, writer: writer)
         } catch let error as RPCError {
             throw error
         } catch {
@@ -96,7 +97,8 @@ struct MethodTable {
 }
 
 extension ReplyBody {
-    init<Response: Encodable>(_ reply: Reply<Response>, for ctx: RequestContext) {
+    /// `writer` writes a `.typed` response (`WireByteEncoder.writer(for:)`).
+    init<Response: Encodable>(_ reply: Reply<Response>, for ctx: RequestContext, writer: (Response, inout JSONWriter) -> Bool) {
         switch reply {
         case .typed(let response):
             // A notification is not answered (JSON-RPC): nothing to write.
@@ -108,7 +110,7 @@ extension ReplyBody {
             // the envelope, then out of the writer), a large part of a light request. Most results are short:
             // a long one grows (from 1 KB the text is handed over as written).
             var w = Self.envelope(id: id, ctx, room: 512)
-            if WireByteEncoder.write(response, to: &w) {
+            if writer(response, &w) {
                 w.endObject()
                 self = .reply(w.takeBytes())
             } else {

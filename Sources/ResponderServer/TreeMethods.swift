@@ -32,12 +32,14 @@ enum TreeMethods {
                 // What if: applied to a copy; the reply has the revision it would reach and, when the batch
                 // would have dispatch consequences (12.6), the trace that would be published.
                 var copy = host.state
-                let change = try copy.apply(try r.ops.read(), ifRevision: r.ifRevision, limits: ctx.state.config.limits)
+                let ops = try r.ops.read()
+                let change = try core { () throws(CoreError) in try copy.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits) }
                 var reply = WireEncoder.encode(Published(Empty(), revision: copy.world.revision, seq: host.seq, seqRange: nil))
                 if let consequences = change.consequences { reply = reply.setting("trace", WireEncoder.encode(consequences.traceBody)) }
                 return .json(reply.setting("dryRun", true))
             }
-            let change = try host.state.apply(try r.ops.read(), ifRevision: r.ifRevision, limits: ctx.state.config.limits)
+            let ops = try r.ops.read()
+            let change = try core { () throws(CoreError) in try host.state.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits) }
             var published = SeqRange()
             ctx.publishApplied(change, sent: r.ops.sent, host, &published)
             ctx.publishDispatchChanges(host, &published)  // a control's touchCancel action may edit (K6)

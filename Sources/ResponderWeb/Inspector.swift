@@ -39,7 +39,7 @@ package final class Inspector: Sendable {
         switch item {
         case .snapshot(let s):
             state.withLock { st in
-                do throws(RPCError) { try st.mirror.load(tree: s.tree, detached: s.detached) } catch { st.lastStatus = "cannot mirror the snapshot: \(error.message)" }
+                do { try st.mirror.load(tree: s.tree, detached: s.detached) } catch { st.lastStatus = "cannot mirror the snapshot: \(error)" }
                 st.setWorld(tree: s.tree, firstResponders: Dictionary(s.firstResponders.entries.compactMap { e in e.responder.map { (e.window, $0) } }, uniquingKeysWith: { $1 }))
                 st.seq = s.seq
                 st.history.removeAll()

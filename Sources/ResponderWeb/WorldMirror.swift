@@ -10,7 +10,7 @@ package struct WorldMirror {
     /// The engine already checked its own limits; the mirror takes whatever it accepted.
     private let limits = Limits(maxNodes: .max, maxDepth: .max, maxMessageBytes: .max, maxOpsPerBatch: .max)
 
-    package mutating func load(tree: JSON, detached: JSON?) throws(RPCError) {
+    package mutating func load(tree: JSON, detached: JSON?) throws {
         let root = try NodeTree(document: tree, path: "tree")
         var subtrees: [NodeTree] = []
         for (i, d) in (detached?.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
@@ -19,7 +19,7 @@ package struct WorldMirror {
 
     /// A tree event (13.3): `apply` replays its ops (without their revision guards: the engine has checked
     /// them), `load` replaces the world.
-    package mutating func apply(event: JSON) throws(RPCError) {
+    package mutating func apply(event: JSON) throws {
         if event["change"]?.stringValue == "load" {
             try load(tree: event["tree"] ?? .null, detached: event["detached"])
             return

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderCore
+import ResponderServer
 import ResponderProtocol
 import Testing
 import ResponderJSON

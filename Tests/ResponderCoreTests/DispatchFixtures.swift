@@ -1,4 +1,5 @@
 import ResponderCore
+import ResponderServer
 import ResponderProtocol
 import Testing
 import ResponderJSON
@@ -75,19 +76,19 @@ extension Traced {
 extension SessionState {
     mutating func load(tree: JSON, detached: [JSON], limits: Limits) throws(RPCError) -> TreeChange {
         let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)]).world()
-        return try load(tree: world.tree, detached: world.detached, limits: limits)
+        return try asClient { () throws(CoreError) in try load(tree: world.tree, detached: world.detached, limits: limits) }
     }
     mutating func touch(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         let r = try WireDecoder.decode(TouchRequest.self, from: params)
-        return try touch(r.touches, tapCount: r.tapCount ?? 1, client: client)
+        return try asClient { () throws(CoreError) in try touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
     }
     mutating func tap(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         let r = try WireDecoder.decode(TapRequest.self, from: params)
-        return try tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client)
+        return try asClient { () throws(CoreError) in try tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
     }
     mutating func press(_ params: JSON, client: String) throws(RPCError) -> Traced<PressOutcome> {
         let r = try WireDecoder.decode(PressRequest.self, from: params)
-        return try press(r.press, key: r.key, phase: r.phase, client: client)
+        return try asClient { () throws(CoreError) in try press(r.press, key: r.key, phase: r.phase, client: client) }
     }
     mutating func motion(_ params: JSON) throws(RPCError) -> Traced<MotionOutcome> {
         let r = try WireDecoder.decode(MotionRequest.self, from: params)
@@ -97,30 +98,35 @@ extension SessionState {
         remoteControl(try WireDecoder.decode(RemoteControlRequest.self, from: params).subtype)
     }
     mutating func become(_ params: JSON) throws(RPCError) -> Traced<FocusOutcome> {
-        try become(try WireDecoder.decode(BecomeRequest.self, from: params).id)
+        let id = try WireDecoder.decode(BecomeRequest.self, from: params).id
+        return try asClient { () throws(CoreError) in try become(id) }
     }
     mutating func resign(_ params: JSON) throws(RPCError) -> Traced<FocusOutcome> {
-        try resign(try WireDecoder.decode(ResignRequest.self, from: params).id)
+        let id = try WireDecoder.decode(ResignRequest.self, from: params).id
+        return try asClient { () throws(CoreError) in try resign(id) }
     }
     mutating func sendAction(_ params: JSON) throws(RPCError) -> Traced<ActionOutcome> {
         let r = try WireDecoder.decode(SendActionRequest.self, from: params)
-        return try sendAction(r.action, target: r.target, sender: r.sender)
+        return try asClient { () throws(CoreError) in try sendAction(r.action, target: r.target, sender: r.sender) }
     }
     func canPerformAction(_ params: JSON) throws(RPCError) -> JSON {
         let r = try WireDecoder.decode(CanPerformRequest.self, from: params)
-        return wire(try canPerformAction(r.action, sender: r.sender))
+        return wire(try asClient { () throws(CoreError) in try canPerformAction(r.action, sender: r.sender) })
     }
     func hitTest(_ params: JSON) throws(RPCError) -> JSON {
         wire(hitTest(at: try WireDecoder.decode(HitTestRequest.self, from: params).point))
     }
     func responderChain(_ params: JSON) throws(RPCError) -> JSON {
-        wire(try responderChain(from: try WireDecoder.decode(ResponderChainRequest.self, from: params).id))
+        let id = try WireDecoder.decode(ResponderChainRequest.self, from: params).id
+        return wire(try asClient { () throws(CoreError) in try responderChain(from: id) })
     }
     func firstResponder(_ params: JSON) throws(RPCError) -> JSON {
-        JSON(try firstResponder(window: try WireDecoder.decode(FirstResponderRequest.self, from: params).window))
+        let window = try WireDecoder.decode(FirstResponderRequest.self, from: params).window
+        return JSON(try asClient { () throws(CoreError) in try firstResponder(window: window) })
     }
     mutating func makeKey(_ params: JSON) throws(RPCError) -> TreeChange {
-        try makeKey(try WireDecoder.decode(MakeKeyRequest.self, from: params).id).change
+        let id = try WireDecoder.decode(MakeKeyRequest.self, from: params).id
+        return try asClient { () throws(CoreError) in try makeKey(id).change }
     }
 
     /// One phase of one touch from client "c".
@@ -145,7 +151,7 @@ extension SessionState {
     mutating func ops(_ texts: String...) throws -> TreeChange {
         var parsed: [GuardedOp] = []
         for (i, t) in texts.enumerated() { parsed.append(try GuardedOp(wire: json(t), index: i)) }
-        return try apply(parsed, ifRevision: nil, limits: .default)
+        return try asClient { () throws(CoreError) in try apply(parsed, ifRevision: nil, limits: .default) }
     }
 
     var keyFR: JSON { (try? firstResponder(["session": "s"])) ?? "<error>" }
@@ -154,8 +160,13 @@ extension SessionState {
 extension World {
     mutating func load(tree: JSON, detached: [JSON] = [], limits: Limits = .default) throws(RPCError) {
         let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)]).world()
-        try load(tree: world.tree, detached: world.detached, limits: limits)
+        try asClient { () throws(CoreError) in try load(tree: world.tree, detached: world.detached, limits: limits) }
     }
+}
+
+/// What a client reads: `body`'s core error as the server's edge answers it.
+func asClient<T>(_ body: () throws(CoreError) -> T) throws(RPCError) -> T {
+    do { return try body() } catch { throw RPCError(error) }
 }
 
 extension GuardedOp {
@@ -166,13 +177,15 @@ extension GuardedOp {
 func visitedIDs(_ hit: JSON) -> [String] { (hit["visited"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue } }
 func visit(_ hit: JSON, _ id: String) -> JSON? { hit["visited"]?.arrayValue?.first { $0["id"]?.stringValue == id } }
 
-/// Expects `body` to throw an RPCError named `name`.
+/// Expects `body` to throw an error a client reads as `name`.
 func expectError(_ name: ErrorName, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
     do {
         try body()
         Issue.record("expected \(name.rawValue), nothing was thrown", sourceLocation: sourceLocation)
     } catch let e as RPCError {
         #expect(e.name == name, "got \(e)", sourceLocation: sourceLocation)
+    } catch let e as CoreError {
+        #expect(RPCError(e).name == name, "got \(e)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
     }

@@ -33,7 +33,7 @@ extension SessionState {
 
     mutating func advance(to time: Double) throws -> Traced<ClockOutcome> {
         let r = try WireDecoder.decode(ClockAdvanceRequest.self, from: ["to": .number(time)])
-        return try advanceClock(to: r.to, by: r.by)
+        return try asClient { () throws(CoreError) in try advanceClock(to: r.to, by: r.by) }
     }
 }
 

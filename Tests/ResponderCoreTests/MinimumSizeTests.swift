@@ -1,5 +1,5 @@
 import Foundation
-import ResponderProtocol
+@testable import ResponderProtocol
 import Testing
 @testable import ResponderCore
 import ResponderJSON
@@ -31,7 +31,7 @@ import ResponderJSON
         // Each leaf's own text against its own bound (the closest test: a leaf is written alone).
         for id in ["r", "q", "t", "k", "x", "d"] {
             let kind = world[id]!.kind
-            #expect(World.minimumWrittenSize(kind) + id.utf8.count <= world.encoded(id).count, "\(id), a \(kind.rawValue)")
+            #expect(NodeTreeText.minimumWrittenSize(kind) + id.utf8.count <= world.encoded(id).count, "\(id), a \(kind.rawValue)")
         }
     }
 

@@ -29,7 +29,8 @@ import ResponderJSON
     func expectError(_ name: ErrorName, _ world: World, _ list: [JSON], field: String? = nil, opIndex: Int? = nil, ifRevision: Int? = nil) throws {
         var copy = world
         do {
-            _ = try copy.apply(try ops(list), ifRevision: ifRevision)
+            let parsed = try ops(list)
+            _ = try asClient { () throws(CoreError) in try copy.apply(parsed, ifRevision: ifRevision) }
             Issue.record("expected \(name.rawValue)")
         } catch let error as RPCError {
             #expect(error.name == name, "\(error)")
@@ -153,7 +154,8 @@ import ResponderJSON
         let w = try base()
         var copy = w
         do {
-            _ = try copy.apply(ops([["op": "remove", "id": "A"]]), ifRevision: 1)
+            let parsed = try ops([["op": "remove", "id": "A"]])
+            _ = try asClient { () throws(CoreError) in try copy.apply(parsed, ifRevision: 1) }
             Issue.record("expected a conflict")
         } catch let error as RPCError {
             #expect(error.name == .revisionConflict)
@@ -176,14 +178,16 @@ import ResponderJSON
     @Test func limitsAreLimitExceeded() throws {
         var w = World()
         do {
-            _ = try w.apply(ops([["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "children": [["id": "a", "kind": "view"], ["id": "b", "kind": "view"]]]]]), limits: Limits(maxNodes: 3))
+            let parsed = try ops([["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "children": [["id": "a", "kind": "view"], ["id": "b", "kind": "view"]]]]])
+            _ = try asClient { () throws(CoreError) in try w.apply(parsed, limits: Limits(maxNodes: 3)) }
             Issue.record("expected LIMIT_EXCEEDED")
         } catch let error as RPCError {
             #expect(error.name == .limitExceeded)
             #expect(error.detail("limit") == "nodes")
         }
         do {
-            _ = try w.apply(ops([["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "children": [["id": "a", "kind": "view", "children": [["id": "b", "kind": "view"]]]]]]]), limits: Limits(maxDepth: 2))
+            let parsed = try ops([["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "children": [["id": "a", "kind": "view", "children": [["id": "b", "kind": "view"]]]]]]])
+            _ = try asClient { () throws(CoreError) in try w.apply(parsed, limits: Limits(maxDepth: 2)) }
             Issue.record("expected LIMIT_EXCEEDED")
         } catch let error as RPCError {
             #expect(error.detail("limit") == "depth")

@@ -71,7 +71,8 @@ import ResponderJSON
         let plain = try Self.outcome(try #require(ParsedRequest.preparePlain(twice, limits: Self.limits, leftovers: Leftovers())))
         let document = try JSONCodec.decode(Array(Self.tree(4).replacingOccurrences(of: #""v2""#, with: #""v1""#).utf8))
         var expected: RPCError?
-        do throws(RPCError) { _ = try World.prepared(tree: try NodeTree(wire: document, path: "tree"), detached: [], limits: Self.limits) } catch { expected = error }
+        let tree = try NodeTree(wire: document, path: "tree")
+        do throws(CoreError) { _ = try World.prepared(tree: tree, detached: [], limits: Self.limits) } catch { expected = RPCError(error) }
         guard case .failure(let error) = plain.world else {
             Issue.record("a duplicate id was prepared: expected \(String(describing: expected)); \(String(decoding: (try? plain.world.get()) ?? [], as: UTF8.self).prefix(400))")
             return

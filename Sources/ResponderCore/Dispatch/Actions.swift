@@ -70,7 +70,7 @@ extension SessionState {
     }
 
     /// A2–A4: `sendAction(_:to:from:for:)`; `target` nil sends it up the chain.
-    public mutating func sendAction(_ action: String, target: String?, sender: String?) throws(RPCError) -> Traced<ActionOutcome> {
+    public mutating func sendAction(_ action: String, target: String?, sender: String?) throws(CoreError) -> Traced<ActionOutcome> {
         if let target { _ = try existing(target, field: "target") }
         if let sender { _ = try existing(sender, field: "sender") }
         var trace = Trace(kind: .action)
@@ -81,7 +81,7 @@ extension SessionState {
 
     /// A5: the nil-target walk with the application as sender (unless `sender` names another node); no side
     /// effects.
-    public func canPerformAction(_ action: String, sender: String?) throws(RPCError) -> Traced<CanPerformOutcome> {
+    public func canPerformAction(_ action: String, sender: String?) throws(CoreError) -> Traced<CanPerformOutcome> {
         let sender = sender ?? World.rootID
         _ = try existing(sender, field: "sender")
         var trace = Trace(kind: .canPerform)

@@ -68,7 +68,7 @@ extension SessionState {
     }
 
     /// F2: `responder.become`; `resigned` is the first responder it replaced.
-    public mutating func become(_ id: String) throws(RPCError) -> Traced<FocusOutcome> {
+    public mutating func become(_ id: String) throws(CoreError) -> Traced<FocusOutcome> {
         _ = try existing(id)
         var trace = Trace(kind: .become)
         let outcome = becomeFirstResponder(id, focusReason: .become, rule: .f2, trace: &trace)
@@ -76,7 +76,7 @@ extension SessionState {
     }
 
     /// F3: `responder.resign`.
-    public mutating func resign(_ id: String) throws(RPCError) -> Traced<FocusOutcome> {
+    public mutating func resign(_ id: String) throws(CoreError) -> Traced<FocusOutcome> {
         _ = try existing(id)
         var trace = Trace(kind: .resign)
         let outcome = resignFirstResponder(id, trace: &trace)

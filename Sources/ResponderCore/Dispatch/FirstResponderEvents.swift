@@ -43,24 +43,24 @@ extension SessionState {
 
     /// E1–E3: pressesBegan/Changed/Ended/Cancelled. A press starts like any first-responder event and stays
     /// bound to where its began went (E2). `key` is required for began.
-    public mutating func press(_ id: EventID, key keyName: String?, phase: PressPhase, client: String) throws(RPCError) -> Traced<PressOutcome> {
+    public mutating func press(_ id: EventID, key keyName: String?, phase: PressPhase, client: String) throws(CoreError) -> Traced<PressOutcome> {
         let tag = EventTag.press(id)
         let message = phase.message
         var trace = Trace(kind: .press)
         var press: LivePress
         if phase == .began {
             if let live = presses.first(where: { $0.id == id }) {
-                throw RPCError(.pressInUse, "press \(id) is live (owned by \(live.client))", [("press", id.wire), ("client", .string(live.client))])
+                throw .pressInUse(id, client: live.client, reason: .live)
             }
             let start = firstResponderEventStart(message: message, trace: &trace, tag: tag)
             press = LivePress(id: id, client: client, keyName: keyName, responder: start, window: start.flatMap { world.responderWindow(of: $0) }, phase: phase)
             presses.append(press)
         } else {
             guard let index = presses.firstIndex(where: { $0.id == id }) else {
-                throw RPCError(.pressNotFound, "no live press \(id)", [("press", id.wire)])
+                throw .pressNotFound(id)
             }
             guard presses[index].client == client else {
-                throw RPCError(.pressInUse, "press \(id) belongs to another client", [("press", id.wire), ("client", .string(presses[index].client))])
+                throw .pressInUse(id, client: presses[index].client, reason: .otherClient)
             }
             if let keyName { presses[index].keyName = keyName }
             presses[index].phase = phase

@@ -45,7 +45,7 @@ public struct SessionState: Sendable {
 
     /// Applies a batch atomically, then works out what it did to live touches, presses and first
     /// responders (T6, F6, K9).
-    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int?, limits: Limits) throws(RPCError) -> TreeChange {
+    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int?, limits: Limits) throws(CoreError) -> TreeChange {
         // Only a remove or a move can take a node out of its window (T6, E2, F6), and only live touches,
         // presses and first responders can be affected. Otherwise skip keeping the old world: holding it
         // would make the batch copy the whole world instead of changing it in place.
@@ -70,7 +70,7 @@ public struct SessionState: Sendable {
 
     /// Replaces the world. `ops` is empty: the server publishes the whole tree for a load. `removed` lists
     /// the ids that no longer exist, sorted; `changed` every id of the new world, parents first.
-    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits) throws(RPCError) -> TreeChange {
+    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits) throws(CoreError) -> TreeChange {
         load(prepared: try World.prepared(tree: tree, detached: detached, limits: limits))
     }
 
@@ -91,13 +91,13 @@ public struct SessionState: Sendable {
 
     /// F4: makes `id` the key window with one batch of `update key` ops (the old key window first). The
     /// trace (kind makeKey, never published) records the switch.
-    public mutating func makeKey(_ id: String) throws(RPCError) -> (change: TreeChange, outcome: Traced<MakeKeyOutcome>) {
+    public mutating func makeKey(_ id: String) throws(CoreError) -> (change: TreeChange, outcome: Traced<MakeKeyOutcome>) {
         let node = try existing(id)
         guard node.kind == .window else {
-            throw RPCError(.wrongKind, "\"\(id)\" is a \(node.kind.rawValue), not a window", [("id", .string(id)), ("kind", .string(node.kind.rawValue))])
+            throw .notAWindow(id, kind: node.kind, field: nil)
         }
         guard world.isAttached(id) else {
-            throw RPCError(.invalidParams, "window \"\(id)\" is detached; only an attached window can be key", [("field", "id"), ("id", .string(id))])
+            throw .detachedWindow(id)
         }
         let previous = world.keyWindow
         var ops: [GuardedOp] = []
@@ -145,19 +145,8 @@ public struct SessionState: Sendable {
         return trace.finish(outcome)
     }
 
-    /// `hitTest(at:)`'s reply, byte for byte, written without building its trace (the steps restate the visits).
-    public func hitTestReply(at point: Point) -> [UInt8] {
-        let outcome = hitTestOutcome(at: point)
-        return outcome.tracedReply(trailing: Self.hitTestEnd(outcome))
-    }
-
-    /// The hitTest reply of `outcome` (`hitTestReply(at:)`), written into `w`: a reply's envelope.
-    public static func writeHitTestReply(_ outcome: HitTestOutcome, to w: inout JSONWriter) {
-        outcome.writeTracedReply(trailing: hitTestEnd(outcome), to: &w)
-    }
-
-    /// The steps after the visits: H1, a point no window answers is discarded.
-    private static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
+    /// The steps of `outcome`'s trace after the visits: H1, a point no window answers is discarded.
+    public static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
         outcome.view == nil ? [.discard(message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)] : []
     }
 
@@ -169,7 +158,7 @@ public struct SessionState: Sendable {
     }
 
     /// N1–N4: the chain from `id`; the trace has one `next` step per hop, `to` nil at the end (N3).
-    public func responderChain(from id: String) throws(RPCError) -> Traced<ChainOutcome> {
+    public func responderChain(from id: String) throws(CoreError) -> Traced<ChainOutcome> {
         _ = try existing(id)
         let chain = world.responderChain(from: id)
         var trace = Trace(kind: .responderChain)
@@ -190,20 +179,20 @@ public struct SessionState: Sendable {
     }
 
     /// F4: the first responder of `window`, or of the key window when nil.
-    public func firstResponder(window: String?) throws(RPCError) -> String? {
+    public func firstResponder(window: String?) throws(CoreError) -> String? {
         guard let window else { return keyFirstResponder }
         let node = try existing(window, field: "window")
         guard node.kind == .window else {
-            throw RPCError(.wrongKind, "\"\(window)\" is a \(node.kind.rawValue), not a window", [("id", .string(window)), ("field", "window"), ("kind", .string(node.kind.rawValue))])
+            throw .notAWindow(window, kind: node.kind, field: "window")
         }
         return firstResponderByWindow[window]
     }
 
     // MARK: - Helpers
 
-    func existing(_ id: String, field: String = "id") throws(RPCError) -> Node {
+    func existing(_ id: String, field: String = "id") throws(CoreError) -> Node {
         guard let node = world[id] else {
-            throw RPCError.noNode(id, field: field)
+            throw .noNode(id, field: field)
         }
         return node
     }

@@ -3,15 +3,15 @@ import ResponderJSON
 
 extension SessionState {
     /// T1–T5, G1–G11: each touch phase in the order given. Atomic: an error leaves the session exactly as it was.
-    public mutating func touch(_ inputs: [TouchInput], tapCount: Int = 1, client: String) throws(RPCError) -> Traced<TouchOutcome> {
+    public mutating func touch(_ inputs: [TouchInput], tapCount: Int = 1, client: String) throws(CoreError) -> Traced<TouchOutcome> {
         var session = self
         var trace = Trace(kind: .touch)
         var deliveries: [TouchDelivery] = []
         for (i, input) in inputs.enumerated() {
-            do throws(RPCError) {
+            do throws(CoreError) {
                 deliveries.append(try session.handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
             } catch {
-                throw error.with("index", JSON(i))
+                throw .inTouch(i, error)
             }
         }
         session.commitChanges()
@@ -20,7 +20,7 @@ extension SessionState {
     }
 
     /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock).
-    public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(RPCError) -> Traced<TouchOutcome> {
+    public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(CoreError) -> Traced<TouchOutcome> {
         // A refused tap changes nothing, its id included.
         let counter = tapCounter
         var id: EventID
@@ -28,27 +28,22 @@ extension SessionState {
             tapCounter += 1
             id = .string("tap-\(tapCounter)")
         } while touches.contains { $0.id == id }
-        do throws(RPCError) {
+        do throws(CoreError) {
             return try touch([TouchInput(touch: id, phase: .began, point: point, time: time), TouchInput(touch: id, phase: .ended, point: point)],
                              tapCount: tapCount, client: client)
         } catch {
             // event.tap has no touches list: its time is its own field.
             tapCounter = counter
-            var located = error
-            located.details.removeAll { $0.key == "index" }
-            if error.detail("field")?.stringValue == "touches[0].time" {
-                located = located.with("field", "time")
-                located.message = located.message.replacingOccurrences(of: "touches[0].time", with: "time")
-            }
-            throw located
+            let unlocated = error.unlocated
+            if case .timeBeforeClock(let time, let clock, _) = unlocated { throw .timeBeforeClock(time, clock: clock, touch: nil) }
+            throw unlocated
         }
     }
 
     /// One entry: time passes first (G11), then recognizers see the phase (G1), then the view may (G7–G9).
-    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace) throws(RPCError) -> TouchDelivery {
+    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace) throws(CoreError) -> TouchDelivery {
         if let time = input.time, time < clock {
-            throw RPCError(.invalidParams, "touches[\(index)].time: \(time) is before the session clock (\(clock)); time never goes back",
-                           [("field", .string("touches[\(index)].time")), ("clock", JSON(clock))])
+            throw .timeBeforeClock(time, clock: clock, touch: index)
         }
         gestureLog = GestureLog()
         releaseCause = nil
@@ -67,22 +62,22 @@ extension SessionState {
         return delivery
     }
 
-    private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace) throws(RPCError) -> TouchDelivery {
+    private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace) throws(CoreError) -> TouchDelivery {
         if input.phase == .began {
             if let live = touches.first(where: { $0.id == input.touch }) {
                 if live.finished {
-                    throw RPCError(.touchInUse, "touch \(input.touch) has ended but its view has not had all its phases yet (held by recognizers, G9)", [("touch", input.touch.wire), ("client", .string(live.client))])
+                    throw .touchInUse(input.touch, client: live.client, reason: .heldByRecognizers)
                 }
-                throw RPCError(.touchInUse, "touch \(input.touch) is live (owned by \(live.client))", [("touch", input.touch.wire), ("client", .string(live.client))])
+                throw .touchInUse(input.touch, client: live.client, reason: .live)
             }
-            guard let point = input.point else { throw RPCError(.invalidParams, "point is required for began", [("field", "point")]) }
+            guard let point = input.point else { throw .touchPointMissing }
             return began(input.touch, at: point, client: client, tapCount: tapCount, trace: &trace)
         }
         guard let index = touches.firstIndex(where: { $0.id == input.touch && !$0.finished }) else {
-            throw RPCError(.touchNotFound, "no live touch \(input.touch)", [("touch", input.touch.wire)])
+            throw .touchNotFound(input.touch)
         }
         guard touches[index].client == client else {
-            throw RPCError(.touchInUse, "touch \(input.touch) belongs to another client", [("touch", input.touch.wire), ("client", .string(touches[index].client))])
+            throw .touchInUse(input.touch, client: touches[index].client, reason: .otherClient)
         }
         if let p = input.point { touches[index].point = p }
         touches[index].phase = input.phase

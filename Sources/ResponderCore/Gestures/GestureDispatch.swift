@@ -268,10 +268,10 @@ extension SessionState {
     }
 
     /// G11: moves the session's clock; recognizers waiting on time decide. Its trace (kind `clock`) is published.
-    public mutating func advanceClock(to: Double?, by: Double?) throws(RPCError) -> Traced<ClockOutcome> {
+    public mutating func advanceClock(to: Double?, by: Double?) throws(CoreError) -> Traced<ClockOutcome> {
         let target = to ?? clock + (by ?? 0)
         guard target.isFinite, target >= clock else {
-            throw RPCError(.invalidParams, "to: \(target) is before the session clock (\(clock))", [("field", "to"), ("clock", JSON(clock))])
+            throw .clockBackwards(target, clock: clock)
         }
         var trace = Trace(kind: .clock)
         gestureLog = GestureLog()

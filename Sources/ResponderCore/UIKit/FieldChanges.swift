@@ -7,14 +7,14 @@ import ResponderJSON
 extension SessionState {
     mutating func change<V>(_ id: String, _ field: String, _ keyPath: WritableKeyPath<NodeSpec, V>, to value: V, rule: Rule, trace: inout Trace) {
         guard var node = world.nodes[id], let f = NodeField.named(field) else { return }
-        var before = JSONWriter(), after = JSONWriter()
-        f.write(node.spec, to: &before)
+        let before = f.encoded(node.spec)
         node.spec[keyPath: keyPath] = value
-        f.write(node.spec, to: &after)
-        guard before.bytes != after.bytes else { return }
+        let after = f.encoded(node.spec)
+        guard before != after else { return }
         world.nodes[id] = node
         if !fieldChanges.contains(where: { $0.id == id && $0.field == field }) { fieldChanges.append((id, field)) }
-        let from = (try? JSONCodec.decode(before.bytes, strings: KnownStrings.table)) ?? .null, to = (try? JSONCodec.decode(after.bytes, strings: KnownStrings.table)) ?? .null
+        let from = (try? JSONCodec.decode(before, strings: KnownStrings.table)) ?? .null
+        let to = (try? JSONCodec.decode(after, strings: KnownStrings.table)) ?? .null
         trace.add(.change(FieldChange(id: id, field: field, from: from, to: to, rule: rule)))
     }
 

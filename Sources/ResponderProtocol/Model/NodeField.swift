@@ -193,6 +193,13 @@ public final class NodeField: Sendable {
 
     public func write(_ node: NodeSpec, to w: inout JSONWriter) { writeValue(node, &w) }
 
+    /// This field's value in `node` as the wire writes it: equal bytes, equal values.
+    public func encoded(_ node: NodeSpec) -> [UInt8] {
+        var w = JSONWriter()
+        writeValue(node, &w)
+        return w.takeBytes()
+    }
+
     /// Copies this field's value from `source` into `node`.
     public func copy(from source: NodeSpec, into node: inout NodeSpec) { copyValue(source, &node) }
 

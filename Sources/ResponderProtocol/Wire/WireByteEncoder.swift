@@ -25,6 +25,23 @@ public enum WireByteEncoder {
         return !sink.failed
     }
 
+    /// The writer of a `T`, chosen once per type (a method's registration): a hand-written one where `T` has
+    /// one, so that writing a value costs no cast; else `write(_:to:)`. False, as from `write`, when the value
+    /// needs the tree encoder.
+    public static func writer<T: Encodable>(for type: T.Type) -> @Sendable (T, inout JSONWriter) -> Bool {
+        /// `write` as a writer of `T`: the cast of the function succeeds exactly when `U` is `T`.
+        func known<U>(_ write: @escaping @Sendable (U, inout JSONWriter) -> Void) -> (@Sendable (T, inout JSONWriter) -> Bool)? {
+            guard let write = write as? @Sendable (T, inout JSONWriter) -> Void else { return nil }
+            return { value, w in
+                write(value, &w)
+                return true
+            }
+        }
+        if T.self == String?.self, let writer = known({ (value: String?, w: inout JSONWriter) in w.string(orNull: value) }) { return writer }
+        if T.self == String.self, let writer = known({ (value: String, w: inout JSONWriter) in w.string(value) }) { return writer }
+        return { value, w in write(value, to: &w) }
+    }
+
     /// A dispatch's trace event body `{kind, steps, outcome}` and, inside it, the range of the outcome object:
     /// a reply's members are the outcome's, so the reply reuses those bytes instead of encoding them again.
     public static func traceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>)? {
@@ -62,58 +79,60 @@ final class ByteSink {
 
     /// The types written by hand (and `JSON`): true when `value` was one of them and is written.
     static func writeKnown<T: Encodable>(_ value: T, to w: inout JSONWriter) -> Bool {
-        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime.
+        // Metatype comparisons first: they cost a compare, where a cast to a protocol asks the runtime. The cast
+        // after a match is to the very type, folded away where `T` is known (a specialised caller) and the
+        // runtime's identity fast path where it is not.
         if T.self == JSON.self {
-            w.value(unsafeBitCast(value, to: JSON.self))
+            w.value(value as! JSON)
             return true
         }
         if T.self == Traced<HitTestOutcome>.self {
-            unsafeBitCast(value, to: Traced<HitTestOutcome>.self).write(to: &w)
+            (value as! Traced<HitTestOutcome>).write(to: &w)
             return true
         }
         if T.self == HitVisit.self {
-            unsafeBitCast(value, to: HitVisit.self).write(to: &w)
+            (value as! HitVisit).write(to: &w)
             return true
         }
         if T.self == TraceStep.self {
-            unsafeBitCast(value, to: TraceStep.self).write(to: &w)
+            (value as! TraceStep).write(to: &w)
             return true
         }
         if T.self == TouchDelivery.self {
-            unsafeBitCast(value, to: TouchDelivery.self).write(to: &w)
+            (value as! TouchDelivery).write(to: &w)
             return true
         }
         // A trace's steps and a touch's deliveries: the arrays too, not only their elements (the encoder's
         // unkeyed container around each element would be a large part of writing a tap's trace).
         // Through `w`, one inout access (a sink's writer is a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
-            Self.writeArray(unsafeBitCast(value, to: [TraceStep].self), to: &w) { TraceStep.write($0, to: &$1) }
+            Self.writeArray(value as! [TraceStep], to: &w) { TraceStep.write($0, to: &$1) }
             return true
         }
         if T.self == [TouchDelivery].self {
-            Self.writeArray(unsafeBitCast(value, to: [TouchDelivery].self), to: &w) { TouchDelivery.write($0, to: &$1) }
+            Self.writeArray(value as! [TouchDelivery], to: &w) { TouchDelivery.write($0, to: &$1) }
             return true
         }
         if T.self == TouchOutcome.self {
             // `{deliveries}`, its one member (a keyed container around it would add to every tap's trace).
             w.beginObject()
             w.key(static: "deliveries")
-            Self.writeArray(unsafeBitCast(value, to: TouchOutcome.self).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            Self.writeArray((value as! TouchOutcome).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
             w.endObject()
             return true
         }
         if T.self == Point.self {
-            unsafeBitCast(value, to: Point.self).write(to: &w)
+            (value as! Point).write(to: &w)
             return true
         }
         if T.self == String.self {
-            w.string(unsafeBitCast(value, to: String.self))
+            w.string(value as! String)
             return true
         }
         if T.self == String?.self {
             // A bare name or null (responder.first's result and its like): the encoder's walk would be most of
             // the reply.
-            w.string(orNull: unsafeBitCast(value, to: String?.self))
+            w.string(orNull: value as? String)
             return true
         }
         return false

@@ -85,8 +85,10 @@ enum WorldSnapshot {
         collectRevisions(detachedJSON, into: &revisions)
         var subtrees: [NodeTree] = []
         for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
-        return try World.restored(tree: plain.tree, treeRevisions: plain.revisions, detached: subtrees, nodeRevisions: revisions,
-                                  revision: revision, limits: unbounded)
+        return try core { () throws(CoreError) in
+            try World.restored(tree: plain.tree, treeRevisions: plain.revisions, detached: subtrees, nodeRevisions: revisions,
+                               revision: revision, limits: unbounded)
+        }
     }
 
     /// Both parts read as documents (the general reader): what the plain reader leaves, and its reference.
@@ -109,7 +111,9 @@ enum WorldSnapshot {
         let root = try NodeTree(document: treeJSON, path: "tree")
         var subtrees: [NodeTree] = []
         for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
-        return try World.restored(tree: root, detached: subtrees, nodeRevisions: revisions, revision: revision, limits: unbounded)
+        return try core { () throws(CoreError) in
+            try World.restored(tree: root, detached: subtrees, nodeRevisions: revisions, revision: revision, limits: unbounded)
+        }
     }
 
     /// Every node's `revision` by id, walking without recursion.

@@ -73,7 +73,8 @@ extension StateStore {
                 break
             }
             do throws(RPCError) {
-                _ = try world.apply(try WorldSnapshot.ops(batch.ops), limits: WorldSnapshot.unbounded)
+                let ops = try WorldSnapshot.ops(batch.ops)
+                _ = try core { () throws(CoreError) in try world.apply(ops, limits: WorldSnapshot.unbounded) }
             } catch {
                 problem = "the batch for revision \(batch.revision) does not apply: \(error.message)"
                 break

@@ -40,7 +40,7 @@ extension ParsedRequest {
                 world = Result { () throws(RPCError) in
                     let w = try r.world()
                     leftovers.keep(w)
-                    return try World.prepared(tree: w.tree, detached: w.detached, limits: limits)
+                    return try core { () throws(CoreError) in try World.prepared(tree: w.tree, detached: w.detached, limits: limits) }
                 }
                 leftovers.keep(r)
                 standIn = ["id": .string(World.rootID), "kind": "application"]
@@ -48,7 +48,7 @@ extension ParsedRequest {
                 let r = try WireDecoder.decode(SessionCreateRequest.self, from: request.params)
                 guard r.tree != nil || !(r.detached ?? []).isEmpty else { return .request(request, prepared: nil) }
                 let root = r.tree ?? NodeTree(root: NodeSpec(id: World.rootID, kind: .application), path: "tree")
-                world = Result { () throws(RPCError) in try World.prepared(tree: root, detached: r.detached ?? [], limits: limits) }
+                world = Result { () throws(RPCError) in try core { () throws(CoreError) in try World.prepared(tree: root, detached: r.detached ?? [], limits: limits) } }
                 standIn = .null
             default:
                 return .request(request, prepared: nil)
@@ -86,11 +86,11 @@ extension ParsedRequest {
             leftovers.keep(r)
             world = Result { () throws(RPCError) in
                 let detached = try r.world().detached
-                return try World.prepared(tree: tree, detached: detached, limits: limits)
+                return try core { () throws(CoreError) in try World.prepared(tree: tree, detached: detached, limits: limits) }
             }
         } else {
             guard let r = try? WireDecoder.decode(SessionCreateRequest.self, from: request.params) else { return nil }
-            world = Result { () throws(RPCError) in try World.prepared(tree: tree, detached: r.detached ?? [], limits: limits) }
+            world = Result { () throws(RPCError) in try core { () throws(CoreError) in try World.prepared(tree: tree, detached: r.detached ?? [], limits: limits) } }
         }
         let original = request.params
         // As the general way leaves them: tree.load's handler still reads its (stand-in) tree, session.create's none.
@@ -124,6 +124,6 @@ extension RequestContext {
     func load(into state: inout SessionState, _ read: () throws(RPCError) -> (tree: NodeTree, detached: [NodeTree])) throws(RPCError) -> TreeChange {
         if let prepared { return state.load(prepared: try prepared.take()) }
         let world = try read()
-        return try state.load(tree: world.tree, detached: world.detached, limits: self.state.config.limits)
+        return try core { () throws(CoreError) in try state.load(tree: world.tree, detached: world.detached, limits: self.state.config.limits) }
     }
 }
