@@ -90,15 +90,15 @@ func run(_ request: RPCRequest) throws(RPCError) {
     case TreeLoadRequest.method:
         let r = try WireDecoder.decode(TreeLoadRequest.self, from: request.params)
         let world = try r.world()
-        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = try s.load(tree: world.tree, detached: world.detached, limits: limits) }
+        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = try core { () throws(CoreError) in try s.load(tree: world.tree, detached: world.detached, limits: limits) } }
     case TreeApplyRequest.method:
         let r = try WireDecoder.decode(TreeApplyRequest.self, from: request.params)
         let ops = try r.ops.read()
-        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = try s.apply(ops, ifRevision: r.ifRevision, limits: limits) }
+        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = try core { () throws(CoreError) in try s.apply(ops, ifRevision: r.ifRevision, limits: limits) } }
     case SessionCreateRequest.method:
         let r = try WireDecoder.decode(SessionCreateRequest.self, from: request.params)
         var state = SessionState(world: World(), profile: r.profile ?? .uikit)
-        if let tree = r.tree { _ = try state.load(tree: tree, detached: r.detached ?? [], limits: limits) }
+        if let tree = r.tree { _ = try core { () throws(CoreError) in try state.load(tree: tree, detached: r.detached ?? [], limits: limits) } }
     default:
         try dispatch(request)
     }
@@ -115,19 +115,19 @@ func dispatch(_ request: RPCRequest) throws(RPCError) {
     }
     switch request.method {
     case HitTestRequest.method: try on(HitTestRequest.self) { r, s in s.hitTest(at: r.point) }
-    case ResponderChainRequest.method: try on(ResponderChainRequest.self) { (r, s) throws(RPCError) in try s.responderChain(from: r.id) }
-    case FirstResponderRequest.method: try on(FirstResponderRequest.self) { (r, s) throws(RPCError) in try s.firstResponder(window: r.window) }
-    case CanPerformRequest.method: try on(CanPerformRequest.self) { (r, s) throws(RPCError) in try s.canPerformAction(r.action, sender: r.sender) }
-    case TouchRequest.method: try on(TouchRequest.self) { (r, s) throws(RPCError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
-    case TapRequest.method: try on(TapRequest.self) { (r, s) throws(RPCError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
-    case ClockAdvanceRequest.method: try on(ClockAdvanceRequest.self) { (r, s) throws(RPCError) in try s.advanceClock(to: r.to, by: r.by) }
-    case PressRequest.method: try on(PressRequest.self) { (r, s) throws(RPCError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
+    case ResponderChainRequest.method: try on(ResponderChainRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.responderChain(from: r.id) } }
+    case FirstResponderRequest.method: try on(FirstResponderRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.firstResponder(window: r.window) } }
+    case CanPerformRequest.method: try on(CanPerformRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) } }
+    case TouchRequest.method: try on(TouchRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) } }
+    case TapRequest.method: try on(TapRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) } }
+    case ClockAdvanceRequest.method: try on(ClockAdvanceRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.advanceClock(to: r.to, by: r.by) } }
+    case PressRequest.method: try on(PressRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) } }
     case MotionRequest.method: try on(MotionRequest.self) { r, s in s.motion(r.subtype ?? .shake, phase: r.phase) }
     case RemoteControlRequest.method: try on(RemoteControlRequest.self) { r, s in s.remoteControl(r.subtype) }
-    case BecomeRequest.method: try on(BecomeRequest.self) { (r, s) throws(RPCError) in try s.become(r.id) }
-    case ResignRequest.method: try on(ResignRequest.self) { (r, s) throws(RPCError) in try s.resign(r.id) }
-    case SendActionRequest.method: try on(SendActionRequest.self) { (r, s) throws(RPCError) in try s.sendAction(r.action, target: r.target, sender: r.sender) }
-    case MakeKeyRequest.method: try on(MakeKeyRequest.self) { (r, s) throws(RPCError) in try s.makeKey(r.id).outcome }
+    case BecomeRequest.method: try on(BecomeRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.become(r.id) } }
+    case ResignRequest.method: try on(ResignRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.resign(r.id) } }
+    case SendActionRequest.method: try on(SendActionRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.sendAction(r.action, target: r.target, sender: r.sender) } }
+    case MakeKeyRequest.method: try on(MakeKeyRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.makeKey(r.id).outcome } }
     default: break
     }
 }
