@@ -9,7 +9,7 @@ let package = Package(
         .executable(name: "responder", targets: ["responder"]),
         .executable(name: "responder-subscribe", targets: ["ResponderSubscribe"]),
         .executable(name: "responder-bench", targets: ["ResponderBench"]),
-        .library(name: "ResponderClient", targets: ["ResponderClient"]),
+        .library(name: "ResponderClient", targets: ["ResponderClient"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -17,7 +17,7 @@ let package = Package(
         // The official Model Context Protocol SDK, for `responder mcp`.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
         // HTTP and WebSocket server of `responder web`: no SwiftNIO, so CI builds it quickly.
-        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1")
     ],
     targets: [
         // libzmq from the system (Debian: libzmq3-dev).
@@ -40,82 +40,119 @@ let package = Package(
         // Pure core: world model, validation, dispatch. Deterministic, no IO.
         .target(name: "ResponderCore", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // Engine server: sockets, sessions, publishing, discovery.
-        .target(name: "ResponderServer", dependencies: [
-            "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ", "CSQLite", "CHeap",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "ResponderServer",
+            dependencies: [
+                "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ", "CSQLite", "CHeap",
+                .product(name: "Logging", package: "swift-log")
+            ]),
         // Client library used by the CLI and any Swift tool.
         .target(name: "ResponderClient", dependencies: ["ResponderProtocol", "ResponderJSON", "ResponderLocal", "ZMQ"]),
         // Pictures of a world (SVG, Graphviz): pure functions of the engine's replies, for `draw` and `web`.
         .target(name: "ResponderPicture", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // The CLI's words: replies, traces and events as text, tables, the status line; shared by the commands and
         // the front doors below.
-        .target(name: "ResponderOutput", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderPicture"]),
+        .target(
+            name: "ResponderOutput",
+            dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderPicture"]),
         // lldb hierarchy dumps read into a world: `responder import` and the MCP server's import_hierarchy.
         .target(name: "ResponderImport", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         // `responder mcp`'s server: the official MCP SDK's tools and resources over an EngineThread.
-        .target(name: "ResponderMCP", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderOutput", "ResponderImport",
-            .product(name: "MCP", package: "swift-sdk"),
-        ]),
+        .target(
+            name: "ResponderMCP",
+            dependencies: [
+                "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderOutput", "ResponderImport",
+                .product(name: "MCP", package: "swift-sdk")
+            ]),
         // `responder web`'s inspector: the page, its WebSocket, the session mirrored from the engine's events.
-        .target(name: "ResponderWeb", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderCore", "ResponderPicture",
-            "ResponderOutput", .product(name: "FlyingFox", package: "FlyingFox"),
-        ]),
+        .target(
+            name: "ResponderWeb",
+            dependencies: [
+                "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderCore",
+                "ResponderPicture",
+                "ResponderOutput", .product(name: "FlyingFox", package: "FlyingFox")
+            ]),
         // `responder bridge`: LSP framing on stdio, the relay to the engine, bridge.subscribe.
         .target(name: "ResponderBridge", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON"]),
-        .executableTarget(name: "responderd", dependencies: [
-            "ResponderServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "responder", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderPicture", "ResponderOutput",
-            "ResponderImport", "ResponderMCP", "ResponderWeb", "ResponderBridge",
-            .product(name: "FlyingFox", package: "FlyingFox"),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "responderd",
+            dependencies: [
+                "ResponderServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
+        .executableTarget(
+            name: "responder",
+            dependencies: [
+                "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderLocal", "ResponderPicture",
+                "ResponderOutput",
+                "ResponderImport", "ResponderMCP", "ResponderWeb", "ResponderBridge",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
         // The Swift sample subscriber (clients/README.md), on the same client library as the CLI.
-        .executableTarget(name: "ResponderSubscribe", dependencies: [
-            "ResponderClient", "ResponderProtocol", "ResponderJSON",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "clients/swift/SampleSubscriber"),
+        .executableTarget(
+            name: "ResponderSubscribe",
+            dependencies: [
+                "ResponderClient", "ResponderProtocol", "ResponderJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ], path: "clients/swift/SampleSubscriber"),
         // The benchmark suite (./dev bench): figures against baselines measured in the same run, among them a raw
         // libzmq echo process (`responder-bench echo`) and Chromium's CDP; `./dev profile` counts instructions.
-        .executableTarget(name: "ResponderBench", dependencies: [
-            "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderPicture", "ResponderServer", "ZMQ", "CZMQ",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "ResponderBench",
+            dependencies: [
+                "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderPicture", "ResponderServer", "ZMQ",
+                "CZMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
         .testTarget(name: "ResponderJSONTests", dependencies: ["ResponderJSON"]),
         .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON"]),
         .testTarget(name: "ResponderLocalTests", dependencies: ["ResponderLocal", "ResponderJSON"]),
-        .testTarget(name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol", "ResponderJSON"]),
+        .testTarget(
+            name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol", "ResponderJSON"]),
         // The server only for its edge: a core error as a client reads it.
-        .testTarget(name: "ResponderCoreTests", dependencies: ["ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderServer"]),
+        .testTarget(
+            name: "ResponderCoreTests",
+            dependencies: ["ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderServer"]),
         // A real engine in-process for the tests of the client library and the front doors.
-        .target(name: "ResponderTestSupport", dependencies: ["ResponderServer", "ResponderClient", "ResponderProtocol", "ResponderJSON"],
-                path: "Tests/Support"),
-        .testTarget(name: "ResponderClientTests", dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport"]),
-        .testTarget(name: "ResponderMCPTests", dependencies: [
-            "ResponderMCP", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
-            .product(name: "MCP", package: "swift-sdk"),
-        ]),
-        .testTarget(name: "ResponderWebTests", dependencies: [
-            "ResponderWeb", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
-            .product(name: "FlyingFox", package: "FlyingFox"),
-        ]),
-        .testTarget(name: "ResponderBridgeTests", dependencies: [
-            "ResponderBridge", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
-        ]),
-        .testTarget(name: "ResponderServerTests", dependencies: [
-            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON", "ResponderLocal",
-            "ZMQ", .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "ResponderTestSupport",
+            dependencies: ["ResponderServer", "ResponderClient", "ResponderProtocol", "ResponderJSON"],
+            path: "Tests/Support"),
+        .testTarget(
+            name: "ResponderClientTests",
+            dependencies: ["ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport"]),
+        .testTarget(
+            name: "ResponderMCPTests",
+            dependencies: [
+                "ResponderMCP", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
+                .product(name: "MCP", package: "swift-sdk")
+            ]),
+        .testTarget(
+            name: "ResponderWebTests",
+            dependencies: [
+                "ResponderWeb", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport",
+                .product(name: "FlyingFox", package: "FlyingFox")
+            ]),
+        .testTarget(
+            name: "ResponderBridgeTests",
+            dependencies: [
+                "ResponderBridge", "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderTestSupport"
+            ]),
+        .testTarget(
+            name: "ResponderServerTests",
+            dependencies: [
+                "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON",
+                "ResponderLocal",
+                "ZMQ", .product(name: "Logging", package: "swift-log")
+            ]),
         // The built `responder` binary end to end (run as a child process against an in-process engine).
-        .testTarget(name: "ResponderCLITests", dependencies: [
-            "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON",
-        ]),
+        .testTarget(
+            name: "ResponderCLITests",
+            dependencies: [
+                "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON"
+            ])
     ]
 )

@@ -61,13 +61,18 @@ func checkPlainReaders(_ bytes: [UInt8]) {
             return check(false, "PlainRequest read a request the general reader refuses")
         }
         let params = try? plain.params.json()
-        check(general.method == plain.method && general.idText == plain.idText && params.map(JSONCodec.encode) == JSONCodec.encode(general.params),
-              "PlainRequest read a request otherwise than the general reader")
+        check(
+            general.method == plain.method && general.idText == plain.idText
+                && params.map(JSONCodec.encode) == JSONCodec.encode(general.params),
+            "PlainRequest read a request otherwise than the general reader")
         JSON.release(&general.params)
     }
     let standIn = Array(#"{"id":"app","kind":"application"}"#.utf8)
-    guard let split = PlainTree.split(request: bytes, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
-                                      standIn: standIn, maxDepth: limits.maxDepth) else { return }
+    guard
+        let split = PlainTree.split(
+            request: bytes, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
+            standIn: standIn, maxDepth: limits.maxDepth)
+    else { return }
     // The engine takes the split only when the general reader reads the rest (its envelope is not checked by
     // the split): then the whole request must read, with the same tree.
     guard case .success(var rest) = RPCRequest.parse(split.request, maxDepth: 2 * limits.maxDepth + 64) else { return }
@@ -76,8 +81,10 @@ func checkPlainReaders(_ bytes: [UInt8]) {
     }
     let tree = general.params["tree"].flatMap { try? NodeTree(wire: $0, path: "tree") }
     check(tree == split.tree, "PlainTree read a tree otherwise than the general reader")
-    check(rest.method == general.method && rest.idText == general.idText && rest.params["tree"] == (try? JSONCodec.decode(standIn)),
-          "the rest of a request split by PlainTree reads otherwise than the request")
+    check(
+        rest.method == general.method && rest.idText == general.idText
+            && rest.params["tree"] == (try? JSONCodec.decode(standIn)),
+        "the rest of a request split by PlainTree reads otherwise than the request")
     JSON.release(&general.params)
     JSON.release(&rest.params)
 }
@@ -90,15 +97,25 @@ func run(_ request: RPCRequest) throws(RPCError) {
     case TreeLoadRequest.method:
         let r = try WireDecoder.decode(TreeLoadRequest.self, from: request.params)
         let world = try r.world()
-        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = try core { () throws(CoreError) in try s.load(tree: world.tree, detached: world.detached, limits: limits) } }
+        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in
+            _ = try core { () throws(CoreError) in
+                try s.load(tree: world.tree, detached: world.detached, limits: limits)
+            }
+        }
     case TreeApplyRequest.method:
         let r = try WireDecoder.decode(TreeApplyRequest.self, from: request.params)
         let ops = try r.ops.read()
-        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = try core { () throws(CoreError) in try s.apply(ops, ifRevision: r.ifRevision, limits: limits) } }
+        try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in
+            _ = try core { () throws(CoreError) in try s.apply(ops, ifRevision: r.ifRevision, limits: limits) }
+        }
     case SessionCreateRequest.method:
         let r = try WireDecoder.decode(SessionCreateRequest.self, from: request.params)
         var state = SessionState(world: World(), profile: r.profile ?? .uikit)
-        if let tree = r.tree { _ = try core { () throws(CoreError) in try state.load(tree: tree, detached: r.detached ?? [], limits: limits) } }
+        if let tree = r.tree {
+            _ = try core { () throws(CoreError) in
+                try state.load(tree: tree, detached: r.detached ?? [], limits: limits)
+            }
+        }
     default:
         try dispatch(request)
     }
@@ -109,25 +126,60 @@ func run(_ request: RPCRequest) throws(RPCError) {
 func dispatch(_ request: RPCRequest) throws(RPCError) {
     let p = request.params
     let client = "fuzz"
-    func on<R: RequestType, Outcome: Encodable>(_ type: R.Type, _ body: (R, inout SessionState) throws(RPCError) -> Outcome) throws(RPCError) {
+    func on<R: RequestType, Outcome: Encodable>(
+        _ type: R.Type, _ body: (R, inout SessionState) throws(RPCError) -> Outcome
+    ) throws(RPCError) {
         let r = try WireDecoder.decode(type, from: p)
         try unchangedOnFailure { (s: inout SessionState) throws(RPCError) in _ = WireEncoder.encode(try body(r, &s)) }
     }
     switch request.method {
     case HitTestRequest.method: try on(HitTestRequest.self) { r, s in s.hitTest(at: r.point) }
-    case ResponderChainRequest.method: try on(ResponderChainRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.responderChain(from: r.id) } }
-    case FirstResponderRequest.method: try on(FirstResponderRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.firstResponder(window: r.window) } }
-    case CanPerformRequest.method: try on(CanPerformRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) } }
-    case TouchRequest.method: try on(TouchRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) } }
-    case TapRequest.method: try on(TapRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) } }
-    case ClockAdvanceRequest.method: try on(ClockAdvanceRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.advanceClock(to: r.to, by: r.by) } }
-    case PressRequest.method: try on(PressRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) } }
+    case ResponderChainRequest.method:
+        try on(ResponderChainRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.responderChain(from: r.id) }
+        }
+    case FirstResponderRequest.method:
+        try on(FirstResponderRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.firstResponder(window: r.window) }
+        }
+    case CanPerformRequest.method:
+        try on(CanPerformRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) }
+        }
+    case TouchRequest.method:
+        try on(TouchRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
+        }
+    case TapRequest.method:
+        try on(TapRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in
+                try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client)
+            }
+        }
+    case ClockAdvanceRequest.method:
+        try on(ClockAdvanceRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.advanceClock(to: r.to, by: r.by) }
+        }
+    case PressRequest.method:
+        try on(PressRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
+        }
     case MotionRequest.method: try on(MotionRequest.self) { r, s in s.motion(r.subtype ?? .shake, phase: r.phase) }
     case RemoteControlRequest.method: try on(RemoteControlRequest.self) { r, s in s.remoteControl(r.subtype) }
-    case BecomeRequest.method: try on(BecomeRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.become(r.id) } }
-    case ResignRequest.method: try on(ResignRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.resign(r.id) } }
-    case SendActionRequest.method: try on(SendActionRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.sendAction(r.action, target: r.target, sender: r.sender) } }
-    case MakeKeyRequest.method: try on(MakeKeyRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.makeKey(r.id).outcome } }
+    case BecomeRequest.method:
+        try on(BecomeRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.become(r.id) }
+        }
+    case ResignRequest.method:
+        try on(ResignRequest.self) { (r, s) throws(RPCError) in try core { () throws(CoreError) in try s.resign(r.id) }
+        }
+    case SendActionRequest.method:
+        try on(SendActionRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.sendAction(r.action, target: r.target, sender: r.sender) }
+        }
+    case MakeKeyRequest.method:
+        try on(MakeKeyRequest.self) { (r, s) throws(RPCError) in
+            try core { () throws(CoreError) in try s.makeKey(r.id).outcome }
+        }
     default: break
     }
 }
@@ -158,13 +210,17 @@ func picture(_ s: SessionState) -> [UInt8] {
 
 func checkConforms(_ error: RPCError) {
     let encoded = JSONCodec.encode(error.conformed.json)
-    guard let data = (try? JSONCodec.decode(encoded))?["data"] else { return check(false, "an error does not encode to JSON") }
+    guard let data = (try? JSONCodec.decode(encoded))?["data"] else {
+        return check(false, "an error does not encode to JSON")
+    }
     if let field = data["field"] {
         let n = field.stringValue?.utf8.count ?? 0
         check(n >= 1 && n <= RPCError.maxFieldBytes, "data.field is \(n) bytes")
     }
     for key in ["id", "parent"] {
-        if let id = data[key]?.stringValue { check(!id.isEmpty && id.utf8.count <= NodeTree.maxIDLength, "data.\(key) is \(id.utf8.count) bytes") }
+        if let id = data[key]?.stringValue {
+            check(!id.isEmpty && id.utf8.count <= NodeTree.maxIDLength, "data.\(key) is \(id.utf8.count) bytes")
+        }
     }
 }
 

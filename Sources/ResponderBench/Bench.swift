@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ZMQ
 import ResponderJSON
+import ZMQ
 
 @main
 struct Bench: ParsableCommand {
@@ -18,7 +18,9 @@ struct Suite: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suite",
         abstract: "Every performance figure with its baseline and ratio, then the table (Markdown).",
-        discussion: "Round trips against a raw libzmq echo of the same bytes (ipc, tcp), pipelined throughput, scale at growing sizes, Chromium's CDP as the peer (skipped without chromium), fanout, tree.apply rates. responderd must be built beside this executable.")
+        discussion:
+            "Round trips against a raw libzmq echo of the same bytes (ipc, tcp), pipelined throughput, scale at growing sizes, Chromium's CDP as the peer (skipped without chromium), fanout, tree.apply rates. responderd must be built beside this executable."
+    )
 
     @Flag(help: "A small run (CI's smoke test): every section, at small sizes.")
     var quick = false
@@ -65,28 +67,37 @@ enum Peer {
             return
         }
         let cdp = Percentiles(result.samples)
-        if ours.isEmpty { report.note("peer: CDP median \(micros(cdp.median)); run with the roundtrip section for our side") }
+        if ours.isEmpty {
+            report.note("peer: CDP median \(micros(cdp.median)); run with the roundtrip section for our side")
+        }
         for (transport, median) in ours.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            report.add(Figure(name: "hitTest vs CDP DOM.getNodeForLocation (\(result.elements) elements), ours over \(transport)",
-                              measured: micros(median.ours), baseline: "CDP \(micros(cdp.median)) (p99 \(micros(cdp.p99)))",
-                              ratio: cdp.median / median.ours, goal: "≥ 5× faster", met: cdp.median / median.ours >= 5))
+            report.add(
+                Figure(
+                    name: "hitTest vs CDP DOM.getNodeForLocation (\(result.elements) elements), ours over \(transport)",
+                    measured: micros(median.ours), baseline: "CDP \(micros(cdp.median)) (p99 \(micros(cdp.p99)))",
+                    ratio: cdp.median / median.ours, goal: "≥ 5× faster", met: cdp.median / median.ours >= 5))
             // The bound: a server that did nothing but echo the same bytes over the same transport.
-            report.add(Figure(name: "the raw libzmq echo of the same bytes vs CDP, \(transport) (no server can beat it here)",
-                              measured: micros(median.echo), baseline: "CDP \(micros(cdp.median))",
-                              ratio: cdp.median / median.echo, goal: "(printed)", met: nil))
+            report.add(
+                Figure(
+                    name: "the raw libzmq echo of the same bytes vs CDP, \(transport) (no server can beat it here)",
+                    measured: micros(median.echo), baseline: "CDP \(micros(cdp.median))",
+                    ratio: cdp.median / median.echo, goal: "(printed)", met: nil))
         }
     }
 }
 
 struct MicroCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "micro", abstract: "In-process benchmarks of the core and the JSON codec.")
+    static let configuration = CommandConfiguration(
+        commandName: "micro", abstract: "In-process benchmarks of the core and the JSON codec.")
     func run() { Micro.run() }
 }
 
 struct EchoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "echo", abstract: "The raw libzmq ROUTER echo the round trips are measured against.",
-        discussion: "Prints \"ready <endpoint>\" once bound. A request starting with byte 0 sets the reply (the rest of its body); byte 1 stops it. With --publish, every other request also publishes an event there (byte 2 sets its topic, a zero byte, and what follows its seq).")
+        discussion:
+            "Prints \"ready <endpoint>\" once bound. A request starting with byte 0 sets the reply (the rest of its body); byte 1 stops it. With --publish, every other request also publishes an event there (byte 2 sets its topic, a zero byte, and what follows its seq)."
+    )
     @Argument(help: "Endpoint to bind, e.g. ipc:///tmp/echo or tcp://127.0.0.1:*")
     var endpoint: String
     @Option(help: "An endpoint to bind an XPUB on, publishing one event per request (the fanout's baseline).")

@@ -1,12 +1,14 @@
 import Foundation
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The peer figure: Chromium's `DOM.getNodeForLocation` over the DevTools protocol on the 1,110-view layout
 /// as a page, headless, on loopback. nil (with the reason) when chromium is not installed.
 enum CDPPeer {
     static func executable() -> String? {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Nanoseconds of `count` round trips.
@@ -17,8 +19,10 @@ enum CDPPeer {
         try Worlds.grid1110HTML().write(toFile: page, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0", "--user-data-dir=\(profile)",
-                             "--window-size=1000,1000", "file://\(page)"]
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0", "--user-data-dir=\(profile)",
+            "--window-size=1000,1000", "file://\(page)"
+        ]
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -42,7 +46,12 @@ enum CDPPeer {
         let cdp = CDPClient(try WebSocket(port: port, path: path))
         var elements = 0
         try waitFor("the page to load", seconds: 60) {
-            let result = try? cdp.call("Runtime.evaluate", ["expression": "document.readyState === 'complete' ? document.getElementsByTagName('*').length : 0", "returnByValue": true])
+            let result = try? cdp.call(
+                "Runtime.evaluate",
+                [
+                    "expression": "document.readyState === 'complete' ? document.getElementsByTagName('*').length : 0",
+                    "returnByValue": true
+                ])
             elements = result?["result"]?["value"]?.intValue ?? 0
             return elements > 1000
         }

@@ -1,7 +1,7 @@
 import Foundation
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
-import ResponderJSON
 
 /// One DEALER connection to the engine or the echo: blocking round trips, or a window of requests in flight.
 final class Connection {
@@ -90,6 +90,8 @@ extension Requests {
     /// A request whose params are already encoded (a world of a million nodes).
     static func body(_ method: String, rawParams: [UInt8]) -> [UInt8] {
         nextID += 1
-        return Array("{\"jsonrpc\":\"2.0\",\"id\":\(nextID),\"method\":\"\(method)\",\"params\":".utf8) + rawParams + [UInt8(ascii: "}")]
+        return Array("{\"jsonrpc\":\"2.0\",\"id\":\(nextID),\"method\":\"\(method)\",\"params\":".utf8) + rawParams + [
+            UInt8(ascii: "}")
+        ]
     }
 }

@@ -9,7 +9,8 @@ enum DrawBench {
         let views = 10_000
         say("== draw: responder draw --hit on a \(views)-view world, \(sizes.drawRuns) runs")
         guard FileManager.default.isExecutableFile(atPath: Binaries.responder) else {
-            report.note("draw skipped: no responder beside responder-bench (swift build -c release --product responder)")
+            report.note(
+                "draw skipped: no responder beside responder-bench (swift build -c release --product responder)")
             return
         }
         let engine = try EngineProcess(name: "draw", transport: .ipc, extra: Scale.limits)
@@ -17,7 +18,9 @@ enum DrawBench {
         let c = try Connection(context, engine.rpc)
         let tree = Worlds.balanced(views)
         let reply = try c.call(Requests.body("tree.load", rawParams: Worlds.params(tree: tree)))
-        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("tree.load for draw failed") }
+        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else {
+            throw BenchError("tree.load for draw failed")
+        }
         let cli = ["--name", engine.name, "--dir", Scratch.file(engine.name)]
         let out = Scratch.file("draw.svg")
         var draws: [Double] = []
@@ -29,9 +32,12 @@ enum DrawBench {
         let draw = Percentiles(draws)
         let info = Percentiles(infos)
         let svg = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-        report.add(Figure(name: "responder draw --hit, \(views) views (\(bytesText(Double(svg))) of SVG), median", measured: seconds(draw.median),
-                          baseline: "responder info \(seconds(info.median))", ratio: draw.median / info.median,
-                          goal: "≤ 1 s", met: draw.median <= 1e9))
+        report.add(
+            Figure(
+                name: "responder draw --hit, \(views) views (\(bytesText(Double(svg))) of SVG), median",
+                measured: seconds(draw.median),
+                baseline: "responder info \(seconds(info.median))", ratio: draw.median / info.median,
+                goal: "≤ 1 s", met: draw.median <= 1e9))
     }
 
     /// Wall time of one `responder` run, in ns; a failed run stops the suite.
@@ -45,7 +51,9 @@ enum DrawBench {
             try p.run()
             p.waitUntilExit()
         }
-        guard p.terminationStatus == 0 else { throw BenchError("responder \(arguments.joined(separator: " ")) failed (\(p.terminationStatus))") }
+        guard p.terminationStatus == 0 else {
+            throw BenchError("responder \(arguments.joined(separator: " ")) failed (\(p.terminationStatus))")
+        }
         return ns
     }
 }

@@ -16,8 +16,9 @@ func durabilityCost(seconds: Double = 2) {
             print("  \(label): \(Int(rates[label]!)) /s")
         }
         for mode in [Durability.normal, .full] {
-            ratio("\(mode.rawValue)/none, \(inFlight) in flight", rates["\(mode.rawValue), \(inFlight) in flight"]!,
-                  rates["none, \(inFlight) in flight"]!, "1.0 means durability costs nothing")
+            ratio(
+                "\(mode.rawValue)/none, \(inFlight) in flight", rates["\(mode.rawValue), \(inFlight) in flight"]!,
+                rates["none, \(inFlight) in flight"]!, "1.0 means durability costs nothing")
         }
     }
 }
@@ -42,14 +43,17 @@ private func appliesPerSecond(_ mode: Durability, inFlight: Int, seconds: Double
     var n = 0
     func send() throws {
         n += 1
-        let body = #"{"jsonrpc":"2.0","id":\#(n),"method":"tree.apply","params":{"session":"default","ops":[{"op":"insert","parent":"app","node":{"id":"w\#(n)","kind":"window","frame":[0,0,10,10]}},{"op":"remove","id":"w\#(n)"}]}}"#
+        let body =
+            #"{"jsonrpc":"2.0","id":\#(n),"method":"tree.apply","params":{"session":"default","ops":[{"op":"insert","parent":"app","node":{"id":"w\#(n)","kind":"window","frame":[0,0,10,10]}},{"op":"remove","id":"w\#(n)"}]}}"#
         _ = try socket.send([Array(body.utf8)])
     }
     for _ in 0..<inFlight { try send() }
     let start = Date()
     var answered = 0
     while Date().timeIntervalSince(start) < seconds {
-        guard let reply = try socket.receiveMultipart(), String(decoding: reply.last ?? [], as: UTF8.self).contains("\"result\"") else {
+        guard let reply = try socket.receiveMultipart(),
+            String(decoding: reply.last ?? [], as: UTF8.self).contains("\"result\"")
+        else {
             fatalError("tree.apply failed in the benchmark")
         }
         answered += 1

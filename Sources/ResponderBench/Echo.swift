@@ -13,7 +13,8 @@ enum Echo {
         let context = zmq_ctx_new()
         let socket = zmq_socket(context, ZMQ_ROUTER)
         guard zmq_bind(socket, endpoint) == 0 else {
-            FileHandle.standardError.write(Data("echo: cannot bind \(endpoint): \(String(cString: zmq_strerror(zmq_errno())))\n".utf8))
+            FileHandle.standardError.write(
+                Data("echo: cannot bind \(endpoint): \(String(cString: zmq_strerror(zmq_errno())))\n".utf8))
             exit(1)
         }
         var bound = [CChar](repeating: 0, count: 256)
@@ -30,7 +31,8 @@ enum Echo {
             let welcome = Array("$sys/welcome".utf8)
             zmq_setsockopt(publisher, ZMQ_XPUB_WELCOME_MSG, welcome, welcome.count)
             guard zmq_bind(publisher, publish) == 0 else {
-                FileHandle.standardError.write(Data("echo: cannot bind \(publish): \(String(cString: zmq_strerror(zmq_errno())))\n".utf8))
+                FileHandle.standardError.write(
+                    Data("echo: cannot bind \(publish): \(String(cString: zmq_strerror(zmq_errno())))\n".utf8))
                 exit(1)
             }
         }
@@ -46,8 +48,10 @@ enum Echo {
             // [routing id][delimiter]?[body]: keep up to four frames, the last is the body.
             if let publisher {
                 // The XPUB takes in subscribers (and sends their welcome) only when used: wait on both sockets.
-                var items = [zmq_pollitem_t(socket: socket, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
-                             zmq_pollitem_t(socket: publisher, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)]
+                var items = [
+                    zmq_pollitem_t(socket: socket, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+                    zmq_pollitem_t(socket: publisher, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+                ]
                 _ = zmq_poll(&items, 2, -1)
                 if items[1].revents != 0 {
                     zmq_msg_init(frames)

@@ -1,7 +1,7 @@
 import Foundation
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
-import ResponderJSON
 
 /// Goal 5: many subscribers while event.tap is sent at a fixed rate; each must end with every event of the
 /// session, reading what it missed (past libzmq's default high-water mark of 1000) back with trace.replay.
@@ -9,7 +9,9 @@ enum Fanout {
     static let targetRate = 20_000.0
 
     static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws {
-        say("== fanout: \(sizes.subscribers) subscribers, event.tap paced at \(Int(targetRate))/s for \(sizes.fanoutSeconds) s")
+        say(
+            "== fanout: \(sizes.subscribers) subscribers, event.tap paced at \(Int(targetRate))/s for \(sizes.fanoutSeconds) s"
+        )
         let total = Int(targetRate * sizes.fanoutSeconds)
         let engine = try RoundTrip.engine(.ipc, name: "fanout", extra: ["--replay-buffer", "1000000"])
         defer { engine.stop() }
@@ -18,7 +20,9 @@ enum Fanout {
         // A tap's reply and its event as a subscriber gets them: what the raw publisher sends.
         let (reply, topic, tail) = try sample(c, engine.events, context)
         let first = try c.request("session.snapshot", ["session": "demo"])["seq"]?.intValue ?? 0
-        let subscribers = try (0..<sizes.subscribers).map { _ in try Subscriber(context, engine.events, topics: ["demo/"], highWaterMark: 1000) }
+        let subscribers = try (0..<sizes.subscribers).map { _ in
+            try Subscriber(context, engine.events, topics: ["demo/"], highWaterMark: 1000)
+        }
         let readers = subscribers.map { SeqTracker($0, after: first) }
         let sendTime = try drive(c, readers, total: total)
         let last = try c.request("session.snapshot", ["session": "demo"])["seq"]?.intValue ?? 0
@@ -41,23 +45,37 @@ enum Fanout {
         let rawComplete = rawReaders.filter { $0.missing(through: total) == 0 }.count
 
         let rate = Double(total) / sendTime, rawRate = Double(total) / rawTime
-        report.add(Figure(name: "fanout: taps/s sent with \(sizes.subscribers) subscribers", measured: perSecond(rate), baseline: "target \(perSecond(targetRate))",
-                          ratio: rate / targetRate, goal: "≥ 1.00×", met: rate >= targetRate * 0.99))
-        report.add(Figure(name: "fanout: the same loop against a raw libzmq ROUTER+XPUB (same bytes)", measured: perSecond(rate),
-                          baseline: "raw \(perSecond(rawRate)), \(rawComplete) of \(sizes.subscribers) complete", ratio: rate / rawRate, goal: "(printed)", met: nil))
-        report.add(Figure(name: "fanout: subscribers with every event (\(last - first) events each)", measured: "\(complete) of \(sizes.subscribers)",
-                          baseline: "\(recovered) events recovered by trace.replay", ratio: nil, goal: "all", met: complete == sizes.subscribers))
+        report.add(
+            Figure(
+                name: "fanout: taps/s sent with \(sizes.subscribers) subscribers", measured: perSecond(rate),
+                baseline: "target \(perSecond(targetRate))",
+                ratio: rate / targetRate, goal: "≥ 1.00×", met: rate >= targetRate * 0.99))
+        report.add(
+            Figure(
+                name: "fanout: the same loop against a raw libzmq ROUTER+XPUB (same bytes)", measured: perSecond(rate),
+                baseline: "raw \(perSecond(rawRate)), \(rawComplete) of \(sizes.subscribers) complete",
+                ratio: rate / rawRate, goal: "(printed)", met: nil))
+        report.add(
+            Figure(
+                name: "fanout: subscribers with every event (\(last - first) events each)",
+                measured: "\(complete) of \(sizes.subscribers)",
+                baseline: "\(recovered) events recovered by trace.replay", ratio: nil, goal: "all",
+                met: complete == sizes.subscribers))
     }
 
     /// One tap through the engine: its reply, and its trace event's topic and the text after `{"seq":N,`.
-    private static func sample(_ c: Connection, _ events: String, _ context: ZMQContext) throws -> (reply: [UInt8], topic: [UInt8], tail: [UInt8]) {
+    private static func sample(_ c: Connection, _ events: String, _ context: ZMQContext) throws -> (
+        reply: [UInt8], topic: [UInt8], tail: [UInt8]
+    ) {
         let probe = try Subscriber(context, events, topics: ["demo/"], highWaterMark: 0)
         // The subscription is live once an event published after it arrives: tap until one does.
         try probe.socket.setReceiveTimeout(200)
         for _ in 0..<300 {
             let reply = try c.call(RoundTrip.tapBody)
             while let frames = try probe.socket.receiveMultipart(), frames.count == 2 {
-                guard frames[0].starts(with: Array("demo/trace".utf8)), let seq = frames[1].firstRange(of: Array("\"seq\":".utf8)) else { continue }
+                guard frames[0].starts(with: Array("demo/trace".utf8)),
+                    let seq = frames[1].firstRange(of: Array("\"seq\":".utf8))
+                else { continue }
                 var i = seq.upperBound
                 while i < frames[1].count, frames[1][i] != UInt8(ascii: ",") { i += 1 }
                 return (reply, frames[0], Array(frames[1][min(i + 1, frames[1].count)...]))
@@ -132,7 +150,8 @@ final class SeqTracker {
     }
 
     func missing(through last: Int) -> Int {
-        (base + 1...max(base + 1, last)).filter { $0 <= last && !($0 - base - 1 < seen.count && seen[$0 - base - 1]) }.count
+        (base + 1...max(base + 1, last)).filter { $0 <= last && !($0 - base - 1 < seen.count && seen[$0 - base - 1]) }
+            .count
     }
 
     /// Reads the gaps back with trace.replay; returns how many events that recovered.

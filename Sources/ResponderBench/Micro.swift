@@ -1,8 +1,8 @@
 import Foundation
 import ResponderCore
+import ResponderJSON
 import ResponderPicture
 import ResponderProtocol
-import ResponderJSON
 
 // In-process benchmarks of the core and the codec (`responder-bench micro`), each a ratio against a baseline
 // measured in the same run, so the numbers mean something on any machine.
@@ -33,19 +33,37 @@ func op(_ json: JSON) -> GuardedOp { try! GuardedOp(wire: json, index: 0) }
 /// A window with `width` views side by side under the root view.
 func wideWorld(_ width: Int) -> World {
     var w = World()
-    let views: [JSON] = (0..<width).map { ["id": .string("v\($0)"), "kind": "view", "frame": [JSON(Double($0 % 100)), 0, 10, 10]] }
-    _ = try! w.apply([op(["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
-                                                                       "children": [["id": "R", "kind": "view", "frame": [0, 0, 400, 800], "children": .array(views)]]]])])
+    let views: [JSON] = (0..<width).map {
+        ["id": .string("v\($0)"), "kind": "view", "frame": [JSON(Double($0 % 100)), 0, 10, 10]]
+    }
+    _ = try! w.apply([
+        op([
+            "op": "insert", "parent": "app",
+            "node": [
+                "id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
+                "children": [["id": "R", "kind": "view", "frame": [0, 0, 400, 800], "children": .array(views)]]
+            ]
+        ])
+    ])
     return w
 }
 
 /// A window holding a chain of `depth` nested views.
 func deepWorld(_ depth: Int) -> World {
     var w = World()
-    var ops = [op(["op": "insert", "parent": "app", "node": ["id": "W", "kind": "window", "frame": [0, 0, 100, 100], "key": true]])]
+    var ops = [
+        op([
+            "op": "insert", "parent": "app",
+            "node": ["id": "W", "kind": "window", "frame": [0, 0, 100, 100], "key": true]
+        ])
+    ]
     var parent = "W"
     for i in 0..<depth {
-        ops.append(op(["op": "insert", "parent": .string(parent), "node": ["id": .string("d\(i)"), "kind": "view", "frame": [0, 0, 100, 100]]]))
+        ops.append(
+            op([
+                "op": "insert", "parent": .string(parent),
+                "node": ["id": .string("d\(i)"), "kind": "view", "frame": [0, 0, 100, 100]]
+            ]))
         parent = "d\(i)"
     }
     _ = try! w.apply(ops)
@@ -74,12 +92,16 @@ enum Micro {
         let text = wideWorld(10_000).encoded()
         let data = Data(text)
         print("  document: \(text.count) bytes")
-        let foundationDecode = rate("Foundation decode", seconds: 2) { _ = try! JSONSerialization.jsonObject(with: data) }
+        let foundationDecode = rate("Foundation decode", seconds: 2) {
+            _ = try! JSONSerialization.jsonObject(with: data)
+        }
         let ourDecode = rate("JSONCodec decode", seconds: 2) { _ = try! JSONCodec.decode(text) }
         ratio("decode ours/Foundation", ourDecode, foundationDecode, "above 1 is faster than Foundation")
         let object = try! JSONSerialization.jsonObject(with: data)
         let value = try! JSONCodec.decode(text)
-        let foundationEncode = rate("Foundation encode", seconds: 2) { _ = try! JSONSerialization.data(withJSONObject: object) }
+        let foundationEncode = rate("Foundation encode", seconds: 2) {
+            _ = try! JSONSerialization.data(withJSONObject: object)
+        }
         let ourEncode = rate("JSONCodec encode", seconds: 2) { _ = JSONCodec.encode(value) }
         ratio("encode ours/Foundation", ourEncode, foundationEncode, "above 1 is faster than Foundation")
 

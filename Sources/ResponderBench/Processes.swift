@@ -49,7 +49,8 @@ final class EngineProcess {
     let rpc: String
     let events: String
 
-    init(name: String, transport: Transport, world: String? = nil, extra: [String] = [], wrapper: [String] = []) throws {
+    init(name: String, transport: Transport, world: String? = nil, extra: [String] = [], wrapper: [String] = []) throws
+    {
         self.name = name
         let dir = Scratch.file(name)
         try? FileManager.default.removeItem(atPath: dir)
@@ -62,7 +63,9 @@ final class EngineProcess {
         if let world { args += ["--world", world] }
         args += extra
         // In memory unless a figure asks for durability: the figures are the engine's, not the disk's.
-        if !extra.contains(where: { $0.hasPrefix("--state-dir") || $0.hasPrefix("--durability") }) { args.append("--ephemeral") }
+        if !extra.contains(where: { $0.hasPrefix("--state-dir") || $0.hasPrefix("--durability") }) {
+            args.append("--ephemeral")
+        }
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: Binaries.responderd)
             process.arguments = args
@@ -79,9 +82,9 @@ final class EngineProcess {
             FileManager.default.fileExists(atPath: discovery) || !child.isRunning
         }
         guard process.isRunning,
-              let data = FileManager.default.contents(atPath: discovery),
-              let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let rpc = file["rpc"] as? String, let events = file["events"] as? String
+            let data = FileManager.default.contents(atPath: discovery),
+            let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let rpc = file["rpc"] as? String, let events = file["events"] as? String
         else { throw BenchError("responderd \(name) did not start") }
         self.rpc = rpc
         self.events = events
@@ -94,7 +97,10 @@ final class EngineProcess {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Int {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
-            return (Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty }?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0) * 1024
+            return
+                (Int(
+                    line.split(separator: " ").dropFirst().first { !$0.isEmpty }?.trimmingCharacters(in: .whitespaces)
+                        ?? "") ?? 0) * 1024
         }
         return (field("VmRSS:"), field("VmHWM:"))
     }
@@ -110,7 +116,10 @@ final class EngineProcess {
             Thread.sleep(forTimeInterval: 0.1)
             readings.append(memory.rss)
             let last = readings.suffix(11)
-            if last.count == 11, let low = last.min(), let high = last.max(), Double(high - low) <= 0.005 * Double(high) { break }
+            if last.count == 11, let low = last.min(), let high = last.max(), Double(high - low) <= 0.005 * Double(high)
+            {
+                break
+            }
         }
         return memory
     }
@@ -131,7 +140,8 @@ final class EchoProcess {
     let events: String?
 
     init(transport: Transport, wrapper: [String] = [], publishing: Bool = false) throws {
-        let wanted = transport == .ipc ? "ipc://\(Scratch.file("echo-\(UUID().uuidString.prefix(8))"))" : "tcp://127.0.0.1:*"
+        let wanted =
+            transport == .ipc ? "ipc://\(Scratch.file("echo-\(UUID().uuidString.prefix(8))"))" : "tcp://127.0.0.1:*"
         events = publishing ? "ipc://\(Scratch.file("echo-events-\(UUID().uuidString.prefix(8))"))" : nil
         let arguments = ["echo", wanted] + (events.map { ["--publish", $0] } ?? [])
         let out = Pipe()

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
-import ResponderJSON
 
 /// Instruction counts per request under callgrind: stable where wall-clock time is not, so they are the
 /// regression guard. Each count is the difference between two runs that differ only in the number of
@@ -10,8 +10,11 @@ import ResponderJSON
 struct Profile: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "valgrind/callgrind instructions per request for hitTest, event.tap and a light request, against the raw echo.",
-        discussion: "Needs valgrind. Also prints the functions that cost most per request (--top): the longer run's instructions less the shorter's.")
+        abstract:
+            "valgrind/callgrind instructions per request for hitTest, event.tap and a light request, against the raw echo.",
+        discussion:
+            "Needs valgrind. Also prints the functions that cost most per request (--top): the longer run's instructions less the shorter's."
+    )
 
     @Option(help: "Requests in the longer run (the shorter sends 20).")
     var requests = 300
@@ -25,19 +28,31 @@ struct Profile: ParsableCommand {
     @Option(help: "Keep the callgrind files in this directory (for callgrind_annotate or kcachegrind).")
     var keep: String?
 
-    @Option(help: "Run the engine with this durability (normal or full), committing each request to a state directory as the engine does by default; default: in memory, as the round trips measure it.")
+    @Option(
+        help:
+            "Run the engine with this durability (normal or full), committing each request to a state directory as the engine does by default; default: in memory, as the round trips measure it."
+    )
     var durability: String?
 
-    @Flag(help: "Profile only inside the engine's request processing (callgrind --toggle-collect), so the listed functions are per request rather than the whole run's; the counts then leave out the transport.")
+    @Flag(
+        help:
+            "Profile only inside the engine's request processing (callgrind --toggle-collect), so the listed functions are per request rather than the whole run's; the counts then leave out the transport."
+    )
     var requestsOnly = false
 
-    @Option(help: ArgumentHelp("Only these requests, comma-separated: \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "requests"))
+    @Option(
+        help: ArgumentHelp(
+            "Only these requests, comma-separated: \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "requests"))
     var only: String?
 
     @Option(help: ArgumentHelp("Write the counts to this file (JSON), as a baseline for --against.", valueName: "file"))
     var save: String?
 
-    @Option(help: ArgumentHelp("The regression guard: compare each count with this baseline (written by --save in the same mode) and exit with status 1 when one is more than --tolerance over it.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The regression guard: compare each count with this baseline (written by --save in the same mode) and exit with status 1 when one is more than --tolerance over it.",
+            valueName: "file"))
     var against: String?
 
     @Option(help: "Percent over the baseline a count may be before --against fails.")
@@ -45,20 +60,29 @@ struct Profile: ParsableCommand {
 
     func validate() throws {
         if let durability, !["normal", "full"].contains(durability) {
-            throw ValidationError("--durability: \"\(durability)\" is not normal or full (leave it out to run in memory)")
+            throw ValidationError(
+                "--durability: \"\(durability)\" is not normal or full (leave it out to run in memory)")
         }
         _ = try selected()
-        guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance: \(tolerance) is not a percentage of zero or more") }
-        guard requests >= 21 else { throw ValidationError("--requests: \(requests) must be over 20 (the shorter run sends 20)") }
+        guard tolerance >= 0, tolerance.isFinite else {
+            throw ValidationError("--tolerance: \(tolerance) is not a percentage of zero or more")
+        }
+        guard requests >= 21 else {
+            throw ValidationError("--requests: \(requests) must be over 20 (the shorter run sends 20)")
+        }
     }
 
     /// The requests `--only` names, all of them without it.
     private func selected() throws(ValidationError) -> [ProfiledRequest] {
         guard let only else { return ProfiledRequest.allCases }
         var out: [ProfiledRequest] = []
-        for word in only.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        for word in only.split(separator: ",", omittingEmptySubsequences: false).map({
+            $0.trimmingCharacters(in: .whitespaces)
+        }) {
             guard let r = ProfiledRequest(rawValue: word) else {
-                throw ValidationError("--only: \"\(word)\" is not one of \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--only: \"\(word)\" is not one of \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             if !out.contains(r) { out.append(r) }
         }
@@ -67,12 +91,15 @@ struct Profile: ParsableCommand {
 
     /// What a baseline was counted under: counts of one mode say nothing about another's.
     private var mode: InstructionBaseline.Mode {
-        InstructionBaseline.Mode(scope: requestsOnly ? "requests-only" : "whole-engine", durability: durability ?? "none",
-                                 build: InstructionBaseline.Mode.thisBuild)
+        InstructionBaseline.Mode(
+            scope: requestsOnly ? "requests-only" : "whole-engine", durability: durability ?? "none",
+            build: InstructionBaseline.Mode.thisBuild)
     }
 
     func run() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw BenchError("valgrind is not installed (apt-get install valgrind)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else {
+            throw BenchError("valgrind is not installed (apt-get install valgrind)")
+        }
         // The baseline is read before any engine starts, so that a wrong file fails at once.
         let baseline = try against.map { try InstructionBaseline.read($0, expecting: mode) }
         let context = try ZMQContext()
@@ -88,8 +115,13 @@ struct Profile: ParsableCommand {
         for request in ProfiledRequest.allCases { replies[request] = try c.call(request.body) }
         plain.stop()
 
-        say("== instructions per request (callgrind; \(requests) − 20 requests\(requestsOnly ? ", inside request processing" : ""))")
-        say(baseline == nil ? "| Request | Engine | Raw echo (same bytes) | Ratio |" : "| Request | Engine | Raw echo (same bytes) | Ratio | Baseline | Change |")
+        say(
+            "== instructions per request (callgrind; \(requests) − 20 requests\(requestsOnly ? ", inside request processing" : ""))"
+        )
+        say(
+            baseline == nil
+                ? "| Request | Engine | Raw echo (same bytes) | Ratio |"
+                : "| Request | Engine | Raw echo (same bytes) | Ratio | Baseline | Change |")
         say(baseline == nil ? "| --- | --- | --- | --- |" : "| --- | --- | --- | --- | --- | --- |")
         var counts: [String: Int] = [:]
         var over: [String] = []
@@ -100,13 +132,16 @@ struct Profile: ParsableCommand {
             let echo = requestsOnly ? 1 : try echoCount(body, reply: reply, context)
             counts[request.rawValue] = Int(ours.rounded())
             // Inside request processing there is no echo to compare with: the transport is left out.
-            var row = requestsOnly ? "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | — | — |"
+            var row =
+                requestsOnly
+                ? "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | — | — |"
                 : "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | \(Self.thousands(echo)) | \(String(format: "%.1f×", ours / echo)) |"
             if let baseline {
                 if let recorded = baseline.counts[request.rawValue], recorded > 0 {
                     let change = (ours / Double(recorded) - 1) * 100
                     if change > tolerance { over.append("\(request.rawValue) \(String(format: "%+.1f%%", change))") }
-                    row += " \(Self.thousands(Double(recorded))) | \(String(format: "%+.1f%%", change))\(change > tolerance ? " over" : "") |"
+                    row +=
+                        " \(Self.thousands(Double(recorded))) | \(String(format: "%+.1f%%", change))\(change > tolerance ? " over" : "") |"
                 } else {
                     row += " — | not in the baseline |"
                 }
@@ -117,7 +152,9 @@ struct Profile: ParsableCommand {
                 // Both runs: their difference is what the requests cost, without start-up and loading.
                 let stem = "\(keep)/\(name.split(separator: ",")[0])"
                 try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
-                for (file, target) in [(profileFiles.shorter, "\(stem).20.callgrind"), (profileFile, "\(stem).callgrind")] {
+                for (file, target) in [
+                    (profileFiles.shorter, "\(stem).20.callgrind"), (profileFile, "\(stem).callgrind")
+                ] {
                     try? FileManager.default.removeItem(atPath: target)
                     try FileManager.default.copyItem(atPath: file, toPath: target)
                 }
@@ -137,18 +174,29 @@ struct Profile: ParsableCommand {
     }
 
     private var wrapper: (String) -> [String] {
-        { file in ["valgrind", "-q", "--tool=callgrind", "--callgrind-out-file=\(file)"] + (requestsOnly ? ["--toggle-collect=*RequestProcessorV5parse*", "--toggle-collect=*RequestProcessorV3run*"] : []) }
+        { file in
+            ["valgrind", "-q", "--tool=callgrind", "--callgrind-out-file=\(file)"]
+                + (requestsOnly
+                    ? ["--toggle-collect=*RequestProcessorV5parse*", "--toggle-collect=*RequestProcessorV3run*"] : [])
+        }
     }
 
     /// Engine instructions per request; also both runs' callgrind files.
-    private func engineCount(_ body: [UInt8], _ context: ZMQContext) throws -> (Double, (shorter: String, longer: String)) {
+    private func engineCount(_ body: [UInt8], _ context: ZMQContext) throws -> (
+        Double, (shorter: String, longer: String)
+    ) {
         var totals: [Int] = []
         var files: [String] = []
         for n in [20, requests] {
             let file = Scratch.file("engine-\(n)-\(UUID().uuidString.prefix(6)).callgrind")
             // No ticks during the run: their number would depend on valgrind's speed.
-            let stored = durability.map { ["--state-dir", Scratch.file("cg-state-\(n)-\(UUID().uuidString.prefix(6))"), "--durability", $0] } ?? []
-            let engine = try RoundTrip.engine(.ipc, name: "cg\(n)", extra: ["--tick-ms", "100000000"] + stored, wrapperFile: file, wrapper: wrapper(file))
+            let stored =
+                durability.map {
+                    ["--state-dir", Scratch.file("cg-state-\(n)-\(UUID().uuidString.prefix(6))"), "--durability", $0]
+                } ?? []
+            let engine = try RoundTrip.engine(
+                .ipc, name: "cg\(n)", extra: ["--tick-ms", "100000000"] + stored, wrapperFile: file,
+                wrapper: wrapper(file))
             let c = try Connection(context, engine.rpc)
             try RoundTrip.createDemo(c)
             for _ in 0..<n { _ = try c.call(body) }
@@ -190,7 +238,9 @@ struct Profile: ParsableCommand {
         let longer = Self.functionCosts(files.longer, inclusive: inclusive)
         let perRequest = longer.map { ($0.key, Double($0.value - (shorter[$0.key] ?? 0)) / Double(requests - 20)) }
             .sorted { $0.1 > $1.1 }.prefix(top)
-        say("\n  \(title): most instructions per request (\(inclusive ? "inclusive" : "self"); the longer run less the shorter)")
+        say(
+            "\n  \(title): most instructions per request (\(inclusive ? "inclusive" : "self"); the longer run less the shorter)"
+        )
         let names = Self.demangled(perRequest.map(\.0))
         for ((_, cost), name) in zip(perRequest, names) {
             say(String(format: "%10.0f  ", cost) + String(name.prefix(200)))
@@ -200,15 +250,22 @@ struct Profile: ParsableCommand {
 
     /// Instructions by function (self or inclusive) from `callgrind_annotate`, keyed by its file:function text.
     static func functionCosts(_ file: String, inclusive: Bool) -> [String: Int] {
-        guard let out = Self.output(["callgrind_annotate", "--auto=no", "--threshold=100", "--inclusive=\(inclusive ? "yes" : "no")", file]) else { return [:] }
+        guard
+            let out = Self.output([
+                "callgrind_annotate", "--auto=no", "--threshold=100", "--inclusive=\(inclusive ? "yes" : "no")", file
+            ])
+        else { return [:] }
         var costs: [String: Int] = [:]
         for line in out.split(separator: "\n") {
             // "  1,234 (12.34%)  file:function [object]"
             let trimmed = line.drop { $0 == " " }
             guard let space = trimmed.firstIndex(of: " "), let count = Int(trimmed[..<space].filter { $0 != "," }),
-                  let close = trimmed.firstIndex(of: ")") else { continue }
+                let close = trimmed.firstIndex(of: ")")
+            else { continue }
             var name = trimmed[trimmed.index(after: close)...].drop { $0 == " " }
-            if let object = name.range(of: " [", options: .backwards), name.hasSuffix("]") { name = name[..<object.lowerBound] }
+            if let object = name.range(of: " [", options: .backwards), name.hasSuffix("]") {
+                name = name[..<object.lowerBound]
+            }
             if name == "PROGRAM TOTALS" { continue }
             costs[String(name), default: 0] += count
         }
@@ -235,7 +292,9 @@ struct Profile: ParsableCommand {
         if let input {
             // Written from another thread: a large input must not wait on the output pipe filling up.
             let handle = inPipe.fileHandleForWriting
-            Thread.detachNewThread { handle.write(Data(input.utf8)); try? handle.close() }
+            Thread.detachNewThread {
+                handle.write(Data(input.utf8)); try? handle.close()
+            }
         }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,6 +1,6 @@
 import Foundation
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The requests `profile` counts, by the names `--only` and a baseline file use.
 enum ProfiledRequest: String, CaseIterable {
@@ -63,26 +63,34 @@ struct InstructionBaseline {
 
     var json: JSON {
         let sorted = counts.keys.sorted().map { (key: $0, value: JSON(counts[$0]!)) }
-        return .object([("format", JSON(Self.format)), ("scope", .string(mode.scope)), ("durability", .string(mode.durability)),
-                        ("build", .string(mode.build)), ("requests", JSON(requests)), ("counts", .object(sorted))])
+        return .object([
+            ("format", JSON(Self.format)), ("scope", .string(mode.scope)), ("durability", .string(mode.durability)),
+            ("build", .string(mode.build)), ("requests", JSON(requests)), ("counts", .object(sorted))
+        ])
     }
 
     func write(_ path: String) throws {
         var text = JSONCodec.encode(json)
         text.append(UInt8(ascii: "\n"))
-        guard FileManager.default.createFile(atPath: path, contents: Data(text)) else { throw BenchError("cannot write \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: Data(text)) else {
+            throw BenchError("cannot write \(path)")
+        }
     }
 
     /// The file at `path`, which must hold counts made in `expecting`'s mode. Every refusal names the file
     /// and what is wrong in it.
     static func read(_ path: String, expecting: Mode) throws -> InstructionBaseline {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError("--against: cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError("--against: cannot read \(path)")
+        }
         let parsed: InstructionBaseline
         do { parsed = try parse(Array(data)) } catch let error as BenchError {
             throw BenchError("--against: \(path): \(error.description)")
         }
         guard parsed.mode == expecting else {
-            throw BenchError("--against: \(path) holds counts of \(parsed.mode), this run counts \(expecting): run with the options it was saved with")
+            throw BenchError(
+                "--against: \(path) holds counts of \(parsed.mode), this run counts \(expecting): run with the options it was saved with"
+            )
         }
         return parsed
     }
@@ -95,22 +103,30 @@ struct InstructionBaseline {
         guard let scope = document["scope"]?.stringValue, ["requests-only", "whole-engine"].contains(scope) else {
             throw BenchError("scope: expected \"requests-only\" or \"whole-engine\"")
         }
-        guard let durability = document["durability"]?.stringValue, ["none", "normal", "full"].contains(durability) else {
+        guard let durability = document["durability"]?.stringValue, ["none", "normal", "full"].contains(durability)
+        else {
             throw BenchError("durability: expected \"none\", \"normal\" or \"full\"")
         }
         guard let build = document["build"]?.stringValue, ["release", "debug"].contains(build) else {
             throw BenchError("build: expected \"release\" or \"debug\"")
         }
-        guard let requests = document["requests"]?.intValue, requests > 20 else { throw BenchError("requests: expected a count over 20") }
+        guard let requests = document["requests"]?.intValue, requests > 20 else {
+            throw BenchError("requests: expected a count over 20")
+        }
         guard case .object(let members)? = document["counts"] else { throw BenchError("counts: expected an object") }
         var counts: [String: Int] = [:]
         for (key, value) in members {
             guard ProfiledRequest(rawValue: key) != nil else {
-                throw BenchError("counts.\(key): not a request that profile counts (\(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw BenchError(
+                    "counts.\(key): not a request that profile counts (\(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
-            guard let n = value.intValue, n > 0 else { throw BenchError("counts.\(key): expected a positive whole number") }
+            guard let n = value.intValue, n > 0 else {
+                throw BenchError("counts.\(key): expected a positive whole number")
+            }
             counts[key] = n
         }
-        return InstructionBaseline(mode: Mode(scope: scope, durability: durability, build: build), requests: requests, counts: counts)
+        return InstructionBaseline(
+            mode: Mode(scope: scope, durability: durability, build: build), requests: requests, counts: counts)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
-import ResponderJSON
 
 /// Scale: load time, engine memory per node and hit-test time as the world grows, and a 100k-deep chain.
 enum Scale {
@@ -21,7 +21,9 @@ enum Scale {
             let body = Requests.body("tree.load", rawParams: Worlds.params(tree: tree))
             var reply = [UInt8]()
             let load = try elapsed { reply = try c.call(body) }
-            guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("tree.load of \(count) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))") }
+            guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else {
+                throw BenchError("tree.load of \(count) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))")
+            }
             loads.append((count, load))
             let point: JSON = [12345, 67890]
             let hit = Percentiles(try c.roundTrips(Requests.body("hitTest", ["point": point]), count: 200))
@@ -31,14 +33,24 @@ enum Scale {
             let perNode = Double(memory.rss - before) / Double(count)
             let inProcess = try hitTestInProcess(tree, at: Point(12345, 67890))
             let big = count >= 1_000_000
-            report.add(Figure(name: "tree.load \(count) views (\(bytesText(Double(body.count))) request)", measured: seconds(load),
-                              baseline: loads.count > 1 ? "\(loads[0].0) views: \(seconds(loads[0].1))" : "—",
-                              ratio: loads.count > 1 ? load / loads[0].1 : nil,
-                              goal: big ? "≤ 3 s" : "linear", met: big ? load <= 3e9 : nil))
-            report.add(Figure(name: "engine RSS per view at \(count) (peak \(bytesText(Double(memory.peak))))", measured: String(format: "%.0f B", perNode),
-                              baseline: "—", ratio: nil, goal: big ? "≤ 400 B" : "", met: big ? perNode <= 400 : nil))
-            report.add(Figure(name: "hitTest at \(count): in-process / round trip", measured: "\(micros(inProcess)) / \(micros(hit.median))",
-                              baseline: "—", ratio: nil, goal: big ? "≤ 20 µs in-process" : "", met: big ? inProcess <= 20_000 : nil))
+            report.add(
+                Figure(
+                    name: "tree.load \(count) views (\(bytesText(Double(body.count))) request)",
+                    measured: seconds(load),
+                    baseline: loads.count > 1 ? "\(loads[0].0) views: \(seconds(loads[0].1))" : "—",
+                    ratio: loads.count > 1 ? load / loads[0].1 : nil,
+                    goal: big ? "≤ 3 s" : "linear", met: big ? load <= 3e9 : nil))
+            report.add(
+                Figure(
+                    name: "engine RSS per view at \(count) (peak \(bytesText(Double(memory.peak))))",
+                    measured: String(format: "%.0f B", perNode),
+                    baseline: "—", ratio: nil, goal: big ? "≤ 400 B" : "", met: big ? perNode <= 400 : nil))
+            report.add(
+                Figure(
+                    name: "hitTest at \(count): in-process / round trip",
+                    measured: "\(micros(inProcess)) / \(micros(hit.median))",
+                    baseline: "—", ratio: nil, goal: big ? "≤ 20 µs in-process" : "",
+                    met: big ? inProcess <= 20_000 : nil))
         }
         if let (count, load) = loads.last { try durable(report, count: count, inMemory: load, context) }
         try chain(report, sizes, context)
@@ -60,7 +72,9 @@ enum Scale {
         let body = Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.balanced(count)))
         var reply = [UInt8]()
         let load = try elapsed { reply = try c.call(body) }
-        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("tree.load of \(count) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))") }
+        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else {
+            throw BenchError("tree.load of \(count) failed: \(String(decoding: reply.prefix(300), as: UTF8.self))")
+        }
         kill(first.pid, SIGKILL)
         first.process.waitUntilExit()
         var engine: EngineProcess?
@@ -72,19 +86,28 @@ enum Scale {
         guard let engine else { return }
         defer { engine.stop() }
         let memory = try engine.settledMemory()
-        report.add(Figure(name: "tree.load \(count) views, state directory (committed before the reply)", measured: seconds(load),
-                          baseline: "in memory: \(seconds(inMemory))", ratio: load / inMemory, goal: "(printed)", met: nil))
-        report.add(Figure(name: "restart after kill -9 with \(count) views stored, to the first reply (peak \(bytesText(Double(memory.peak))))",
-                          measured: seconds(restart), baseline: "—", ratio: nil, goal: "(printed)", met: nil))
-        report.add(Figure(name: "engine RSS per view after that restart", measured: String(format: "%.0f B", Double(memory.rss - empty) / Double(count)),
-                          baseline: "—", ratio: nil, goal: "(printed)", met: nil))
+        report.add(
+            Figure(
+                name: "tree.load \(count) views, state directory (committed before the reply)", measured: seconds(load),
+                baseline: "in memory: \(seconds(inMemory))", ratio: load / inMemory, goal: "(printed)", met: nil))
+        report.add(
+            Figure(
+                name:
+                    "restart after kill -9 with \(count) views stored, to the first reply (peak \(bytesText(Double(memory.peak))))",
+                measured: seconds(restart), baseline: "—", ratio: nil, goal: "(printed)", met: nil))
+        report.add(
+            Figure(
+                name: "engine RSS per view after that restart",
+                measured: String(format: "%.0f B", Double(memory.rss - empty) / Double(count)),
+                baseline: "—", ratio: nil, goal: "(printed)", met: nil))
     }
 
     /// The median of in-process hit tests on the same world, loaded here.
     static func hitTestInProcess(_ tree: [UInt8], at point: Point) throws -> Double {
         var json = try JSONCodec.decode(tree)
         var state = SessionState()
-        _ = try state.load(tree: try NodeTree(wire: json, path: "tree"), limits: Limits(maxNodes: 3_000_000, maxDepth: 1_000_000))
+        _ = try state.load(
+            tree: try NodeTree(wire: json, path: "tree"), limits: Limits(maxNodes: 3_000_000, maxDepth: 1_000_000))
         JSON.release(&json)
         var samples = [Double]()
         for _ in 0..<1000 { samples.append(elapsed { _ = state.hitTest(at: point) }) }
@@ -99,15 +122,24 @@ enum Scale {
         let body = Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.chain(sizes.chain)))
         var reply = [UInt8]()
         let load = try elapsed { reply = try c.call(body) }
-        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("chain load failed: \(String(decoding: reply.prefix(300), as: UTF8.self))") }
+        guard reply.firstRange(of: Array("\"result\"".utf8)) != nil else {
+            throw BenchError("chain load failed: \(String(decoding: reply.prefix(300), as: UTF8.self))")
+        }
         var hitReply = [UInt8]()
         let hit = try elapsed { hitReply = try c.call(Requests.body("hitTest", ["point": [50, 50]])) }
         let deepest = "\"d\(sizes.chain - 1)\""
-        guard hitReply.firstRange(of: Array(deepest.utf8)) != nil else { throw BenchError("the chain's hit test did not reach its deepest view") }
+        guard hitReply.firstRange(of: Array(deepest.utf8)) != nil else {
+            throw BenchError("the chain's hit test did not reach its deepest view")
+        }
         var snapshot = [UInt8]()
         let snap = try elapsed { snapshot = try c.call(Requests.body("session.snapshot", [:])) }
-        guard snapshot.firstRange(of: Array("\"result\"".utf8)) != nil else { throw BenchError("chain snapshot failed") }
-        report.add(Figure(name: "\(sizes.chain)-deep chain: load / hitTest / snapshot", measured: "\(seconds(load)) / \(seconds(hit)) / \(seconds(snap))",
-                          baseline: "—", ratio: nil, goal: "works", met: true))
+        guard snapshot.firstRange(of: Array("\"result\"".utf8)) != nil else {
+            throw BenchError("chain snapshot failed")
+        }
+        report.add(
+            Figure(
+                name: "\(sizes.chain)-deep chain: load / hitTest / snapshot",
+                measured: "\(seconds(load)) / \(seconds(hit)) / \(seconds(snap))",
+                baseline: "—", ratio: nil, goal: "works", met: true))
     }
 }

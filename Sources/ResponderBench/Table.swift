@@ -36,9 +36,13 @@ final class Report {
 }
 
 func micros(_ nanoseconds: Double) -> String { String(format: "%.1f µs", nanoseconds / 1000) }
-func perSecond(_ rate: Double) -> String { rate >= 10_000 ? String(format: "%.0fk/s", rate / 1000) : String(format: "%.0f/s", rate) }
+func perSecond(_ rate: Double) -> String {
+    rate >= 10_000 ? String(format: "%.0fk/s", rate / 1000) : String(format: "%.0f/s", rate)
+}
 func bytesText(_ n: Double) -> String {
-    n >= 1_073_741_824 ? String(format: "%.2f GB", n / 1_073_741_824) : n >= 1_048_576 ? String(format: "%.1f MB", n / 1_048_576) : String(format: "%.0f B", n)
+    n >= 1_073_741_824
+        ? String(format: "%.2f GB", n / 1_073_741_824)
+        : n >= 1_048_576 ? String(format: "%.1f MB", n / 1_048_576) : String(format: "%.0f B", n)
 }
 func seconds(_ nanoseconds: Double) -> String {
     nanoseconds >= 1e9 ? String(format: "%.2f s", nanoseconds / 1e9) : String(format: "%.1f ms", nanoseconds / 1e6)

@@ -13,7 +13,8 @@ struct ThreadCPU {
         let tasks = "/proc/\(pid)/task"
         for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
             guard let stat = try? String(contentsOfFile: "\(tasks)/\(tid)/schedstat", encoding: .utf8),
-                  let first = stat.split(separator: " ").first, let ns = Double(first) else { continue }
+                let first = stat.split(separator: " ").first, let ns = Double(first)
+            else { continue }
             let name = (try? String(contentsOfFile: "\(tasks)/\(tid)/comm", encoding: .utf8)) ?? ""
             if name.hasPrefix("ZMQbg/IO") { total.io += ns } else if !name.hasPrefix("ZMQbg/") { total.own += ns }
         }

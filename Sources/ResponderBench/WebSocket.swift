@@ -14,7 +14,9 @@ final class WebSocket {
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw BenchError("cannot connect to 127.0.0.1:\(port)") }
         var one: Int32 = 1
@@ -23,12 +25,17 @@ final class WebSocket {
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        try write(Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
+        try write(
+            Array(
+                "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    .utf8))
         let end = Array("\r\n\r\n".utf8)
         while buffer.firstRange(of: end) == nil { try fill() }
         let headerEnd = buffer.firstRange(of: end)!.upperBound
         let status = String(decoding: buffer[..<headerEnd], as: UTF8.self)
-        guard status.hasPrefix("HTTP/1.1 101") else { throw BenchError("WebSocket upgrade refused: \(status.prefix(80))") }
+        guard status.hasPrefix("HTTP/1.1 101") else {
+            throw BenchError("WebSocket upgrade refused: \(status.prefix(80))")
+        }
         buffer.removeFirst(headerEnd)
     }
 
@@ -100,7 +107,9 @@ func httpGet(port: UInt16, path: String) throws -> [UInt8] {
     address.sin_port = port.bigEndian
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { throw BenchError("cannot connect to 127.0.0.1:\(port)") }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)

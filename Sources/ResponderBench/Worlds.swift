@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The worlds the suite measures on, written straight to bytes (a million nodes never become a `JSON` tree here).
 enum Worlds {
@@ -30,7 +30,8 @@ enum Worlds {
     /// The same layout as an HTML page for Chromium: absolutely positioned divs, 1,111 elements with html,
     /// head and body (the body plays the window).
     static func grid1110HTML() -> String {
-        var html = "<!doctype html><html><head></head><body style=\"margin:0;position:relative;width:1000px;height:1000px\">"
+        var html =
+            "<!doctype html><html><head></head><body style=\"margin:0;position:relative;width:1000px;height:1000px\">"
         func div(_ id: String, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> String {
             "<div id=\"\(id)\" style=\"position:absolute;left:\(x)px;top:\(y)px;width:\(width)px;height:\(height)px\">"
         }
@@ -38,7 +39,9 @@ enum Worlds {
             html += div("p\(p)", 0, p * 100, 1000, 100)
             for g in 0..<10 {
                 html += div("g\(p)_\(g)", g * 100, 0, 100, 100)
-                for l in 0..<10 where !(p == 9 && g == 9 && l == 9) { html += div("l\(p)_\(g)_\(l)", 0, l * 10, 100, 10) + "</div>" }
+                for l in 0..<10 where !(p == 9 && g == 9 && l == 9) {
+                    html += div("l\(p)_\(g)_\(l)", 0, l * 10, 100, 10) + "</div>"
+                }
                 html += "</div>"
             }
             html += "</div>"
@@ -53,7 +56,9 @@ enum Worlds {
         var w = JSONWriter(reservingCapacity: count * 72)
         openApplication(&w)
         // Explicit stack: (node, frame, level); negative node closes the node -node-1.
-        var stack: [(node: Int, x: Double, y: Double, width: Double, height: Double, level: Int)] = [(0, 0, 0, 1_000_000, 1_000_000, 0)]
+        var stack: [(node: Int, x: Double, y: Double, width: Double, height: Double, level: Int)] = [
+            (0, 0, 0, 1_000_000, 1_000_000, 0)
+        ]
         while let top = stack.popLast() {
             if top.node < 0 {
                 close(&w)
@@ -71,7 +76,11 @@ enum Worlds {
                 guard child < count else { continue }
                 let width = across ? top.width / 10 : top.width
                 let height = across ? top.height : top.height / 10
-                stack.append((child, across ? Double(k) * width : 0, across ? 0 : Double(k) * height, width, height, top.level + 1))
+                stack.append(
+                    (
+                        child, across ? Double(k) * width : 0, across ? 0 : Double(k) * height, width, height,
+                        top.level + 1
+                    ))
             }
         }
         closeApplication(&w)
@@ -104,7 +113,9 @@ enum Worlds {
     }
 
     /// The key window `W` (inside the application unless `inApplication` is false); `closeWindow` ends both.
-    private static func openWindow(_ w: inout JSONWriter, _ x: Double, _ y: Double, _ width: Double, _ height: Double, inApplication: Bool = true) {
+    private static func openWindow(
+        _ w: inout JSONWriter, _ x: Double, _ y: Double, _ width: Double, _ height: Double, inApplication: Bool = true
+    ) {
         if inApplication { openApplication(&w) }
         w.beginObject()
         w.key("id"); w.string("W")
@@ -124,7 +135,9 @@ enum Worlds {
     }
 
     /// Opens a view and its children array; `close` ends both.
-    private static func open(_ w: inout JSONWriter, _ id: String, _ x: Double, _ y: Double, _ width: Double, _ height: Double) {
+    private static func open(
+        _ w: inout JSONWriter, _ id: String, _ x: Double, _ y: Double, _ width: Double, _ height: Double
+    ) {
         w.beginObject()
         w.key("id"); w.string(id)
         w.key("kind"); w.string("view")

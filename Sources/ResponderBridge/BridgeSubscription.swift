@@ -1,8 +1,8 @@
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderProtocol
 import Synchronization
-import ResponderJSON
 
 /// One `bridge.subscribe`: a thread of its own follows the session gap-free (SessionFollower: its own
 /// subscriber and its own connection for replays) and writes each event as an `event` notification. Gaps it
@@ -25,8 +25,10 @@ package final class BridgeSubscription: Sendable {
     /// Set once `onEnd` has run (on the subscription's thread only).
     private let ended = Mutex(false)
 
-    package init(session: String, streams: [EventStream]?, since: Int?, requestID: [UInt8]?, connector: EngineThread.Connector,
-         writer: FrameWriter, onEnd: @escaping @Sendable (BridgeSubscription) -> Void) {
+    package init(
+        session: String, streams: [EventStream]?, since: Int?, requestID: [UInt8]?, connector: EngineThread.Connector,
+        writer: FrameWriter, onEnd: @escaping @Sendable (BridgeSubscription) -> Void
+    ) {
         self.session = session
         self.streams = streams
         self.since = since
@@ -39,7 +41,9 @@ package final class BridgeSubscription: Sendable {
     /// Follows on an EngineThread of its own, which closes its connection once the subscription ends.
     package func start() {
         do {
-            _ = try EngineThread(name: "bridge-events-\(session)", connector: connector) { [self] context in run(context) }
+            _ = try EngineThread(name: "bridge-events-\(session)", connector: connector) { [self] context in
+                run(context)
+            }
         } catch {
             defer { end() }
             reply(.failure(RPCError(.internalError, error.description)))
@@ -75,7 +79,11 @@ package final class BridgeSubscription: Sendable {
     /// Leaves the registry: before `bridge.ended` is written, so that a client reacting to it (subscribing
     /// again, unsubscribing) no longer finds this subscription.
     private func end() {
-        guard !ended.withLock({ e in defer { e = true }; return e }) else { return }
+        guard
+            !ended.withLock({ e in
+                defer { e = true }; return e
+            })
+        else { return }
         onEnd(self)
     }
 
@@ -87,7 +95,9 @@ package final class BridgeSubscription: Sendable {
             // Start from where the session is now, or from the client's own seq: a replay ring lookup rather
             // than a snapshot, which the client takes itself if it wants one (and may hold a large world).
             var from = since ?? 0
-            if since == nil { from = try connection.send(TraceReplayRequest(session: session, after: Int(1 << 52))).seq }
+            if since == nil {
+                from = try connection.send(TraceReplayRequest(session: session, after: Int(1 << 52))).seq
+            }
             let follower = try SessionFollower(connection: connection, session: session, streams: streams, since: from)
             reply(.success(["session": .string(session), "seq": JSON(from)]))
             answered = true
@@ -100,7 +110,8 @@ package final class BridgeSubscription: Sendable {
             } else {
                 end()
                 notify("bridge.ended", ["session": .string(session), "reason": .string(error.description)])
-                FileHandle.standardError.write(Data("bridge: events of \(session) stopped: \(error.description)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("bridge: events of \(session) stopped: \(error.description)\n".utf8))
             }
         }
     }
@@ -118,13 +129,21 @@ package final class BridgeSubscription: Sendable {
             case .event(let e):
                 sent = notify("event", ["topic": .string(e.topic), "event": e.body])
             case .recovered(let after, let through, let count):
-                sent = notify("bridge.recovered", ["session": .string(session), "after": JSON(after), "through": JSON(through), "count": JSON(count)])
+                sent = notify(
+                    "bridge.recovered",
+                    ["session": .string(session), "after": JSON(after), "through": JSON(through), "count": JSON(count)])
             case .snapshot(let s):
                 // REPLAY_EXPIRED: the events after `last` are gone; the stream goes on from the new state.
-                sent = notify("bridge.recovered", ["session": .string(session), "after": JSON(last), "through": JSON(s.seq), "count": 0, "expired": true])
+                sent = notify(
+                    "bridge.recovered",
+                    [
+                        "session": .string(session), "after": JSON(last), "through": JSON(s.seq), "count": 0,
+                        "expired": true
+                    ])
             case .system(let e):
                 guard e.topic == "$sys/sessions", e.body["session"]?.stringValue == session,
-                      e.body["action"]?.stringValue == "deleted" else { continue }
+                    e.body["action"]?.stringValue == "deleted"
+                else { continue }
                 // The session is over; so is the subscription, and the client is told why.
                 end()
                 if notify("event", ["topic": .string(e.topic), "event": e.body]) {

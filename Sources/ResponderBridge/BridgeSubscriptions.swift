@@ -1,7 +1,7 @@
 import ResponderClient
+import ResponderJSON
 import ResponderProtocol
 import Synchronization
-import ResponderJSON
 
 /// The bridge's own methods, `bridge.subscribe` and `bridge.unsubscribe` (Protocol/README.md, "The stdio
 /// bridge"), and the subscriptions they hold: at most one per session.
@@ -25,8 +25,10 @@ package final class BridgeSubscriptions: Sendable {
             case "bridge.subscribe": try subscribe(request, writtenID: writtenID)
             case "bridge.unsubscribe": try unsubscribe(request, writtenID: writtenID)
             default:
-                throw RPCError(.methodNotFound, "no bridge method \(request.method) (the bridge has bridge.subscribe and bridge.unsubscribe)",
-                               [("method", .string(request.method))])
+                throw RPCError(
+                    .methodNotFound,
+                    "no bridge method \(request.method) (the bridge has bridge.subscribe and bridge.unsubscribe)",
+                    [("method", .string(request.method))])
             }
         } catch {
             answer(request, writtenID, .failure(error))
@@ -48,13 +50,17 @@ package final class BridgeSubscriptions: Sendable {
         let streams = try params.streams("streams")
         let since = try params.integer("since")
         try params.done()
-        let subscription = BridgeSubscription(session: session, streams: streams, since: since, requestID: request.id == nil ? nil : writtenID,
-                                              connector: connector, writer: writer) { [weak self] ended in
+        let subscription = BridgeSubscription(
+            session: session, streams: streams, since: since, requestID: request.id == nil ? nil : writtenID,
+            connector: connector, writer: writer
+        ) { [weak self] ended in
             self?.active.withLock { a in if a[ended.session] === ended { a[ended.session] = nil } }
         }
         try active.withLock { (a) throws(RPCError) in
             guard a[session] == nil else {
-                throw RPCError(.invalidParams, "already subscribed to \(session); bridge.unsubscribe first", [("field", "session")])
+                throw RPCError(
+                    .invalidParams, "already subscribed to \(session); bridge.unsubscribe first", [("field", "session")]
+                )
             }
             a[session] = subscription
         }
@@ -96,25 +102,32 @@ package final class BridgeSubscriptions: Sendable {
 
         mutating func string(_ key: String) throws(RPCError) -> String? {
             guard let value = take(key) else { return nil }
-            guard let s = value.stringValue else { throw RPCError(.invalidParams, "\(key) must be a string", [("field", .string(key))]) }
+            guard let s = value.stringValue else {
+                throw RPCError(.invalidParams, "\(key) must be a string", [("field", .string(key))])
+            }
             return s
         }
 
         mutating func integer(_ key: String) throws(RPCError) -> Int? {
             guard let value = take(key) else { return nil }
-            guard let n = value.intValue, n >= 0 else { throw RPCError(.invalidParams, "\(key) must be an integer ≥ 0", [("field", .string(key))]) }
+            guard let n = value.intValue, n >= 0 else {
+                throw RPCError(.invalidParams, "\(key) must be an integer ≥ 0", [("field", .string(key))])
+            }
             return n
         }
 
         mutating func streams(_ key: String) throws(RPCError) -> [EventStream]? {
             guard let value = take(key) else { return nil }
             guard let items = value.arrayValue, !items.isEmpty else {
-                throw RPCError(.invalidParams, "\(key) must be a non-empty array of tree, trace, focus", [("field", .string(key))])
+                throw RPCError(
+                    .invalidParams, "\(key) must be a non-empty array of tree, trace, focus", [("field", .string(key))])
             }
             var streams: [EventStream] = []
             for (i, item) in items.enumerated() {
                 guard let s = item.stringValue.flatMap(EventStream.init(rawValue:)) else {
-                    throw RPCError(.invalidParams, "\(key)[\(i)] must be tree, trace or focus", [("field", .string("\(key)[\(i)]"))])
+                    throw RPCError(
+                        .invalidParams, "\(key)[\(i)] must be tree, trace or focus",
+                        [("field", .string("\(key)[\(i)]"))])
                 }
                 streams.append(s)
             }

@@ -33,8 +33,10 @@ package final class EngineRelay: Sendable {
     /// Connects on the relay's thread before it returns, so that an engine that cannot be reached (or refuses
     /// the connection) is the caller's error, said before anything is relayed. `locate` finds the engine now,
     /// to notice a restart.
-    package init(connector: EngineThread.Connector, writer: FrameWriter, ids: ExactID,
-                 locate: @escaping @Sendable () throws(ClientError) -> EngineAddress) throws(ClientError) {
+    package init(
+        connector: EngineThread.Connector, writer: FrameWriter, ids: ExactID,
+        locate: @escaping @Sendable () throws(ClientError) -> EngineAddress
+    ) throws(ClientError) {
         let counts = shared
         thread = try EngineThread(name: "bridge-relay", connector: connector) { context in
             Self.run(context, writer: writer, ids: ids, counts: counts, locate: locate)
@@ -76,8 +78,10 @@ package final class EngineRelay: Sendable {
         return false
     }
 
-    private static func run(_ context: EngineThread.Context, writer: FrameWriter, ids: ExactID, counts: RelayCounts,
-                            locate: @Sendable () throws(ClientError) -> EngineAddress) {
+    private static func run(
+        _ context: EngineThread.Context, writer: FrameWriter, ids: ExactID, counts: RelayCounts,
+        locate: @Sendable () throws(ClientError) -> EngineAddress
+    ) {
         var lastCheck = Date()
         while context.runJobs() {
             guard let connection = context.current else {

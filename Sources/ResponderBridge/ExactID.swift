@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderProtocol
 import Synchronization
-import ResponderJSON
 
 /// Echoing request ids byte for byte. The engine echoes an id as the JSON value it read, written by its own
 /// writer: `1e3` comes back as `1000`, and an integer of 16 digits or more as a double (`…991.0`, or rounded
@@ -38,8 +38,11 @@ package final class ExactID: Sendable {
     /// `"jsonrpc"`, so only the start of a reply is searched).
     package func restore(_ reply: [UInt8]) -> [UInt8] {
         guard state.withLock({ !$0.standIns.isEmpty }), let range = Self.idRange(in: reply),
-              reply[range].starts(with: Self.prefix) else { return reply }
-        guard let written = state.withLock({ $0.standIns.removeValue(forKey: Array(reply[range])) }) else { return reply }
+            reply[range].starts(with: Self.prefix)
+        else { return reply }
+        guard let written = state.withLock({ $0.standIns.removeValue(forKey: Array(reply[range])) }) else {
+            return reply
+        }
         return Array(reply[..<range.lowerBound]) + written + Array(reply[range.upperBound...])
     }
 
@@ -57,7 +60,9 @@ package final class ExactID: Sendable {
     /// reads duplicates), or nil. Reads only the top level: nested values are skipped by counting brackets.
     package static func idRange(in text: [UInt8]) -> Range<Int>? {
         var i = 0
-        func skipSpace() { while i < text.count, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 } }
+        func skipSpace() {
+            while i < text.count, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 }
+        }
         /// Moves past a string starting at `i` (a quote); false if it never ends.
         func skipString() -> Bool {
             i += 1
@@ -88,7 +93,9 @@ package final class ExactID: Sendable {
                 }
                 return false
             default:
-                let delimiters: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09]
+                let delimiters: Set<UInt8> = [
+                    UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09
+                ]
                 let start = i
                 while i < text.count, !delimiters.contains(text[i]) { i += 1 }
                 return i > start
@@ -103,14 +110,14 @@ package final class ExactID: Sendable {
             guard i < text.count, text[i] == UInt8(ascii: "\"") else { return found }
             let keyStart = i
             guard skipString() else { return nil }
-            let key = try? JSONCodec.decode(Array(text[keyStart ..< i]))
+            let key = try? JSONCodec.decode(Array(text[keyStart..<i]))
             skipSpace()
             guard i < text.count, text[i] == UInt8(ascii: ":") else { return nil }
             i += 1
             skipSpace()
             let valueStart = i
             guard skipValue() else { return nil }
-            if key == .string("id") { found = valueStart ..< i }
+            if key == .string("id") { found = valueStart..<i }
             skipSpace()
             guard i < text.count, text[i] == UInt8(ascii: ",") else { return found }
             i += 1

@@ -58,7 +58,7 @@ package struct FrameReader {
                 }
             case .body(let length):
                 guard buffer.count - start >= length else { return nil }
-                let body = Array(buffer[start ..< start + length])
+                let body = Array(buffer[start..<start + length])
                 start += length
                 state = .header
                 return .message(body)
@@ -91,10 +91,12 @@ package struct FrameReader {
         var lineStart = start
         while true {
             guard let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
-                if buffer.count - start > maxHeaderBytes { return fail("a header longer than \(maxHeaderBytes) bytes without an empty line") }
+                if buffer.count - start > maxHeaderBytes {
+                    return fail("a header longer than \(maxHeaderBytes) bytes without an empty line")
+                }
                 return .needMore
             }
-            var line = buffer[lineStart ..< newline]
+            var line = buffer[lineStart..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             lineStart = newline + 1
             if line.isEmpty { break }
@@ -105,7 +107,9 @@ package struct FrameReader {
             let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces
             // Other headers (Content-Type) are allowed by the framing and carry nothing the bridge needs.
             guard name == "content-length" else { continue }
-            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let n = Int(value) else {
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let n = Int(value)
+            else {
                 return fail("Content-Length is not a byte count: \(Self.show(line))")
             }
             length = n
@@ -138,7 +142,7 @@ package struct FrameReader {
         let key = Array("content-length:".utf8)
         var i = start
         while i + key.count <= buffer.count {
-            if zip(buffer[i ..< i + key.count], key).allSatisfy({ Self.lower($0) == $1 }) {
+            if zip(buffer[i..<i + key.count], key).allSatisfy({ Self.lower($0) == $1 }) {
                 start = i
                 state = .header
                 return true

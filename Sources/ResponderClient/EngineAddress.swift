@@ -1,7 +1,7 @@
 import Foundation
-import ResponderProtocol
 import ResponderJSON
 import ResponderLocal
+import ResponderProtocol
 
 /// Where an engine listens, as read from its discovery file or given explicitly.
 public struct EngineAddress: Sendable, Equatable {
@@ -27,11 +27,15 @@ public struct EngineAddress: Sendable, Equatable {
     }
 
     /// Finds the engine: explicit endpoints first, then RESPONDER_RPC + RESPONDER_EVENTS, then the discovery file.
-    public static func locate(name: String = "default", directory: String? = nil, rpc: String? = nil, events: String? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClientError) -> EngineAddress {
+    public static func locate(
+        name: String = "default", directory: String? = nil, rpc: String? = nil, events: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ClientError) -> EngineAddress {
         let serverKey = environment["RESPONDER_SERVER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         if let rpc, let events { return EngineAddress(rpc: rpc, events: events, serverKey: serverKey) }
-        if let rpc = environment["RESPONDER_RPC"], let events = environment["RESPONDER_EVENTS"], !rpc.isEmpty, !events.isEmpty {
+        if let rpc = environment["RESPONDER_RPC"], let events = environment["RESPONDER_EVENTS"], !rpc.isEmpty,
+            !events.isEmpty
+        {
             return EngineAddress(rpc: rpc, events: events, serverKey: serverKey)
         }
         let dir = directory ?? defaultDirectory(environment: environment)
@@ -49,7 +53,8 @@ public struct EngineAddress: Sendable, Equatable {
         if let pid, !isAlive(pid) {
             throw .noEngine("the engine named \"\(name)\" is not running (pid \(pid) in \(path) is gone)")
         }
-        return EngineAddress(rpc: file.rpc, events: file.events, name: file.name, pid: pid, serverKey: file.curveServerKey)
+        return EngineAddress(
+            rpc: file.rpc, events: file.events, name: file.name, pid: pid, serverKey: file.curveServerKey)
     }
 
     /// Whether process `pid` exists (one we may not signal counts as existing).
@@ -74,9 +79,11 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .noEngine(let m), .transport(let m), .badReply(let m): return m
         case .timeout(let method, let seconds, let pid?):
-            return "no reply to \(method): the engine (pid \(pid)) has not answered within \(Self.seconds(seconds)) s; it may be busy with a large request"
+            return
+                "no reply to \(method): the engine (pid \(pid)) has not answered within \(Self.seconds(seconds)) s; it may be busy with a large request"
         case .timeout(let method, let seconds, nil):
-            return "no reply to \(method) within \(Self.seconds(seconds)) s: the engine may be busy with a large request, or not running"
+            return
+                "no reply to \(method) within \(Self.seconds(seconds)) s: the engine may be busy with a large request, or not running"
         case .engineGone(let method, let pid):
             return "the engine (pid \(pid)) is gone: it stopped before answering \(method)"
         case .rpc(let e): return "\(e.name.rawValue) (\(e.code)): \(e.message)"

@@ -29,8 +29,10 @@ public final class EngineThread: Sendable {
         /// thread keeps its first connection until the body drops it.
         public var followsEngine: Bool
 
-        public init(timeoutSeconds: Double, clientName: String?, kind: String?, followsEngine: Bool = false,
-                    locate: @escaping @Sendable () throws(ClientError) -> EngineAddress) {
+        public init(
+            timeoutSeconds: Double, clientName: String?, kind: String?, followsEngine: Bool = false,
+            locate: @escaping @Sendable () throws(ClientError) -> EngineAddress
+        ) {
             self.locate = locate
             self.timeoutSeconds = timeoutSeconds
             self.clientName = clientName
@@ -175,10 +177,13 @@ public final class EngineThread: Sendable {
 
     /// Runs `job` on the thread with the connection and returns its result. A connection that cannot be made
     /// is the job's error.
-    public func perform<T: Sendable>(_ job: @escaping @Sendable (ResponderConnection) throws(ClientError) -> T) async throws(ClientError) -> T {
+    public func perform<T: Sendable>(_ job: @escaping @Sendable (ResponderConnection) throws(ClientError) -> T)
+        async throws(ClientError) -> T
+    {
         let outcome: Result<T, ClientError> = await withCheckedContinuation { continuation in
             enqueue { context in
-                continuation.resume(returning: Result { () throws(ClientError) -> T in try job(try context.liveConnection()) })
+                continuation.resume(
+                    returning: Result { () throws(ClientError) -> T in try job(try context.liveConnection()) })
             }
         }
         return try outcome.get()
@@ -186,7 +191,9 @@ public final class EngineThread: Sendable {
 
     /// As `perform`, for a caller that is not async: blocks the calling thread until the job has run. Never
     /// call it from the thread's own body or from Swift's cooperative pool.
-    public func performAndWait<T: Sendable>(_ job: @escaping @Sendable (ResponderConnection) throws(ClientError) -> T) throws(ClientError) -> T {
+    public func performAndWait<T: Sendable>(_ job: @escaping @Sendable (ResponderConnection) throws(ClientError) -> T)
+        throws(ClientError) -> T
+    {
         let outcome = Handoff<Result<T, ClientError>>()
         enqueue { context in
             outcome.put(Result { () throws(ClientError) -> T in try job(try context.liveConnection()) })
@@ -207,7 +214,9 @@ public final class EngineThread: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             enqueue { context in
                 context.clientName = clientName
-                if let connection = context.current, !context.isStopping { try? self.connector.hello(connection, name: clientName) }
+                if let connection = context.current, !context.isStopping {
+                    try? self.connector.hello(connection, name: clientName)
+                }
                 continuation.resume()
             }
         }

@@ -1,7 +1,7 @@
 import Foundation
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
-import ResponderJSON
 
 /// One published event: its topic and body. The body is held (a tree event holds the whole world), so an
 /// event is freed without recursion wherever its last copy goes.
@@ -29,12 +29,16 @@ public final class EventSubscriber {
     private let handshakes: HandshakeWatch
 
     /// `topics` are prefixes such as "default/" or "default/trace"; `$sys/` events are always received.
-    public init(address: EngineAddress, topics: [String], welcomeTimeoutSeconds: Double = 10, receiveHighWaterMark: Int = 0) throws(ClientError) {
+    public init(
+        address: EngineAddress, topics: [String], welcomeTimeoutSeconds: Double = 10, receiveHighWaterMark: Int = 0
+    ) throws(ClientError) {
         let curve = try ClientKeys.credentials(for: address)
         do {
             context = try ZMQContext()
             socket = try ZMQSocket(context: context, type: .sub)
-            if let curve { try socket.setCurveClient(serverKey: curve.server, publicKey: curve.public, secretKey: curve.secret) }
+            if let curve {
+                try socket.setCurveClient(serverKey: curve.server, publicKey: curve.public, secretKey: curve.secret)
+            }
             try socket.setLinger(0)
             try socket.setReceiveHWM(receiveHighWaterMark)
             // `$sys/` last: subscriptions reach the engine in order, so a `$sys/tick` received proves them all live.
@@ -65,13 +69,16 @@ public final class EventSubscriber {
         while true {
             let wait = deadline.map { max(0, Int(($0.timeIntervalSinceNow * 1000).rounded(.up))) } ?? -1
             let ready: [PollResult]
-            do { ready = try ZMQ.poll(items: [.socket(socket, .readable), handshakes.pollItem], timeoutMs: wait) } catch {
+            do { ready = try ZMQ.poll(items: [.socket(socket, .readable), handshakes.pollItem], timeoutMs: wait) } catch
+            {
                 throw .transport("receive failed: \(error)")
             }
             // A refused handshake never brings the welcome: say so now.
             if ready.contains(where: { $0.index == 1 }) { try handshakes.check() }
             if ready.contains(where: { $0.index == 0 }) {
-                do { return try socket.receiveMultipart(dontWait: true) } catch { throw .transport("receive failed: \(error)") }
+                do { return try socket.receiveMultipart(dontWait: true) } catch {
+                    throw .transport("receive failed: \(error)")
+                }
             }
             if ready.isEmpty || wait == 0 { return nil }
         }

@@ -32,15 +32,20 @@ final class HandshakeWatch {
         let curve = address.serverKey != nil
         switch outcome {
         case .refused(let status):
-            throw .transport("the engine refused this client (ZAP status \(status)): " + (curve
-                ? "its key is not in the engine's authorized_clients (`responder keygen --authorize`, or add the public key there)"
-                : "its user is not the engine's (start the engine with --allow-uid \(getuid())), or the engine expects CURVE"))
+            throw .transport(
+                "the engine refused this client (ZAP status \(status)): "
+                    + (curve
+                        ? "its key is not in the engine's authorized_clients (`responder keygen --authorize`, or add the public key there)"
+                        : "its user is not the engine's (start the engine with --allow-uid \(getuid())), or the engine expects CURVE")
+            )
         case .failed:
             failures += 1
             guard failures >= 2 else { return }
-            throw .transport("the security handshake with \(address.rpc) failed: " + (curve
-                ? "the engine's key is not the curveServerKey this client used (a stale discovery file or RESPONDER_SERVER_KEY?)"
-                : "the engine expects CURVE (tcp) and this client connected without it"))
+            throw .transport(
+                "the security handshake with \(address.rpc) failed: "
+                    + (curve
+                        ? "the engine's key is not the curveServerKey this client used (a stale discovery file or RESPONDER_SERVER_KEY?)"
+                        : "the engine expects CURVE (tcp) and this client connected without it"))
         case .succeeded:
             failures = 0
         }

@@ -10,14 +10,17 @@ extension ResponderConnection {
     /// Sends one request body unchanged (waiting up to `timeoutSeconds` while it cannot be queued; a refused
     /// handshake is reported).
     public func forward(_ body: [UInt8]) throws(ClientError) {
-        try queue([[], body], method: "a forwarded request", timeout: timeoutSeconds, deadline: Date().addingTimeInterval(timeoutSeconds))
+        try queue(
+            [[], body], method: "a forwarded request", timeout: timeoutSeconds,
+            deadline: Date().addingTimeInterval(timeoutSeconds))
     }
 
     /// The reply bodies that have arrived, waiting up to `timeoutMs` (-1: forever) for the first one, or until
     /// `waker` is woken (then possibly none). Each is the last frame of an engine reply, byte for byte.
     public func forwardedReplies(timeoutMs: Int, wakingOn waker: RelayWaker) throws(ClientError) -> [[UInt8]] {
         do {
-            let ready = try ZMQ.poll(items: [.socket(socket, .readable), waker.pollWaker.pollItem], timeoutMs: timeoutMs)
+            let ready = try ZMQ.poll(
+                items: [.socket(socket, .readable), waker.pollWaker.pollItem], timeoutMs: timeoutMs)
             if ready.contains(where: { $0.index == 1 }) { waker.pollWaker.drain() }
             var replies: [[UInt8]] = []
             // Everything already queued, so that a burst of replies costs one poll.

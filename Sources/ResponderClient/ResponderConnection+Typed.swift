@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 extension ResponderConnection {
     /// Sends a typed request (its members are the params) and returns its typed result, throwing `.rpc` for an

@@ -1,7 +1,7 @@
 import Foundation
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
-import ResponderJSON
 
 /// A synchronous JSON-RPC client over a DEALER socket. Not thread-safe: one owner, like the socket.
 public final class ResponderConnection {
@@ -30,7 +30,9 @@ public final class ResponderConnection {
         do {
             context = try ZMQContext()
             socket = try ZMQSocket(context: context, type: .dealer)
-            if let curve { try socket.setCurveClient(serverKey: curve.server, publicKey: curve.public, secretKey: curve.secret) }
+            if let curve {
+                try socket.setCurveClient(serverKey: curve.server, publicKey: curve.public, secretKey: curve.secret)
+            }
             try socket.setLinger(0)
             if let routingID { try socket.setRoutingID(routingID) }
             handshakes = try HandshakeWatch(context: context, socket: socket, address: address)
@@ -56,7 +58,8 @@ public final class ResponderConnection {
     /// `timeout(forRequestBytes:)`; an engine whose process (the discovery file's pid) is gone ends the wait at once.
     public func send(_ method: String, _ params: JSON = [:]) throws(ClientError) -> JSON {
         var params = params
-        if let sessionOwner, SessionOwner.methods.contains(method), params["owner"] == nil, params.objectMembers != nil {
+        if let sessionOwner, SessionOwner.methods.contains(method), params["owner"] == nil, params.objectMembers != nil
+        {
             params = params.setting("owner", .string(sessionOwner))
         }
         let id = nextID
@@ -74,7 +77,10 @@ public final class ResponderConnection {
             guard remaining > 0 else { throw .timeout(method: method, seconds: timeout, pid: address.pid) }
             // Wake at least once a second: to report the wait, and to notice an engine that has gone away.
             let ready: [PollResult]
-            do { ready = try ZMQ.poll(items: [.socket(socket, .readable), handshakes.pollItem], timeoutMs: min(remaining, 1000)) } catch {
+            do {
+                ready = try ZMQ.poll(
+                    items: [.socket(socket, .readable), handshakes.pollItem], timeoutMs: min(remaining, 1000))
+            } catch {
                 throw .transport("poll failed: \(error)")
             }
             // A refused handshake never brings a reply: say so now.
@@ -89,10 +95,14 @@ public final class ResponderConnection {
                 continue
             }
             let frames: [[UInt8]]?
-            do { frames = try socket.receiveMultipart(dontWait: true) } catch { throw .transport("receive failed: \(error)") }
+            do { frames = try socket.receiveMultipart(dontWait: true) } catch {
+                throw .transport("receive failed: \(error)")
+            }
             guard let frames, let last = frames.last else { continue }
             var reply: JSON
-            do { reply = try JSONCodec.decode(last) } catch { throw .badReply("the engine sent invalid JSON: \(error)") }
+            do { reply = try JSONCodec.decode(last) } catch {
+                throw .badReply("the engine sent invalid JSON: \(error)")
+            }
             // Replies to earlier requests that timed out are skipped (and freed without recursion: a reply can
             // hold a tree as deep as the world).
             guard reply["id"]?.intValue == id else {
@@ -118,7 +128,8 @@ public final class ResponderConnection {
     /// Sends a notification (no reply).
     public func notify(_ method: String, _ params: JSON = [:]) throws(ClientError) {
         let body = JSONCodec.encode(RPCRequest(id: nil, method: method, params: params).json)
-        try queue([[], body], method: method, timeout: timeoutSeconds, deadline: Date().addingTimeInterval(timeoutSeconds))
+        try queue(
+            [[], body], method: method, timeout: timeoutSeconds, deadline: Date().addingTimeInterval(timeoutSeconds))
     }
 
     /// Queues `frames` without blocking past `deadline` (internal: the relay uses it too). A DEALER blocks while it has no connection to queue
@@ -126,11 +137,16 @@ public final class ResponderConnection {
     /// would wait forever there, where this reports the refusal.
     func queue(_ frames: [[UInt8]], method: String, timeout: Double, deadline: Date) throws(ClientError) {
         while true {
-            do { if try socket.send(frames, dontWait: true) { return } } catch { throw .transport("send failed: \(error)") }
+            do { if try socket.send(frames, dontWait: true) { return } } catch {
+                throw .transport("send failed: \(error)")
+            }
             try handshakes.check()
             let remaining = Int(deadline.timeIntervalSinceNow * 1000)
             guard remaining > 0 else { throw .timeout(method: method, seconds: timeout, pid: address.pid) }
-            do { _ = try ZMQ.poll(items: [.socket(socket, .writable), handshakes.pollItem], timeoutMs: min(remaining, 1000)) } catch {
+            do {
+                _ = try ZMQ.poll(
+                    items: [.socket(socket, .writable), handshakes.pollItem], timeoutMs: min(remaining, 1000))
+            } catch {
                 throw .transport("poll failed: \(error)")
             }
             if let pid = address.pid, !EngineAddress.isAlive(pid) { throw .engineGone(method: method, pid: pid) }

@@ -29,14 +29,17 @@ public final class SessionFollower {
     /// Joins from a fresh snapshot, or — with `since` — replays the history after that seq first.
     /// `receiveHighWaterMark` bounds the events queued on this side (0: unbounded, the default, so that only
     /// the engine's own high-water mark can drop anything).
-    public init(connection: ResponderConnection, session: String, streams: [EventStream]? = nil, since: Int? = nil,
-                receiveHighWaterMark: Int = 0) throws(ClientError) {
+    public init(
+        connection: ResponderConnection, session: String, streams: [EventStream]? = nil, since: Int? = nil,
+        receiveHighWaterMark: Int = 0
+    ) throws(ClientError) {
         self.session = session
         self.connection = connection
         // Seqs run across all of a session's streams, so the follower always receives every stream (a
         // filtered subscription would look like gaps) and filters what it hands out instead.
         self.streams = streams.map(Set.init)
-        subscriber = try EventSubscriber(address: connection.address, topics: ["\(session)/"], receiveHighWaterMark: receiveHighWaterMark)
+        subscriber = try EventSubscriber(
+            address: connection.address, topics: ["\(session)/"], receiveHighWaterMark: receiveHighWaterMark)
         lastSeq = 0
         if let since {
             lastSeq = since
@@ -94,7 +97,8 @@ public final class SessionFollower {
             guard let event = try subscriber.next(timeoutMs: timeoutMs) else { return nil }
             if event.isSys {
                 // A tick that shows a later seq than ours means we lost the tail: recover it now.
-                if event.topic == "$sys/tick", let latest = event.body["sessions"]?[session]?.intValue, latest > lastSeq {
+                if event.topic == "$sys/tick", let latest = event.body["sessions"]?[session]?.intValue, latest > lastSeq
+                {
                     try recover(through: latest)
                 }
                 pending.append(.system(event))

@@ -138,15 +138,17 @@ extension CoreError {
     /// The node the error is about, when it names one.
     public var node: String? {
         switch self {
-        case .noNode(let id, _), .notAWindow(let id, _, _), .detachedWindow(let id), .nodeRevisionConflict(let id, _, _),
-             .tooDeep(let id, _), .rootNotApplication(let id, _, _), .applicationID(let id, _), .duplicateID(let id, _),
-             .misplaced(let id, _, _), .applicationFixed(let id, _), .cycle(let id, _), .fieldNotApplicable(let id, _, _),
-             .classMismatch(let id, _, _), .brokenInvariant(let id, _), .recognizer(let id, _, _):
+        case .noNode(let id, _), .notAWindow(let id, _, _), .detachedWindow(let id),
+            .nodeRevisionConflict(let id, _, _),
+            .tooDeep(let id, _), .rootNotApplication(let id, _, _), .applicationID(let id, _), .duplicateID(let id, _),
+            .misplaced(let id, _, _), .applicationFixed(let id, _), .cycle(let id, _),
+            .fieldNotApplicable(let id, _, _),
+            .classMismatch(let id, _, _), .brokenInvariant(let id, _), .recognizer(let id, _, _):
             return id
         case .severalKeyWindows(let keys): return keys.count > 1 ? keys[1] : nil
         case .inOp(_, let inner), .afterOp(_, let inner), .inTouch(_, let inner): return inner.node
         case .revisionConflict, .tooManyOps, .tooManyNodes, .indexOutOfRange, .touchPointMissing, .timeBeforeClock,
-             .clockBackwards, .touchInUse, .touchNotFound, .pressInUse, .pressNotFound:
+            .clockBackwards, .touchInUse, .touchNotFound, .pressInUse, .pressNotFound:
             return nil
         }
     }

@@ -5,7 +5,10 @@ public struct Limits: Sendable, Equatable {
     public var maxMessageBytes: Int
     public var maxOpsPerBatch: Int
 
-    public init(maxNodes: Int = 1_000_000, maxDepth: Int = 200_000, maxMessageBytes: Int = 64 << 20, maxOpsPerBatch: Int = 1_000_000) {
+    public init(
+        maxNodes: Int = 1_000_000, maxDepth: Int = 200_000, maxMessageBytes: Int = 64 << 20,
+        maxOpsPerBatch: Int = 1_000_000
+    ) {
         self.maxNodes = maxNodes
         self.maxDepth = maxDepth
         self.maxMessageBytes = maxMessageBytes

@@ -44,7 +44,11 @@ public struct NodeTable: Sendable {
         }
         set {
             if let slot = slot(of: id) {
-                if let newValue { chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = newValue } else { removeSlot(slot, id: id) }
+                if let newValue {
+                    chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = newValue
+                } else {
+                    removeSlot(slot, id: id)
+                }
             } else if let newValue {
                 _ = insertNew(newValue)
             }
@@ -59,7 +63,9 @@ public struct NodeTable: Sendable {
     private func slot(of id: String, hash: UInt32) -> Int? {
         index.find(hash) { slot in
             chunks.withUnsafeBufferPointer { outer in
-                outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask)) { $0.pointee.spec.id == id } }
+                outer[slot >> Self.chunkShift].withUnsafeBufferPointer {
+                    Self.borrow($0.baseAddress! + (slot & Self.chunkMask)) { $0.pointee.spec.id == id }
+                }
             }
         }
     }
@@ -98,7 +104,9 @@ public struct NodeTable: Sendable {
     func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? {
         guard let slot = slot(of: id) else { return nil }
         return chunks.withUnsafeBufferPointer { outer in
-            outer[slot >> Self.chunkShift].withUnsafeBufferPointer { Self.borrow($0.baseAddress! + (slot & Self.chunkMask), body) }
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer {
+                Self.borrow($0.baseAddress! + (slot & Self.chunkMask), body)
+            }
         }
     }
 

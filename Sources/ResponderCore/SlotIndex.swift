@@ -48,7 +48,9 @@ struct SlotIndex: Sendable {
 
     /// The scalars outside ASCII whose canonical decomposition is ASCII: KELVIN SIGN, GREEK QUESTION MARK and
     /// GREEK VARIA. (A test checks every scalar of Unicode against this list.)
-    static let asciiSingletons: [UInt32: UInt8] = [0x212A: UInt8(ascii: "K"), 0x037E: UInt8(ascii: ";"), 0x1FEF: UInt8(ascii: "`")]
+    static let asciiSingletons: [UInt32: UInt8] = [
+        0x212A: UInt8(ascii: "K"), 0x037E: UInt8(ascii: ";"), 0x1FEF: UInt8(ascii: "`")
+    ]
 
     /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple. Every
     /// load lies within `bytes` (the last starts at `n - 8`, and only when `n` ≥ 8).

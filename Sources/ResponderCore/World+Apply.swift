@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// What an applied batch changed.
 public struct AppliedBatch: Sendable {
@@ -19,7 +19,9 @@ public struct AppliedBatch: Sendable {
 extension World {
     /// Applies a batch atomically: either every op succeeds and the revision goes up by one, or the world
     /// is left exactly as it was and the error names the op index.
-    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int? = nil, limits: Limits = .default) throws(CoreError) -> AppliedBatch {
+    public mutating func apply(_ ops: [GuardedOp], ifRevision: Int? = nil, limits: Limits = .default) throws(CoreError)
+        -> AppliedBatch
+    {
         if let expected = ifRevision, expected != revision {
             throw .revisionConflict(revision: revision, expected: expected)
         }
@@ -267,8 +269,10 @@ struct Transaction {
     /// Checks and builds the nodes of `tree` from entry `start` on whose parent entry is in `placed` (entries
     /// are parents-first, so one pass finds a whole subtree): a new id, a kind allowed under its parent, the
     /// limits. `root` gives the parent and depth of entry `start` when it starts a subtree of its own.
-    private mutating func build(_ tree: NodeTree, from start: Int, placed: [Int: (id: String, depth: Int)],
-                       root: (parent: String?, depth: Int)?) throws(CoreError) -> [Node] {
+    private mutating func build(
+        _ tree: NodeTree, from start: Int, placed: [Int: (id: String, depth: Int)],
+        root: (parent: String?, depth: Int)?
+    ) throws(CoreError) -> [Node] {
         var placed = placed
         var created: [Node] = []
         var newKinds: [String: NodeKind] = [:]

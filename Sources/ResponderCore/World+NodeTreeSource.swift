@@ -2,7 +2,8 @@ import ResponderProtocol
 
 /// The world read in place for its text (`NodeTreeSource`, in the protocol: the core writes no bytes).
 extension World: NodeTreeSource {
-    public func withNode<R>(_ id: String, _ body: (_ spec: NodeSpec, _ revision: Int, _ children: [String]) -> R) -> R? {
+    public func withNode<R>(_ id: String, _ body: (_ spec: NodeSpec, _ revision: Int, _ children: [String]) -> R) -> R?
+    {
         nodes.read(id) { body($0.pointee.spec, $0.pointee.revision, $0.pointee.children) }
     }
 

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 extension Transaction {
     /// Brings the recognizer index up to date with the nodes this batch touched, then checks that every
@@ -10,9 +10,11 @@ extension Transaction {
     /// required recognizer that never sees the touch).
     mutating func indexRecognizers() throws(CoreError) {
         // Only nodes that had or have recognizers matter: most batches (and most of a large load) have none.
-        let involved = Set(journal.compactMap { id, old in
-            old?.gestureRecognizers.isEmpty == false || world.nodes[id]?.gestureRecognizers.isEmpty == false ? id : nil
-        })
+        let involved = Set(
+            journal.compactMap { id, old in
+                old?.gestureRecognizers.isEmpty == false || world.nodes[id]?.gestureRecognizers.isEmpty == false
+                    ? id : nil
+            })
         guard !involved.isEmpty else { return }
         var undo: [(id: String, owner: String?)] = []
         func set(_ id: String, _ owner: String?, _ world: inout World) {
@@ -23,7 +25,9 @@ extension Transaction {
         let inOpOrder = changedOrder.filter(involved.contains)
         let order = inOpOrder + involved.subtracting(inOpOrder).sorted()
         for id in involved {
-            for r in journal[id]??.gestureRecognizers ?? [] where world.recognizerOwners[r.id] == id { set(r.id, nil, &world) }
+            for r in journal[id]??.gestureRecognizers ?? [] where world.recognizerOwners[r.id] == id {
+                set(r.id, nil, &world)
+            }
         }
         do throws(CoreError) {
             for id in order {
@@ -54,7 +58,8 @@ extension Transaction {
 
     /// Recognizer `index` of node `id` refused, at the path the batch or document wrote it under, naming the op
     /// that wrote it in a batch.
-    private func error(_ id: String, _ index: Int, member: String, _ problem: CoreError.RecognizerProblem) -> CoreError {
+    private func error(_ id: String, _ index: Int, member: String, _ problem: CoreError.RecognizerProblem) -> CoreError
+    {
         let written = recognizerPaths[id]
         let field = "\(written?.field ?? "gestureRecognizers")[\(index)].\(member)"
         let error = CoreError.recognizer(id, field: field, problem: problem)

@@ -3,14 +3,20 @@ import ResponderProtocol
 extension World {
     /// A world read from a saved snapshot: the tree as `load` reads it, then each node's revision and the
     /// world's revision put back as they were saved.
-    public static func restored(tree: NodeTree, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits) throws(CoreError) -> World {
-        try restored(tree: tree, treeRevisions: nil, detached: detached, nodeRevisions: nodeRevisions, revision: revision, limits: limits)
+    public static func restored(
+        tree: NodeTree, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits
+    ) throws(CoreError) -> World {
+        try restored(
+            tree: tree, treeRevisions: nil, detached: detached, nodeRevisions: nodeRevisions, revision: revision,
+            limits: limits)
     }
 
     /// `treeRevisions`: the revisions of `tree`'s entries, in its entry order (nil: by id in `nodeRevisions`, as
     /// the detached subtrees' are); a node with none takes the world's.
-    public static func restored(tree: NodeTree, treeRevisions: [Int?]?, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int,
-                                limits: Limits) throws(CoreError) -> World {
+    public static func restored(
+        tree: NodeTree, treeRevisions: [Int?]?, detached: [NodeTree], nodeRevisions: [String: Int], revision: Int,
+        limits: Limits
+    ) throws(CoreError) -> World {
         var world = World()
         try world.load(tree: tree, detached: detached, limits: limits)
         world.revision = revision

@@ -40,7 +40,9 @@ public struct World: Sendable, Equatable {
 
     /// `body` of recognizer `id`'s view and spec, the spec read where it is stored: a copy of it is a retain and
     /// a release for each of its strings and arrays, and a tap asks about recognizers a dozen times.
-    func withRecognizer<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
+    func withRecognizer<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R)
+        -> R?
+    {
         if let view = recognizerOwners[id], let result = attached(id, on: view, body) { return result }
         // K8: a scroll view's built-in pan.
         guard let owner = builtInPanOwner(id), let pan = builtInPan(of: owner) else { return nil }
@@ -51,18 +53,24 @@ public struct World: Sendable, Equatable {
     /// the lookup is one read of that node, where the owner map hashes the recognizer's id with SipHash (a tap
     /// asks a dozen times). Ids are unique in the session, so one found there is the one; one moved
     /// since (or a scroll view's built-in pan, which no node lists) is found the general way.
-    func withRecognizer<R>(_ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
+    func withRecognizer<R>(
+        _ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R
+    ) -> R? {
         if let result = attached(id, on: view, body) { return result }
         return withRecognizer(id, body)
     }
 
     /// `body` of recognizer `id` where `view` lists it; nil (not `.some(nil)`) when `view` does not.
     @inline(__always)
-    private func attached<R>(_ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R?? {
+    private func attached<R>(
+        _ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R
+    ) -> R?? {
         var result: R??
         _ = read(view) { node in
             node.pointee.spec.gestureRecognizers.withUnsafeBufferPointer { specs in
-                if let i = specs.firstIndex(where: { $0.id == id }) { result = .some(body(view, specs.baseAddress! + i)) }
+                if let i = specs.firstIndex(where: { $0.id == id }) {
+                    result = .some(body(view, specs.baseAddress! + i))
+                }
             }
         }
         return result
@@ -110,12 +118,16 @@ public struct World: Sendable, Equatable {
     /// Read in place: copying the root and each child node out (a retain per reference each holds) would be most
     /// of a light request such as responder.first.
     public var windows: [String] {
-        (read(World.rootID) { $0.pointee.children } ?? []).filter { id in read(id) { $0.pointee.spec.kind == .window } == true }
+        (read(World.rootID) { $0.pointee.children } ?? []).filter { id in
+            read(id) { $0.pointee.spec.kind == .window } == true
+        }
     }
 
     /// The key window: the attached window marked `key`, if any.
     public var keyWindow: String? {
-        (read(World.rootID) { $0.pointee.children } ?? []).first { id in read(id) { $0.pointee.spec.kind == .window && $0.pointee.spec.key } == true }
+        (read(World.rootID) { $0.pointee.children } ?? []).first { id in
+            read(id) { $0.pointee.spec.kind == .window && $0.pointee.spec.key } == true
+        }
     }
 
     /// Ids of `id` and everything under it, parents before children (iterative).

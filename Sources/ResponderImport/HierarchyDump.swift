@@ -1,3 +1,5 @@
+import Foundation
+import ResponderJSON
 import ResponderProtocol
 
 /// Reads lldb hierarchy dumps into a world (the `tree` of tree.load): `recursiveDescription` lines (views) and
@@ -87,7 +89,9 @@ package struct HierarchyDump {
         guard let (markers, rest) = Self.prefix(line) else {
             return problem(file, number, "not a hierarchy line: \(Self.excerpt(line))")
         }
-        if rest.contains(">, state:") || rest.range(of: #"^<[^;:<>]+ 0x[0-9A-Fa-f]+>,"#, options: .regularExpression) != nil {
+        if rest.contains(">, state:")
+            || rest.range(of: #"^<[^;:<>]+ 0x[0-9A-Fa-f]+>,"#, options: .regularExpression) != nil
+        {
             readController(rest, markers: markers, number: number, file: file)
         } else {
             readView(rest, depth: markers.count, number: number, file: file)
@@ -113,10 +117,13 @@ package struct HierarchyDump {
         let className = head[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
         let address = "0x" + head[colon.upperBound...].trimmingCharacters(in: .whitespaces)
         guard !className.isEmpty, !className.contains(" "), address.count > 2,
-              address.dropFirst(2).allSatisfy(\.isHexDigit) else {
+            address.dropFirst(2).allSatisfy(\.isHexDigit)
+        else {
             return problem(file, number, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
         }
-        guard viewsByID[address] == nil else { return problem(file, number, "duplicate address \(address): line skipped") }
+        guard viewsByID[address] == nil else {
+            return problem(file, number, "duplicate address \(address): line skipped")
+        }
         let view = ViewLine(id: address, className: className)
         view.kind = Self.kind(className)
         if view.kind == .window && depth > 0 { view.kind = .view }  // a window only at the top
@@ -127,7 +134,9 @@ package struct HierarchyDump {
                 view.annotations.append((item, ""))
                 continue
             }
-            if let message = Self.apply(key: key, value: value, to: view) { problem(file, number, "\(key): \(message)") }
+            if let message = Self.apply(key: key, value: value, to: view) {
+                problem(file, number, "\(key): \(message)")
+            }
         }
         Self.defaults(view)
         // Parent: the nearest earlier line with less depth (damaged lines in between are skipped).
@@ -195,7 +204,9 @@ package struct HierarchyDump {
             guard let a = Double(value), a.isFinite else { return bad("a number") }
             set("alpha", JSON(min(1, max(0, a))))
         case "transform":
-            guard let t = numbers(value, open: "[", close: "]"), t.count == 6 else { return bad("[a, b, c, d, tx, ty]") }
+            guard let t = numbers(value, open: "[", close: "]"), t.count == 6 else {
+                return bad("[a, b, c, d, tx, ty]")
+            }
             if t != [1, 0, 0, 1, 0, 0] { set("transform", .array(t.map { JSON($0) })) }
         case "contentOffset", "bounds.origin":
             guard let p = numbers(value, open: "{", close: "}"), p.count == 2 else { return bad("{x, y}") }
@@ -220,7 +231,9 @@ package struct HierarchyDump {
     /// userInteractionEnabled NO (UIKit's default for them), and a window in a dump is shown.
     package static func defaults(_ view: ViewLine) {
         let name = view.className
-        if ["UILabel", "UIImageView"].contains(name), !view.members.contains(where: { $0.key == "userInteractionEnabled" }) {
+        if ["UILabel", "UIImageView"].contains(name),
+            !view.members.contains(where: { $0.key == "userInteractionEnabled" })
+        {
             view.members.append(("userInteractionEnabled", .bool(false)))
         }
     }
@@ -248,7 +261,9 @@ package struct HierarchyDump {
             let window = ViewLine(id: fresh("window"), className: "UIWindow")
             window.kind = .window
             var size = [0.0, 0.0]
-            if let f = root.members.first(where: { $0.key == "frame" })?.value.arrayValue?.compactMap(\.doubleValue), f.count == 4 {
+            if let f = root.members.first(where: { $0.key == "frame" })?.value.arrayValue?.compactMap(\.doubleValue),
+                f.count == 4
+            {
                 size = [f[0] + f[2], f[1] + f[3]]
             }
             window.members = [("frame", .array([JSON(0), JSON(0), JSON(size[0]), JSON(size[1])]))]
@@ -281,11 +296,14 @@ package struct HierarchyDump {
             }
             let presenter = c.presented ? c.parent.flatMap { controllerNodes[$0.id] } : nil
             if c.presented, let presenter { node.members.append(("presentedBy", .string(presenter.id))) }
-            let window: ViewLine? = windowOf(view) ?? presenter.flatMap(windowOf) ?? c.parent.flatMap { controllerNodes[$0.id] }.flatMap(windowOf) ?? windows.first
+            let window: ViewLine? =
+                windowOf(view) ?? presenter.flatMap(windowOf) ?? c.parent.flatMap { controllerNodes[$0.id] }.flatMap(
+                    windowOf) ?? windows.first
             if c.presented || view.parent == nil {
                 // Presented controllers sit under their window (9); so does a root controller whose view is not placed.
                 if let p = view.parent { p.children.removeAll { $0 === view } }
-                var host: ViewLine? = c.presented ? window : (c.parent.flatMap { controllerNodes[$0.id] }?.children.first ?? window)
+                var host: ViewLine? =
+                    c.presented ? window : (c.parent.flatMap { controllerNodes[$0.id] }?.children.first ?? window)
                 if host == nil {
                     let w = ViewLine(id: fresh("window"), className: "UIWindow")
                     w.kind = .window
@@ -398,7 +416,9 @@ package struct HierarchyDump {
         }
         let closing = text.firstIndex(of: ">")!
         let head = text[text.index(after: text.startIndex)..<closing].split(separator: " ")
-        guard head.count == 2 else { return problem(file, number, "unreadable view controller line: \(Self.excerpt(text))") }
+        guard head.count == 2 else {
+            return problem(file, number, "unreadable view controller line: \(Self.excerpt(text))")
+        }
         let controller = ControllerLine(id: String(head[1]), className: String(head[0]), line: number, file: file)
         let tail = text[text.index(after: closing)...]
         for part in Self.splitTopLevel(tail, separator: ",") {
@@ -426,6 +446,3 @@ package struct HierarchyDump {
         controllers.append(controller)
     }
 }
-
-import Foundation
-import ResponderJSON

@@ -39,9 +39,15 @@ extension JSON: Codable {
             self = .array(out)
         } else {
             let c = try decoder.singleValueContainer()
-            if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) } else if let n = try? c.decode(Double.self) {
+            if c.decodeNil() {
+                self = .null
+            } else if let b = try? c.decode(Bool.self) {
+                self = .bool(b)
+            } else if let n = try? c.decode(Double.self) {
                 self = .number(n)
-            } else { self = .string(try c.decode(String.self)) }
+            } else {
+                self = .string(try c.decode(String.self))
+            }
         }
     }
 }

@@ -79,7 +79,9 @@ extension JSON {
     /// Returns a copy of this object with `key` set (replacing an existing member in place).
     public func setting(_ key: String, _ value: JSON) -> JSON {
         guard case .object(var members) = self else { return self }
-        if let i = members.lastIndex(where: { $0.key == key }) { members[i].value = value } else {
+        if let i = members.lastIndex(where: { $0.key == key }) {
+            members[i].value = value
+        } else {
             members.append((key, value))
         }
         return .object(members)

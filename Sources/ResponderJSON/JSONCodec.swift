@@ -5,21 +5,27 @@ public enum JSONCodec {
     public static let defaultMaxDepth = 1_000_000
 
     /// `strings`: short strings the document is likely to repeat (keys, names), shared rather than made again.
-    public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, strings: JSONStringTable? = nil) throws(JSONParseError) -> JSON {
+    public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, strings: JSONStringTable? = nil)
+        throws(JSONParseError) -> JSON
+    {
         var parser = JSONParser(bytes, maxDepth: maxDepth, strings: strings)
         return try parser.parse()
     }
 
     /// Decodes, also returning the text of the top-level member `key` when its value is a number (the last
     /// such member, as for lookups): the exact digits a sender used, which a Double may not hold.
-    public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, numberTextOf key: String,
-                              strings: JSONStringTable? = nil) throws(JSONParseError) -> (JSON, [UInt8]?) {
+    public static func decode(
+        _ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, numberTextOf key: String,
+        strings: JSONStringTable? = nil
+    ) throws(JSONParseError) -> (JSON, [UInt8]?) {
         var parser = JSONParser(bytes, maxDepth: maxDepth, capturingNumberOf: key, strings: strings)
         let value = try parser.parse()
         return (value, parser.capturedNumber.map { Array(bytes[$0]) })
     }
 
-    public static func decode(_ text: String, maxDepth: Int = defaultMaxDepth, strings: JSONStringTable? = nil) throws(JSONParseError) -> JSON {
+    public static func decode(_ text: String, maxDepth: Int = defaultMaxDepth, strings: JSONStringTable? = nil)
+        throws(JSONParseError) -> JSON
+    {
         try decode(Array(text.utf8), maxDepth: maxDepth, strings: strings)
     }
 

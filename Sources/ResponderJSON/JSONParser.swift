@@ -205,7 +205,9 @@ struct JSONParser {
         i += 1  // opening quote
         // Most strings have no escape: made straight from the document's bytes, without a buffer between.
         let start = i
-        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+            i += 1
+        }
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             let s = bytes.withUnsafeBufferPointer { buffer -> String? in
                 let run = UnsafeBufferPointer(rebasing: buffer[start..<i])

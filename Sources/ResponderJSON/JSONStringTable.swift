@@ -18,7 +18,8 @@ public struct JSONStringTable: Sendable {
         while size < words.count * 4 { size *= 2 }
         shift = UInt64(64 - size.trailingZeroBitCount)
         var entries = [Entry?](repeating: nil, count: size)
-        for word in words where word.utf8.count <= 16 && word.utf8.allSatisfy({ $0 < 0x80 && $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
+        for word in words
+        where word.utf8.count <= 16 && word.utf8.allSatisfy({ $0 < 0x80 && $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
             var word = word
             let (first, last) = word.withUTF8 { Self.words($0.baseAddress!, $0.count) }
             let length = word.utf8.count
@@ -49,7 +50,9 @@ public struct JSONStringTable: Sendable {
 
     @inlinable @inline(__always)
     static func slot(_ length: Int, _ first: UInt64, _ last: UInt64, _ shift: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(length)) >> shift)
+        Int(
+            truncatingIfNeeded: ((first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(length))
+                >> shift)
     }
 
     /// The first and the last eight bytes (overlapping when fewer than sixteen; for fewer than eight, the
@@ -58,9 +61,21 @@ public struct JSONStringTable: Sendable {
     @inlinable @inline(__always)
     static func words(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> (UInt64, UInt64) {
         let raw = UnsafeRawPointer(bytes)
-        if n >= 8 { return (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) }
-        if n >= 4 { return (UInt64(raw.loadUnaligned(as: UInt32.self)), UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))) }
-        if n >= 2 { return (UInt64(raw.loadUnaligned(as: UInt16.self)), UInt64(raw.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self))) }
+        if n >= 8 {
+            return (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+        }
+        if n >= 4 {
+            return (
+                UInt64(raw.loadUnaligned(as: UInt32.self)),
+                UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+            )
+        }
+        if n >= 2 {
+            return (
+                UInt64(raw.loadUnaligned(as: UInt16.self)),
+                UInt64(raw.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self))
+            )
+        }
         return (UInt64(bytes[0]), 0)
     }
 }

@@ -359,7 +359,9 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
 
     /// "00" to "99", for writing integers two digits at a time.
-    @inlinable static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
+    @inlinable static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
 
     @inline(__always)
     @inlinable static func writeStatic(_ text: StaticString, at out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -392,7 +394,9 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// clean, `count * 6 + 2` (\u00XX per byte) otherwise. Returns the length written. Invariant: the caller
     /// made that much room at `out`, and `utf8` is a live view of the string's bytes for the whole call.
     @inline(__always)
-    @inlinable static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, clean: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable static func writeString(
+        _ utf8: UnsafeBufferPointer<UInt8>, clean: Bool, at out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         let length = utf8.count
         out[0] = UInt8(ascii: "\"")
         if clean {
@@ -426,10 +430,13 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// every load below lies within it (the overlapping loads start at `n - 8`, `n - 4` or `n - 2`).
     @inline(__always)
     @inlinable static func isClean(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        @inline(__always) func hasZero(_ w: UInt64) -> Bool { (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 }
+        @inline(__always) func hasZero(_ w: UInt64) -> Bool {
+            (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0
+        }
         // A byte below 0x20 is one whose top three bits are zero (bytes ≥ 0x80 are never flagged).
         @inline(__always) func needsEscape(_ w: UInt64) -> Bool {
-            hasZero(w & 0xE0E0_E0E0_E0E0_E0E0) || hasZero(w ^ 0x2222_2222_2222_2222) || hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+            hasZero(w & 0xE0E0_E0E0_E0E0_E0E0) || hasZero(w ^ 0x2222_2222_2222_2222)
+                || hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
         }
         let raw = UnsafeRawPointer(bytes)
         if n >= 8 {
@@ -445,9 +452,13 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         // be most of writing a rule tag or a short id).
         let word: UInt64
         if n >= 4 {
-            word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+            word =
+                UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(
+                    raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
         } else if n >= 2 {
-            let half = UInt64(raw.loadUnaligned(as: UInt16.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)) << 16
+            let half =
+                UInt64(raw.loadUnaligned(as: UInt16.self)) | UInt64(
+                    raw.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)) << 16
             word = half | half << 32
         } else if n == 1 {
             word = UInt64(bytes[0]) &* 0x0101_0101_0101_0101
@@ -485,7 +496,10 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
             i += 8
         }
-        if i < n { to.storeBytes(of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self) }
+        if i < n {
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        }
     }
 
     /// Writes the escape of `b` at `out`; returns its length.

@@ -1,3 +1,5 @@
+import ResponderJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ResponderJSON
 
 /// How a client finds a running engine: the engine writes `<directory>/<name>.json` naming its endpoints, and
 /// clients read it. Defined once here for both sides.
@@ -35,7 +36,10 @@ public enum Discovery {
     public static func defaultStateDirectory(name: String, environment: [String: String]) -> String {
         let nonEmpty = { (key: String) in environment[key].flatMap { $0.isEmpty ? nil : $0 } }
         // The XDG spec ignores a relative XDG_STATE_HOME.
-        let base = nonEmpty("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((nonEmpty("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) } ?? "/") + "/.local/state")
+        let base =
+            nonEmpty("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((nonEmpty("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) } ?? "/")
+                + "/.local/state")
         return "\(base)/responder/\(name)"
     }
 
@@ -67,8 +71,10 @@ public enum Discovery {
         /// The engine's CURVE public key (Z85) when an endpoint is tcp with CURVE (section 2.1).
         public var curveServerKey: String?
 
-        public init(name: String?, pid: Int?, version: String?, protocolVersion: Int?, rpc: String, events: String,
-                    startedAt: String?, curveServerKey: String? = nil) {
+        public init(
+            name: String?, pid: Int?, version: String?, protocolVersion: Int?, rpc: String, events: String,
+            startedAt: String?, curveServerKey: String? = nil
+        ) {
             self.name = name
             self.pid = pid
             self.version = version
@@ -81,11 +87,14 @@ public enum Discovery {
 
         /// Reads the file's object; nil when the endpoints are missing (the other keys are optional).
         public init?(json: JSON) {
-            guard let rpc = json[Key.rpc.rawValue]?.stringValue, let events = json[Key.events.rawValue]?.stringValue else { return nil }
-            self.init(name: json[Key.name.rawValue]?.stringValue, pid: json[Key.pid.rawValue]?.intValue,
-                      version: json[Key.version.rawValue]?.stringValue, protocolVersion: json[Key.protocolVersion.rawValue]?.intValue,
-                      rpc: rpc, events: events, startedAt: json[Key.startedAt.rawValue]?.stringValue,
-                      curveServerKey: json[Key.curveServerKey.rawValue]?.stringValue)
+            guard let rpc = json[Key.rpc.rawValue]?.stringValue, let events = json[Key.events.rawValue]?.stringValue
+            else { return nil }
+            self.init(
+                name: json[Key.name.rawValue]?.stringValue, pid: json[Key.pid.rawValue]?.intValue,
+                version: json[Key.version.rawValue]?.stringValue,
+                protocolVersion: json[Key.protocolVersion.rawValue]?.intValue,
+                rpc: rpc, events: events, startedAt: json[Key.startedAt.rawValue]?.stringValue,
+                curveServerKey: json[Key.curveServerKey.rawValue]?.stringValue)
         }
 
         /// The file's object, keys in `Key` order; absent values are left out.

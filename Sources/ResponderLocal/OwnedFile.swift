@@ -25,7 +25,9 @@ public enum OwnedFile {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw failure("cannot read \(what) \(path): \(errorText())") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw failure("refusing \(what) \(path): it is not a regular file") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw failure("refusing \(what) \(path): it is not a regular file")
+        }
         try checkOwner(st, path, what: what)
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -43,7 +45,8 @@ public enum OwnedFile {
         var st = stat()
         guard lstat(path, &st) == 0 else { throw openFailure(path, what: what) }
         if (st.st_mode & S_IFMT) == S_IFLNK {
-            throw failure("refusing \(what) \(path): it is a symbolic link (use the directory it points to, or remove the link)")
+            throw failure(
+                "refusing \(what) \(path): it is a symbolic link (use the directory it points to, or remove the link)")
         }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw failure("refusing \(what) \(path): it is not a directory") }
         try checkOwner(st, path, what: what)
@@ -54,7 +57,11 @@ public enum OwnedFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let code = errno
-            throw failure("cannot create \(what) \(path): " + (code == EEXIST ? "something is already there (a file or a symbolic link); remove it if it is not yours" : errorText(code)))
+            throw failure(
+                "cannot create \(what) \(path): "
+                    + (code == EEXIST
+                        ? "something is already there (a file or a symbolic link); remove it if it is not yours"
+                        : errorText(code)))
         }
         defer { close(fd) }
         var offset = 0
@@ -71,17 +78,23 @@ public enum OwnedFile {
     public static func checkOwner(_ st: stat, _ path: String, what: String) throws(Failure) {
         let me = geteuid()
         guard st.st_uid == me else {
-            throw failure("refusing \(what) \(path): it belongs to uid \(st.st_uid), not to this user (uid \(me)); someone else may have planted it")
+            throw failure(
+                "refusing \(what) \(path): it belongs to uid \(st.st_uid), not to this user (uid \(me)); someone else may have planted it"
+            )
         }
         guard st.st_mode & 0o022 == 0 else {
-            throw failure("refusing \(what) \(path): group or others may write it (mode \(String(st.st_mode & 0o7777, radix: 8))); chmod go-w it if it is yours")
+            throw failure(
+                "refusing \(what) \(path): group or others may write it (mode \(String(st.st_mode & 0o7777, radix: 8))); chmod go-w it if it is yours"
+            )
         }
     }
 
     private static func openFailure(_ path: String, what: String) -> Failure {
         let code = errno
         if code == ENOENT { return Failure(message: "no \(what) \(path)", isMissing: true) }
-        if code == ELOOP { return failure("refusing \(what) \(path): it is a symbolic link; someone may be trying to redirect it") }
+        if code == ELOOP {
+            return failure("refusing \(what) \(path): it is a symbolic link; someone may be trying to redirect it")
+        }
         return failure("cannot open \(what) \(path): \(errorText(code))")
     }
 

@@ -6,8 +6,12 @@ extension EngineThread {
     /// The MCP server's connection to the engine: found by discovery at each call, like every CLI command finds
     /// it, so `responder mcp` can start before the engine and outlive a restart of it (a missing engine is an
     /// error for that call only, and a new engine gets a new connection). Its events read as `mcp:<client>`.
-    package static func mcp(timeoutSeconds: Double, locate: @escaping @Sendable () throws(ClientError) -> EngineAddress) throws(ClientError) -> EngineThread {
-        let connector = Connector(timeoutSeconds: timeoutSeconds, clientName: "responder-mcp", kind: "mcp", followsEngine: true, locate: locate)
+    package static func mcp(timeoutSeconds: Double, locate: @escaping @Sendable () throws(ClientError) -> EngineAddress)
+        throws(ClientError) -> EngineThread
+    {
+        let connector = Connector(
+            timeoutSeconds: timeoutSeconds, clientName: "responder-mcp", kind: "mcp", followsEngine: true,
+            locate: locate)
         return try EngineThread(name: "mcp-engine", connector: connector)
     }
 

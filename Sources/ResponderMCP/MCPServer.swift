@@ -17,7 +17,8 @@ package struct MCPServer: Sendable {
     package func run() async throws {
         let server = Server(
             name: "responder", version: "0.1.0", title: "Responder Engine", instructions: Self.instructions,
-            capabilities: .init(resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false)))
+            capabilities: .init(resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false))
+        )
         let tools = ToolRunner(engine: engine, defaultSession: defaultSession)
         let resources = ResourceCatalog(engine: engine)
         let watchers = ResourceWatchers(engine: engine) { uri in
@@ -26,11 +27,15 @@ package struct MCPServer: Sendable {
         defer { watchers.stopAll() }
 
         await server.withMethodHandler(ListTools.self) { _ in
-            ListTools.Result(tools: ToolCatalog.all.map { tool in
-                Tool(name: tool.name, title: tool.title, description: tool.description,
-                     inputSchema: ValueBridge.value(tool.inputSchema).value,
-                     annotations: .init(title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false))
-            })
+            ListTools.Result(
+                tools: ToolCatalog.all.map { tool in
+                    Tool(
+                        name: tool.name, title: tool.title, description: tool.description,
+                        inputSchema: ValueBridge.value(tool.inputSchema).value,
+                        annotations: .init(
+                            title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false
+                        ))
+                })
         }
         await server.withMethodHandler(CallTool.self) { params in
             try await tools.call(params.name, arguments: params.arguments)

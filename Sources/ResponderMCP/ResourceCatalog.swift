@@ -1,8 +1,8 @@
 import MCP
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// The resources: each session's world (`responder://<session>/world`, its session.snapshot) and its recent
 /// traces (`responder://<session>/traces`, the last trace events from the engine's replay ring). Both are
@@ -30,31 +30,45 @@ package struct ResourceCatalog: Sendable {
     }
 
     package static let templates: [Resource.Template] = [
-        Resource.Template(uriTemplate: "responder://{session}/world", name: "world", title: "A session's world",
-                          description: "The session's snapshot: responder tree, detached subtrees, first responders, live touches and presses, recognizers, revision and seq.",
-                          mimeType: "application/json"),
-        Resource.Template(uriTemplate: "responder://{session}/traces", name: "traces", title: "A session's recent traces",
-                          description: "The last \(recentTraces) dispatch traces of the session (taps, touches, actions, focus changes), each with its seq, cause (which client) and a one-line summary.",
-                          mimeType: "application/json"),
+        Resource.Template(
+            uriTemplate: "responder://{session}/world", name: "world", title: "A session's world",
+            description:
+                "The session's snapshot: responder tree, detached subtrees, first responders, live touches and presses, recognizers, revision and seq.",
+            mimeType: "application/json"),
+        Resource.Template(
+            uriTemplate: "responder://{session}/traces", name: "traces", title: "A session's recent traces",
+            description:
+                "The last \(recentTraces) dispatch traces of the session (taps, touches, actions, focus changes), each with its seq, cause (which client) and a one-line summary.",
+            mimeType: "application/json")
     ]
 
     package func list() async throws -> [Resource] {
         let sessions = try await value(engine.call(SessionListRequest.method, [:]))
         return (sessions["sessions"]?.arrayValue ?? []).compactMap { $0["session"]?.stringValue }.flatMap { session in
-            [Resource(name: "\(session) world", uri: Self.uri(session, .world), title: "World of session \(session)",
-                      description: "The responder tree and dispatch state of session \(session).", mimeType: "application/json"),
-             Resource(name: "\(session) traces", uri: Self.uri(session, .traces), title: "Recent traces of session \(session)",
-                      description: "The last \(Self.recentTraces) dispatch traces of session \(session).", mimeType: "application/json")]
+            [
+                Resource(
+                    name: "\(session) world", uri: Self.uri(session, .world), title: "World of session \(session)",
+                    description: "The responder tree and dispatch state of session \(session).",
+                    mimeType: "application/json"),
+                Resource(
+                    name: "\(session) traces", uri: Self.uri(session, .traces),
+                    title: "Recent traces of session \(session)",
+                    description: "The last \(Self.recentTraces) dispatch traces of session \(session).",
+                    mimeType: "application/json")
+            ]
         }
     }
 
     package func read(_ uri: String) async throws -> [Resource.Content] {
         guard let (session, kind) = Self.parse(uri) else {
-            throw MCPError.serverError(code: -32002, message: "no resource \(uri): expected responder://<session>/world or responder://<session>/traces")
+            throw MCPError.serverError(
+                code: -32002,
+                message: "no resource \(uri): expected responder://<session>/world or responder://<session>/traces")
         }
         var body: JSON
         switch kind {
-        case .world: body = try await value(engine.call(SessionSnapshotRequest.method, ["session": .string(session)]), uri: uri)
+        case .world:
+            body = try await value(engine.call(SessionSnapshotRequest.method, ["session": .string(session)]), uri: uri)
         case .traces: body = try await traces(session, uri: uri)
         }
         defer { JSON.release(&body) }
@@ -64,7 +78,8 @@ package struct ResourceCatalog: Sendable {
     /// The session's last seq; -32002 if there is no such session. A replay after the end returns nothing but
     /// that seq: cheaper than a snapshot, which holds the whole world.
     package func currentSeq(_ session: String, uri: String) async throws -> Int {
-        let now = try await value(engine.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(1 << 52)]), uri: uri)
+        let now = try await value(
+            engine.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(1 << 52)]), uri: uri)
         return now["seq"]?.intValue ?? 0
     }
 
@@ -75,8 +90,11 @@ package struct ResourceCatalog: Sendable {
         var after = max(0, seq - Self.lookBack)
         var found: [JSON] = []
         while true {
-            let reply = await engine.call(TraceReplayRequest.method, ["session": .string(session), "after": JSON(after)])
-            if case .failure(.rpc(let e)) = reply, e.name == .replayExpired, let oldest = e.detail("oldest")?.intValue, oldest - 1 > after {
+            let reply = await engine.call(
+                TraceReplayRequest.method, ["session": .string(session), "after": JSON(after)])
+            if case .failure(.rpc(let e)) = reply, e.name == .replayExpired, let oldest = e.detail("oldest")?.intValue,
+                oldest - 1 > after
+            {
                 after = oldest - 1
                 continue
             }
@@ -86,8 +104,10 @@ package struct ResourceCatalog: Sendable {
                 let event = entry["event"] ?? .null
                 after = max(after, event["seq"]?.intValue ?? after)
                 guard event["stream"]?.stringValue == "trace" else { continue }
-                found.append(["seq": event["seq"] ?? .null, "cause": event["cause"] ?? .null,
-                              "summary": .string(EventFormatter.summary(event)), "trace": event["trace"] ?? .null])
+                found.append([
+                    "seq": event["seq"] ?? .null, "cause": event["cause"] ?? .null,
+                    "summary": .string(EventFormatter.summary(event)), "trace": event["trace"] ?? .null
+                ])
                 if found.count > Self.recentTraces { found.removeFirst() }
             }
             if page["complete"]?.boolValue != false { break }

@@ -30,7 +30,8 @@ package final class ResourceWatchers: Sendable {
         state.withLock { s in
             s.uris.insert(uri)
             guard s.watches[session] == nil else { return }
-            s.watches[session] = try? SessionWatch.start(session: session, since: seq, connector: connector) { [weak self] kinds in
+            s.watches[session] = try? SessionWatch.start(session: session, since: seq, connector: connector) {
+                [weak self] kinds in
                 self?.changed(session, kinds)
             }
         }
@@ -40,7 +41,8 @@ package final class ResourceWatchers: Sendable {
         let idle: EngineThread? = state.withLock { s in
             s.uris.remove(uri)
             guard let session = ResourceCatalog.parse(uri)?.session,
-                  !s.uris.contains(where: { ResourceCatalog.parse($0)?.session == session }) else { return nil }
+                !s.uris.contains(where: { ResourceCatalog.parse($0)?.session == session })
+            else { return nil }
             return s.watches.removeValue(forKey: session)
         }
         idle?.stop()
@@ -65,8 +67,10 @@ package final class ResourceWatchers: Sendable {
 /// A gap filled from the replay ring changed both. A deleted session changed both too, and the watch waits for
 /// it to be created again; an engine that went away is looked for again every second.
 package enum SessionWatch {
-    package static func start(session: String, since: Int, connector: EngineThread.Connector,
-                              changed: @escaping @Sendable (Set<ResourceCatalog.Kind>) -> Void) throws(ClientError) -> EngineThread {
+    package static func start(
+        session: String, since: Int, connector: EngineThread.Connector,
+        changed: @escaping @Sendable (Set<ResourceCatalog.Kind>) -> Void
+    ) throws(ClientError) -> EngineThread {
         try EngineThread(name: "mcp-watch-\(session)", connector: connector) { context in
             var since: Int? = since
             while !context.isStopping {
@@ -74,7 +78,8 @@ package enum SessionWatch {
                     try follow(context, session: session, since: &since, changed: changed)
                 } catch {
                     context.disconnect()
-                    FileHandle.standardError.write(Data("responder mcp: watching \(session): \(error.description); trying again\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("responder mcp: watching \(session): \(error.description); trying again\n".utf8))
                     // From now on when it comes back: whatever changed meanwhile is announced once it does.
                     since = nil
                     if context.wait(seconds: 1) { changed(Set(ResourceCatalog.Kind.allCases)) }
@@ -83,8 +88,10 @@ package enum SessionWatch {
         }
     }
 
-    private static func follow(_ context: EngineThread.Context, session: String, since: inout Int?,
-                               changed: @Sendable (Set<ResourceCatalog.Kind>) -> Void) throws(ClientError) {
+    private static func follow(
+        _ context: EngineThread.Context, session: String, since: inout Int?,
+        changed: @Sendable (Set<ResourceCatalog.Kind>) -> Void
+    ) throws(ClientError) {
         let connection = try context.connection()
         var from = since ?? 0
         if since == nil { from = try connection.send(TraceReplayRequest(session: session, after: Int(1 << 52))).seq }

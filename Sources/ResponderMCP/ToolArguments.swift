@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// A tool's arguments, read strictly as the engine reads params: a missing, mistyped or unknown argument is
 /// INVALID_PARAMS naming it (`field`), so a model sees exactly which argument to fix.
@@ -17,7 +17,9 @@ package struct ToolArguments {
 
     package mutating func number(_ key: String) throws(RPCError) -> Double {
         guard let value = take(key) else { throw Self.invalid(key, "is required: a number") }
-        guard let n = value.doubleValue, n.isFinite else { throw Self.invalid(key, "must be a number, got \(value.typeName)") }
+        guard let n = value.doubleValue, n.isFinite else {
+            throw Self.invalid(key, "must be a number, got \(value.typeName)")
+        }
         return n
     }
 
@@ -28,7 +30,9 @@ package struct ToolArguments {
 
     package mutating func optionalString(_ key: String) throws(RPCError) -> String? {
         guard let value = take(key) else { return nil }
-        guard let s = value.stringValue, !s.isEmpty else { throw Self.invalid(key, "must be a non-empty string, got \(value.typeName)") }
+        guard let s = value.stringValue, !s.isEmpty else {
+            throw Self.invalid(key, "must be a non-empty string, got \(value.typeName)")
+        }
         return s
     }
 

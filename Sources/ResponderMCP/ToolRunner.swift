@@ -1,8 +1,8 @@
 import MCP
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// Carries out a `tools/call`: reads the arguments, sends the one engine request, and answers with a short
 /// text (what happened and why, citing rules) and the engine's reply unchanged as structured content. Every
@@ -42,9 +42,12 @@ package struct ToolRunner: Sendable {
     /// (`id` is get_world's `subtree`).
     package static func renaming(_ error: RPCError, _ renamed: [String: String]) -> RPCError {
         guard let field = error.detail("field")?.stringValue else { return error }
-        for (param, argument) in renamed where field == param || field.hasPrefix(param + ".") || field.hasPrefix(param + "[") {
+        for (param, argument) in renamed
+        where field == param || field.hasPrefix(param + ".") || field.hasPrefix(param + "[") {
             var copy = error
-            copy.details = error.details.map { $0.key == "field" ? ("field", .string(argument + field.dropFirst(param.count))) : $0 }
+            copy.details = error.details.map {
+                $0.key == "field" ? ("field", .string(argument + field.dropFirst(param.count))) : $0
+            }
             return copy
         }
         return error
@@ -57,23 +60,30 @@ package enum ToolReply {
         let (structured, truncated) = ValueBridge.value(reply)
         var text = text
         if truncated, let session {
-            text += "\n(the structured content is cut below \(ValueBridge.maxDepth) levels of nesting; read responder://\(session)/world for all of it)"
+            text +=
+                "\n(the structured content is cut below \(ValueBridge.maxDepth) levels of nesting; read responder://\(session)/world for all of it)"
         }
-        return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: Optional(structured), isError: false)
+        return CallTool.Result(
+            content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: Optional(structured),
+            isError: false)
     }
 
     /// An error the engine (or the argument check, which reads arguments as the engine reads params) gave:
     /// `error: NAME (code): message` and its details (`field: ops[0].set.hiden`), and the JSON-RPC error object.
     package static func failure(_ error: RPCError) -> CallTool.Result {
-        CallTool.Result(content: [.text(text: Output.describe(error), annotations: nil, _meta: nil)],
-                        structuredContent: Optional(ValueBridge.value(["error": error.json]).value), isError: true)
+        CallTool.Result(
+            content: [.text(text: Output.describe(error), annotations: nil, _meta: nil)],
+            structuredContent: Optional(ValueBridge.value(["error": error.json]).value), isError: true)
     }
 
     /// No engine, or one that does not answer: the client error says where it looked and how to start one.
     package static func unreachable(_ error: ClientError) -> CallTool.Result {
-        let text = "error: the Responder Engine is not reachable: \(error.description)"
+        let text =
+            "error: the Responder Engine is not reachable: \(error.description)"
             + "\n`responder mcp` talks to a running engine; start one (`responderd`, or `./dev run` in the repository) and call the tool again."
-        return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)],
-                               structuredContent: Optional(Value.object(["error": .object(["message": .string(error.description)])])), isError: true)
+        return CallTool.Result(
+            content: [.text(text: text, annotations: nil, _meta: nil)],
+            structuredContent: Optional(Value.object(["error": .object(["message": .string(error.description)])])),
+            isError: true)
     }
 }

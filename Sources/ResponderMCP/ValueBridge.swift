@@ -1,6 +1,6 @@
 import MCP
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Conversions between the engine's `JSON` and the MCP SDK's `Value`.
 package enum ValueBridge {
@@ -62,7 +62,8 @@ package enum ValueBridge {
                 continue
             }
             stack.removeLast()
-            let value: Value = top.isObject
+            let value: Value =
+                top.isObject
                 ? .object(Dictionary(zip(top.keys, top.values), uniquingKeysWith: { _, last in last }))
                 : .array(top.values)
             finish(value, key: top.key)

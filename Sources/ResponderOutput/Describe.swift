@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Small readable renderings of reply fields shared by several commands.
 package enum Describe {

@@ -21,31 +21,45 @@ extension TouchOutcome: DispatchOutcome {
 extension ActionOutcome: DispatchOutcome {
     /// A published trace does not pass the action's name: its `action` step holds it.
     package func lines(message: String?, trace: Trace) -> [String] {
-        let name = message ?? trace.steps.lazy.compactMap { step -> String? in
-            if case .action(let action, _, _, _, _, _, _) = step { return action }
-            return nil
-        }.first
+        let name =
+            message
+            ?? trace.steps.lazy.compactMap { step -> String? in
+                if case .action(let action, _, _, _, _, _, _) = step { return action }
+                return nil
+            }.first
         return [TraceFormatter.action(self, name: name)]
     }
 }
 
 extension MotionOutcome: DispatchOutcome {
     package func lines(message: String?, trace: Trace) -> [String] {
-        [TraceFormatter.path(message: self.message, start: start, visited: visited, handledBy: handledBy, discard: TraceFormatter.discard(in: trace))]
+        [
+            TraceFormatter.path(
+                message: self.message, start: start, visited: visited, handledBy: handledBy,
+                discard: TraceFormatter.discard(in: trace))
+        ]
     }
 }
 
 extension RemoteControlOutcome: DispatchOutcome {
     package func lines(message: String?, trace: Trace) -> [String] {
-        [TraceFormatter.path(message: self.message, start: start, visited: visited, handledBy: handledBy, discard: TraceFormatter.discard(in: trace))]
+        [
+            TraceFormatter.path(
+                message: self.message, start: start, visited: visited, handledBy: handledBy,
+                discard: TraceFormatter.discard(in: trace))
+        ]
     }
 }
 
 extension PressOutcome: DispatchOutcome {
     package func lines(message: String?, trace: Trace) -> [String] {
         let head = "press \(Describe.id(press))" + (key.map { " (\($0))" } ?? "") + ": "
-        return [head + TraceFormatter.path(message: self.message, start: start, visited: visited, handledBy: handledBy,
-                                           discard: TraceFormatter.discard(in: trace))]
+        return [
+            head
+                + TraceFormatter.path(
+                    message: self.message, start: start, visited: visited, handledBy: handledBy,
+                    discard: TraceFormatter.discard(in: trace))
+        ]
     }
 }
 
@@ -65,6 +79,6 @@ extension ClockOutcome: DispatchOutcome {
         var order = GestureOrder(trace: trace)
         return ["clock \(Output.number(from)) → \(Output.number(time)) s"]
             + (order.lines(transitions: gestures, actions: gestureActions, deliveries: gestureDeliveries)
-                + TraceFormatter.waitLines(trace)).map { "  " + $0 }
+            + TraceFormatter.waitLines(trace)).map { "  " + $0 }
     }
 }

@@ -4,7 +4,9 @@ import ResponderProtocol
 /// first-responder changes the dispatch made.
 package enum DispatchReply {
     /// With `explain`, every step of the trace follows, numbered (StepFormatter).
-    package static func print<Outcome: DispatchOutcome>(_ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false) {
+    package static func print<Outcome: DispatchOutcome>(
+        _ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false
+    ) {
         let traced = reply.base
         for line in traced.outcome.lines(message: message, trace: traced.trace) { Output.line(line) }
         for line in focusLines(traced.trace) { Output.line(line) }
@@ -26,7 +28,9 @@ package enum DispatchReply {
         }
     }
 
-    package static func change(_ c: FieldChange) -> String { "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))" }
+    package static func change(_ c: FieldChange) -> String {
+        "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))"
+    }
 
     /// Touch and press ids: integers when they look like integers, strings otherwise.
     package static func identifier(_ text: String) -> EventID {

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// One readable line per session event: `#seq stream (cause client) summary`.
 package enum EventFormatter {
@@ -33,12 +33,14 @@ package enum EventFormatter {
         case "load":
             let nodes = InputFile.countNodes(body["tree"])
             let detached = (body["detached"]?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
-            return "load: \(nodes) node\(nodes == 1 ? "" : "s")" + (detached > 0 ? " + \(detached) detached" : "") + revision
+            return "load: \(nodes) node\(nodes == 1 ? "" : "s")" + (detached > 0 ? " + \(detached) detached" : "")
+                + revision
         case "apply", "dispatch":  // dispatch (1.6): the fields a dispatch changed, K3–K8
             let ops = body["ops"]?.arrayValue ?? []
             let shown = ops.prefix(5).map(op).joined(separator: "; ")
             let more = ops.count > 5 ? "; … \(ops.count - 5) more" : ""
-            return "\(body["change"]!.stringValue!) (\(ops.count) op\(ops.count == 1 ? "" : "s")): \(shown)\(more)\(revision)"
+            return
+                "\(body["change"]!.stringValue!) (\(ops.count) op\(ops.count == 1 ? "" : "s")): \(shown)\(more)\(revision)"
         case let other:
             return "\(other ?? "change")\(revision)"
         }

@@ -28,11 +28,16 @@ package struct GestureOrder {
 
     /// A delivery and, indented below it, what recognizers decided during it.
     package mutating func deliveryLines(_ d: TouchDelivery) -> [String] {
-        [TraceFormatter.delivery(d)] + lines(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map { "  " + $0 }
+        [TraceFormatter.delivery(d)]
+            + lines(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map {
+                "  " + $0
+            }
     }
 
     /// The lines of one delivery's recognizer decisions, in trace order. Empty without recognizers.
-    package mutating func lines(transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]) -> [String] {
+    package mutating func lines(
+        transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]
+    ) -> [String] {
         if transitions.isEmpty, actions.isEmpty, deliveries.isEmpty { return [] }
         enum Item {
             case line(String)
@@ -42,20 +47,27 @@ package struct GestureOrder {
         var walk = self
         var items: [(at: Int, item: Item)] = []
         for t in transitions {
-            guard let at = walk.take(t) else { return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries) }
+            guard let at = walk.take(t) else {
+                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries)
+            }
             items.append((at, .line(TraceFormatter.gesture(t))))
         }
         for a in actions {
-            guard let at = walk.take(a) else { return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries) }
+            guard let at = walk.take(a) else {
+                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries)
+            }
             items.append((at, .line(TraceFormatter.gestureAction(a))))
         }
         for d in deliveries {
-            guard let at = walk.start(of: d) else { return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries) }
+            guard let at = walk.start(of: d) else {
+                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries)
+            }
             walk.deliveryCursor = at + 1
             items.append((at, .delivery(d)))
         }
         self = walk
-        return items.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.flatMap { entry -> [String] in
+        return items.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.flatMap {
+            entry -> [String] in
             switch entry.element.item {
             case .line(let text): return [text]
             // A delivery a recognizer caused carries no decisions of its own in practice: printed grouped if it does.
@@ -66,14 +78,18 @@ package struct GestureOrder {
 
     /// The index of the next `gesture` step, if it is this transition; advances past it.
     private mutating func take(_ t: GestureTransition) -> Int? {
-        guard nextGesture < gestureSteps.count, case .gesture(let s) = steps[gestureSteps[nextGesture]], s == t else { return nil }
+        guard nextGesture < gestureSteps.count, case .gesture(let s) = steps[gestureSteps[nextGesture]], s == t else {
+            return nil
+        }
         nextGesture += 1
         return gestureSteps[nextGesture - 1]
     }
 
     /// The index of the next `gestureAction` step, if it is this action; advances past it.
     private mutating func take(_ a: GestureActionSent) -> Int? {
-        guard nextAction < actionSteps.count, case .gestureAction(let s) = steps[actionSteps[nextAction]], s == a else { return nil }
+        guard nextAction < actionSteps.count, case .gestureAction(let s) = steps[actionSteps[nextAction]], s == a else {
+            return nil
+        }
         nextAction += 1
         return actionSteps[nextAction - 1]
     }
@@ -82,7 +98,7 @@ package struct GestureOrder {
     /// phase to its touch (a G7 touchesCancelled), searching forward from the last one found.
     private func start(of d: TouchDelivery) -> Int? {
         guard deliveryCursor <= steps.count else { return nil }
-        for i in deliveryCursor ..< steps.count {
+        for i in deliveryCursor..<steps.count {
             switch steps[i] {
             case .release(let touch, let message, _, _) where touch == d.touch && message == d.message:
                 return i
@@ -97,7 +113,9 @@ package struct GestureOrder {
 
     /// Without a trace to follow: each transition, then the actions it sent (G3: one per target on each
     /// recognized, began, changed and ended), then the deliveries.
-    package static func unordered(transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]) -> [String] {
+    package static func unordered(
+        transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]
+    ) -> [String] {
         var out: [String] = []
         var pending = actions
         for t in transitions {
@@ -114,7 +132,9 @@ package struct GestureOrder {
         out += pending.map(TraceFormatter.gestureAction)
         for d in deliveries {
             out.append(TraceFormatter.delivery(d))
-            out += unordered(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map { "  " + $0 }
+            out += unordered(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map {
+                "  " + $0
+            }
         }
         return out
     }

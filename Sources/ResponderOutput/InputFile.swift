@@ -1,6 +1,6 @@
 import Foundation
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Reading JSON given on the command line: a file, `-` for stdin, or (for inline options) `@file`.
 package enum InputFile {
@@ -29,7 +29,9 @@ package enum InputFile {
     package static func world(_ path: String) throws(CLIError) -> (tree: JSON, detached: JSON?) {
         var json = try read(path)
         defer { JSON.release(&json) }  // all but what is returned (shared, so it stays whole)
-        guard json.objectMembers != nil else { throw CLIError("\(path): expected an object ({\"tree\": …} or an application node)") }
+        guard json.objectMembers != nil else {
+            throw CLIError("\(path): expected an object ({\"tree\": …} or an application node)")
+        }
         if let tree = json["tree"] { return (tree, json["detached"]) }
         return (json, nil)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Writing to stdout and stderr. Stdout is block-buffered when piped; `flush` after each line that must
 /// be seen at once (watch).

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Indented JSON text, written iteratively so that any depth prints. Indentation stops growing past
 /// `maxIndentLevels` (whitespace only: the text stays valid JSON and lines stay short).

@@ -40,7 +40,9 @@ package enum StatusLine {
             if bytes >= largeBytes { show("\(method): sending \(megabytes(bytes)) to the engine…") }
         case .waiting(let method, let bytes, let elapsed, let timeout):
             let sent = bytes >= largeBytes ? "\(megabytes(bytes)) sent; " : ""
-            show("\(method): \(sent)waiting for the engine… \(Int(elapsed)) s (timeout \(ClientError.seconds(timeout)) s)")
+            show(
+                "\(method): \(sent)waiting for the engine… \(Int(elapsed)) s (timeout \(ClientError.seconds(timeout)) s)"
+            )
         case .finished:
             clear()
         }

@@ -20,11 +20,13 @@ package enum StepFormatter {
             return "controlEvent \(event.rawValue) on \(control)" + on(touch) + rule(r, nil)
         case .action(let action, let target, let sender, let performed, let by, let r, let reason):
             let who = performed ? "performed by \(by ?? "?")" : "not performed"
-            return "action \(TraceFormatter.label(action))\(sender ?? "-") → \(target ?? "nil target"): \(who)" + rule(r, reason?.rawValue)
+            return "action \(TraceFormatter.label(action))\(sender ?? "-") → \(target ?? "nil target"): \(who)"
+                + rule(r, reason?.rawValue)
         case .check(let id, let check, let value, let r):
             return "check \(id) \(check.rawValue): \(value)" + rule(r, nil)
         case .firstResponder(let change, let r):
-            return "firstResponder window \(change.window): \(Describe.id(change.from)) → \(Describe.id(change.to))" + rule(r, change.reason.rawValue)
+            return "firstResponder window \(change.window): \(Describe.id(change.from)) → \(Describe.id(change.to))"
+                + rule(r, change.reason.rawValue)
         case .next(let from, let to, let r):
             return "next \(from) → \(Describe.id(to))" + rule(r, nil)
         case .discard(let message, let reason, let r, let tag, let blockedBy, let view):
@@ -35,7 +37,8 @@ package enum StepFormatter {
         case .keyWindow(let from, let to):
             return "keyWindow \(Describe.id(from)) → \(Describe.id(to))" + rule(.f4, nil)
         case .observe(let recognizer, let view, let touch, let observes, let reason):
-            return "observe \(recognizer) on \(view): \(observes ? "observes" : "ignores") touch \(Describe.id(touch))" + rule(.g1, reason?.rawValue)
+            return "observe \(recognizer) on \(view): \(observes ? "observes" : "ignores") touch \(Describe.id(touch))"
+                + rule(.g1, reason?.rawValue)
         case .gesture(let t):
             return TraceFormatter.gesture(t)
         case .gestureAction(let a):
@@ -45,7 +48,8 @@ package enum StepFormatter {
         case .held(let touch, let message, let by, let r):
             return "held \(message) of touch \(Describe.id(touch)) by \(by.joined(separator: ", "))" + rule(r, nil)
         case .release(let touch, let message, let by, let r):
-            return "release \(message) of touch \(Describe.id(touch))" + (by.map { " (\($0) failed)" } ?? "") + rule(r, nil)
+            return "release \(message) of touch \(Describe.id(touch))" + (by.map { " (\($0) failed)" } ?? "")
+                + rule(r, nil)
         case .change(let c):
             return DispatchReply.change(c)
         }

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Turns dispatch outcomes and traces into readable paths, e.g.
 /// `touchesBegan: E → C → A → R → RVC → W → App → AD, handled by RVC`. Used by the dispatch commands
@@ -11,7 +11,8 @@ package enum TraceFormatter {
         let kind = value["kind"]?.stringValue ?? "dispatch"
         var parts: [String] = []
         if let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false),
-           let outcome = outcome(of: trace.kind, from: value["outcome"] ?? .null) {
+            let outcome = outcome(of: trace.kind, from: value["outcome"] ?? .null)
+        {
             // One line: the indented details of a delivery (recognizers) become parts of their own.
             parts = outcome.lines(message: nil, trace: trace).map { String($0.drop { $0 == " " }) }
         }
@@ -48,10 +49,14 @@ package enum TraceFormatter {
             text += "dropped (\(reason ?? "?"))"
         } else if d.reason == .held {
             // G8/G9: nothing reached the view yet; the recognizers named hold the phase.
-            text += (d.message ?? "phase") + " held by " + (d.heldBy.isEmpty ? "?" : d.heldBy.joined(separator: ", ")) + (d.rule.map { " (\($0.rawValue))" } ?? "")
+            text +=
+                (d.message ?? "phase") + " held by " + (d.heldBy.isEmpty ? "?" : d.heldBy.joined(separator: ", "))
+                + (d.rule.map { " (\($0.rawValue))" } ?? "")
         } else if d.reason == .cancelledByGesture || d.reason == .takenByGesture, d.visited.isEmpty {
             // G7/G8: a recognizer took the touch earlier; this phase reaches no view.
-            text += (d.message ?? "phase") + " not delivered (\(reason ?? "?")" + (d.rule.map { ", \($0.rawValue)" } ?? "") + ")"
+            text +=
+                (d.message ?? "phase") + " not delivered (\(reason ?? "?")" + (d.rule.map { ", \($0.rawValue)" } ?? "")
+                + ")"
         } else if d.message == nil, let reason {
             text += "nothing delivered (\(reason))"
         } else if d.visited.isEmpty, let reason {
@@ -60,7 +65,11 @@ package enum TraceFormatter {
         } else {
             text += path(message: d.message, visited: d.visited, handledBy: d.handledBy, discard: nil)
             // Reasons of recognizers (released, cancelled-by-gesture) name their rule; the older ones never did.
-            if let reason { text += " (\(reason)" + (d.reason?.isGestureReason == true ? d.rule.map { ", \($0.rawValue)" } ?? "" : "") + ")" }
+            if let reason {
+                text +=
+                    " (\(reason)" + (d.reason?.isGestureReason == true ? d.rule.map { ", \($0.rawValue)" } ?? "" : "")
+                    + ")"
+            }
         }
         if !d.controlEvents.isEmpty {
             text += " [control events: " + d.controlEvents.map(\.rawValue).joined(separator: ", ") + "]"
@@ -100,7 +109,9 @@ package enum TraceFormatter {
 
     /// `message: a → b → c, handled by X` or `…, discarded (no responder handled it)`; a message that never
     /// started (no `start`, nothing visited) shows the trace's discard reason.
-    package static func path(message: String?, start: String? = nil, visited: [String], handledBy: [String], discard: String?) -> String {
+    package static func path(
+        message: String?, start: String? = nil, visited: [String], handledBy: [String], discard: String?
+    ) -> String {
         var steps = visited
         if steps.isEmpty, let start { steps = [start] }
         var text = message.map(label) ?? ""
@@ -108,7 +119,9 @@ package enum TraceFormatter {
             return text + "discarded" + (discard.map { " (\($0))" } ?? " (no responder)")
         }
         text += Describe.path(steps)
-        text += handledBy.isEmpty ? ", discarded (no responder handled it)" : ", handled by " + handledBy.joined(separator: ", ")
+        text +=
+            handledBy.isEmpty
+            ? ", discarded (no responder handled it)" : ", handled by " + handledBy.joined(separator: ", ")
         return text
     }
 
@@ -135,14 +148,18 @@ package enum TraceFormatter {
     package static func treeChange(_ outcome: TreeChangeOutcome, trace: Trace) -> [String] {
         var out = outcome.touches.map(delivery)
         for p in outcome.presses {
-            out.append("press \(Describe.id(p.press)): "
-                + path(message: p.message, start: p.responder, visited: p.visited, handledBy: p.handledBy, discard: nil) + " (\(p.reason))")
+            out.append(
+                "press \(Describe.id(p.press)): "
+                    + path(
+                        message: p.message, start: p.responder, visited: p.visited, handledBy: p.handledBy, discard: nil
+                    ) + " (\(p.reason))")
         }
         for r in outcome.resigned {
             out.append("\(r.from) resigned first responder of \(r.window) (left its window)")
         }
         var order = GestureOrder(trace: trace)
-        out += order.lines(transitions: outcome.gestures ?? [], actions: [], deliveries: outcome.gestureDeliveries ?? [])
+        out += order.lines(
+            transitions: outcome.gestures ?? [], actions: [], deliveries: outcome.gestureDeliveries ?? [])
         return out
     }
 
@@ -175,7 +192,9 @@ package enum TraceFormatter {
 
 extension TouchDeliveryReason {
     /// Reasons a recognizer gave (G7–G9): printed with their rule.
-    package var isGestureReason: Bool { self == .held || self == .released || self == .cancelledByGesture || self == .takenByGesture }
+    package var isGestureReason: Bool {
+        self == .held || self == .released || self == .cancelledByGesture || self == .takenByGesture
+    }
 }
 
 extension GestureState {

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Draws a nested tree (as `tree.get` returns it) as indented lines with guide characters, one node per
 /// line in child order. Iterative, so any depth draws; past `maxGuideDepth` the guides are abbreviated to
@@ -10,7 +10,10 @@ package struct TreeDrawer {
     /// Recognizers' live states (session.snapshot), by recognizer id; shown when not idle.
     package var recognizerStates: [String: GestureRecognizerInfo] = [:]
 
-    package init(firstResponders: Set<String> = [], maxGuideDepth: Int = 48, recognizerStates: [String: GestureRecognizerInfo] = [:]) {
+    package init(
+        firstResponders: Set<String> = [], maxGuideDepth: Int = 48,
+        recognizerStates: [String: GestureRecognizerInfo] = [:]
+    ) {
         self.firstResponders = firstResponders
         self.maxGuideDepth = maxGuideDepth
         self.recognizerStates = recognizerStates
@@ -45,8 +48,12 @@ package struct TreeDrawer {
     package func describe(_ node: JSON) -> String {
         let id = node["id"]?.stringValue ?? "?"
         var parts = [id, node["kind"]?.stringValue ?? "?"]
-        if let cls = node["class"]?.stringValue { parts.append(cls + (node["baseClass"]?.stringValue.map { ": \($0)" } ?? "")) }
-        if let frame = node["frame"]?.arrayValue { parts.append("(" + frame.map { Output.number($0) }.joined(separator: ", ") + ")") }
+        if let cls = node["class"]?.stringValue {
+            parts.append(cls + (node["baseClass"]?.stringValue.map { ": \($0)" } ?? ""))
+        }
+        if let frame = node["frame"]?.arrayValue {
+            parts.append("(" + frame.map { Output.number($0) }.joined(separator: ", ") + ")")
+        }
         var flags: [String] = []
         if node["hidden"]?.boolValue == true { flags.append("hidden") }
         if let alpha = node["alpha"]?.doubleValue, alpha < 1 { flags.append("alpha \(Output.number(alpha))") }
@@ -57,10 +64,14 @@ package struct TreeDrawer {
         if firstResponders.contains(id) { flags.append("★ first responder") }
         flags += UIKitFlags.flags(node)
         if !flags.isEmpty { parts.append("[" + flags.joined(separator: ", ") + "]") }
-        for recognizer in node["gestureRecognizers"]?.arrayValue ?? [] { parts.append(describe(recognizer: recognizer)) }
+        for recognizer in node["gestureRecognizers"]?.arrayValue ?? [] {
+            parts.append(describe(recognizer: recognizer))
+        }
         // K8: a scroll view's built-in pan (listed by the snapshot, not in the node).
         for builtIn in recognizerStates.values where builtIn.view == id && builtIn.recognizer == id + ".pan" {
-            parts.append(describe(recognizer: ["id": .string(builtIn.recognizer), "kind": "pan"]).replacingOccurrences(of: "⟩", with: " built-in⟩"))
+            parts.append(
+                describe(recognizer: ["id": .string(builtIn.recognizer), "kind": "pan"]).replacingOccurrences(
+                    of: "⟩", with: " built-in⟩"))
         }
         return parts.joined(separator: "  ")
     }
@@ -70,9 +81,12 @@ package struct TreeDrawer {
     package func describe(recognizer json: JSON) -> String {
         let id = json["id"]?.stringValue ?? "?"
         var text = "⟨" + (json["kind"]?.stringValue ?? "?") + " " + id
-        if let live = recognizerStates[id], live.state != .possible || !live.touches.isEmpty || !live.waitingFor.isEmpty {
+        if let live = recognizerStates[id], live.state != .possible || !live.touches.isEmpty || !live.waitingFor.isEmpty
+        {
             var details: [String] = []
-            if !live.touches.isEmpty { details.append("touches " + live.touches.map(Describe.id).joined(separator: ", ")) }
+            if !live.touches.isEmpty {
+                details.append("touches " + live.touches.map(Describe.id).joined(separator: ", "))
+            }
             if !live.waitingFor.isEmpty { details.append("waiting for " + live.waitingFor.joined(separator: ", ")) }
             text += " " + live.state.rawValue + (details.isEmpty ? "" : " (" + details.joined(separator: "; ") + ")")
         }
@@ -85,14 +99,34 @@ package struct TreeDrawer {
         }
         for parameter in spec.kind.parameters {
             switch parameter {
-            case .numberOfTapsRequired: note(parameter.rawValue, spec.numberOfTapsRequired, d.numberOfTapsRequired, "\(spec.numberOfTapsRequired)")
-            case .numberOfTouchesRequired: note(parameter.rawValue, spec.numberOfTouchesRequired, d.numberOfTouchesRequired, "\(spec.numberOfTouchesRequired)")
-            case .minimumNumberOfTouches: note(parameter.rawValue, spec.minimumNumberOfTouches, d.minimumNumberOfTouches, "\(spec.minimumNumberOfTouches)")
+            case .numberOfTapsRequired:
+                note(
+                    parameter.rawValue, spec.numberOfTapsRequired, d.numberOfTapsRequired,
+                    "\(spec.numberOfTapsRequired)")
+            case .numberOfTouchesRequired:
+                note(
+                    parameter.rawValue, spec.numberOfTouchesRequired, d.numberOfTouchesRequired,
+                    "\(spec.numberOfTouchesRequired)")
+            case .minimumNumberOfTouches:
+                note(
+                    parameter.rawValue, spec.minimumNumberOfTouches, d.minimumNumberOfTouches,
+                    "\(spec.minimumNumberOfTouches)")
             case .maximumNumberOfTouches:
-                note(parameter.rawValue, spec.maximumNumberOfTouches, d.maximumNumberOfTouches, spec.maximumNumberOfTouches.map(String.init) ?? "unlimited")
-            case .minimumPressDuration: note(parameter.rawValue, spec.minimumPressDuration, d.minimumPressDuration, Output.number(spec.minimumPressDuration))
-            case .allowableMovement: note(parameter.rawValue, spec.allowableMovement, d.allowableMovement, Output.number(spec.allowableMovement))
-            case .direction: note(parameter.rawValue, spec.direction, d.direction, spec.direction.map(\.rawValue).joined(separator: "+"))
+                note(
+                    parameter.rawValue, spec.maximumNumberOfTouches, d.maximumNumberOfTouches,
+                    spec.maximumNumberOfTouches.map(String.init) ?? "unlimited")
+            case .minimumPressDuration:
+                note(
+                    parameter.rawValue, spec.minimumPressDuration, d.minimumPressDuration,
+                    Output.number(spec.minimumPressDuration))
+            case .allowableMovement:
+                note(
+                    parameter.rawValue, spec.allowableMovement, d.allowableMovement,
+                    Output.number(spec.allowableMovement))
+            case .direction:
+                note(
+                    parameter.rawValue, spec.direction, d.direction,
+                    spec.direction.map(\.rawValue).joined(separator: "+"))
             }
         }
         note("enabled", spec.enabled, d.enabled, "\(spec.enabled)")
@@ -102,9 +136,13 @@ package struct TreeDrawer {
         note("shouldBegin", spec.shouldBegin, d.shouldBegin, "\(spec.shouldBegin)")
         note("shouldReceiveTouch", spec.shouldReceiveTouch, d.shouldReceiveTouch, "\(spec.shouldReceiveTouch)")
         if !spec.requireToFail.isEmpty { extras.append("requireToFail " + spec.requireToFail.joined(separator: ", ")) }
-        if !spec.simultaneousWith.isEmpty { extras.append("simultaneousWith " + spec.simultaneousWith.joined(separator: ", ")) }
+        if !spec.simultaneousWith.isEmpty {
+            extras.append("simultaneousWith " + spec.simultaneousWith.joined(separator: ", "))
+        }
         if !extras.isEmpty { text += ", " + extras.joined(separator: ", ") }
-        if !spec.targets.isEmpty { text += " → " + spec.targets.map { "\($0.target).\($0.action)" }.joined(separator: ", ") }
+        if !spec.targets.isEmpty {
+            text += " → " + spec.targets.map { "\($0.target).\($0.action)" }.joined(separator: ", ")
+        }
         return text + "⟩"
     }
 }

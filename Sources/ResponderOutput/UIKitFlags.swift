@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The class fields (Protocol/ 8.6) a tree line shows among its flags: the state a UIKit class adds.
 package enum UIKitFlags {
@@ -7,9 +7,15 @@ package enum UIKitFlags {
         var flags: [String] = []
         if let on = node["on"]?.boolValue { flags.append(on ? "on" : "off") }
         if let value = node["value"]?.doubleValue { flags.append("value \(Output.number(.number(value)))") }
-        if let segment = node["selectedSegmentIndex"]?.intValue { flags.append(segment < 0 ? "no segment" : "segment \(segment)") }
-        if let text = node["text"]?.stringValue { flags.append("text \"\(text.count > 24 ? text.prefix(24) + "…" : text)\"") }
-        if let offset = node["boundsOrigin"]?.arrayValue, node["contentSize"] != nil, offset.contains(where: { $0.doubleValue != 0 }) {
+        if let segment = node["selectedSegmentIndex"]?.intValue {
+            flags.append(segment < 0 ? "no segment" : "segment \(segment)")
+        }
+        if let text = node["text"]?.stringValue {
+            flags.append("text \"\(text.count > 24 ? text.prefix(24) + "…" : text)\"")
+        }
+        if let offset = node["boundsOrigin"]?.arrayValue, node["contentSize"] != nil,
+            offset.contains(where: { $0.doubleValue != 0 })
+        {
             flags.append("offset (" + offset.map { Output.number($0) }.joined(separator: ", ") + ")")
         }
         if let animating = node["animating"], !animating.isNull {

@@ -1,7 +1,7 @@
 import ResponderClient
+import ResponderJSON
 import ResponderPicture
 import ResponderProtocol
-import ResponderJSON
 
 /// What `draw` and `web` ask the engine for a picture, read as plain JSON so that members and reasons a newer
 /// engine adds draw as well as they can instead of failing.
@@ -14,8 +14,9 @@ package struct WorldState {
     /// `session.snapshot`: the tree and every window's first responder.
     package static func fetch(_ connection: ResponderConnection, session: String) throws(ClientError) -> WorldState {
         var reply = try connection.call("session.snapshot", ["session": .string(session)])
-        let state = WorldState(tree: reply["tree"] ?? .null, firstResponders: firstResponders(reply["firstResponders"]),
-                               revision: reply["revision"]?.intValue ?? 0, seq: reply["seq"]?.intValue ?? 0)
+        let state = WorldState(
+            tree: reply["tree"] ?? .null, firstResponders: firstResponders(reply["firstResponders"]),
+            revision: reply["revision"]?.intValue ?? 0, seq: reply["seq"]?.intValue ?? 0)
         JSON.release(&reply)
         return state
     }
@@ -30,8 +31,11 @@ package struct WorldState {
 /// Overlays from the engine's replies and traces: a hit test, a tap, a responder chain.
 package enum OverlayReplies {
     /// `hitTest` at `point`, then the responder chain of the view hit.
-    package static func hit(_ connection: ResponderConnection, session: String, point: Point) throws(ClientError) -> Overlay {
-        let result = try connection.call("hitTest", ["session": .string(session), "point": [.number(point.x), .number(point.y)]])
+    package static func hit(_ connection: ResponderConnection, session: String, point: Point) throws(ClientError)
+        -> Overlay
+    {
+        let result = try connection.call(
+            "hitTest", ["session": .string(session), "point": [.number(point.x), .number(point.y)]])
         let path = HitPath(point: point, result: result)
         var overlay = Overlay(title: "hitTest at \(SVGText.point(point.x, point.y))", hit: path)
         if let view = path.view {
@@ -43,7 +47,9 @@ package enum OverlayReplies {
 
     /// `event.tap` at `point` (a real tap, or a dry run): the hit test of its trace, what each phase did, and
     /// the responder chain of the view it went to.
-    package static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool) throws(ClientError) -> Overlay {
+    package static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool)
+        throws(ClientError) -> Overlay
+    {
         var params: JSON = ["session": .string(session), "point": [.number(point.x), .number(point.y)]]
         if dryRun { params = params.setting("dryRun", true) }
         let result = try connection.call("event.tap", params)
@@ -57,7 +63,9 @@ package enum OverlayReplies {
     }
 
     /// `responderChain` from `id`.
-    package static func chain(_ connection: ResponderConnection, session: String, id: String) throws(ClientError) -> [String] {
+    package static func chain(_ connection: ResponderConnection, session: String, id: String) throws(ClientError)
+        -> [String]
+    {
         let result = try connection.call("responderChain", ["session": .string(session), "id": .string(id)])
         return (result["chain"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
@@ -67,13 +75,15 @@ package enum OverlayReplies {
     package static func touch(trace: JSON, point: Point?) -> Overlay {
         let steps = trace["steps"]?.arrayValue ?? []
         let first = steps.first { $0["step"]?.stringValue == "hitTest" }?["touch"]
-        let visits = steps.filter { $0["step"]?.stringValue == "hitTest" && $0["touch"] == first }.map(Visit.init(json:))
+        let visits = steps.filter { $0["step"]?.stringValue == "hitTest" && $0["touch"] == first }.map(
+            Visit.init(json:))
         let delivery = trace["outcome"]?["deliveries"]?.arrayValue?.first
         var overlay = Overlay(notes: TraceLines.lines(trace: trace))
         if !visits.isEmpty, let p = point ?? visits.first?.point {
             let view = delivery?["view"]?.stringValue ?? visits.last { $0.result == "hit" }?.id
-            overlay.hit = HitPath(point: p, window: delivery?["window"]?.stringValue ?? (view == nil ? nil : visits.first?.id),
-                                  view: view, visited: visits)
+            overlay.hit = HitPath(
+                point: p, window: delivery?["window"]?.stringValue ?? (view == nil ? nil : visits.first?.id),
+                view: view, visited: visits)
         }
         let visited = (delivery?["visited"]?.arrayValue ?? []).compactMap(\.stringValue)
         if !visited.isEmpty {
@@ -88,9 +98,11 @@ package enum OverlayReplies {
 package enum TraceLines {
     package static func lines(trace: JSON) -> [String] {
         guard let typed = try? WireDecoder.decode(Trace.self, from: trace, strict: false),
-              let outcome = TraceFormatter.outcome(of: typed.kind, from: trace["outcome"] ?? .null) else {
+            let outcome = TraceFormatter.outcome(of: typed.kind, from: trace["outcome"] ?? .null)
+        else {
             return [TraceFormatter.summary(trace: trace)]
         }
-        return outcome.lines(message: nil, trace: typed).map { String($0.drop { $0 == " " }) } + DispatchReply.focusLines(typed)
+        return outcome.lines(message: nil, trace: typed).map { String($0.drop { $0 == " " }) }
+            + DispatchReply.focusLines(typed)
     }
 }

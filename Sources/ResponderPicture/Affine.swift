@@ -3,9 +3,10 @@ import ResponderProtocol
 extension AffineTransform {
     /// `self ∘ other`: `other` applied first, then `self`.
     static func * (l: AffineTransform, r: AffineTransform) -> AffineTransform {
-        AffineTransform(l.a * r.a + l.c * r.b, l.b * r.a + l.d * r.b,
-                        l.a * r.c + l.c * r.d, l.b * r.c + l.d * r.d,
-                        l.a * r.tx + l.c * r.ty + l.tx, l.b * r.tx + l.d * r.ty + l.ty)
+        AffineTransform(
+            l.a * r.a + l.c * r.b, l.b * r.a + l.d * r.b,
+            l.a * r.c + l.c * r.d, l.b * r.c + l.d * r.d,
+            l.a * r.tx + l.c * r.ty + l.tx, l.b * r.tx + l.d * r.ty + l.ty)
     }
 
     static func translation(_ x: Double, _ y: Double) -> AffineTransform { AffineTransform(1, 0, 0, 1, x, y) }
@@ -17,7 +18,8 @@ extension AffineTransform {
         guard let t = transform, t != .identity else {
             return translation(frame.x - boundsOrigin.x, frame.y - boundsOrigin.y)
         }
-        return translation(frame.x + halfW, frame.y + halfH) * t * translation(-boundsOrigin.x - halfW, -boundsOrigin.y - halfH)
+        return translation(frame.x + halfW, frame.y + halfH) * t
+            * translation(-boundsOrigin.x - halfW, -boundsOrigin.y - halfH)
     }
 
     /// Only a translation (and positive scale): rects stay rects, drawn without a `transform` attribute.
@@ -25,8 +27,10 @@ extension AffineTransform {
 
     /// The axis-aligned box around `rect` once transformed.
     func box(_ rect: Rect) -> Rect {
-        let corners = [Point(rect.x, rect.y), Point(rect.x + rect.width, rect.y),
-                       Point(rect.x, rect.y + rect.height), Point(rect.x + rect.width, rect.y + rect.height)].map(apply)
+        let corners = [
+            Point(rect.x, rect.y), Point(rect.x + rect.width, rect.y),
+            Point(rect.x, rect.y + rect.height), Point(rect.x + rect.width, rect.y + rect.height)
+        ].map(apply)
         let xs = corners.map(\.x), ys = corners.map(\.y)
         let minX = xs.min()!, minY = ys.min()!
         return Rect(minX, minY, xs.max()! - minX, ys.max()! - minY)

@@ -1,17 +1,21 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The world as a Graphviz graph (`dot`): one box per node labelled with its id and class, parent → child
 /// edges, the hit path colored (views passed over red, with their reason), and the responder chain as
 /// numbered orange edges. `--depth` and `--subtree` apply; what is cut off is counted on its ancestor.
 public enum Dot {
-    public static func graph(tree: JSON, options: PictureOptions = .init(), overlay: Overlay = .init(),
-                             firstResponders: [String: String] = [:]) throws(PictureError) -> String {
+    public static func graph(
+        tree: JSON, options: PictureOptions = .init(), overlay: Overlay = .init(),
+        firstResponders: [String: String] = [:]
+    ) throws(PictureError) -> String {
         let scene = Scene(tree: tree)
         let nodes = scene.nodes
         var root = 0
         if let id = options.subtree {
-            guard let i = scene.index[id] else { throw PictureError(description: "--subtree: no node \"\(id)\" in the session's tree") }
+            guard let i = scene.index[id] else {
+                throw PictureError(description: "--subtree: no node \"\(id)\" in the session's tree")
+            }
             root = i
         }
         var onlyWindow: Int?
@@ -45,25 +49,38 @@ public enum Dot {
         for (k, v) in (overlay.hit?.visited ?? []).enumerated() { visits[v.id] = (k + 1, v) }
         let firsts = Set(firstResponders.values)
         var out = "digraph world {\n"
-        out += "  graph [rankdir=TB, fontname=\"DejaVu Sans\", fontsize=12, nodesep=0.25, ranksep=0.45, bgcolor=\"#eef0f4\""
+        out +=
+            "  graph [rankdir=TB, fontname=\"DejaVu Sans\", fontsize=12, nodesep=0.25, ranksep=0.45, bgcolor=\"#eef0f4\""
         if let title = overlay.title { out += ", label=\(quote(title)), labelloc=t" }
         out += "];\n"
-        out += "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", color=\"#8893a5\", fontname=\"DejaVu Sans\", fontsize=10];\n"
+        out +=
+            "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", color=\"#8893a5\", fontname=\"DejaVu Sans\", fontsize=10];\n"
         out += "  edge [color=\"#9aa3b2\", arrowsize=0.6];\n"
         for i in nodes.indices where shown[i] {
             let n = nodes[i]
             var label = "<b>\(html(n.id))</b><br/><font point-size=\"9\" color=\"#5b6474\">\(html(n.className))</font>"
             var attrs: [String] = []
             if let (k, v) = visits[n.id] {
-                label += "<br/><font point-size=\"9\">\(k). \(html(v.result))\(v.reason.map { " " + html($0) } ?? "") \(html(v.rule))</font>"
+                label +=
+                    "<br/><font point-size=\"9\">\(k). \(html(v.result))\(v.reason.map { " " + html($0) } ?? "") \(html(v.rule))</font>"
                 if v.result == "hit" {
-                    attrs += n.id == overlay.hit?.view ? ["fillcolor=\"#c9ebd6\"", "color=\"#0d7a3b\"", "penwidth=3"] : ["color=\"#15924a\"", "penwidth=2.2"]
+                    attrs +=
+                        n.id == overlay.hit?.view
+                        ? ["fillcolor=\"#c9ebd6\"", "color=\"#0d7a3b\"", "penwidth=3"]
+                        : ["color=\"#15924a\"", "penwidth=2.2"]
                 } else {
-                    attrs += ["color=\"#d32f2f\"", "style=\"rounded,filled,dashed\"", "penwidth=1.8", "fontcolor=\"#b71c1c\""]
+                    attrs += [
+                        "color=\"#d32f2f\"", "style=\"rounded,filled,dashed\"", "penwidth=1.8", "fontcolor=\"#b71c1c\""
+                    ]
                 }
             }
-            if let count = hidden[i] { label += "<br/><font point-size=\"9\" color=\"#5b6474\">+\(count) not shown</font>" }
-            if firsts.contains(n.id) { attrs.append("peripheries=2"); label += "<br/><font point-size=\"9\" color=\"#b36b00\">first responder</font>" }
+            if let count = hidden[i] {
+                label += "<br/><font point-size=\"9\" color=\"#5b6474\">+\(count) not shown</font>"
+            }
+            if firsts.contains(n.id) {
+                attrs.append("peripheries=2");
+                label += "<br/><font point-size=\"9\" color=\"#b36b00\">first responder</font>"
+            }
             if n.invisible { attrs.append("fontcolor=\"#8893a5\"") }
             out += "  \(quote(n.id)) [label=<\(label)>\(attrs.isEmpty ? "" : ", " + attrs.joined(separator: ", "))];\n"
         }
@@ -75,7 +92,8 @@ public enum Dot {
         }
         let chain = overlay.chain.filter { scene.index[$0].map { shown[$0] } ?? false }
         for k in chain.indices.dropLast() {
-            out += "  \(quote(chain[k])) -> \(quote(chain[k + 1])) [constraint=false, color=\"#e8590c\", fontcolor=\"#e8590c\", penwidth=1.8, label=\"\(k + 1)\"];\n"
+            out +=
+                "  \(quote(chain[k])) -> \(quote(chain[k + 1])) [constraint=false, color=\"#e8590c\", fontcolor=\"#e8590c\", penwidth=1.8, label=\"\(k + 1)\"];\n"
         }
         return out + "}\n"
     }

@@ -29,7 +29,9 @@ public struct Legend: Sendable {
                 if outside > OverlaySVG.tagLimit, v.reason == "outside-bounds" {
                     // A large world: a few, then how many more (each keeps its outline on the picture).
                     outsideListed += 1
-                    if outsideListed == 6 { add(.miss, "… \(outside - 5) more views passed over: outside-bounds (\(v.rule))") }
+                    if outsideListed == 6 {
+                        add(.miss, "… \(outside - 5) more views passed over: outside-bounds (\(v.rule))")
+                    }
                     if outsideListed >= 6 { continue }
                 }
                 // `4. textField — miss: outside-bounds (H3), local (28, -46)`
@@ -38,7 +40,8 @@ public struct Legend: Sendable {
                 if let to = v.to { text += " → \(to)" }
                 text += " (\(v.rule))"
                 if let p = v.point { text += ", local \(SVGText.point(p.x, p.y))" }
-                let style: Style = v.result == "hit" ? (v.id == hit.view ? .target : .path) : v.result == "skipped" ? .skip : .miss
+                let style: Style =
+                    v.result == "hit" ? (v.id == hit.view ? .target : .path) : v.result == "skipped" ? .skip : .miss
                 add(style, text, node: v.id)
             }
             let reasons = hit.visited.compactMap { v in v.result == "hit" ? nil : v.reason }
@@ -80,22 +83,29 @@ public struct Legend: Sendable {
             for (k, part) in wrapped.enumerated() {
                 cy += size + 5
                 if k == 0, [.path, .target, .miss, .skip, .chain].contains(line.style) {
-                    out += "<rect class=\"sw \(line.style.rawValue)\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(cy - 10))\" width=\"10\" height=\"10\" rx=\"2\"/>"
+                    out +=
+                        "<rect class=\"sw \(line.style.rawValue)\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(cy - 10))\" width=\"10\" height=\"10\" rx=\"2\"/>"
                 }
                 let node = line.node.map { " data-node-id=\"\(SVGText.escape($0))\"" } ?? ""
                 let indent = k == 0 ? 0.0 : 14  // continuation lines stand in (SVG drops leading spaces)
-                out += "<text class=\"lg \(line.style.rawValue)\"\(node) x=\"\(SVGText.number(textX + indent))\" y=\"\(SVGText.number(cy))\">\(SVGText.escape(part))</text>"
+                out +=
+                    "<text class=\"lg \(line.style.rawValue)\"\(node) x=\"\(SVGText.number(textX + indent))\" y=\"\(SVGText.number(cy))\">\(SVGText.escape(part))</text>"
             }
         }
         cy += 22
         out += "<text class=\"lg heading\" x=\"\(SVGText.number(textX))\" y=\"\(SVGText.number(cy))\">Key</text>"
-        let key: [(String, String)] = [("path", "hit path: the views that answered, outermost first"), ("target", "the view hit"),
-                                       ("miss", "passed over (reason in its tag)"), ("skip", "skipped by its hitTest mode"),
-                                       ("chain", "responder chain, numbered"), ("fr", "first responder"), ("collapsed", "+N: views too small or too deep to draw")]
+        let key: [(String, String)] = [
+            ("path", "hit path: the views that answered, outermost first"), ("target", "the view hit"),
+            ("miss", "passed over (reason in its tag)"), ("skip", "skipped by its hitTest mode"),
+            ("chain", "responder chain, numbered"), ("fr", "first responder"),
+            ("collapsed", "+N: views too small or too deep to draw")
+        ]
         for (cls, text) in key {
             cy += 17
-            out += "<rect class=\"sw \(cls)\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(cy - 10))\" width=\"10\" height=\"10\" rx=\"2\"/>"
-            out += "<text class=\"lg text\" x=\"\(SVGText.number(textX))\" y=\"\(SVGText.number(cy))\">\(SVGText.escape(text))</text>"
+            out +=
+                "<rect class=\"sw \(cls)\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(cy - 10))\" width=\"10\" height=\"10\" rx=\"2\"/>"
+            out +=
+                "<text class=\"lg text\" x=\"\(SVGText.number(textX))\" y=\"\(SVGText.number(cy))\">\(SVGText.escape(text))</text>"
         }
         return (out + "</g>", cy - y + 16)
     }

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// What is drawn over the world: a hit test (every view asked, why each was passed over, the touch point), a
 /// responder chain, and lines of explanation. Built from the engine's replies and traces, never computed here.
@@ -12,7 +12,10 @@ public struct Overlay: Sendable, Equatable {
     /// Further lines for the legend (what a tap delivered, who performed its action).
     public var notes: [String]
 
-    public init(title: String? = nil, hit: HitPath? = nil, chain: [String] = [], chainTitle: String = "Responder chain", notes: [String] = []) {
+    public init(
+        title: String? = nil, hit: HitPath? = nil, chain: [String] = [], chainTitle: String = "Responder chain",
+        notes: [String] = []
+    ) {
         self.title = title
         self.hit = hit
         self.chain = chain
@@ -39,8 +42,9 @@ public struct HitPath: Sendable, Equatable {
 
     /// From a `hitTest` reply's result (or a trace's steps filtered to `step: "hitTest"`).
     public init(point: Point, result: JSON) {
-        self.init(point: point, window: result["window"]?.stringValue, view: result["view"]?.stringValue,
-                  visited: (result["visited"]?.arrayValue ?? []).map(Visit.init(json:)))
+        self.init(
+            point: point, window: result["window"]?.stringValue, view: result["view"]?.stringValue,
+            visited: (result["visited"]?.arrayValue ?? []).map(Visit.init(json:)))
     }
 }
 
@@ -54,7 +58,8 @@ public struct Visit: Sendable, Equatable {
     public var point: Point?
     public var to: String?
 
-    public init(id: String, result: String, reason: String? = nil, rule: String, point: Point? = nil, to: String? = nil) {
+    public init(id: String, result: String, reason: String? = nil, rule: String, point: Point? = nil, to: String? = nil)
+    {
         self.id = id
         self.result = result
         self.reason = reason
@@ -65,8 +70,10 @@ public struct Visit: Sendable, Equatable {
 
     public init(json: JSON) {
         let p = Scene.numbers(json["point"], 2).map { Point($0[0], $0[1]) }
-        self.init(id: json["id"]?.stringValue ?? "?", result: json["result"]?.stringValue ?? "?",
-                  reason: json["reason"]?.stringValue, rule: json["rule"]?.stringValue ?? "?", point: p, to: json["to"]?.stringValue)
+        self.init(
+            id: json["id"]?.stringValue ?? "?", result: json["result"]?.stringValue ?? "?",
+            reason: json["reason"]?.stringValue, rule: json["rule"]?.stringValue ?? "?", point: p,
+            to: json["to"]?.stringValue)
     }
 
     /// `data-hit`: the picture knows hit and miss; a view that answered nil by its hitTest mode was missed too.

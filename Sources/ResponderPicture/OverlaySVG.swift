@@ -35,10 +35,16 @@ public struct OverlaySVG {
             let isHitView = v.id == hit.view && v.result == "hit"
             var cls = "h " + (v.result == "hit" ? "path" : v.result == "skipped" ? "skip" : "miss")
             if isHitView { cls += " target" }
-            out += "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(v.id))\" data-hit=\"\(v.dataHit)\" data-result=\"\(SVGText.escape(v.result))\""
+            out +=
+                "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(v.id))\" data-hit=\"\(v.dataHit)\" data-result=\"\(SVGText.escape(v.result))\""
             if let reason = v.reason { out += " data-reason=\"\(SVGText.escape(reason))\"" }
-            out += " data-rule=\"\(SVGText.escape(v.rule))\" data-order=\"\(k + 1)\" \(n.svgGeometry)><title>\(k + 1). \(SVGText.escape(v.id)): \(SVGText.escape(v.result))"
-            if let reason = v.reason { out += " (\(SVGText.escape(reason)), \(SVGText.escape(v.rule)))" } else { out += " (\(SVGText.escape(v.rule)))" }
+            out +=
+                " data-rule=\"\(SVGText.escape(v.rule))\" data-order=\"\(k + 1)\" \(n.svgGeometry)><title>\(k + 1). \(SVGText.escape(v.id)): \(SVGText.escape(v.result))"
+            if let reason = v.reason {
+                out += " (\(SVGText.escape(reason)), \(SVGText.escape(v.rule)))"
+            } else {
+                out += " (\(SVGText.escape(v.rule)))"
+            }
             out += "</title></rect>"
         }
         // A tag per view asked, at its bottom right: its number, and why it was passed over. In a crowd (a large
@@ -56,19 +62,27 @@ public struct OverlaySVG {
             }
             let w = SVGText.width(text, size: 10.5) + 12
             // Bottom right, inside: clear of the label (top left) and the chain's marker (top right).
-            guard let (x, y) = tags.place(max(b.x + 3, b.maxX - w - 3), b.maxY - 19, w, 16, dx: 0, dy: -17, tries: 6) else { continue }
-            let kind = v.result == "hit" ? (v.id == hit.view ? "target" : "path") : v.result == "skipped" ? "skip" : "miss"
-            out += "<g class=\"tag \(kind)\" data-node-id=\"\(SVGText.escape(v.id))\"><rect x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y))\" width=\"\(SVGText.number(w))\" height=\"16\" rx=\"4\"/>"
-            out += "<text x=\"\(SVGText.number(x + 6))\" y=\"\(SVGText.number(y + 11.5))\">\(SVGText.escape(text))</text></g>"
+            guard let (x, y) = tags.place(max(b.x + 3, b.maxX - w - 3), b.maxY - 19, w, 16, dx: 0, dy: -17, tries: 6)
+            else { continue }
+            let kind =
+                v.result == "hit" ? (v.id == hit.view ? "target" : "path") : v.result == "skipped" ? "skip" : "miss"
+            out +=
+                "<g class=\"tag \(kind)\" data-node-id=\"\(SVGText.escape(v.id))\"><rect x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y))\" width=\"\(SVGText.number(w))\" height=\"16\" rx=\"4\"/>"
+            out +=
+                "<text x=\"\(SVGText.number(x + 6))\" y=\"\(SVGText.number(y + 11.5))\">\(SVGText.escape(text))</text></g>"
         }
         // The touch point: in the window hit, else in every window whose screen box holds it.
-        let windows = hit.window.map { [$0] } ?? scene.windows.filter { $0.screen.contains(hit.point) }.map { scene.nodes[$0.node].id }
+        let windows =
+            hit.window.map { [$0] }
+            ?? scene.windows.filter { $0.screen.contains(hit.point) }.map { scene.nodes[$0.node].id }
         for w in windows {
             guard let p = scene.picturePoint(screen: hit.point, window: w) else { continue }
             let x = SVGText.number(p.x), y = SVGText.number(p.y)
-            out += "<g class=\"touch\" data-point=\"\(SVGText.number(hit.point.x)),\(SVGText.number(hit.point.y))\"><title>touch at \(SVGText.point(hit.point.x, hit.point.y))</title>"
+            out +=
+                "<g class=\"touch\" data-point=\"\(SVGText.number(hit.point.x)),\(SVGText.number(hit.point.y))\"><title>touch at \(SVGText.point(hit.point.x, hit.point.y))</title>"
             out += "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"11\"/><circle class=\"dot\" cx=\"\(x)\" cy=\"\(y)\" r=\"3\"/>"
-            out += "<path d=\"M\(SVGText.number(p.x - 17)) \(y)h8M\(SVGText.number(p.x + 9)) \(y)h8M\(x) \(SVGText.number(p.y - 17))v8M\(x) \(SVGText.number(p.y + 9))v8\"/></g>"
+            out +=
+                "<path d=\"M\(SVGText.number(p.x - 17)) \(y)h8M\(SVGText.number(p.x + 9)) \(y)h8M\(x) \(SVGText.number(p.y - 17))v8M\(x) \(SVGText.number(p.y + 9))v8\"/></g>"
         }
     }
 
@@ -100,11 +114,14 @@ public struct OverlaySVG {
             let sx = a.x + dx / len * 11, sy = a.y + dy / len * 11
             let bend = min(40, len / 4)
             let cx = (sx + ex) / 2 - dy / len * bend, cy = (sy + ey) / 2 + dx / len * bend
-            out += "<path class=\"arrow\" data-from=\"\(SVGText.escape(points[k].0))\" data-to=\"\(SVGText.escape(points[k + 1].0))\" d=\"M\(SVGText.number(sx)) \(SVGText.number(sy))Q\(SVGText.number(cx)) \(SVGText.number(cy)) \(SVGText.number(ex)) \(SVGText.number(ey))\" marker-end=\"url(#arrowhead)\"/>"
+            out +=
+                "<path class=\"arrow\" data-from=\"\(SVGText.escape(points[k].0))\" data-to=\"\(SVGText.escape(points[k + 1].0))\" d=\"M\(SVGText.number(sx)) \(SVGText.number(sy))Q\(SVGText.number(cx)) \(SVGText.number(cy)) \(SVGText.number(ex)) \(SVGText.number(ey))\" marker-end=\"url(#arrowhead)\"/>"
         }
         for (k, (id, p)) in points.enumerated() {
-            out += "<g class=\"step\" data-node-id=\"\(SVGText.escape(id))\" data-chain=\"\(k + 1)\"><title>\(k + 1). \(SVGText.escape(id))</title>"
-            out += "<circle cx=\"\(SVGText.number(p.x))\" cy=\"\(SVGText.number(p.y))\" r=\"10\"/><text x=\"\(SVGText.number(p.x))\" y=\"\(SVGText.number(p.y + 4))\">\(k + 1)</text></g>"
+            out +=
+                "<g class=\"step\" data-node-id=\"\(SVGText.escape(id))\" data-chain=\"\(k + 1)\"><title>\(k + 1). \(SVGText.escape(id))</title>"
+            out +=
+                "<circle cx=\"\(SVGText.number(p.x))\" cy=\"\(SVGText.number(p.y))\" r=\"10\"/><text x=\"\(SVGText.number(p.x))\" y=\"\(SVGText.number(p.y + 4))\">\(k + 1)</text></g>"
         }
         out += "</g>"
     }

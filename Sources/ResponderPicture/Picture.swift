@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// A whole picture: the world, the overlay and — when there is one — the legend, as one SVG document.
 public enum Picture {
@@ -53,30 +53,44 @@ public enum Picture {
         """
 
     /// Shared definitions: the chain's arrowhead.
-    public static let defs = "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\"/></marker></defs>"
+    public static let defs =
+        "<defs><marker id=\"arrowhead\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\"/></marker></defs>"
 
     /// The SVG document for `tree` (an application node in output form) with `overlay` drawn over it.
-    public static func svg(tree: JSON, options: PictureOptions = .init(), overlay: Overlay = .init(),
-                           firstResponders: [String: String] = [:]) throws(PictureError) -> String {
+    public static func svg(
+        tree: JSON, options: PictureOptions = .init(), overlay: Overlay = .init(),
+        firstResponders: [String: String] = [:]
+    ) throws(PictureError) -> String {
         let scene = Scene(tree: tree)
         return try svg(scene: scene, options: options, overlay: overlay, firstResponders: firstResponders)
     }
 
-    public static func svg(scene: Scene, options: PictureOptions, overlay: Overlay, firstResponders: [String: String]) throws(PictureError) -> String {
+    public static func svg(scene: Scene, options: PictureOptions, overlay: Overlay, firstResponders: [String: String])
+        throws(PictureError) -> String
+    {
         let keep = Set((overlay.hit?.visited.map(\.id) ?? []) + overlay.chain)
         let selection = try Selection(scene: scene, options: options, keep: keep)
         let world = WorldSVG(scene: scene, selection: selection, firstResponders: firstResponders).render()
-        let over = overlay.isEmpty ? "" : OverlaySVG(scene: scene, crop: selection.crop, overlay: overlay, firstResponders: firstResponders).render()
+        let over =
+            overlay.isEmpty
+            ? ""
+            : OverlaySVG(scene: scene, crop: selection.crop, overlay: overlay, firstResponders: firstResponders)
+                .render()
         var crop = selection.crop
         var legend = ""
         if !overlay.isEmpty {
             let x = crop.maxX + 8
             let (svg, height) = Legend(overlay: overlay).render(x: x + 16, y: Scene.margin)
-            legend = "<rect class=\"lgbox\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(Scene.margin - 8))\" width=\"\(SVGText.number(Legend.width))\" height=\"\(SVGText.number(height + 8))\" rx=\"8\"/>" + svg
-            crop = Rect(crop.x, crop.y, crop.width + Legend.width + 8 + Scene.margin, max(crop.height, height + Scene.margin * 2))
+            legend =
+                "<rect class=\"lgbox\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(Scene.margin - 8))\" width=\"\(SVGText.number(Legend.width))\" height=\"\(SVGText.number(height + 8))\" rx=\"8\"/>"
+                + svg
+            crop = Rect(
+                crop.x, crop.y, crop.width + Legend.width + 8 + Scene.margin,
+                max(crop.height, height + Scene.margin * 2))
         }
         let w = SVGText.number(crop.width), h = SVGText.number(crop.height)
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"\(SVGText.number(crop.x)) \(SVGText.number(crop.y)) \(w) \(h)\">"
+        return
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"\(SVGText.number(crop.x)) \(SVGText.number(crop.y)) \(w) \(h)\">"
             + "<style>\(style)</style>\(defs)"
             + "<rect class=\"bg\" x=\"\(SVGText.number(crop.x))\" y=\"\(SVGText.number(crop.y))\" width=\"\(w)\" height=\"\(h)\"/>"
             + world + over + legend + "</svg>\n"

@@ -62,7 +62,9 @@ struct Occupancy {
     }
 
     /// Takes the first free spot of `w`×`h` starting at (x, y) and stepping by (dx, dy), at most `tries` times.
-    mutating func place(_ x: Double, _ y: Double, _ w: Double, _ h: Double, dx: Double, dy: Double, tries: Int) -> (Double, Double)? {
+    mutating func place(_ x: Double, _ y: Double, _ w: Double, _ h: Double, dx: Double, dy: Double, tries: Int) -> (
+        Double, Double
+    )? {
         for t in 0..<tries {
             let px = x + dx * Double(t), py = y + dy * Double(t)
             if isFree(px, py, w, h) {

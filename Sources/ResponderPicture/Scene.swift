@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// One node of the world placed on the picture. Views carry their geometry; view controllers, windows, the
 /// application and its delegate carry only what the responder chain needs.
@@ -73,7 +73,8 @@ public struct Scene: Sendable {
             origins.append(Point(x, Self.margin + Self.headerHeight + Self.titleHeight))
             x += max(screen.width, 120) + Self.panelGap
         }
-        size = Point(max(x - Self.panelGap + Self.margin, 320), Self.margin * 2 + Self.headerHeight + Self.titleHeight + height)
+        size = Point(
+            max(x - Self.panelGap + Self.margin, 320), Self.margin * 2 + Self.headerHeight + Self.titleHeight + height)
         walk(tree, panels: panels, origins: origins)
     }
 
@@ -84,7 +85,8 @@ public struct Scene: Sendable {
 
     /// A screen point on the picture, in the panel of `window` (by default the first window whose screen box holds it).
     public func picturePoint(screen p: Point, window: String? = nil) -> Point? {
-        let panel = window.flatMap { id in windows.first { nodes[$0.node].id == id } }
+        let panel =
+            window.flatMap { id in windows.first { nodes[$0.node].id == id } }
             ?? windows.first { $0.screen.contains(p) } ?? windows.first
         guard let panel else { return nil }
         return Point(p.x - panel.screen.x + panel.origin.x, p.y - panel.screen.y + panel.origin.y)
@@ -103,17 +105,21 @@ public struct Scene: Sendable {
 
     /// Iterative pre-order walk (back to front, as UIKit draws), so a world of any depth lays out.
     private mutating func walk(_ root: JSON, panels: [Rect], origins: [Point]) {
-        var stack = [Pending(json: root, parent: nil, depth: 0, window: nil, superMatrix: nil, clip: nil, invisible: false, alpha: 1)]
+        var stack = [
+            Pending(
+                json: root, parent: nil, depth: 0, window: nil, superMatrix: nil, clip: nil, invisible: false, alpha: 1)
+        ]
         var windowCount = 0
         while let p = stack.popLast() {
             let json = p.json
             let id = json["id"]?.stringValue ?? "?"
             let kind = json["kind"]?.stringValue ?? "?"
             let isView = json["frame"]?.arrayValue != nil || Self.viewKinds.contains(kind)
-            var node = SceneNode(id: id, kind: kind, className: json["class"]?.stringValue ?? kind, depth: p.depth,
-                                 parent: p.parent, window: p.window, isView: isView, bounds: .zero, toPicture: .identity,
-                                 box: .zero, clip: p.clip, invisible: p.invisible, alpha: p.alpha, rootView: nil,
-                                 flags: Self.flags(json))
+            var node = SceneNode(
+                id: id, kind: kind, className: json["class"]?.stringValue ?? kind, depth: p.depth,
+                parent: p.parent, window: p.window, isView: isView, bounds: .zero, toPicture: .identity,
+                box: .zero, clip: p.clip, invisible: p.invisible, alpha: p.alpha, rootView: nil,
+                flags: Self.flags(json))
             let i = nodes.count
             var childMatrix = p.superMatrix
             var childClip = p.clip
@@ -133,12 +139,14 @@ public struct Scene: Sendable {
             if node.isView {
                 node.bounds = Self.bounds(json)
                 node.box = node.toPicture.box(node.bounds)
-                node.invisible = p.invisible || json["hidden"]?.boolValue == true || (json["alpha"]?.doubleValue ?? 1) < 0.01
+                node.invisible =
+                    p.invisible || json["hidden"]?.boolValue == true || (json["alpha"]?.doubleValue ?? 1) < 0.01
                 node.alpha = p.alpha * (json["alpha"]?.doubleValue ?? 1)
                 childMatrix = node.toPicture
                 if json["clipsToBounds"]?.boolValue == true { childClip = i }
             }
-            if let parent = p.parent, nodes[parent].kind == "viewController", nodes[parent].rootView == nil, node.isView {
+            if let parent = p.parent, nodes[parent].kind == "viewController", nodes[parent].rootView == nil, node.isView
+            {
                 nodes[parent].rootView = i
             }
             if p.depth == 1, kind != "window" || node.window == nil { topResponders.append(i) }
@@ -146,8 +154,10 @@ public struct Scene: Sendable {
             nodes.append(node)
             index[id] = i
             for child in (json["children"]?.arrayValue ?? []).reversed() {
-                stack.append(Pending(json: child, parent: i, depth: p.depth + 1, window: childWindow, superMatrix: childMatrix,
-                                     clip: childClip, invisible: node.invisible, alpha: node.alpha))
+                stack.append(
+                    Pending(
+                        json: child, parent: i, depth: p.depth + 1, window: childWindow, superMatrix: childMatrix,
+                        clip: childClip, invisible: node.invisible, alpha: node.alpha))
             }
         }
     }
@@ -187,7 +197,9 @@ public struct Scene: Sendable {
         if json["clipsToBounds"]?.boolValue == true { out.append("clips") }
         if json["key"]?.boolValue == true { out.append("key") }
         if let t = numbers(json["transform"], 6), t != [1, 0, 0, 1, 0, 0] { out.append("transform") }
-        if let o = numbers(json["boundsOrigin"], 2), o != [0, 0] { out.append("bounds origin (\(SVGText.number(o[0])), \(SVGText.number(o[1])))") }
+        if let o = numbers(json["boundsOrigin"], 2), o != [0, 0] {
+            out.append("bounds origin (\(SVGText.number(o[0])), \(SVGText.number(o[1])))")
+        }
         if let mode = json["hitTest"]?["mode"]?.stringValue, mode != "default" { out.append("hitTest \(mode)") }
         return out
     }

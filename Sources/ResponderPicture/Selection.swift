@@ -40,14 +40,17 @@ public struct Selection: Sendable {
         var count = 0
         var subtreeRoot: Int?
         if let id = options.subtree {
-            guard let i = scene.index[id] else { throw PictureError(description: "--subtree: no node \"\(id)\" in the session's tree") }
+            guard let i = scene.index[id] else {
+                throw PictureError(description: "--subtree: no node \"\(id)\" in the session's tree")
+            }
             subtreeRoot = i
         }
         var onlyWindow: Int?
         if let id = options.window {
             guard let i = scene.index[id], let w = nodes[i].window, nodes[i].kind == "window" else {
                 let names = scene.windows.map { nodes[$0.node].id }.joined(separator: ", ")
-                throw PictureError(description: "--window: no window \"\(id)\" (windows: \(names.isEmpty ? "none" : names))")
+                throw PictureError(
+                    description: "--window: no window \"\(id)\" (windows: \(names.isEmpty ? "none" : names))")
             }
             onlyWindow = w
         }
@@ -91,10 +94,14 @@ public struct Selection: Sendable {
             var box: Rect?
             for w in panels {
                 let p = scene.windows[w]
-                let title = Rect(p.origin.x, p.origin.y - Scene.titleHeight, max(p.screen.width, 120), p.screen.height + Scene.titleHeight)
+                let title = Rect(
+                    p.origin.x, p.origin.y - Scene.titleHeight, max(p.screen.width, 120),
+                    p.screen.height + Scene.titleHeight)
                 if subtreeRoot == nil { box = box.map { $0.union(title) } ?? title }
             }
-            for i in nodes.indices where drawn[i] && subtreeRoot != nil { box = box.map { $0.union(nodes[i].box) } ?? nodes[i].box }
+            for i in nodes.indices where drawn[i] && subtreeRoot != nil {
+                box = box.map { $0.union(nodes[i].box) } ?? nodes[i].box
+            }
             if let b = box {
                 // From the top, so that the application's row (and the chain's last arrows) stay in the picture.
                 let m = Scene.margin

@@ -47,7 +47,9 @@ public struct WorldSVG {
             label(n, &labels, &out)
         }
         for _ in open { out += "</g>" }
-        for (i, count) in selection.collapsed.sorted(by: { $0.key < $1.key }) { collapsedBadge(scene.nodes[i], count, &labels, &out) }
+        for (i, count) in selection.collapsed.sorted(by: { $0.key < $1.key }) {
+            collapsedBadge(scene.nodes[i], count, &labels, &out)
+        }
         return out + "</g>"
     }
 
@@ -73,15 +75,16 @@ public struct WorldSVG {
 
     func geometry(_ n: SceneNode) -> String { n.svgGeometry }
 
-
     private func header(_ out: inout String) {
         var x = selection.crop.x + Scene.margin
         for i in scene.topResponders {
             let n = scene.nodes[i]
             let text = "\(n.id) · \(n.className)"
             let w = SVGText.width(text, size: 12) + 20 + Self.markerRoom
-            out += "<g class=\"responder\" data-node-id=\"\(SVGText.escape(n.id))\"><rect class=\"pill\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(Scene.margin))\" width=\"\(SVGText.number(w))\" height=\"24\" rx=\"12\"/>"
-            out += "<text class=\"pt\" x=\"\(SVGText.number(x + 10))\" y=\"\(SVGText.number(Scene.margin + 16))\">\(SVGText.escape(text))</text></g>"
+            out +=
+                "<g class=\"responder\" data-node-id=\"\(SVGText.escape(n.id))\"><rect class=\"pill\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(Scene.margin))\" width=\"\(SVGText.number(w))\" height=\"24\" rx=\"12\"/>"
+            out +=
+                "<text class=\"pt\" x=\"\(SVGText.number(x + 10))\" y=\"\(SVGText.number(Scene.margin + 16))\">\(SVGText.escape(text))</text></g>"
             x += w + 10
         }
     }
@@ -113,12 +116,17 @@ public struct WorldSVG {
     private func panel(_ p: WindowPanel, _ out: inout String) {
         let title = Self.title(scene.nodes[p.node], firstResponders: firstResponders)
         let x = p.origin.x, y = p.origin.y
-        out += "<text class=\"wt\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y - 9))\">\(SVGText.escape(title))</text>"
-        out += "<rect class=\"shadow\" x=\"\(SVGText.number(x + 3))\" y=\"\(SVGText.number(y + 4))\" width=\"\(SVGText.number(p.screen.width))\" height=\"\(SVGText.number(p.screen.height))\" rx=\"6\"/>"
+        out +=
+            "<text class=\"wt\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y - 9))\">\(SVGText.escape(title))</text>"
+        out +=
+            "<rect class=\"shadow\" x=\"\(SVGText.number(x + 3))\" y=\"\(SVGText.number(y + 4))\" width=\"\(SVGText.number(p.screen.width))\" height=\"\(SVGText.number(p.screen.height))\" rx=\"6\"/>"
     }
 
     private func view(_ i: Int, _ n: SceneNode, firstResponder: Bool, _ out: inout String) {
-        var cls = "v " + (n.kind == "window" || n.kind == "view" || n.kind == "control" || n.kind == "textField" || n.kind == "textView" ? n.kind : "other")
+        var cls =
+            "v "
+            + (n.kind == "window" || n.kind == "view" || n.kind == "control" || n.kind == "textField"
+                || n.kind == "textView" ? n.kind : "other")
         if n.invisible { cls += " hidden" }
         if firstResponder { cls += " fr" }
         out += "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(n.id))\" \(geometry(n))"
@@ -144,13 +152,18 @@ public struct WorldSVG {
         guard withClass || short <= b.width else { return }
         let w = withClass ? full : short
         let axis = n.toPicture.isAxisAligned
-        guard let (x, y) = labels.place(b.x + 2, b.y + 1, w, 14, dx: 0, dy: 14, tries: axis ? max(1, min(4, Int(b.height / 14) - 1)) : 1) else { return }
+        guard
+            let (x, y) = labels.place(
+                b.x + 2, b.y + 1, w, 14, dx: 0, dy: 14, tries: axis ? max(1, min(4, Int(b.height / 14) - 1)) : 1)
+        else { return }
         let cls = withClass ? "<tspan class=\"c\"> \(SVGText.escape(n.className))</tspan>" : ""
         if axis {
-            out += "<text class=\"l\" x=\"\(SVGText.number(x + 3))\" y=\"\(SVGText.number(y + 11))\">\(SVGText.escape(n.id))\(cls)</text>"
+            out +=
+                "<text class=\"l\" x=\"\(SVGText.number(x + 3))\" y=\"\(SVGText.number(y + 11))\">\(SVGText.escape(n.id))\(cls)</text>"
         } else {
             let m = n.toPicture
-            out += "<text class=\"l\" transform=\"matrix(\([m.a, m.b, m.c, m.d, m.tx, m.ty].map { SVGText.number($0) }.joined(separator: " ")))\" "
+            out +=
+                "<text class=\"l\" transform=\"matrix(\([m.a, m.b, m.c, m.d, m.tx, m.ty].map { SVGText.number($0) }.joined(separator: " ")))\" "
                 + "x=\"\(SVGText.number(n.bounds.x + 5))\" y=\"\(SVGText.number(n.bounds.y + 12))\">\(SVGText.escape(n.id))\(cls)</text>"
         }
     }
@@ -161,8 +174,10 @@ public struct WorldSVG {
         let b = n.box
         let x = max(b.x, b.maxX - w - 3), y = max(b.y, b.maxY - 17)
         labels.take(x, y, w, 14)
-        out += "<g class=\"collapsed\" data-collapsed=\"\(count)\" data-node-id=\"\(SVGText.escape(n.id))\"><title>\(count) view\(count == 1 ? "" : "s") inside \(SVGText.escape(n.id)) not drawn: too small to see, or deeper than --depth</title>"
-        out += "<rect x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y))\" width=\"\(SVGText.number(w))\" height=\"14\" rx=\"7\"/>"
+        out +=
+            "<g class=\"collapsed\" data-collapsed=\"\(count)\" data-node-id=\"\(SVGText.escape(n.id))\"><title>\(count) view\(count == 1 ? "" : "s") inside \(SVGText.escape(n.id)) not drawn: too small to see, or deeper than --depth</title>"
+        out +=
+            "<rect x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y))\" width=\"\(SVGText.number(w))\" height=\"14\" rx=\"7\"/>"
         out += "<text x=\"\(SVGText.number(x + w / 2))\" y=\"\(SVGText.number(y + 10.5))\">\(text)</text></g>"
     }
 }
@@ -173,10 +188,12 @@ extension SceneNode {
         let m = toPicture
         if m.isAxisAligned {
             let b = box
-            return "x=\"\(SVGText.number(b.x))\" y=\"\(SVGText.number(b.y))\" width=\"\(SVGText.number(b.width))\" height=\"\(SVGText.number(b.height))\""
+            return
+                "x=\"\(SVGText.number(b.x))\" y=\"\(SVGText.number(b.y))\" width=\"\(SVGText.number(b.width))\" height=\"\(SVGText.number(b.height))\""
         }
         let b = bounds
-        return "x=\"\(SVGText.number(b.x))\" y=\"\(SVGText.number(b.y))\" width=\"\(SVGText.number(b.width))\" height=\"\(SVGText.number(b.height))\" "
+        return
+            "x=\"\(SVGText.number(b.x))\" y=\"\(SVGText.number(b.y))\" width=\"\(SVGText.number(b.width))\" height=\"\(SVGText.number(b.height))\" "
             + "transform=\"matrix(\([m.a, m.b, m.c, m.d, m.tx, m.ty].map { SVGText.number($0) }.joined(separator: " ")))\""
     }
 }

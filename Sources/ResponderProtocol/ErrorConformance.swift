@@ -8,7 +8,9 @@ extension RPCError {
     /// longer than 256 bytes): such an id names nothing, and `data.id` could not carry it.
     public static func noNode(_ id: String, field: String) -> RPCError {
         guard isNodeID(id) else {
-            return RPCError(.invalidParams, "\(field): a node id is 1…\(NodeTree.maxIDLength) bytes, got \(id.utf8.count)", [("field", .string(field))])
+            return RPCError(
+                .invalidParams, "\(field): a node id is 1…\(NodeTree.maxIDLength) bytes, got \(id.utf8.count)",
+                [("field", .string(field))])
         }
         return RPCError(.nodeNotFound, "no node \"\(id)\"", [("id", .string(id)), ("field", .string(field))])
     }

@@ -85,7 +85,10 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The `error` member of a JSON-RPC response.
     public var json: JSON {
-        .object([("code", JSON(code)), ("message", .string(message)), ("data", .object([("name", .string(name.rawValue))] + details))])
+        .object([
+            ("code", JSON(code)), ("message", .string(message)),
+            ("data", .object([("name", .string(name.rawValue))] + details))
+        ])
     }
 
     public static func == (lhs: RPCError, rhs: RPCError) -> Bool {

@@ -10,10 +10,14 @@ package enum KnownStrings {
     package static let table = JSONStringTable(words)
 
     static var words: [String] {
-        ["jsonrpc", "id", "method", "params", "result", "error", "2.0",
-         "session", "point", "points", "trace", "touches", "touch", "phase", "tapCount", "time", "window", "action", "target",
-         "sender", "dryRun", "owner", "tree", "ops", "op", "parent", "index", "node", "fields", "detached", "subtype", "press",
-         "key", "to", "by", "since", "limit", "none", "full", "x", "y", "children", "kind"]
+        [
+            "jsonrpc", "id", "method", "params", "result", "error", "2.0",
+            "session", "point", "points", "trace", "touches", "touch", "phase", "tapCount", "time", "window", "action",
+            "target",
+            "sender", "dryRun", "owner", "tree", "ops", "op", "parent", "index", "node", "fields", "detached",
+            "subtype", "press",
+            "key", "to", "by", "since", "limit", "none", "full", "x", "y", "children", "kind"
+        ]
             + MethodRegistry.all.map { $0.method }
             + NodeField.all.map(\.name)
             + NodeKind.allCases.map(\.rawValue)

@@ -11,7 +11,10 @@ public struct ParamReader {
 
     public init(_ value: JSON, path: String = "", errorName: ErrorName = .invalidParams) throws(RPCError) {
         guard let members = value.objectMembers else {
-            throw RPCError(errorName, "\(path.isEmpty ? "params" : String(path.dropLast())) must be an object, got \(value.typeName)", [("field", .string(path.isEmpty ? "params" : String(path.dropLast())))])
+            throw RPCError(
+                errorName,
+                "\(path.isEmpty ? "params" : String(path.dropLast())) must be an object, got \(value.typeName)",
+                [("field", .string(path.isEmpty ? "params" : String(path.dropLast())))])
         }
         self.members = members
         self.path = path

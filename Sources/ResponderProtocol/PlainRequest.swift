@@ -1,3 +1,5 @@
+import ResponderJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ResponderJSON
 
 /// A request read straight from its bytes, without a `JSON` tree: reading the envelope and the params into a
 /// tree and freeing it would be a large part of a light request and of a hit test.
@@ -88,7 +89,8 @@ public struct PlainParams: Sendable {
     /// request was read, so this does not fail; were it ever to, the caller answers a parse error.
     public func json() throws(JSONParseError) -> JSON {
         guard let range else { return .object([]) }
-        return try JSONCodec.decode(Array(body[range]), maxDepth: PlainRequest.maxNesting + 1, strings: KnownStrings.table)
+        return try JSONCodec.decode(
+            Array(body[range]), maxDepth: PlainRequest.maxNesting + 1, strings: KnownStrings.table)
     }
 
     /// A member's value, when plain: a string, a number, two numbers (`[x, y]`) or a boolean.
@@ -110,7 +112,8 @@ public struct PlainParams: Sendable {
             if s.take(UInt8(ascii: "}")) { return true }
             repeat {
                 s.skipWhitespace()
-                guard let key = s.plainString(), s.colon(), let value = s.plainValue(), body(s.string(key), value) else { return false }
+                guard let key = s.plainString(), s.colon(), let value = s.plainValue(), body(s.string(key), value)
+                else { return false }
                 s.skipWhitespace()
             } while s.take(UInt8(ascii: ","))
             return true
@@ -172,12 +175,15 @@ struct PlainScanner {
     /// The string a `plainString` range holds (ASCII: nothing to validate).
     func string(_ range: Range<Int>) -> String {
         let run = UnsafeBufferPointer(rebasing: b[range])
-        return KnownStrings.table.lookup(run.baseAddress ?? b.baseAddress!, run.count) ?? String(decoding: run, as: UTF8.self)
+        return KnownStrings.table.lookup(run.baseAddress ?? b.baseAddress!, run.count)
+            ?? String(decoding: run, as: UTF8.self)
     }
 
     mutating func number() -> (Double, Range<Int>)? {
         let start = i
-        guard case .number(let end) = JSONNumberText.scan(b, from: start), let value = JSONNumberText.value(b, start..<end) else { return nil }
+        guard case .number(let end) = JSONNumberText.scan(b, from: start),
+            let value = JSONNumberText.value(b, start..<end)
+        else { return nil }
         i = end
         return (value, start..<end)
     }
@@ -266,7 +272,8 @@ struct PlainScanner {
 
     /// Whether the bytes in `range` are `text`'s.
     static func same(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
-        range.count == text.utf8CodeUnitCount && (range.isEmpty || memcmp(b.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0)
+        range.count == text.utf8CodeUnitCount
+            && (range.isEmpty || memcmp(b.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0)
     }
 
     /// The envelope's keys and the JSON-RPC version, told apart by their bytes.

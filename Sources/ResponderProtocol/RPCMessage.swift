@@ -17,12 +17,22 @@ public struct RPCRequest: Sendable {
     }
 
     /// Parses a request body. On failure returns the error and, when it could be read, the id to answer with.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONCodec.defaultMaxDepth) -> Result<RPCRequest, RPCFailure> {
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONCodec.defaultMaxDepth) -> Result<
+        RPCRequest, RPCFailure
+    > {
         var body: JSON
         let idText: [UInt8]?
-        do { (body, idText) = try JSONCodec.decode(bytes, maxDepth: maxDepth, numberTextOf: "id", strings: KnownStrings.table) } catch {
+        do {
+            (body, idText) = try JSONCodec.decode(
+                bytes, maxDepth: maxDepth, numberTextOf: "id", strings: KnownStrings.table)
+        } catch {
             let limit = error.message.hasPrefix("nesting deeper")
-            return .failure(RPCFailure(id: .null, error: RPCError(limit ? .limitExceeded : .parseError, "invalid JSON: \(error)", limit ? [("limit", "depth")] : [])))
+            return .failure(
+                RPCFailure(
+                    id: .null,
+                    error: RPCError(
+                        limit ? .limitExceeded : .parseError, "invalid JSON: \(error)",
+                        limit ? [("limit", "depth")] : [])))
         }
         var request = read(body)
         switch request {
@@ -45,19 +55,30 @@ public struct RPCRequest: Sendable {
         }
         let id = body["id"]
         if let id, !(id.stringValue != nil || id.doubleValue != nil || id.isNull) {
-            return .failure(RPCFailure(id: .null, error: RPCError(.invalidRequest, "id must be a string, a number or null", [("field", "id")])))
+            return .failure(
+                RPCFailure(
+                    id: .null,
+                    error: RPCError(.invalidRequest, "id must be a string, a number or null", [("field", "id")])))
         }
         guard body["jsonrpc"] == .string("2.0") else {
-            return .failure(RPCFailure(id: id ?? .null, error: RPCError(.invalidRequest, "jsonrpc must be \"2.0\"", [("field", "jsonrpc")])))
+            return .failure(
+                RPCFailure(
+                    id: id ?? .null, error: RPCError(.invalidRequest, "jsonrpc must be \"2.0\"", [("field", "jsonrpc")])
+                ))
         }
         guard let method = body["method"]?.stringValue else {
-            return .failure(RPCFailure(id: id ?? .null, error: RPCError(.invalidRequest, "method must be a string", [("field", "method")])))
+            return .failure(
+                RPCFailure(
+                    id: id ?? .null, error: RPCError(.invalidRequest, "method must be a string", [("field", "method")]))
+            )
         }
         let params = body["params"] ?? .object([])
         guard case .object = params else {
             // A readable request without an id is a notification: never answered, even when it is wrong.
-            return .failure(RPCFailure(id: id ?? .null, error: RPCError(.invalidParams, "params must be an object", [("field", "params")]),
-                                       isNotification: id == nil))
+            return .failure(
+                RPCFailure(
+                    id: id ?? .null, error: RPCError(.invalidParams, "params must be an object", [("field", "params")]),
+                    isNotification: id == nil))
         }
         return .success(RPCRequest(id: id, method: method, params: params))
     }

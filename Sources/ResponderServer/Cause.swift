@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Which client's request produced an event: carried by every event so tools can tell their own effects
 /// from another tool's and wait for exactly the effects of one request.

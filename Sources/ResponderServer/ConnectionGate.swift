@@ -85,7 +85,9 @@ final class ConnectionGate: Sendable {
                             refusedTotal.add(1, ordering: .relaxed)
                             if Date().timeIntervalSince(lastWarning) > 10 {
                                 lastWarning = Date()
-                                logger.warning("refusing connections on \(watches[item.index].name): \(maxClients) are open (--max-clients)")
+                                logger.warning(
+                                    "refusing connections on \(watches[item.index].name): \(maxClients) are open (--max-clients)"
+                                )
                             }
                         }
                     } else if event.kind == .disconnected {

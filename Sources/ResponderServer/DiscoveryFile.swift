@@ -1,7 +1,7 @@
 import Foundation
-import ResponderProtocol
 import ResponderJSON
 import ResponderLocal
+import ResponderProtocol
 
 /// `<dir>/<name>.json`: how clients find a running engine. Written atomically (temp file + rename) with mode 0600.
 enum DiscoveryFile {
@@ -15,7 +15,9 @@ enum DiscoveryFile {
         do { try OwnedFile.create(temp, JSONCodec.encode(content.json) + [0x0A], what: "discovery file") } catch {
             throw EngineError.io(error.message)
         }
-        guard rename(temp, path) == 0 else { throw EngineError.io("cannot rename \(temp) to \(path): \(String(cString: strerror(errno)))") }
+        guard rename(temp, path) == 0 else {
+            throw EngineError.io("cannot rename \(temp) to \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     static func remove(_ path: String) { unlink(path) }

@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The UIKit dispatch methods. Queries answer without side effects; dispatching methods publish their
 /// trace on `<session>/trace` (first-responder changes also on `<session>/focus`) and return the same trace,
@@ -13,23 +13,43 @@ enum DispatchMethods {
             return .written(capacity: outcome.tracedReplyRoom) { SessionState.writeHitTestReply(outcome, to: &$0) }
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
-            let traced = try host.query { (s) throws(RPCError) in try core { () throws(CoreError) in try s.responderChain(from: r.id) } }
+            let traced = try host.query { (s) throws(RPCError) in
+                try core { () throws(CoreError) in try s.responderChain(from: r.id) }
+            }
             return r.wantsTrace ? .typed(traced) : .encoded(WireByteEncoder.encode(traced.outcome, capacity: 256))
         }
-        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) { (r, host, _) throws(RPCError) in .typed(try host.query { (s) throws(RPCError) in try core { () throws(CoreError) in try s.firstResponder(window: r.window) } }) }
+        table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) {
+            (r, host, _) throws(RPCError) in
+            .typed(
+                try host.query { (s) throws(RPCError) in
+                    try core { () throws(CoreError) in try s.firstResponder(window: r.window) }
+                })
+        }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
-            let traced = try host.query { (s) throws(RPCError) in try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) } }
+            let traced = try host.query { (s) throws(RPCError) in
+                try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) }
+            }
             return r.wantsTrace ? .typed(traced) : .encoded(traced.outcome.untracedReply)
         }
-        dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client) }
-        dispatch(&table, TapRequest.self, quick: TapRequest.init(quick:)) { (r, s, client) throws(CoreError) in try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
-        dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(CoreError) in try s.advanceClock(to: r.to, by: r.by) }
-        dispatch(&table, PressRequest.self) { (r, s, client) throws(CoreError) in try s.press(r.press, key: r.key, phase: r.phase, client: client) }
+        dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in
+            try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client)
+        }
+        dispatch(&table, TapRequest.self, quick: TapRequest.init(quick:)) { (r, s, client) throws(CoreError) in
+            try s.tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client)
+        }
+        dispatch(&table, ClockAdvanceRequest.self) { (r, s, _) throws(CoreError) in
+            try s.advanceClock(to: r.to, by: r.by)
+        }
+        dispatch(&table, PressRequest.self) { (r, s, client) throws(CoreError) in
+            try s.press(r.press, key: r.key, phase: r.phase, client: client)
+        }
         dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
         dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }
         dispatch(&table, BecomeRequest.self) { (r, s, _) throws(CoreError) in try s.become(r.id) }
         dispatch(&table, ResignRequest.self) { (r, s, _) throws(CoreError) in try s.resign(r.id) }
-        dispatch(&table, SendActionRequest.self) { (r, s, _) throws(CoreError) in try s.sendAction(r.action, target: r.target, sender: r.sender) }
+        dispatch(&table, SendActionRequest.self) { (r, s, _) throws(CoreError) in
+            try s.sendAction(r.action, target: r.target, sender: r.sender)
+        }
         table.add(MakeKeyRequest.self, makeKey)
     }
 
@@ -41,7 +61,8 @@ enum DispatchMethods {
         _ table: inout MethodTable, _ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
         _ body: @escaping @Sendable (R, inout SessionState, String) throws(CoreError) -> Traced<Outcome>
     ) where R.Response == Published<Traced<Outcome>> {
-        table.add(type, quick: quick) { (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
+        table.add(type, quick: quick) {
+            (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
             // Touches and presses belong to a client id: only the connection holding it dispatches under it.
             guard ctx.holdsClientID else { throw ClientClaims.inUse(ctx.client) }
             let withTrace = request.wantsTrace
@@ -60,8 +81,9 @@ enum DispatchMethods {
             let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
-            ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
-                        request: requestMember(R.method, request.withoutTrace))
+            ctx.publish(
+                trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
+                request: requestMember(R.method, request.withoutTrace))
             let (seq, seqRange) = (host.seq, published.range)
             return .written(capacity: (withTrace ? trace.bytes.count : trace.outcome.count) + 64) {
                 writeReply(trace, seq: seq, seqRange: seqRange, withTrace: withTrace, to: &$0)
@@ -72,8 +94,10 @@ enum DispatchMethods {
     /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
     /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
     /// A dry run's ends with `dryRun: true`. Written into `w`, a reply's envelope, so that it is not copied into one.
-    static func writeReply(_ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool,
-                           dryRun: Bool = false, to w: inout JSONWriter) {
+    static func writeReply(
+        _ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool,
+        dryRun: Bool = false, to w: inout JSONWriter
+    ) {
         w.beginObject()
         w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
         if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
@@ -133,24 +157,33 @@ enum DispatchMethods {
     /// `requestMember` through the encoder, for every request.
     static func encodedRequestMember<R: DryRunnable>(_ method: String, _ request: R) -> JSON {
         var params = WireEncoder.encode(request)
-        if case .object(let members) = params { params = .object(members.filter { !notRecorded.contains($0.key) && !$0.value.isNull }) }
+        if case .object(let members) = params {
+            params = .object(members.filter { !notRecorded.contains($0.key) && !$0.value.isNull })
+        }
         return ["method": .string(method), "params": params]
     }
 
     /// F4: applied as a tree batch; its trace is returned, not published.
-    static func makeKey(_ r: MakeKeyRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<MakeKeyRequest.Response> {
+    static func makeKey(_ r: MakeKeyRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError)
+        -> Reply<MakeKeyRequest.Response>
+    {
         if r.isDryRun {
             var copy = host.state
             let (_, traced) = try core { () throws(CoreError) in try copy.makeKey(r.id) }
-            let result = r.wantsTrace
+            let result =
+                r.wantsTrace
                 ? WireEncoder.encode(Published(traced, revision: copy.world.revision, seq: host.seq, seqRange: nil))
-                : WireEncoder.encode(Published(traced.outcome, revision: copy.world.revision, seq: host.seq, seqRange: nil))
+                : WireEncoder.encode(
+                    Published(traced.outcome, revision: copy.world.revision, seq: host.seq, seqRange: nil))
             return .json(result.setting("dryRun", true))
         }
         let (change, traced) = try core { () throws(CoreError) in try host.state.makeKey(r.id) }
         var published = SeqRange()
         ctx.publishApplied(change, host, &published)
-        guard r.wantsTrace else { return .encoded(WireByteEncoder.encode(published.reply(traced.outcome, host, revision: host.revision), capacity: 256)) }
+        guard r.wantsTrace else {
+            return .encoded(
+                WireByteEncoder.encode(published.reply(traced.outcome, host, revision: host.revision), capacity: 256))
+        }
         return .typed(published.reply(traced, host, revision: host.revision))
     }
 }

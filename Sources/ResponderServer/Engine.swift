@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import ResponderCore
+import ResponderLocal
 import ResponderProtocol
 import Synchronization
 import ZMQ
-import ResponderLocal
 
 /// A running engine: one thread owns the sockets and the world and runs zmq_poll; nothing here blocks
 /// on the Swift concurrency pool. `start` binds and publishes the discovery file; `stop` asks the thread to
@@ -32,7 +32,9 @@ public final class Engine: Sendable {
     /// or a socket cannot be bound; nothing is left running then. `bound` gets the real endpoints before the
     /// discovery file exists, so what it prints comes before any client can find the engine.
     public func start(bound announce: (_ rpc: String, _ events: String) -> Void = { _, _ in }) throws {
-        guard EngineConfig.isValidName(config.name) else { throw EngineError.io("engine names match [A-Za-z0-9_-]{1,64}: \"\(config.name)\"") }
+        guard EngineConfig.isValidName(config.name) else {
+            throw EngineError.io("engine names match [A-Za-z0-9_-]{1,64}: \"\(config.name)\"")
+        }
         try RuntimeDirectory.prepare(config.directory)
         let lock = try InstanceLock(directory: config.directory, name: config.name)
         // The saved state and the world first: a bad one stops the start before anything is bound or replaced.
@@ -60,7 +62,9 @@ public final class Engine: Sendable {
         var capped = config
         let files = FileLimit.raise(for: config.bounds.maxClients)
         if files.maxClients < config.bounds.maxClients {
-            logger.warning("the open-file limit (\(files.limit)) holds only \(files.maxClients) clients per socket, not --max-clients \(config.bounds.maxClients); raise it with ulimit -n")
+            logger.warning(
+                "the open-file limit (\(files.limit)) holds only \(files.maxClients) clients per socket, not --max-clients \(config.bounds.maxClients); raise it with ulimit -n"
+            )
         }
         capped.bounds.maxClients = files.maxClients
         let sockets: EngineSockets
@@ -89,7 +93,10 @@ public final class Engine: Sendable {
         bound.rpcEndpoint = sockets.rpcEndpoint
         bound.eventsEndpoint = sockets.eventsEndpoint
         let state: EngineState
-        do throws(RPCError) { state = try EngineState(config: bound, sink: sink, now: now, initial: initial, restored: durable?.restored.hosts ?? []) } catch {
+        do throws(RPCError) {
+            state = try EngineState(
+                config: bound, sink: sink, now: now, initial: initial, restored: durable?.restored.hosts ?? [])
+        } catch {
             abandon()
             throw EngineError.initialWorld(source: config.initialWorldSource, error)
         }
@@ -103,14 +110,18 @@ public final class Engine: Sendable {
         }
         announce(sockets.rpcEndpoint, sockets.eventsEndpoint)
         let info = Discovery.File(
-            name: config.name, pid: Int(getpid()), version: EngineConfig.version, protocolVersion: EngineConfig.protocolVersion,
-            rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint, startedAt: ISO8601DateFormatter().string(from: now),
+            name: config.name, pid: Int(getpid()), version: EngineConfig.version,
+            protocolVersion: EngineConfig.protocolVersion,
+            rpc: sockets.rpcEndpoint, events: sockets.eventsEndpoint,
+            startedAt: ISO8601DateFormatter().string(from: now),
             curveServerKey: sockets.serverKey?.z85)
         do { try DiscoveryFile.write(info, to: discoveryPath) } catch {
             abandon()
             throw error
         }
-        logger.info("engine \(config.name) listening", metadata: ["rpc": "\(sockets.rpcEndpoint)", "events": "\(sockets.eventsEndpoint)"])
+        logger.info(
+            "engine \(config.name) listening",
+            metadata: ["rpc": "\(sockets.rpcEndpoint)", "events": "\(sockets.eventsEndpoint)"])
 
         self.waker.withLock { $0 = waker }
         let box = UnsafeTransfer((sockets, state, lock, durable?.store, held))
@@ -161,8 +172,10 @@ public final class Engine: Sendable {
         let rpc = 0, events = 1, wake = 2, zap = 3
         var poll: DescriptorPoll
         do {
-            poll = DescriptorPoll([try sockets.rpc.fileDescriptor, try sockets.events.fileDescriptor, waker.descriptor,
-                                   try sockets.zap.socket.fileDescriptor])
+            poll = DescriptorPoll([
+                try sockets.rpc.fileDescriptor, try sockets.events.fileDescriptor, waker.descriptor,
+                try sockets.zap.socket.fileDescriptor
+            ])
         } catch {
             logger.error("cannot read a socket's descriptor: \(error)")
             return
@@ -194,7 +207,9 @@ public final class Engine: Sendable {
             if Date() >= nextTick {
                 let dropped = server.takeDroppedReplies()
                 if dropped > 0 {
-                    logger.warning("dropped \(dropped) replies to clients that do not read them (--reply-hwm \(config.bounds.replyHighWaterMark))")
+                    logger.warning(
+                        "dropped \(dropped) replies to clients that do not read them (--reply-hwm \(config.bounds.replyHighWaterMark))"
+                    )
                 }
                 state.sink.drainSubscriptions()
                 state.forgetIdleClients(now: Date())
@@ -206,7 +221,8 @@ public final class Engine: Sendable {
 
 }
 
-/// Moves non-Sendable values into the engine thread, which becomes their only owner.
+/// Moves non-Sendable values into the engine thread, which becomes their only owner: the creator hands the box to
+/// the thread's closure and keeps no other reference to what it holds.
 struct UnsafeTransfer<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderCore
+import ResponderProtocol
 
 /// What one client can make the engine hold, beyond the per-session `Limits`: each a responderd
 /// flag, reported by `engine.info` in `limits` (Protocol/README.md section 10).
@@ -18,8 +18,10 @@ public struct EngineBounds: Sendable, Equatable {
     /// Longest `client.hello` `name` and `kind`, in bytes: the engine keeps both per client (`--max-client-string-bytes`).
     public var maxClientStringBytes: Int
 
-    public init(maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000,
-                handshakeTimeoutMs: Int = 5_000, maxClientStringBytes: Int = ClientHelloRequest.maxStringBytes) {
+    public init(
+        maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000,
+        handshakeTimeoutMs: Int = 5_000, maxClientStringBytes: Int = ClientHelloRequest.maxStringBytes
+    ) {
         self.maxClients = maxClients
         self.maxClientStringBytes = maxClientStringBytes
         self.handshakeTimeoutMs = handshakeTimeoutMs
@@ -30,7 +32,9 @@ public struct EngineBounds: Sendable, Equatable {
 
     /// Frames larger than this are dropped by libzmq as they arrive, before any is buffered, and their connection
     /// is closed; frames up to it but over `--max-message-bytes` are still answered with LIMIT_EXCEEDED.
-    public static func maxFrameBytes(_ limits: Limits) -> Int { limits.maxMessageBytes > Int.max / 2 ? Int.max : 2 * limits.maxMessageBytes }
+    public static func maxFrameBytes(_ limits: Limits) -> Int {
+        limits.maxMessageBytes > Int.max / 2 ? Int.max : 2 * limits.maxMessageBytes
+    }
 
     /// Subscription messages are topic prefixes: a larger frame on the events socket is dropped at once.
     static let maxSubscriptionBytes: Int64 = 4096

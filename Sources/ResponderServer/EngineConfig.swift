@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
 import ResponderLocal
+import ResponderProtocol
 
 /// Everything an engine needs to start; filled from responderd's flags or by a test.
 public struct EngineConfig: Sendable {
@@ -42,9 +42,11 @@ public struct EngineConfig: Sendable {
     /// Who may connect: other uids over ipc, plain tcp on loopback, the state directory for keys.
     public var security = SecurityConfig()
 
-    public init(name: String = "default", directory: String? = nil, rpcEndpoint: String? = nil, eventsEndpoint: String? = nil,
-                limits: Limits = .default, replayBuffer: Int = 10_000, tickMilliseconds: Int = 1000,
-                initialWorld: JSON? = nil, publishHighWaterMark: Int = 100_000) {
+    public init(
+        name: String = "default", directory: String? = nil, rpcEndpoint: String? = nil, eventsEndpoint: String? = nil,
+        limits: Limits = .default, replayBuffer: Int = 10_000, tickMilliseconds: Int = 1000,
+        initialWorld: JSON? = nil, publishHighWaterMark: Int = 100_000
+    ) {
         let dir = directory ?? RuntimeDirectory.defaultPath()
         self.name = name
         self.directory = dir
@@ -62,9 +64,11 @@ public struct EngineConfig: Sendable {
 
     /// Instance names become file names: keep them to a safe alphabet.
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
-        }
+        !name.isEmpty && name.utf8.count <= 64
+            && name.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D
+                    || b == 0x5F
+            }
     }
 }
 
@@ -88,10 +92,13 @@ public enum EngineError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .alreadyRunning(let name, let pid):
-            return "an engine named \"\(name)\" is already running" + (pid.map { " (pid \($0))" } ?? "") + "; stop it or choose another --name"
+            return "an engine named \"\(name)\" is already running" + (pid.map { " (pid \($0))" } ?? "")
+                + "; stop it or choose another --name"
         case .io(let m), .socket(let m), .state(let m): return m
         case .initialWorld(let source, let error):
-            var text = "cannot load the initial world" + (source.map { " from \($0)" } ?? "") + ": \(error.name.rawValue) (\(error.code)): \(error.message)"
+            var text =
+                "cannot load the initial world" + (source.map { " from \($0)" } ?? "")
+                + ": \(error.name.rawValue) (\(error.code)): \(error.message)"
             for (key, value) in error.details {
                 text += "\n  \(key): " + (value.stringValue ?? JSONCodec.encodeString(value))
             }

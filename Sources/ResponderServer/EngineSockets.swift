@@ -43,8 +43,9 @@ final class EngineSockets {
             try events.setXPubWelcomeMessage("$sys/welcome")
             try security.apply(security.rpcPolicy, to: rpc)
             try security.apply(security.eventsPolicy, to: events)
-            madeGate = try ConnectionGate(context: context, sockets: [("rpc", rpc), ("events", events)],
-                                          maxClients: config.bounds.maxClients, logger: logger)
+            madeGate = try ConnectionGate(
+                context: context, sockets: [("rpc", rpc), ("events", events)],
+                maxClients: config.bounds.maxClients, logger: logger)
             gate = madeGate!
             try rpc.bind(config.rpcEndpoint)
             try events.bind(config.eventsEndpoint)

@@ -1,7 +1,7 @@
 import Foundation
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Where published events go: the XPUB socket in the engine, a list in tests.
 protocol EventSink: AnyObject {
@@ -38,7 +38,9 @@ final class EngineState {
 
     /// `initial`: the default session's state, from `initialSession(config)` (read before anything is bound,
     /// so that a bad world file leaves nothing behind); nil reads it here.
-    init(config: EngineConfig, sink: EventSink, now: Date, initial: SessionState? = nil, restored: [SessionHost] = []) throws(RPCError) {
+    init(config: EngineConfig, sink: EventSink, now: Date, initial: SessionState? = nil, restored: [SessionHost] = [])
+        throws(RPCError)
+    {
         self.config = config
         self.sink = sink
         self.startedAt = now
@@ -47,7 +49,8 @@ final class EngineState {
         guard sessions["default"] == nil else { return }
         let state: SessionState
         if let initial { state = initial } else { state = try Self.initialSession(config) }
-        let host = SessionHost(name: "default", state: state, replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes)
+        let host = SessionHost(
+            name: "default", state: state, replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes)
         // Its world at seq 0 is in no event: replaying from 0 cannot rebuild it (Protocol/README.md 14.1).
         host.worldBeforeFirstEvent = config.initialWorld != nil
         sessions["default"] = host
@@ -59,7 +62,9 @@ final class EngineState {
         var state = SessionState()
         if let initial = config.initialWorld {
             let file = try WireDecoder.decode(WorldFile.self, from: initial)
-            _ = try core { () throws(CoreError) in try state.load(tree: file.tree, detached: file.detached ?? [], limits: config.limits) }
+            _ = try core { () throws(CoreError) in
+                try state.load(tree: file.tree, detached: file.detached ?? [], limits: config.limits)
+            }
         }
         return state
     }
@@ -96,7 +101,10 @@ final class EngineState {
 
     /// Records and sends one session event; returns its seq.
     @discardableResult
-    func publish(_ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> Int {
+    func publish(
+        _ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)],
+        raw: [(key: String, value: [UInt8])] = []
+    ) -> Int {
         let entry = session.record(stream: stream, epoch: epoch, cause: cause, payload: payload, raw: raw)
         journal?.touched(session)
         sink.send(topic: entry.topic, body: entry.body)
@@ -104,9 +112,12 @@ final class EngineState {
     }
 
     /// Records an event nobody can receive now without writing its `deferred` members (see `EventText`).
-    func publishDeferred(_ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)],
-                         deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int) -> Int {
-        let entry = session.recordDeferred(stream: stream, epoch: epoch, cause: cause, payload: payload, deferred: deferred, minimumSize: minimumSize)
+    func publishDeferred(
+        _ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)],
+        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int
+    ) -> Int {
+        let entry = session.recordDeferred(
+            stream: stream, epoch: epoch, cause: cause, payload: payload, deferred: deferred, minimumSize: minimumSize)
         journal?.touched(session)
         return entry.seq
     }
@@ -114,7 +125,8 @@ final class EngineState {
     /// Sends an engine-wide `$sys/<stream>` event (not replayable).
     func publishSys(stream: String, _ payload: [(key: String, value: JSON)]) {
         sysSeq += 1
-        let body: JSON = .object([("stream", .string(stream)), ("seq", JSON(sysSeq)), ("epoch", .string(epoch))] + payload)
+        let body: JSON = .object(
+            [("stream", .string(stream)), ("seq", JSON(sysSeq)), ("epoch", .string(epoch))] + payload)
         sink.send(topic: Array("$sys/\(stream)".utf8), body: JSONCodec.encode(body))
     }
 

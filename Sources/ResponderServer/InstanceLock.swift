@@ -11,7 +11,10 @@ final class InstanceLock {
         // Never through a planted link (O_NOFOLLOW), and only a regular file of ours.
         fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link; someone may be trying to make the engine write elsewhere. Remove it" : String(cString: strerror(errno))
+            let reason =
+                errno == ELOOP
+                ? "it is a symbolic link; someone may be trying to make the engine write elsewhere. Remove it"
+                : String(cString: strerror(errno))
             throw EngineError.io("refusing lock file \(path): \(reason)")
         }
         var st = stat()

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// A method handler: decodes its params, answers a result or throws an RPCError.
 typealias Handler = @Sendable (inout RequestContext, RequestParams) throws -> ReplyBody
@@ -45,10 +45,14 @@ struct MethodTable {
     /// A method of the engine as a whole. `quick` reads plain params directly (`QuickDecodable`), passed as a
     /// closure of the concrete type: found by a cast of the request type and its result cast back, it would
     /// cost a dynamic cast and a metadata lookup on every request.
-    mutating func add<R: RequestType>(_ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
-                                      _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>) {
+    mutating func add<R: RequestType>(
+        _ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
+        _ body: @escaping @Sendable (R, inout RequestContext) throws -> Reply<R.Response>
+    ) {
         precondition(handlers[R.method] == nil, "\(R.method) is registered twice")
-        precondition((R.self is any QuickDecodable.Type) == (quick != nil), "\(R.method): a QuickDecodable request is registered with its reader")
+        precondition(
+            (R.self is any QuickDecodable.Type) == (quick != nil),
+            "\(R.method): a QuickDecodable request is registered with its reader")
         let validated = R.self is any ValidatedParams.Type
         let writer = WireByteEncoder.writer(for: R.Response.self)
         handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: RequestParams) throws -> ReplyBody in
@@ -58,9 +62,11 @@ struct MethodTable {
 
     // Handlers are stored with untyped throws: swift-frontend 6.3.1 crashes lowering a generic closure that
     // captures a typed-throws closure with an inout parameter. Every handler throws RPCError only.
-    private static func run<R: RequestType>(_ body: (R, inout RequestContext) throws -> Reply<R.Response>,
-                                            _ ctx: inout RequestContext, _ params: RequestParams, quick: (@Sendable (PlainParams) -> R?)?,
-                                            validated: Bool, writer: @Sendable (R.Response, inout JSONWriter) -> Bool) throws(RPCError) -> ReplyBody {
+    private static func run<R: RequestType>(
+        _ body: (R, inout RequestContext) throws -> Reply<R.Response>,
+        _ ctx: inout RequestContext, _ params: RequestParams, quick: (@Sendable (PlainParams) -> R?)?,
+        validated: Bool, writer: @Sendable (R.Response, inout JSONWriter) -> Bool
+    ) throws(RPCError) -> ReplyBody {
         let request: R
         switch params {
         case .json(let json):
@@ -86,8 +92,10 @@ struct MethodTable {
     }
 
     /// A method of one session: the session named by `session` is resolved before the handler runs.
-    mutating func add<R: SessionRequest>(_ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
-                                         _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
+    mutating func add<R: SessionRequest>(
+        _ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
+        _ body: @escaping @Sendable (R, SessionHost, inout RequestContext) throws -> Reply<R.Response>
+    ) {
         add(type, quick: quick) { (request: R, ctx: inout RequestContext) throws -> Reply<R.Response> in
             let host = try ctx.session(request.sessionName)
             try SessionOwnership.check(request, host)
@@ -98,7 +106,9 @@ struct MethodTable {
 
 extension ReplyBody {
     /// `writer` writes a `.typed` response (`WireByteEncoder.writer(for:)`).
-    init<Response: Encodable>(_ reply: Reply<Response>, for ctx: RequestContext, writer: (Response, inout JSONWriter) -> Bool) {
+    init<Response: Encodable>(
+        _ reply: Reply<Response>, for ctx: RequestContext, writer: (Response, inout JSONWriter) -> Bool
+    ) {
         switch reply {
         case .typed(let response):
             // A notification is not answered (JSON-RPC): nothing to write.

@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The events a request publishes, in order, each recorded in `published` for the reply's seq range.
 extension RequestContext {
@@ -8,7 +8,8 @@ extension RequestContext {
     /// and first responders.
     func publishApplied(_ change: TreeChange, sent: [JSON], _ host: SessionHost, _ published: inout SeqRange) {
         state.journalApplied(change, host)
-        published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "apply"), ("ops", .array(sent))]))
+        published.add(
+            state.publish(host, stream: "tree", cause: cause, payload: [("change", "apply"), ("ops", .array(sent))]))
         if let consequences = change.consequences { publish(consequences, host, &published) }
     }
 
@@ -19,7 +20,9 @@ extension RequestContext {
         ops.beginArray()
         for op in change.ops { op.write(to: &ops) }
         ops.endArray()
-        published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "apply")], raw: [("ops", ops.bytes)]))
+        published.add(
+            state.publish(host, stream: "tree", cause: cause, payload: [("change", "apply")], raw: [("ops", ops.bytes)])
+        )
         if let consequences = change.consequences { publish(consequences, host, &published) }
     }
 
@@ -34,7 +37,9 @@ extension RequestContext {
         w.beginArray()
         for op in ops { op.write(to: &w) }
         w.endArray()
-        published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "dispatch")], raw: [("ops", w.bytes)]))
+        published.add(
+            state.publish(
+                host, stream: "tree", cause: cause, payload: [("change", "dispatch")], raw: [("ops", w.bytes)]))
     }
 
     /// One tree event holding the whole world (tree.load, session.create), then the load's consequences.
@@ -47,15 +52,19 @@ extension RequestContext {
             state.journalLoaded(host, tree: snapshot.tree, detached: snapshot.detached)
         }
         if let minimumSize = unwrittenLoadSize(world, host) {
-            published.add(state.publishDeferred(host, stream: "tree", cause: cause, payload: [("change", "load")],
-                                                deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
-                                                minimumSize: minimumSize))
+            published.add(
+                state.publishDeferred(
+                    host, stream: "tree", cause: cause, payload: [("change", "load")],
+                    deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
+                    minimumSize: minimumSize))
             if let consequences { publish(consequences, host, &published) }
             return
         }
         let tree = world.encoded(), detached = world.encodedDetached()
-        published.add(state.publish(host, stream: "tree", cause: cause, payload: [("change", "load")],
-                                    raw: [("tree", tree), ("detached", detached)]))
+        published.add(
+            state.publish(
+                host, stream: "tree", cause: cause, payload: [("change", "load")],
+                raw: [("tree", tree), ("detached", detached)]))
         if let consequences { publish(consequences, host, &published) }
     }
 
@@ -74,18 +83,23 @@ extension RequestContext {
 
     /// A dispatch's trace on `<session>/trace`, then one `<session>/focus` event per first-responder change.
     func publish<Outcome>(_ traced: Traced<Outcome>, _ host: SessionHost, _ published: inout SeqRange) {
-        publish(trace: WireByteEncoder.encode(traced.traceBody, capacity: 4096), focus: traced.trace.focusChanges, host, &published)
+        publish(
+            trace: WireByteEncoder.encode(traced.traceBody, capacity: 4096), focus: traced.trace.focusChanges, host,
+            &published)
     }
 
     /// The same with the trace already encoded (`{kind, steps, outcome}`): the bytes the reply holds too, so
     /// the reply, the event and the replay ring share one encoding. `request` (a dispatching method's
     /// `{method, params}`) is carried by the trace event so a recorder can re-send it (13.2).
-    func publish(trace: [UInt8], focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: [UInt8]? = nil) {
+    func publish(
+        trace: [UInt8], focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: [UInt8]? = nil
+    ) {
         var raw: [(key: String, value: [UInt8])] = [("trace", trace)]
         if let request { raw.append(("request", request)) }
         published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
         for change in focus {
-            published.add(state.publish(host, stream: "focus", cause: cause, payload: [("change", WireEncoder.encode(change))]))
+            published.add(
+                state.publish(host, stream: "focus", cause: cause, payload: [("change", WireEncoder.encode(change))]))
         }
     }
 }

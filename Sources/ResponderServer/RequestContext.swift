@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// What a handler gets: who sent the request and the engine state it may read and change.
 struct RequestContext {
@@ -22,7 +22,8 @@ struct RequestContext {
         // only a name not found there is checked, so that a malformed one is refused as such.
         guard let host = state.sessions[name] else {
             try SessionMethods.checkName(name)
-            throw RPCError(.sessionNotFound, "no session \"\(name)\"", [("session", .string(name)), ("field", "session")])
+            throw RPCError(
+                .sessionNotFound, "no session \"\(name)\"", [("session", .string(name)), ("field", "session")])
         }
         client.attach(name)
         return host

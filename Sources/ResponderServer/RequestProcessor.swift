@@ -1,7 +1,7 @@
 import Foundation
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// Turns one request body into at most one reply body: parsing, dispatch to the handler, and the
 /// guarantee that every failure is a JSON-RPC error (never a crash, never a half-applied change).
@@ -21,7 +21,12 @@ struct RequestProcessor {
     /// Reads a request body: pure, so a large one is read off the engine thread (`OffloadWorker`).
     static func parse(_ body: [UInt8], limits: Limits) -> ParsedRequest {
         guard body.count <= limits.maxMessageBytes else {
-            return .unreadable(id: .null, idText: nil, RPCError(.limitExceeded, "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted", [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
+            return .unreadable(
+                id: .null, idText: nil,
+                RPCError(
+                    .limitExceeded,
+                    "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted",
+                    [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
         }
         // The common small request is read without a `JSON` tree; anything else by the general reader.
         if body.count <= plainBytes, let plain = PlainRequest.read(body) { return .plain(plain) }
@@ -35,7 +40,8 @@ struct RequestProcessor {
         case .success(let r): return .request(r, prepared: nil)
         case .failure(let failure):
             guard !failure.isNotification else { return .silent }
-            let error = failure.error.name == .limitExceeded ? failure.error.with("max", JSON(limits.maxDepth)) : failure.error
+            let error =
+                failure.error.name == .limitExceeded ? failure.error.with("max", JSON(limits.maxDepth)) : failure.error
             return .unreadable(id: failure.id, idText: failure.idText, error)
         }
     }
@@ -58,26 +64,33 @@ struct RequestProcessor {
         case .request(let request, let prepared):
             id = request.id
             idText = request.idText
-            outcome = handle(request.method, .json(request.params), id: request.id, idText: request.idText, client: client, peer: peer,
-                             holds: holds, prepared: prepared)
+            outcome = handle(
+                request.method, .json(request.params), id: request.id, idText: request.idText, client: client,
+                peer: peer,
+                holds: holds, prepared: prepared)
         case .plain(let request):
             id = request.id
             idText = request.idText
-            outcome = handle(request.method, .plain(request.params), id: request.id, idText: request.idText, client: client, peer: peer,
-                             holds: holds, prepared: nil)
+            outcome = handle(
+                request.method, .plain(request.params), id: request.id, idText: request.idText, client: client,
+                peer: peer,
+                holds: holds, prepared: nil)
         }
         parsed.release()
         guard let id else { return nil }
         return encode(id: id, idText: idText, outcome)
     }
 
-    private func handle(_ method: String, _ params: RequestParams, id: JSON?, idText: [UInt8]?, client: ClientInfo, peer: PeerStamp?,
-                        holds: Bool, prepared: PreparedWorld?) -> Result<ReplyBody, RPCError> {
+    private func handle(
+        _ method: String, _ params: RequestParams, id: JSON?, idText: [UInt8]?, client: ClientInfo, peer: PeerStamp?,
+        holds: Bool, prepared: PreparedWorld?
+    ) -> Result<ReplyBody, RPCError> {
         guard let handler = Methods.all[method] else {
             return .failure(RPCError(.methodNotFound, "no method \"\(method)\"", [("method", .string(method))]))
         }
         do {
-            var ctx = RequestContext(state: state, client: client, requestID: id, peer: peer, holdsClientID: holds, requestIDText: idText)
+            var ctx = RequestContext(
+                state: state, client: client, requestID: id, peer: peer, holdsClientID: holds, requestIDText: idText)
             ctx.prepared = prepared
             return .success(try handler(&ctx, params))
         } catch let error as RPCError {

@@ -72,12 +72,16 @@ final class RequestServer<Store: GroupStore> {
             var peer: PeerStamp?
             do {
                 // User-Id: the connection as the ZAP handler admitted it (who, and which connection).
-                guard let n = try rpc.receiveFrames(dontWait: true, property: userIDProperty, read: { peer = peerStamp($0) }, frame: { i, bytes, last in
-                    if i == 0 { routingID = sameRoutingID(bytes) }
-                    if i == 1 { secondEmpty = bytes.isEmpty }
-                    // [routing id][empty delimiter]?[body]: a longer message is dropped, its body not copied.
-                    if last, i > 0, i <= 2 { body = Array(bytes) }
-                }) else { return (received, true) }
+                guard
+                    let n = try rpc.receiveFrames(
+                        dontWait: true, property: userIDProperty, read: { peer = peerStamp($0) },
+                        frame: { i, bytes, last in
+                            if i == 0 { routingID = sameRoutingID(bytes) }
+                            if i == 1 { secondEmpty = bytes.isEmpty }
+                            // [routing id][empty delimiter]?[body]: a longer message is dropped, its body not copied.
+                            if last, i > 0, i <= 2 { body = Array(bytes) }
+                        })
+                else { return (received, true) }
                 count = n
             } catch {
                 logger.error("receive failed: \(error)")
@@ -101,7 +105,9 @@ final class RequestServer<Store: GroupStore> {
 
     /// `bytes` as an array: the last routing id's when they are the same.
     private func sameRoutingID(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        if bytes.count == lastRoutingID.count, lastRoutingID.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return lastRoutingID }
+        if bytes.count == lastRoutingID.count, lastRoutingID.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+            return lastRoutingID
+        }
         lastRoutingID = Array(bytes)
         return lastRoutingID
     }
@@ -109,7 +115,9 @@ final class RequestServer<Store: GroupStore> {
     /// The connection of a request as the ZAP handler named it, read again only when it changed.
     private func peerStamp(_ userID: UnsafePointer<CChar>) -> PeerStamp? {
         let length = strlen(userID)
-        if length == lastUserID.count, length == 0 || lastUserID.withUnsafeBufferPointer({ memcmp($0.baseAddress!, userID, length) == 0 }) {
+        if length == lastUserID.count,
+            length == 0 || lastUserID.withUnsafeBufferPointer({ memcmp($0.baseAddress!, userID, length) == 0 })
+        {
             return lastPeer
         }
         lastUserID = Array(UnsafeBufferPointer(start: userID, count: length))
@@ -183,7 +191,11 @@ final class RequestServer<Store: GroupStore> {
         events?.release()
         for out in outgoing {
             // Not queued: the client's reply queue is full (it does not read), so the reply is dropped (section 10).
-            do { if try !rpc.send(routingID: out.routingID, delimiter: out.delimiter, body: out.body, dontWait: true) { droppedReplies += 1 } } catch {
+            do {
+                if try !rpc.send(routingID: out.routingID, delimiter: out.delimiter, body: out.body, dontWait: true) {
+                    droppedReplies += 1
+                }
+            } catch {
                 logger.debug("reply not delivered: \(error)")
             }
         }

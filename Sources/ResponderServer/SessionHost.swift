@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// A session as the engine holds it: the pure state, the event sequence and the replay ring.
 final class SessionHost {
@@ -32,7 +32,10 @@ final class SessionHost {
 
     /// Numbers, encodes and records one event; returns (topic, body) for the publisher.
     /// `payload` members follow the common header; `raw` members are already-encoded JSON values.
-    func record(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)], raw: [(key: String, value: [UInt8])] = []) -> EventLog.Entry {
+    func record(
+        stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
+        raw: [(key: String, value: [UInt8])] = []
+    ) -> EventLog.Entry {
         let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
         let entry = EventLog.Entry(seq: seq, topic: topic(stream), body: EventText.compose(head: head, members: raw))
         log.append(entry)
@@ -41,8 +44,10 @@ final class SessionHost {
 
     /// Numbers and records an event that nobody can receive now, without writing its `deferred` members: the
     /// replay ring keeps what writes them (`DeferredEvent`). `minimumSize`: at least the bytes they would take.
-    func recordDeferred(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
-                        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int) -> EventLog.Entry {
+    func recordDeferred(
+        stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
+        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int
+    ) -> EventLog.Entry {
         let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
         let text = DeferredEvent(head: head, members: deferred, minimumSize: head.count + minimumSize)
         let entry = EventLog.Entry(seq: seq, topic: topic(stream), text: .deferred(text))
@@ -53,7 +58,8 @@ final class SessionHost {
     func topic(_ stream: String) -> [UInt8] { Array("\(name)/\(stream)".utf8) }
 
     /// The next seq, and the event object's common members and `payload`, left open.
-    private func nextHead(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)]) -> [UInt8] {
+    private func nextHead(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)]) -> [UInt8]
+    {
         seq += 1
         var w = JSONWriter()
         w.beginObject()

@@ -1,22 +1,26 @@
 import Foundation
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// session.create, session.list, session.delete, session.snapshot, session.clients.
 enum SessionMethods {
     static func register(_ table: inout MethodTable) {
         table.add(SessionCreateRequest.self, create)
         table.add(SessionListRequest.self) { _, ctx in
-            .typed(.init(sessions: ctx.state.sessions.keys.sorted().map { name in
-                let s = ctx.state.sessions[name]!
-                return .init(session: name, revision: s.revision, seq: s.seq, nodes: s.state.world.count)
-            }))
+            .typed(
+                .init(
+                    sessions: ctx.state.sessions.keys.sorted().map { name in
+                        let s = ctx.state.sessions[name]!
+                        return .init(session: name, revision: s.revision, seq: s.seq, nodes: s.state.world.count)
+                    }))
         }
         table.add(SessionDeleteRequest.self) { host, ctx in
             ctx.state.sessions[host.name] = nil
             ctx.state.journal?.deleted(host.name)
-            ctx.state.publishSys(stream: "sessions", [("action", "deleted"), ("session", .string(host.name)), ("lastSeq", JSON(host.seq))])
+            ctx.state.publishSys(
+                stream: "sessions",
+                [("action", "deleted"), ("session", .string(host.name)), ("lastSeq", JSON(host.seq))])
             return .typed(.init(session: host.name, deleted: true))
         }
         table.add(SessionSnapshotRequest.self) { _, host, ctx in .encoded(snapshot(host, epoch: ctx.state.epoch)) }
@@ -37,17 +41,23 @@ enum SessionMethods {
         }
     }
 
-    static func create(_ r: SessionCreateRequest, _ ctx: inout RequestContext) throws(RPCError) -> Reply<SessionCreateRequest.Response> {
+    static func create(_ r: SessionCreateRequest, _ ctx: inout RequestContext) throws(RPCError) -> Reply<
+        SessionCreateRequest.Response
+    > {
         let name = r.sessionName
         try checkName(name)
         try SessionOwnership.validate(r.owner)
         guard ctx.state.sessions[name] == nil else {
-            throw RPCError(.sessionExists, "a session named \"\(name)\" exists", [("session", .string(name)), ("field", "session")])
+            throw RPCError(
+                .sessionExists, "a session named \"\(name)\" exists", [("session", .string(name)), ("field", "session")]
+            )
         }
         let maxSessions = ctx.state.config.bounds.maxSessions
         guard ctx.state.sessions.count < maxSessions else {
-            throw RPCError(.limitExceeded, "the engine holds \(maxSessions) sessions, the most it keeps (--max-sessions); delete one first",
-                           [("limit", "sessions"), ("max", JSON(maxSessions))])
+            throw RPCError(
+                .limitExceeded,
+                "the engine holds \(maxSessions) sessions, the most it keeps (--max-sessions); delete one first",
+                [("limit", "sessions"), ("max", JSON(maxSessions))])
         }
         let profile = r.profile ?? .uikit
         var state = SessionState(world: World(), profile: profile)
@@ -56,14 +66,17 @@ enum SessionMethods {
             let root = r.tree ?? NodeTree(root: NodeSpec(id: World.rootID, kind: .application), path: "tree")
             _ = try ctx.load(into: &state) { (root, detached) }
         }
-        let host = SessionHost(name: name, state: state, replayBuffer: ctx.state.config.replayBuffer, replayBytes: ctx.state.config.bounds.replayBytes)
+        let host = SessionHost(
+            name: name, state: state, replayBuffer: ctx.state.config.replayBuffer,
+            replayBytes: ctx.state.config.bounds.replayBytes)
         host.ownerToken = r.owner
         ctx.state.sessions[name] = host
         ctx.client.attach(name)
         var published = SeqRange()
         ctx.publishLoaded(host, consequences: nil, &published)
         ctx.state.publishSys(stream: "sessions", [("action", "created"), ("session", .string(name))])
-        return .typed(.init(session: name, revision: host.revision, seq: host.seq, seqRange: published.range, profile: profile))
+        return .typed(
+            .init(session: name, revision: host.revision, seq: host.seq, seqRange: published.range, profile: profile))
     }
 
     /// Everything a joining client needs to start from; events with a greater seq come after it. The tree is
@@ -90,7 +103,9 @@ enum SessionMethods {
 
 extension MethodTable {
     /// A session method whose params are only `session`.
-    mutating func add<R: SessionRequest>(_ type: R.Type, _ body: @escaping @Sendable (SessionHost, inout RequestContext) throws -> Reply<R.Response>) {
+    mutating func add<R: SessionRequest>(
+        _ type: R.Type, _ body: @escaping @Sendable (SessionHost, inout RequestContext) throws -> Reply<R.Response>
+    ) {
         add(type) { (_: R, host: SessionHost, ctx: inout RequestContext) throws in try body(host, &ctx) }
     }
 }

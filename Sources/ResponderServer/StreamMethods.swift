@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// trace.replay: the events of a session after a seq, point to point, from the replay ring.
 enum StreamMethods {
@@ -9,21 +9,29 @@ enum StreamMethods {
         table.add(TraceReplayRequest.self, replay)
     }
 
-    static func replay(_ r: TraceReplayRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError) -> Reply<TraceReplayRequest.Response> {
+    static func replay(_ r: TraceReplayRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError)
+        -> Reply<TraceReplayRequest.Response>
+    {
         let after = r.after
         // Section 14.1: the world the session started with is in no event, so the events after 0 are not its
         // history from the bare application; the client must start from a snapshot. Said even before any event.
         if after == 0, host.worldBeforeFirstEvent {
-            throw RPCError(.replayExpired, "the session started with a world that is in no event (responderd --world): replaying from seq 0 cannot rebuild it; take a new session.snapshot",
-                           [("oldest", JSON(1)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
+            throw RPCError(
+                .replayExpired,
+                "the session started with a world that is in no event (responderd --world): replaying from seq 0 cannot rebuild it; take a new session.snapshot",
+                [("oldest", JSON(1)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
         }
         guard after < host.seq else {
-            return .encoded(JSONCodec.encode(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true]))
+            return .encoded(
+                JSONCodec.encode(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true])
+            )
         }
         let oldest = host.log.oldestSeq ?? host.seq + 1
         guard after + 1 >= oldest else {
-            throw RPCError(.replayExpired, "events after \(after) are no longer held (the oldest is \(oldest)); take a new session.snapshot",
-                           [("oldest", JSON(oldest)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
+            throw RPCError(
+                .replayExpired,
+                "events after \(after) are no longer held (the oldest is \(oldest)); take a new session.snapshot",
+                [("oldest", JSON(oldest)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
         }
         let entries = host.log.entries(after: after, limit: min(r.limit ?? maxPerReply, maxPerReply))
         // Events are kept encoded: the reply embeds them as they were published.

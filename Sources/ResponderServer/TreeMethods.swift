@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// tree.get, tree.load, tree.apply.
 enum TreeMethods {
@@ -33,13 +33,20 @@ enum TreeMethods {
                 // would have dispatch consequences (12.6), the trace that would be published.
                 var copy = host.state
                 let ops = try r.ops.read()
-                let change = try core { () throws(CoreError) in try copy.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits) }
-                var reply = WireEncoder.encode(Published(Empty(), revision: copy.world.revision, seq: host.seq, seqRange: nil))
-                if let consequences = change.consequences { reply = reply.setting("trace", WireEncoder.encode(consequences.traceBody)) }
+                let change = try core { () throws(CoreError) in
+                    try copy.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits)
+                }
+                var reply = WireEncoder.encode(
+                    Published(Empty(), revision: copy.world.revision, seq: host.seq, seqRange: nil))
+                if let consequences = change.consequences {
+                    reply = reply.setting("trace", WireEncoder.encode(consequences.traceBody))
+                }
                 return .json(reply.setting("dryRun", true))
             }
             let ops = try r.ops.read()
-            let change = try core { () throws(CoreError) in try host.state.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits) }
+            let change = try core { () throws(CoreError) in
+                try host.state.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits)
+            }
             var published = SeqRange()
             ctx.publishApplied(change, sent: r.ops.sent, host, &published)
             ctx.publishDispatchChanges(host, &published)  // a control's touchCancel action may edit (K6)
@@ -49,7 +56,9 @@ enum TreeMethods {
 
     static func checkRevision(_ expected: Int?, _ host: SessionHost) throws(RPCError) {
         if let expected, expected != host.revision {
-            throw RPCError(.revisionConflict, "the tree is at revision \(host.revision), not \(expected)", [("revision", JSON(host.revision)), ("expected", JSON(expected))])
+            throw RPCError(
+                .revisionConflict, "the tree is at revision \(host.revision), not \(expected)",
+                [("revision", JSON(host.revision)), ("expected", JSON(expected))])
         }
     }
 }

@@ -7,7 +7,9 @@ import ResponderProtocol
 /// so and joins again from a fresh snapshot once it is back.
 package enum EngineFeed {
     /// `connector` finds the engine anew after each failure.
-    package static func start(connector: EngineThread.Connector, session: String, inspector: Inspector) throws(ClientError) -> EngineThread {
+    package static func start(connector: EngineThread.Connector, session: String, inspector: Inspector)
+        throws(ClientError) -> EngineThread
+    {
         try EngineThread(name: "engine-feed", connector: connector) { context in
             while !context.isStopping {
                 do {

@@ -39,8 +39,14 @@ package final class Inspector: Sendable {
         switch item {
         case .snapshot(let s):
             state.withLock { st in
-                do { try st.mirror.load(tree: s.tree, detached: s.detached) } catch { st.lastStatus = "cannot mirror the snapshot: \(error)" }
-                st.setWorld(tree: s.tree, firstResponders: Dictionary(s.firstResponders.entries.compactMap { e in e.responder.map { (e.window, $0) } }, uniquingKeysWith: { $1 }))
+                do { try st.mirror.load(tree: s.tree, detached: s.detached) } catch {
+                    st.lastStatus = "cannot mirror the snapshot: \(error)"
+                }
+                st.setWorld(
+                    tree: s.tree,
+                    firstResponders: Dictionary(
+                        s.firstResponders.entries.compactMap { e in e.responder.map { (e.window, $0) } },
+                        uniquingKeysWith: { $1 }))
                 st.seq = s.seq
                 st.history.removeAll()
                 st.lastStatus = "following \(session) from seq \(s.seq)"
@@ -49,9 +55,13 @@ package final class Inspector: Sendable {
         case .event(let e):
             event(e, connection: connection)
         case .recovered(let after, let through, let count):
-            status("recovered \(count) event\(count == 1 ? "" : "s") (\(after + 1)…\(through)) from the engine's replay ring")
+            status(
+                "recovered \(count) event\(count == 1 ? "" : "s") (\(after + 1)…\(through)) from the engine's replay ring"
+            )
         case .system(let e):
-            if e.topic == "$sys/sessions", e.body["session"]?.stringValue == session, e.body["action"]?.stringValue == "deleted" {
+            if e.topic == "$sys/sessions", e.body["session"]?.stringValue == session,
+                e.body["action"]?.stringValue == "deleted"
+            {
                 status("session \(session) was deleted")
             }
         }
@@ -88,17 +98,22 @@ package final class Inspector: Sendable {
                 } else {
                     overlay = Overlay(notes: TraceLines.lines(trace: trace))
                 }
-                overlay?.title = "#\(e.seq ?? 0) \(trace["kind"]?.stringValue ?? "trace") by \(body["cause"]?["client"]?.stringValue ?? "?")"
+                overlay?.title =
+                    "#\(e.seq ?? 0) \(trace["kind"]?.stringValue ?? "trace") by \(body["cause"]?["client"]?.stringValue ?? "?")"
             default:
                 break
             }
             st.seq = e.seq ?? st.seq
             let seq = st.seq
-            let message: JSON = ["type": "event", "seq": JSON(seq), "stream": .string(stream),
-                                 "client": JSON(body["cause"]?["client"]?.stringValue), "summary": .string(EventFormatter.summary(body)),
-                                 "receivedAt": .number((Date().timeIntervalSince1970 * 1000).rounded())]
-            st.history.append(Entry(seq: seq, message: message, tree: st.tree, generation: st.generation, nodes: st.scene.nodes.count,
-                                    firstResponders: st.firstResponders, overlay: overlay))
+            let message: JSON = [
+                "type": "event", "seq": JSON(seq), "stream": .string(stream),
+                "client": JSON(body["cause"]?["client"]?.stringValue), "summary": .string(EventFormatter.summary(body)),
+                "receivedAt": .number((Date().timeIntervalSince1970 * 1000).rounded())
+            ]
+            st.history.append(
+                Entry(
+                    seq: seq, message: message, tree: st.tree, generation: st.generation, nodes: st.scene.nodes.count,
+                    firstResponders: st.firstResponders, overlay: overlay))
             st.trimHistory()
             var out = [message]
             if worldChanged { out.append(st.worldMessage(live: true)) }
@@ -113,7 +128,9 @@ package final class Inspector: Sendable {
     package static func requestPoint(_ body: JSON) -> Point? {
         let params = body["request"]?["params"]
         let raw = params?["point"] ?? params?["touches"]?.arrayValue?.first?["point"]
-        guard let a = raw?.arrayValue, a.count == 2, let x = a[0].doubleValue, let y = a[1].doubleValue else { return nil }
+        guard let a = raw?.arrayValue, a.count == 2, let x = a[0].doubleValue, let y = a[1].doubleValue else {
+            return nil
+        }
         return Point(x, y)
     }
 
@@ -146,11 +163,18 @@ package final class Inspector: Sendable {
     package func scrub(to target: Int?) -> [JSON] {
         state.withLock { st in
             guard let target else { return [st.worldMessage(live: true), ["type": "overlay", "clear": true]] }
-            guard let entry = st.history.last(where: { $0.seq == target }) else { return [State.error("event #\(target) is no longer held")] }
-            guard let t = entry.tree else { return [State.error("the world after #\(target) is no longer held (large worlds keep fewer)")] }
+            guard let entry = st.history.last(where: { $0.seq == target }) else {
+                return [State.error("event #\(target) is no longer held")]
+            }
+            guard let t = entry.tree else {
+                return [State.error("the world after #\(target) is no longer held (large worlds keep fewer)")]
+            }
             let past = Scene(tree: t.value)
             var out = [st.worldMessage(scene: past, firstResponders: entry.firstResponders, live: false, at: target)]
-            out.append(entry.overlay.map { st.overlayMessage($0, source: "event", seq: target, scene: past) } ?? ["type": "overlay", "clear": true])
+            out.append(
+                entry.overlay.map { st.overlayMessage($0, source: "event", seq: target, scene: past) } ?? [
+                    "type": "overlay", "clear": true
+                ])
             return out
         }
     }
@@ -225,31 +249,48 @@ private struct State {
     func historyMessage() -> JSON { ["type": "history", "events": .array(history.map(\.message))] }
     static func error(_ text: String) -> JSON { ["type": "error", "message": .string(text)] }
 
-    func worldMessage(live: Bool) -> JSON { worldMessage(scene: scene, firstResponders: firstResponders, live: live, at: seq) }
+    func worldMessage(live: Bool) -> JSON {
+        worldMessage(scene: scene, firstResponders: firstResponders, live: live, at: seq)
+    }
 
     func worldMessage(scene: Scene, firstResponders: [String: String], live: Bool, at: Int) -> JSON {
         let selection = try! Selection(scene: scene, options: PictureOptions())  // no window or subtree named: cannot fail
-        let svg = WorldSVG(scene: scene, selection: selection, firstResponders: firstResponders, tooltips: false).render()
+        let svg = WorldSVG(scene: scene, selection: selection, firstResponders: firstResponders, tooltips: false)
+            .render()
         let firsts = Set(firstResponders.values)
         let outline: [JSON] = scene.nodes.map { n in
-            [.string(n.id), .string(n.kind), .string(n.className), JSON(n.depth), .string(n.flags.joined(separator: ", ")), .bool(firsts.contains(n.id))]
+            [
+                .string(n.id), .string(n.kind), .string(n.className), JSON(n.depth),
+                .string(n.flags.joined(separator: ", ")), .bool(firsts.contains(n.id))
+            ]
         }
         let panels: [JSON] = scene.windows.map { p in
-            ["id": .string(scene.nodes[p.node].id), "x": .number(p.origin.x), "y": .number(p.origin.y), "w": .number(p.screen.width),
-             "h": .number(p.screen.height), "sx": .number(p.screen.x), "sy": .number(p.screen.y)]
+            [
+                "id": .string(scene.nodes[p.node].id), "x": .number(p.origin.x), "y": .number(p.origin.y),
+                "w": .number(p.screen.width),
+                "h": .number(p.screen.height), "sx": .number(p.screen.x), "sy": .number(p.screen.y)
+            ]
         }
-        return ["type": "world", "live": .bool(live), "seq": JSON(at), "svg": .string(svg), "width": .number(scene.size.x),
-                "height": .number(scene.size.y), "outline": .array(outline), "panels": .array(panels),
-                "drawn": JSON(selection.drawnCount), "collapsed": .number(Double(selection.collapsed.values.reduce(0, +))),
-                "firstResponders": .object(firstResponders.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })]
+        return [
+            "type": "world", "live": .bool(live), "seq": JSON(at), "svg": .string(svg), "width": .number(scene.size.x),
+            "height": .number(scene.size.y), "outline": .array(outline), "panels": .array(panels),
+            "drawn": JSON(selection.drawnCount), "collapsed": .number(Double(selection.collapsed.values.reduce(0, +))),
+            "firstResponders": .object(firstResponders.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        ]
     }
 
     func overlayMessage(_ overlay: Overlay, source: String, seq: Int?, scene: Scene) -> JSON {
         let crop = Rect(0, 0, scene.size.x, scene.size.y)
         let svg = OverlaySVG(scene: scene, crop: crop, overlay: overlay, firstResponders: firstResponders).render()
-        let lines: [JSON] = Legend(overlay: overlay).lines.map { ["style": .string($0.style.rawValue), "text": .string($0.text), "node": JSON($0.node)] }
-        return ["type": "overlay", "source": .string(source), "seq": seq.map { .number(Double($0)) } ?? .null, "svg": .string(svg), "lines": .array(lines),
-                "view": JSON(overlay.hit?.view), "hit": overlay.hit.map { ["x": .number($0.point.x), "y": .number($0.point.y)] } ?? .null]
+        let lines: [JSON] = Legend(overlay: overlay).lines.map {
+            ["style": .string($0.style.rawValue), "text": .string($0.text), "node": JSON($0.node)]
+        }
+        return [
+            "type": "overlay", "source": .string(source), "seq": seq.map { .number(Double($0)) } ?? .null,
+            "svg": .string(svg), "lines": .array(lines),
+            "view": JSON(overlay.hit?.view),
+            "hit": overlay.hit.map { ["x": .number($0.point.x), "y": .number($0.point.y)] } ?? .null
+        ]
     }
 
     /// To every page, in the order of the feed; the lock is held (yielding to a page's stream never blocks).

@@ -1,10 +1,10 @@
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
-import ResponderJSON
 
 /// One page's WebSocket: the inspector's messages out; the page's requests in — `hit` and `tap` at a screen
 /// point, `select` a node, `scrub` to an event (or back to live) — each answered on this socket alone.
@@ -23,7 +23,9 @@ package struct InspectorSocket: WSMessageHandler {
         let id = inspector.attach(continuation)
         Task {
             for await message in client {
-                guard case .text(let text) = message, let request = try? JSONCodec.decode(Array(text.utf8)) else { continue }
+                guard case .text(let text) = message, let request = try? JSONCodec.decode(Array(text.utf8)) else {
+                    continue
+                }
                 for reply in await handle(request) { continuation.yield(.text(JSONCodec.encodeString(reply))) }
             }
             inspector.detach(id)
@@ -37,12 +39,14 @@ package struct InspectorSocket: WSMessageHandler {
         do throws(ClientError) {
             switch request["type"]?.stringValue {
             case "hit", "tap":
-                guard let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite else {
+                guard let x = request["x"]?.doubleValue, let y = request["y"]?.doubleValue, x.isFinite, y.isFinite
+                else {
                     return [failure("\(request["type"]!.stringValue!) needs x and y")]
                 }
                 let tap = request["type"]?.stringValue == "tap"
                 let overlay = try await requests.perform { connection throws(ClientError) in
-                    tap ? try OverlayReplies.tap(connection, session: session, point: Point(x, y), dryRun: false)
+                    tap
+                        ? try OverlayReplies.tap(connection, session: session, point: Point(x, y), dryRun: false)
                         : try OverlayReplies.hit(connection, session: session, point: Point(x, y))
                 }
                 return [inspector.overlayMessage(overlay, source: tap ? "tap" : "hit")]
@@ -51,7 +55,12 @@ package struct InspectorSocket: WSMessageHandler {
                 let chain = try? await requests.perform { connection throws(ClientError) in
                     try OverlayReplies.chain(connection, session: session, id: id)
                 }
-                return [["type": "node", "id": .string(id), "fields": inspector.node(id) ?? .null, "chain": JSON((chain ?? []))]]
+                return [
+                    [
+                        "type": "node", "id": .string(id), "fields": inspector.node(id) ?? .null,
+                        "chain": JSON((chain ?? []))
+                    ]
+                ]
             case "scrub":
                 return inspector.scrub(to: request["seq"]?.intValue)
             default:

@@ -1,13 +1,14 @@
 import FlyingFox
 import Foundation
 import ResponderClient
+import ResponderLocal
 import ResponderPicture
 import ResponderProtocol
-import ResponderLocal
 
 /// The page's routes: three static files compiled into this binary, and the WebSocket.
 package enum WebPage {
-    package static func routes(_ server: HTTPServer, inspector: Inspector, requests: EngineThread, token: String) async {
+    package static func routes(_ server: HTTPServer, inspector: Inspector, requests: EngineThread, token: String) async
+    {
         let html = PageAssets.html.replacingOccurrences(of: "/*PICTURE-STYLE*/", with: Picture.style)
             .replacingOccurrences(of: "<!--PICTURE-DEFS-->", with: Picture.defs)
         await server.appendRoute("GET /", to: file(html, "text/html; charset=utf-8"))
@@ -21,7 +22,8 @@ package enum WebPage {
     private static func file(_ text: String, _ type: String) -> some HTTPHandler {
         let body = Data(text.utf8)
         return ClosureHTTPHandler { _ in
-            HTTPResponse(statusCode: .ok, headers: [.contentType: type, HTTPHeader("Cache-Control"): "no-store"], body: body)
+            HTTPResponse(
+                statusCode: .ok, headers: [.contentType: type, HTTPHeader("Cache-Control"): "no-store"], body: body)
         }
     }
 }
@@ -47,7 +49,8 @@ package struct GuardedSocket: HTTPHandler {
     }
 
     package static func forbidden(_ reason: String) -> HTTPResponse {
-        HTTPResponse(statusCode: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"], body: Data(reason.utf8))
+        HTTPResponse(
+            statusCode: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"], body: Data(reason.utf8))
     }
 
     /// 128 random bits, hex: the run's token.

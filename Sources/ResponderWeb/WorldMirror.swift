@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The session's world kept on this side (Protocol/README 13.5): loaded from the snapshot, then each tree
 /// event's ops replayed in seq order, exactly as the engine applied them. The pure core does the replaying, so
@@ -13,7 +13,9 @@ package struct WorldMirror {
     package mutating func load(tree: JSON, detached: JSON?) throws {
         let root = try NodeTree(document: tree, path: "tree")
         var subtrees: [NodeTree] = []
-        for (i, d) in (detached?.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
+        for (i, d) in (detached?.arrayValue ?? []).enumerated() {
+            subtrees.append(try NodeTree(document: d, path: "detached[\(i)]"))
+        }
         try world.load(tree: root, detached: subtrees, limits: limits)
     }
 
@@ -25,7 +27,9 @@ package struct WorldMirror {
             return
         }
         var ops: [GuardedOp] = []
-        for (i, op) in (event["ops"]?.arrayValue ?? []).enumerated() { ops.append(GuardedOp(try GuardedOp(wire: op, index: i).op)) }
+        for (i, op) in (event["ops"]?.arrayValue ?? []).enumerated() {
+            ops.append(GuardedOp(try GuardedOp(wire: op, index: i).op))
+        }
         _ = try world.apply(ops, limits: limits)
     }
 

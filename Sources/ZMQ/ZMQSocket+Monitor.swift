@@ -28,7 +28,10 @@ public struct MonitorEvent: Sendable, Equatable {
         guard frames.count == 2, frames[0].count == 6 else { return nil }
         // Both numbers are in host byte order (libzmq copies them with memcpy).
         (kind, value) = frames[0].withUnsafeBytes {
-            (Kind(rawValue: Int32($0.loadUnaligned(as: UInt16.self))), $0.loadUnaligned(fromByteOffset: 2, as: Int32.self))
+            (
+                Kind(rawValue: Int32($0.loadUnaligned(as: UInt16.self))),
+                $0.loadUnaligned(fromByteOffset: 2, as: Int32.self)
+            )
         }
     }
 }

@@ -9,7 +9,9 @@ extension ZMQSocket {
     /// Incoming high-water mark in messages (0 = unlimited).
     public func setReceiveHWM(_ messages: Int) throws(ZMQError) { try set(ZMQ_RCVHWM, int: messages, "RCVHWM") }
     /// How long a new connection has to complete the ZMTP handshake before libzmq closes it (ms; 0 = forever).
-    public func setHandshakeInterval(_ ms: Int) throws(ZMQError) { try set(ZMQ_HANDSHAKE_IVL, int: ms, "HANDSHAKE_IVL") }
+    public func setHandshakeInterval(_ ms: Int) throws(ZMQError) {
+        try set(ZMQ_HANDSHAKE_IVL, int: ms, "HANDSHAKE_IVL")
+    }
     /// Receive timeout in ms (-1 = block forever); on expiry receives return nil.
     public func setReceiveTimeout(_ ms: Int) throws(ZMQError) { try set(ZMQ_RCVTIMEO, int: ms, "RCVTIMEO") }
     /// Send timeout in ms (-1 = block forever); on expiry sends return false.
@@ -17,11 +19,17 @@ extension ZMQSocket {
     /// Queue messages only to completed connections.
     public func setImmediate(_ on: Bool) throws(ZMQError) { try set(ZMQ_IMMEDIATE, int: on ? 1 : 0, "IMMEDIATE") }
     /// Reconnect interval in ms (-1 = no reconnection).
-    public func setReconnectInterval(_ ms: Int) throws(ZMQError) { try set(ZMQ_RECONNECT_IVL, int: ms, "RECONNECT_IVL") }
+    public func setReconnectInterval(_ ms: Int) throws(ZMQError) {
+        try set(ZMQ_RECONNECT_IVL, int: ms, "RECONNECT_IVL")
+    }
     /// ROUTER: fail with `EHOSTUNREACH` instead of dropping unroutable messages.
-    public func setRouterMandatory(_ on: Bool) throws(ZMQError) { try set(ZMQ_ROUTER_MANDATORY, int: on ? 1 : 0, "ROUTER_MANDATORY") }
+    public func setRouterMandatory(_ on: Bool) throws(ZMQError) {
+        try set(ZMQ_ROUTER_MANDATORY, int: on ? 1 : 0, "ROUTER_MANDATORY")
+    }
     /// XPUB: pass every subscription message up, not only new topics.
-    public func setXPubVerbose(_ on: Bool) throws(ZMQError) { try set(ZMQ_XPUB_VERBOSE, int: on ? 1 : 0, "XPUB_VERBOSE") }
+    public func setXPubVerbose(_ on: Bool) throws(ZMQError) {
+        try set(ZMQ_XPUB_VERBOSE, int: on ? 1 : 0, "XPUB_VERBOSE")
+    }
     /// XPUB: message sent to every new subscriber on connect.
     public func setXPubWelcomeMessage(_ message: String) throws(ZMQError) {
         try set(ZMQ_XPUB_WELCOME_MSG, bytes: Array(message.utf8), "XPUB_WELCOME_MSG")
@@ -36,7 +44,9 @@ extension ZMQSocket {
     /// SUB: receive messages starting with `prefix` (empty = everything).
     public func subscribe(_ prefix: [UInt8]) throws(ZMQError) { try set(ZMQ_SUBSCRIBE, bytes: prefix, "SUBSCRIBE") }
     public func subscribe(_ prefix: String) throws(ZMQError) { try subscribe(Array(prefix.utf8)) }
-    public func unsubscribe(_ prefix: [UInt8]) throws(ZMQError) { try set(ZMQ_UNSUBSCRIBE, bytes: prefix, "UNSUBSCRIBE") }
+    public func unsubscribe(_ prefix: [UInt8]) throws(ZMQError) {
+        try set(ZMQ_UNSUBSCRIBE, bytes: prefix, "UNSUBSCRIBE")
+    }
     public func unsubscribe(_ prefix: String) throws(ZMQError) { try unsubscribe(Array(prefix.utf8)) }
 
     /// The endpoint last bound or connected, with the resolved port for

@@ -33,8 +33,10 @@ extension ZMQSocket {
     /// the ZAP handler set it, "Peer-Address", a ZMTP property) is read from the last frame when it has it and
     /// handed to `read`, also in place. Returns the number of frames, or nil when no message is available
     /// (`dontWait` and the queue is empty, or the receive timeout expired). Retries on EINTR.
-    public func receiveFrames(dontWait: Bool = false, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
-                              frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void) throws(ZMQError) -> Int? {
+    public func receiveFrames(
+        dontWait: Bool = false, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
+        frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void
+    ) throws(ZMQError) -> Int? {
         let socket = try liveHandle("receive")
         let msg = scratch
         var index = 0
@@ -57,7 +59,10 @@ extension ZMQSocket {
             index += 1
             if last {
                 // Read before the message is closed: the value belongs to it.
-                if let property, let raw = property.name.withUnsafeBufferPointer({ zmq_msg_gets(msg, $0.baseAddress!) }) { read(raw) }
+                if let property, let raw = property.name.withUnsafeBufferPointer({ zmq_msg_gets(msg, $0.baseAddress!) })
+                {
+                    read(raw)
+                }
                 return index
             }
         }

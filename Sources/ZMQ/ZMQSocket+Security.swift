@@ -89,7 +89,8 @@ extension ZMQSocket {
     /// Publishes this socket's handshake outcomes on `endpoint` (inproc) for a PAIR socket to read with
     /// `readHandshake`. Call before `connect`.
     public func monitorHandshakes(on endpoint: String) throws(ZMQError) {
-        let events = ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+        let events =
+            ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
             | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
         try call("socket_monitor \(endpoint)") { zmq_socket_monitor($0, endpoint, events) }
     }

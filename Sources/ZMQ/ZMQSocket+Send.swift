@@ -34,10 +34,14 @@ extension ZMQSocket {
     /// A ROUTER's reply: `routingID`, an empty delimiter frame when `delimiter` (a REQ peer's envelope), then
     /// `body` — the frames `send(_:)` would send, without an array of them made for each reply. Returns false
     /// when the first frame could not be queued (as `send(_:)`).
-    public func send(routingID: [UInt8], delimiter: Bool, body: [UInt8], dontWait: Bool = false) throws(ZMQError) -> Bool {
+    public func send(routingID: [UInt8], delimiter: Bool, body: [UInt8], dontWait: Bool = false) throws(ZMQError)
+        -> Bool
+    {
         guard try send(routingID, more: true, dontWait: dontWait) else { return false }
         if delimiter, try !send([], more: true) { throw ZMQError(errno: EAGAIN, operation: "send frame 1 of 3") }
-        if try !send(body, more: false) { throw ZMQError(errno: EAGAIN, operation: "send frame \(delimiter ? 2 : 1) of \(delimiter ? 3 : 2)") }
+        if try !send(body, more: false) {
+            throw ZMQError(errno: EAGAIN, operation: "send frame \(delimiter ? 2 : 1) of \(delimiter ? 3 : 2)")
+        }
         return true
     }
 

@@ -17,19 +17,28 @@ struct Responder: ParsableCommand {
             """,
         version: "0.1.0",
         groupedSubcommands: [
-            CommandGroup(name: "World", subcommands: [
-                InfoCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self, TreeCommand.self,
-                WatchCommand.self, DrawCommand.self, WebCommand.self, CallCommand.self, ClientsCommand.self, ImportCommand.self, RecordCommand.self, ReplayCommand.self,
-            ]),
-            CommandGroup(name: "Dispatch", subcommands: [
-                HitCommand.self, TapCommand.self, TouchCommand.self, DragCommand.self, PressHoldCommand.self, ClockCommand.self,
-                ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self, CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
-                RemoteCommand.self, MakeKeyCommand.self,
-            ]),
-            CommandGroup(name: "Editors and agents", subcommands: [
-                MCPCommand.self, BridgeCommand.self,
-            ]),
-            CommandGroup(name: "Security", subcommands: [KeygenCommand.self]),
+            CommandGroup(
+                name: "World",
+                subcommands: [
+                    InfoCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self, TreeCommand.self,
+                    WatchCommand.self, DrawCommand.self, WebCommand.self, CallCommand.self, ClientsCommand.self,
+                    ImportCommand.self, RecordCommand.self, ReplayCommand.self
+                ]),
+            CommandGroup(
+                name: "Dispatch",
+                subcommands: [
+                    HitCommand.self, TapCommand.self, TouchCommand.self, DragCommand.self, PressHoldCommand.self,
+                    ClockCommand.self,
+                    ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self,
+                    CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
+                    RemoteCommand.self, MakeKeyCommand.self
+                ]),
+            CommandGroup(
+                name: "Editors and agents",
+                subcommands: [
+                    MCPCommand.self, BridgeCommand.self
+                ]),
+            CommandGroup(name: "Security", subcommands: [KeygenCommand.self])
         ]
     )
 
@@ -52,7 +61,11 @@ struct Responder: ParsableCommand {
             do { command = try parseAsRoot(marked) } catch {
                 let message = NegativeNumbers.unmark(fullMessage(for: error))
                 let code = exitCode(for: error)
-                if code == .success { print(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                if code == .success {
+                    print(message)
+                } else {
+                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                }
                 Foundation.exit(code.rawValue)
             }
         }

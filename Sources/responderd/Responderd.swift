@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import ResponderServer
-import ResponderJSON
 
 @main
 struct Responderd: ParsableCommand {
@@ -27,10 +27,18 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "events endpoint (XPUB). Default: ipc://<dir>/<name>.events")
     var events: String?
 
-    @Option(name: .long, help: "Directory for the discovery file, lock and ipc sockets. Default: $XDG_RUNTIME_DIR/responder or /tmp/responder-<uid>")
+    @Option(
+        name: .long,
+        help:
+            "Directory for the discovery file, lock and ipc sockets. Default: $XDG_RUNTIME_DIR/responder or /tmp/responder-<uid>"
+    )
     var dir: String?
 
-    @Option(name: .long, help: "A world file ({\"tree\": …, \"detached\"?: […]}) loaded into the default session at start, e.g. Protocol/examples/demo-world.json. A mistake in it stops the start, naming the field by its path in the file (tree.children[0].frame).")
+    @Option(
+        name: .long,
+        help:
+            "A world file ({\"tree\": …, \"detached\"?: […]}) loaded into the default session at start, e.g. Protocol/examples/demo-world.json. A mistake in it stops the start, naming the field by its path in the file (tree.children[0].frame)."
+    )
     var world: String?
 
     @Option(name: .long, help: "Events kept per session for trace.replay.")
@@ -51,43 +59,81 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Period of the $sys/tick event, in milliseconds.")
     var tickMs = 1000
 
-    @Option(name: .long, help: "Events queued per subscriber before the engine drops (it never blocks on a slow subscriber; a subscriber recovers drops with trace.replay).")
+    @Option(
+        name: .long,
+        help:
+            "Events queued per subscriber before the engine drops (it never blocks on a slow subscriber; a subscriber recovers drops with trace.replay)."
+    )
     var publishHwm = 100_000
 
     @Option(name: .long, help: "Seconds without a request after which a client is no longer listed by session.clients.")
     var clientIdleSeconds = 600
 
-    @Option(name: .long, help: "Directory of the durable state (sessions survive a restart), or \"none\" to keep everything in memory. Default: $XDG_STATE_HOME/responder/<name>, else ~/.local/state/responder/<name>")
+    @Option(
+        name: .long,
+        help:
+            "Directory of the durable state (sessions survive a restart), or \"none\" to keep everything in memory. Default: $XDG_STATE_HOME/responder/<name>, else ~/.local/state/responder/<name>"
+    )
     var stateDir: String?
 
     @Flag(name: .long, help: "Keep everything in memory: a restart starts empty (the same as --state-dir none).")
     var ephemeral = false
 
-    @Option(name: .long, help: "none: nothing is written; normal: every acknowledged change survives a crash or kill of the engine; full: also a power loss (an fsync per group commit).")
+    @Option(
+        name: .long,
+        help:
+            "none: nothing is written; normal: every acknowledged change survives a crash or kill of the engine; full: also a power loss (an fsync per group commit)."
+    )
     var durability = Durability.normal
 
-    @Flag(name: .long, help: "Start from the valid part of a damaged state directory (what is dropped is logged) instead of refusing to start.")
+    @Flag(
+        name: .long,
+        help:
+            "Start from the valid part of a damaged state directory (what is dropped is logged) instead of refusing to start."
+    )
     var recover = false
 
-    @Option(name: .customLong("allow-uid"), help: "Also accept ipc connections from this user id (repeat for several). By default only the engine's own user may connect.")
+    @Option(
+        name: .customLong("allow-uid"),
+        help:
+            "Also accept ipc connections from this user id (repeat for several). By default only the engine's own user may connect."
+    )
     var allowUIDs: [UInt32] = []
 
-    @Flag(name: .long, help: "Allow plain tcp (no CURVE) on a loopback address. Anyone on this machine can then connect, read and change every session. Without it a tcp endpoint uses CURVE: keys in $XDG_STATE_HOME/responder/<name>/ (engine.key, authorized_clients; see `responder keygen`).")
+    @Flag(
+        name: .long,
+        help:
+            "Allow plain tcp (no CURVE) on a loopback address. Anyone on this machine can then connect, read and change every session. Without it a tcp endpoint uses CURVE: keys in $XDG_STATE_HOME/responder/<name>/ (engine.key, authorized_clients; see `responder keygen`)."
+    )
     var insecureTcp = false
 
-    @Option(name: .long, help: "Most connections per socket (rpc, events); more are refused at once, and the open-file limit is raised to hold them.")
+    @Option(
+        name: .long,
+        help:
+            "Most connections per socket (rpc, events); more are refused at once, and the open-file limit is raised to hold them."
+    )
     var maxClients = EngineBounds().maxClients
 
-    @Option(name: .long, help: "Replies queued to a client that does not read them; past it, its replies are dropped (the requests are still carried out).")
+    @Option(
+        name: .long,
+        help:
+            "Replies queued to a client that does not read them; past it, its replies are dropped (the requests are still carried out)."
+    )
     var replyHwm = EngineBounds().replyHighWaterMark
 
-    @Option(name: .long, help: "Bytes of events kept per session for trace.replay (the oldest go first; the newest is always kept).")
+    @Option(
+        name: .long,
+        help: "Bytes of events kept per session for trace.replay (the oldest go first; the newest is always kept).")
     var replayBytes = EngineBounds().replayBytes
 
     @Option(name: .long, help: "Most sessions in the engine.")
     var maxSessions = EngineBounds().maxSessions
 
-    @Option(name: .long, help: "Seconds a new connection has to complete its ZeroMQ handshake before it is closed (a connection that never speaks ZeroMQ gives its --max-clients slot back).")
+    @Option(
+        name: .long,
+        help:
+            "Seconds a new connection has to complete its ZeroMQ handshake before it is closed (a connection that never speaks ZeroMQ gives its --max-clients slot back)."
+    )
     var handshakeTimeout = Double(EngineBounds().handshakeTimeoutMs) / 1000
 
     @Option(name: .long, help: "Longest client.hello name and kind, in bytes (the engine keeps both per client).")
@@ -98,9 +144,13 @@ struct Responderd: ParsableCommand {
 
     func validate() throws {
         guard EngineConfig.isValidName(name) else { throw ValidationError("--name must match [A-Za-z0-9_-]{1,64}") }
-        for (flag, value) in [("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                              ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs), ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds),
-                              ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes), ("--max-sessions", maxSessions), ("--max-client-string-bytes", maxClientStringBytes)] where value < 1 {
+        for (flag, value) in [
+            ("--replay-buffer", replayBuffer), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
+            ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs),
+            ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds),
+            ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes),
+            ("--max-sessions", maxSessions), ("--max-client-string-bytes", maxClientStringBytes)
+        ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
         guard handshakeTimeout >= 0.001, handshakeTimeout <= 3600 else {
@@ -116,14 +166,20 @@ struct Responderd: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "responderd")
-        let limits = Limits(maxNodes: maxNodes, maxDepth: maxDepth, maxMessageBytes: maxMessageBytes, maxOpsPerBatch: maxOps)
-        var config = EngineConfig(name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
-                                  replayBuffer: replayBuffer, tickMilliseconds: tickMs, publishHighWaterMark: publishHwm)
+        let limits = Limits(
+            maxNodes: maxNodes, maxDepth: maxDepth, maxMessageBytes: maxMessageBytes, maxOpsPerBatch: maxOps)
+        var config = EngineConfig(
+            name: name, directory: dir, rpcEndpoint: rpc, eventsEndpoint: events, limits: limits,
+            replayBuffer: replayBuffer, tickMilliseconds: tickMs, publishHighWaterMark: publishHwm)
         if let world {
             // Read before anything is bound: a file that cannot be used leaves nothing behind.
-            guard let data = FileManager.default.contents(atPath: world) else { fail("--world \(world): cannot read the file") }
+            guard let data = FileManager.default.contents(atPath: world) else {
+                fail("--world \(world): cannot read the file")
+            }
             // Straight into the configuration, which holds it alone and frees it without recursion however deep.
-            do { config.initialWorld = try JSONCodec.decode(Array(data)) } catch { fail("--world \(world): not valid JSON: \(error)") }
+            do { config.initialWorld = try JSONCodec.decode(Array(data)) } catch {
+                fail("--world \(world): not valid JSON: \(error)")
+            }
             let shape = "a world file is {\"tree\": <application node>, \"detached\"?: [<node>…]}"
             guard let members = config.initialWorld?.objectMembers else { fail("--world \(world): \(shape)") }
             if !members.contains(where: { $0.key == "tree" }), members.contains(where: { $0.key == "kind" }) {
@@ -137,10 +193,12 @@ struct Responderd: ParsableCommand {
         if !ephemeral, stateDir != "none", durability != .none {
             config.stateDirectory = stateDir ?? StateDirectory.defaultPath(name: name)
         }
-        config.security = SecurityConfig(allowedUIDs: Set(allowUIDs), insecureTCP: insecureTcp,
-                                         stateDirectory: stateDir == "none" ? nil : stateDir)
-        config.bounds = EngineBounds(maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions,
-                                     handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()), maxClientStringBytes: maxClientStringBytes)
+        config.security = SecurityConfig(
+            allowedUIDs: Set(allowUIDs), insecureTCP: insecureTcp,
+            stateDirectory: stateDir == "none" ? nil : stateDir)
+        config.bounds = EngineBounds(
+            maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions,
+            handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()), maxClientStringBytes: maxClientStringBytes)
         let engine = Engine(config: config, logger: logger)
         // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
         // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers
@@ -160,12 +218,17 @@ struct Responderd: ParsableCommand {
         } catch EngineError.initialWorld(let source, let e) {
             // Field paths are the file's own, from its top: tree.children[0].frame.
             var text = "--world \(source ?? "?"): \(e.name.rawValue) (\(e.code)): \(e.message)"
-            for (key, value) in e.details { text += "\n  \(key): " + (value.stringValue ?? JSONCodec.encodeString(value)) }
+            for (key, value) in e.details {
+                text += "\n  \(key): " + (value.stringValue ?? JSONCodec.encodeString(value))
+            }
             fail(text)
         } catch {
             fail("\(error)")
         }
-        FileHandle.standardOutput.write(Data("responderd \(EngineConfig.version): engine \"\(name)\" running; discovery file \(engine.discoveryPath)\n".utf8))
+        FileHandle.standardOutput.write(
+            Data(
+                "responderd \(EngineConfig.version): engine \"\(name)\" running; discovery file \(engine.discoveryPath)\n"
+                    .utf8))
         engine.wait()
         if let failure = engine.failure { fail(failure) }
     }

@@ -4,6 +4,7 @@ import ResponderJSON
 import ResponderProtocol
 import ResponderTestSupport
 import Testing
+
 @testable import ResponderBridge
 
 /// The bridge without the `responder` executable: its framing, its exact ids, and the relay on its EngineThread
@@ -11,12 +12,14 @@ import Testing
 @Suite struct BridgeTests {
     @Test func framesAreSplitHoweverTheBytesArrive() {
         let messages = [#"{"jsonrpc":"2.0","id":1,"method":"engine.info"}"#, #"{"a":"é"}"#, ""]
-        let stream = messages.flatMap { body in Array("Content-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8) }
+        let stream = messages.flatMap { body in
+            Array("Content-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8)
+        }
         for chunk in [1, 2, 7, stream.count] {
             var reader = FrameReader()
             var bodies: [String] = []
             for start in stride(from: 0, to: stream.count, by: chunk) {
-                reader.append(stream[start ..< min(start + chunk, stream.count)])
+                reader.append(stream[start..<min(start + chunk, stream.count)])
                 while let item = reader.next() {
                     guard case .message(let body) = item else {
                         Issue.record("an error in well-formed input (chunks of \(chunk)): \(item)")
@@ -32,11 +35,16 @@ import Testing
 
     @Test func aBrokenHeaderCostsThatFrameAlone() {
         var reader = FrameReader()
-        reader.append(Array("Content-Type: text/plain\r\n\r\nnot a message".utf8) + Array("Content-Length: 2\r\n\r\n{}".utf8))
+        reader.append(
+            Array("Content-Type: text/plain\r\n\r\nnot a message".utf8) + Array("Content-Length: 2\r\n\r\n{}".utf8))
         var items: [FrameReader.Item] = []
         while let item = reader.next() { items.append(item) }
         #expect(items.count == 2)
-        if case .error(let text)? = items.first { #expect(text.contains("without Content-Length"), "\(text)") } else { Issue.record("\(items)") }
+        if case .error(let text)? = items.first {
+            #expect(text.contains("without Content-Length"), "\(text)")
+        } else {
+            Issue.record("\(items)")
+        }
         #expect(items.last == .message(Array("{}".utf8)))
     }
 
@@ -62,14 +70,16 @@ import Testing
         let writer = FrameWriter(fd: fds[1])
         let ids = ExactID()
         let connector = t.connector(clientName: EngineRelay.clientName, kind: "bridge")
-        let relay = try EngineRelay(connector: connector, writer: writer, ids: ids) { () throws(ClientError) in try t.address() }
+        let relay = try EngineRelay(connector: connector, writer: writer, ids: ids) { () throws(ClientError) in
+            try t.address()
+        }
         defer { relay.stop() }
         // As an editor writes them: a long integer id the engine would rewrite, a notification (no reply).
         let requests = [
             #"{"jsonrpc":"2.0","id":"info","method":"engine.info"}"#,
             #"{"jsonrpc":"2.0","method":"client.hello","params":{"name":"editor"}}"#,
             #"{"jsonrpc":"2.0","id":12345678901234567,"method":"tree.get","params":{"id":"B"}}"#,
-            #"{"jsonrpc":"2.0","id":3,"method":"no.such.method"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"no.such.method"}"#
         ]
         for text in requests {
             let body = Array(text.utf8)
@@ -89,7 +99,9 @@ import Testing
         }
         try #require(replies.count == 3, "\(replies)")
         #expect(replies[0].contains(#""id":"info""#) && replies[0].contains(#""name":"t""#), "\(replies[0])")
-        #expect(replies[1].contains(#""id":12345678901234567,"#) && replies[1].contains(#""kind":"control""#), "\(replies[1])")
+        #expect(
+            replies[1].contains(#""id":12345678901234567,"#) && replies[1].contains(#""kind":"control""#),
+            "\(replies[1])")
         #expect(replies[2].contains(#""id":3,"#) && replies[2].contains("METHOD_NOT_FOUND"), "\(replies[2])")
     }
 }

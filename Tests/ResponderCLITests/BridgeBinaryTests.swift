@@ -1,9 +1,9 @@
 import Foundation
+import ResponderClient
+import ResponderJSON
+import ResponderProtocol
 import Synchronization
 import Testing
-import ResponderClient
-import ResponderProtocol
-import ResponderJSON
 
 /// `responder bridge` end to end, as an editor extension would drive it: the built binary on pipes, framed
 /// JSON-RPC both ways, against an in-process engine (CLIEngine) that another client shares.
@@ -15,14 +15,17 @@ import ResponderJSON
         defer { bridge.kill() }
 
         // Two requests in one write: replies in order, ids exactly as sent.
-        try bridge.write(FramedBridge.frame(["jsonrpc": "2.0", "id": "info", "method": "engine.info"])
-            + FramedBridge.frame(["jsonrpc": "2.0", "id": 7, "method": "tree.get", "params": ["id": "B"]]))
+        try bridge.write(
+            FramedBridge.frame(["jsonrpc": "2.0", "id": "info", "method": "engine.info"])
+                + FramedBridge.frame(["jsonrpc": "2.0", "id": 7, "method": "tree.get", "params": ["id": "B"]]))
         let info = try bridge.next()
         #expect(info["id"] == "info" && info["result"]?["name"] == .string(t.name), "\(info)")
         let tree = try bridge.next()
         #expect(tree["id"] == 7 && tree["result"]?["tree"]?["kind"] == "control", "\(tree)")
 
-        let subscribed = try bridge.request(["jsonrpc": "2.0", "id": "sub", "method": "bridge.subscribe", "params": ["session": "default"]])
+        let subscribed = try bridge.request([
+            "jsonrpc": "2.0", "id": "sub", "method": "bridge.subscribe", "params": ["session": "default"]
+        ])
         #expect(subscribed["result"]?["session"] == "default", "\(subscribed)")
         let from = try #require(subscribed["result"]?["seq"]?.intValue)
 
@@ -36,7 +39,9 @@ import ResponderJSON
         #expect(theirs["params"]?["event"]?["cause"]?["client"] == "other-tool")
 
         // ... and the bridge's own tap names the bridge and the editor's request id as its cause.
-        try bridge.write(FramedBridge.frame(["jsonrpc": "2.0", "id": "tap-9", "method": "event.tap", "params": ["point": [50, 420]]]))
+        try bridge.write(
+            FramedBridge.frame(["jsonrpc": "2.0", "id": "tap-9", "method": "event.tap", "params": ["point": [50, 420]]])
+        )
         let ours = try bridge.next { $0["method"] == "event" }
         #expect(ours["params"]?["event"]?["seq"]?.intValue == from + 2)
         #expect(ours["params"]?["event"]?["cause"] == ["client": "responder-bridge", "request": "tap-9"])
@@ -119,7 +124,8 @@ final class FramedBridge: @unchecked Sendable {
             }
             usleep(5_000)
         }
-        throw CLITestError("no matching message from the bridge within \(patienceSeconds) s; held \(held); stderr: \(stderr)")
+        throw CLITestError(
+            "no matching message from the bridge within \(patienceSeconds) s; held \(held); stderr: \(stderr)")
     }
 
     /// One complete frame from the buffer, checking its header, or nil if none is complete yet.
@@ -128,13 +134,14 @@ final class FramedBridge: @unchecked Sendable {
             let separator = Array("\r\n\r\n".utf8)
             guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
             let header = String(decoding: buffer[..<end], as: UTF8.self)
-            guard header.hasPrefix("Content-Length: "), let length = Int(header.dropFirst("Content-Length: ".count)) else {
+            guard header.hasPrefix("Content-Length: "), let length = Int(header.dropFirst("Content-Length: ".count))
+            else {
                 throw CLITestError("bad header from the bridge: \(header)")
             }
             let start = end + separator.count
             guard buffer.count - start >= length else { return nil }
             defer { buffer.removeFirst(start + length) }
-            return Array(buffer[start ..< start + length])
+            return Array(buffer[start..<start + length])
         }
         return try body.map { try JSONCodec.decode($0) }
     }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import ResponderClient
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// The `responder` binary end to end: each test starts its own in-process engine (own name, own short ipc
 /// directory) and runs the built binary against it with `--dir`/`--name`, checking output and exit status.
@@ -33,7 +34,12 @@ import ResponderJSON
     @Test func sessionMayComeBeforeTheSubcommandAndIsRefusedWhereItDoesNotApply() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("session.create", ["session": "extra", "tree": ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window"]]]])
+        _ = try t.engine.connect().call(
+            "session.create",
+            [
+                "session": "extra",
+                "tree": ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window"]]]
+            ])
         let r = try CLIRunner.run(["--session", "extra", "--dir", t.directory, "--name", t.name, "tree"])
         #expect(r.status == 0, "\(r)")
         #expect(r.lines == ["app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"])
@@ -47,36 +53,54 @@ import ResponderJSON
         defer { t.stop() }
         let r = try t.run(["tree"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.lines == [
-            "app  application  UIApplication",
-            "├─ AD  appDelegate  AppDelegate",
-            "└─ W  window  UIWindow  (0, 0, 400, 800)  [key]",
-            "   └─ RVC  viewController  UIViewController",
-            "      └─ R  view  UIView  (0, 0, 400, 800)",
-            "         ├─ A  view  UIView  (0, 0, 300, 300)",
-            "         └─ B  control  UIButton  (10, 400, 100, 44)",
-        ])
+        #expect(
+            r.lines == [
+                "app  application  UIApplication",
+                "├─ AD  appDelegate  AppDelegate",
+                "└─ W  window  UIWindow  (0, 0, 400, 800)  [key]",
+                "   └─ RVC  viewController  UIViewController",
+                "      └─ R  view  UIView  (0, 0, 400, 800)",
+                "         ├─ A  view  UIView  (0, 0, 300, 300)",
+                "         └─ B  control  UIButton  (10, 400, 100, 44)"
+            ])
         let sub = try t.run(["tree", "--id", "R"])
-        #expect(sub.lines == ["R  view  UIView  (0, 0, 400, 800)", "├─ A  view  UIView  (0, 0, 300, 300)", "└─ B  control  UIButton  (10, 400, 100, 44)"])
+        #expect(
+            sub.lines == [
+                "R  view  UIView  (0, 0, 400, 800)", "├─ A  view  UIView  (0, 0, 300, 300)",
+                "└─ B  control  UIButton  (10, 400, 100, 44)"
+            ])
     }
 
     @Test func treeShowsFlagsDetachedSubtreesAndTheFirstResponder() throws {
         let t = try CLIEngine()
         defer { t.stop() }
         let c = try t.engine.connect()
-        _ = try c.call("tree.apply", ["ops": [
-            ["op": "update", "id": "A", "set": ["hidden": true, "alpha": 0.5, "userInteractionEnabled": false]],
-            ["op": "update", "id": "B", "set": ["enabled": false]],
-            ["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField", "frame": [0, 300, 100, 30]]],
-            ["op": "insert", "parent": nil, "node": ["id": "D", "kind": "view", "children": [["id": "D1", "kind": "view"]]]],
-        ]])
+        _ = try c.call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "update", "id": "A", "set": ["hidden": true, "alpha": 0.5, "userInteractionEnabled": false]],
+                    ["op": "update", "id": "B", "set": ["enabled": false]],
+                    [
+                        "op": "insert", "parent": "R",
+                        "node": ["id": "T", "kind": "textField", "frame": [0, 300, 100, 30]]
+                    ],
+                    [
+                        "op": "insert", "parent": nil,
+                        "node": ["id": "D", "kind": "view", "children": [["id": "D1", "kind": "view"]]]
+                    ]
+                ]
+            ])
         _ = try c.call("responder.become", ["id": "T"])
         let r = try t.run(["tree"])
         #expect(r.status == 0, "\(r)")
         #expect(r.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  [hidden, alpha 0.5, interaction off]"))
         #expect(r.lines.contains("         ├─ B  control  UIButton  (10, 400, 100, 44)  [disabled]"))
         #expect(r.lines.contains("         └─ T  textField  UITextField  (0, 300, 100, 30)  [★ first responder]"))
-        #expect(Array(r.lines.suffix(3)) == ["detached:", "D  view  UIView  (0, 0, 0, 0)", "└─ D1  view  UIView  (0, 0, 0, 0)"])
+        #expect(
+            Array(r.lines.suffix(3)) == [
+                "detached:", "D  view  UIView  (0, 0, 0, 0)", "└─ D1  view  UIView  (0, 0, 0, 0)"
+            ])
     }
 
     @Test func aDeepTreePrintsWithShortLines() throws {
@@ -84,7 +108,11 @@ import ResponderJSON
         defer { t.stop() }
         let depth = 3_000
         var ops: [JSON] = [["op": "insert", "parent": "B", "node": ["id": "v0", "kind": "view"]]]
-        for i in 1 ..< depth { ops.append(["op": "insert", "parent": .string("v\(i - 1)"), "node": ["id": .string("v\(i)"), "kind": "view"]]) }
+        for i in 1..<depth {
+            ops.append([
+                "op": "insert", "parent": .string("v\(i - 1)"), "node": ["id": .string("v\(i)"), "kind": "view"]
+            ])
+        }
         _ = try t.engine.connect().call("tree.apply", ["ops": .array(ops)])
         let r = try t.run(["tree"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -97,7 +125,9 @@ import ResponderJSON
     @Test func applyWithATypoFailsNamingTheErrorAndTheField() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        let file = try t.write("typo.json", #"{"ops": [{"op": "insert", "parent": "R", "node": {"id": "X", "kind": "view", "hiden": true}}]}"#)
+        let file = try t.write(
+            "typo.json",
+            #"{"ops": [{"op": "insert", "parent": "R", "node": {"id": "X", "kind": "view", "hiden": true}}]}"#)
         let r = try t.run(["apply", file])
         #expect(r.status != 0)
         #expect(r.stderr.contains("error: INVALID_NODE (-32006)"), "\(r)")
@@ -106,7 +136,9 @@ import ResponderJSON
         // Nothing changed.
         #expect(try t.run(["tree", "--id", "R"]).lines.count == 3)
         // The same batch without the typo applies, read from stdin as a bare array.
-        let ok = try t.run(["apply", "-"], stdin: #"[{"op": "insert", "parent": "R", "node": {"id": "X", "kind": "view", "hidden": true}}]"#)
+        let ok = try t.run(
+            ["apply", "-"],
+            stdin: #"[{"op": "insert", "parent": "R", "node": {"id": "X", "kind": "view", "hidden": true}}]"#)
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.contains("applied 1 op to default: revision"))
         #expect(try t.run(["tree", "--id", "R"]).lines.last == "└─ X  view  UIView  (0, 0, 0, 0)  [hidden]")
@@ -115,11 +147,13 @@ import ResponderJSON
     @Test func loadReplacesTheWorld() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        let file = try t.write("world.json", #"{"id": "app", "kind": "application", "children": [{"id": "W2", "kind": "window"}]}"#)
+        let file = try t.write(
+            "world.json", #"{"id": "app", "kind": "application", "children": [{"id": "W2", "kind": "window"}]}"#)
         let r = try t.run(["load", file])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("loaded 2 nodes into default"))
-        #expect(try t.run(["tree"]).lines == ["app  application  UIApplication", "└─ W2  window  UIWindow  (0, 0, 0, 0)"])
+        #expect(
+            try t.run(["tree"]).lines == ["app  application  UIApplication", "└─ W2  window  UIWindow  (0, 0, 0, 0)"])
         let stale = try t.run(["load", file, "--if-revision", "1"])
         #expect(stale.status == 1)
         #expect(stale.stderr.contains("REVISION_CONFLICT"))
@@ -128,14 +162,18 @@ import ResponderJSON
     @Test func sessionsCanBeCreatedListedAndDeleted() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        let world = try t.write("w.json", #"{"tree": {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window"}]}}"#)
+        let world = try t.write(
+            "w.json", #"{"tree": {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window"}]}}"#)
         let created = try t.run(["session", "create", "extra", "--tree", world])
         #expect(created.status == 0, "\(created)")
         #expect(created.stdout.contains("created session extra"))
         let list = try t.run(["session", "list"])
         #expect(list.lines.first?.hasPrefix("SESSION") == true)
         #expect(list.lines.contains { $0.hasPrefix("extra ") && $0.hasSuffix(" 2") }, "\(list.lines)")
-        #expect(try t.run(["tree", "--session", "extra"]).lines == ["app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"])
+        #expect(
+            try t.run(["tree", "--session", "extra"]).lines == [
+                "app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"
+            ])
         let again = try t.run(["session", "create", "extra"])
         #expect(again.status == 1)
         #expect(again.stderr.contains("SESSION_EXISTS"))
@@ -210,8 +248,14 @@ import ResponderJSON
         try watch.waitFor { $0.contains("following default from seq 0") }
         let c = try t.engine.connect()
         _ = try c.call("client.hello", ["name": "other-tool"])
-        _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "index": 0, "node": ["id": "N", "kind": "view"]],
-                                              ["op": "update", "id": "A", "set": ["hidden": true]]]])
+        _ = try c.call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "insert", "parent": "R", "index": 0, "node": ["id": "N", "kind": "view"]],
+                    ["op": "update", "id": "A", "set": ["hidden": true]]
+                ]
+            ])
         let line = try watch.waitFor { $0.hasPrefix("#1 tree") }
         #expect(line == "#1 tree (other-tool) apply (2 ops): insert N (view) into R @0; update A hidden → revision 3")
     }
@@ -224,11 +268,16 @@ import ResponderJSON
         try watch.waitFor { $0.hasPrefix("following default") }
         let c = try t.engine.connect()
         _ = try c.call("client.hello", ["name": "tapper"])
-        _ = try c.call("tree.apply", ["ops": [["op": "update", "id": "RVC", "set": ["handles": ["touchesBegan": "handle"]]]]])
+        _ = try c.call(
+            "tree.apply", ["ops": [["op": "update", "id": "RVC", "set": ["handles": ["touchesBegan": "handle"]]]]])
         _ = try c.call("event.tap", ["point": [50, 50]])
         let tap = try watch.waitFor { $0.contains(" trace ") }
-        #expect(tap.hasPrefix("#2 trace (tapper) touch: touch tap-1 began on A: touchesBegan: A → R → RVC, handled by RVC; touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)"), "\(tap)")
-        _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField"]]]])
+        #expect(
+            tap.hasPrefix(
+                "#2 trace (tapper) touch: touch tap-1 began on A: touchesBegan: A → R → RVC, handled by RVC; touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)"
+            ), "\(tap)")
+        _ = try c.call(
+            "tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField"]]]])
         _ = try c.call("responder.become", ["id": "T"])
         let focus = try watch.waitFor { $0.contains(" focus ") }
         #expect(focus == "#5 focus (tapper) focus window W: - → T (become)")
@@ -242,7 +291,11 @@ import ResponderJSON
         let t = try CLIEngine()
         defer { t.stop() }
         let c = try t.engine.connect()
-        for i in 0 ..< 3 { _ = try c.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": .string("n\(i)"), "kind": "view"]]]]) }
+        for i in 0..<3 {
+            _ = try c.call(
+                "tree.apply",
+                ["ops": [["op": "insert", "parent": "R", "node": ["id": .string("n\(i)"), "kind": "view"]]]])
+        }
         let watch = try t.start(["watch", "--since", "1"])
         defer { watch.stop() }
         // The fill is announced before the events it brings back: wait for the last of them.
@@ -279,8 +332,9 @@ import ResponderJSON
     static let commands: [[String]] = [
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
-        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"], ["clock"],
-        ["mcp"], ["bridge"], ["import"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"],
+        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
+        ["clock"],
+        ["mcp"], ["bridge"], ["import"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
     ]
 
     @Test(.tags(.slow), arguments: commands)
@@ -304,7 +358,8 @@ import ResponderJSON
         while let (command, path) = stack.popLast() {
             seen += 1
             if (command["abstract"]?.stringValue ?? "").isEmpty { missing.append(path) }
-            for argument in command["arguments"]?.arrayValue ?? [] where (argument["abstract"]?.stringValue ?? "").isEmpty {
+            for argument in command["arguments"]?.arrayValue ?? []
+            where (argument["abstract"]?.stringValue ?? "").isEmpty {
                 missing.append("\(path) \(argument["valueName"]?.stringValue ?? "?")")
             }
             for sub in command["subcommands"]?.arrayValue ?? [] where sub["commandName"] != "help" {
@@ -325,7 +380,9 @@ import ResponderJSON
         #expect(r.lines.first == "hit A in window W at local (50, 60)")
         #expect(r.lines.dropFirst().first?.hasPrefix("NODE") == true)
         // Front-most first: B is asked (and missed) before A.
-        let rows = r.lines.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let rows = r.lines.dropFirst(2).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        }
         #expect(rows.map { $0.first ?? "" } == ["W", "R", "B", "A"])
         #expect(rows[2].starts(with: ["B", "miss", "H3"]) && rows[2].last == "outside-bounds")
         let nothing = try t.run(["hit", "500", "900"])
@@ -336,21 +393,30 @@ import ResponderJSON
         let t = try CLIEngine()
         defer { t.stop() }
         let c = try t.engine.connect()
-        _ = try c.call("tree.apply", ["ops": [
-            ["op": "update", "id": "RVC", "set": ["handles": ["touchesBegan": "handle", "save:": "handle"]]],
-            ["op": "update", "id": "B", "set": ["targets": [["event": "touchUpInside", "action": "save:", "target": nil]]]],
-        ]])
+        _ = try c.call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "update", "id": "RVC", "set": ["handles": ["touchesBegan": "handle", "save:": "handle"]]],
+                    [
+                        "op": "update", "id": "B",
+                        "set": ["targets": [["event": "touchUpInside", "action": "save:", "target": nil]]]
+                    ]
+                ]
+            ])
         let a = try t.run(["tap", "50", "50"])
         #expect(a.status == 0, "\(a)")
-        #expect(a.lines == [
-            "touch tap-1 began on A: touchesBegan: A → R → RVC, handled by RVC",
-            "touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)",
-        ])
+        #expect(
+            a.lines == [
+                "touch tap-1 began on A: touchesBegan: A → R → RVC, handled by RVC",
+                "touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)"
+            ])
         let b = try t.run(["tap", "20", "410"])
-        #expect(b.lines == [
-            "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
-            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside, primaryActionTriggered] [actions: save: → RVC]",  // K2: a UIButton
-        ])
+        #expect(
+            b.lines == [
+                "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
+                "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside, primaryActionTriggered] [actions: save: → RVC]"  // K2: a UIButton
+            ])
         let json = try t.run(["tap", "50", "50", "--json"])
         let reply = try JSONCodec.decode(json.stdout)
         #expect(reply["trace"]?["kind"] == "touch")
@@ -365,7 +431,10 @@ import ResponderJSON
         #expect(began.lines.count == 2)
         #expect(began.lines[0].hasPrefix("touch 1 began on A: touchesBegan: A → R"))
         #expect(began.lines[1].hasPrefix("touch 2 began on B: touchesBegan: B"))
-        let moved = try t.run(["touch", "--touch", "1", "--phase", "moved", "--at", "60,60", "--touch", "2", "--phase", "ended", "--at", "20,410"])
+        let moved = try t.run([
+            "touch", "--touch", "1", "--phase", "moved", "--at", "60,60", "--touch", "2", "--phase", "ended", "--at",
+            "20,410"
+        ])
         #expect(moved.status == 0, "\(moved)")
         #expect(moved.lines.first?.hasPrefix("touch 1 moved on A: touchesMoved: A") == true)
         #expect(try t.run(["touch", "1:ended"]).status == 0)
@@ -379,7 +448,8 @@ import ResponderJSON
     @Test func chainAndFirstResponderCommands() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField"]]]])
+        _ = try t.engine.connect().call(
+            "tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "T", "kind": "textField"]]]])
         #expect(try t.run(["chain", "A"]).lines == ["A → R → RVC → W → app → AD"])
         #expect(try t.run(["first"]).lines == ["no first responder"])
         let refused = try t.run(["become", "A"])
@@ -388,7 +458,10 @@ import ResponderJSON
         let became = try t.run(["become", "T"])
         #expect(became.lines == ["T became first responder (became)", "focus window W: - → T (become)"])
         #expect(try t.run(["first", "--window", "W"]).lines == ["first responder in window W: T"])
-        #expect(try t.run(["resign", "T"]).lines == ["T resigned first responder (resigned)", "focus window W: T → - (resign)"])
+        #expect(
+            try t.run(["resign", "T"]).lines == [
+                "T resigned first responder (resigned)", "focus window W: T → - (resign)"
+            ])
         #expect(try t.run(["resign", "T"]).lines == ["T did not resign first responder (not-first-responder)"])
         let missing = try t.run(["become", "nope"])
         #expect(missing.status == 1)
@@ -399,28 +472,44 @@ import ResponderJSON
     @Test func actionsEventsAndKeyWindow() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("tree.apply", ["ops": [
-            ["op": "update", "id": "RVC", "set": ["handles": ["save:": "handle", "motionBegan": "handle", "pressesBegan": "handle+super"]]],
-            ["op": "update", "id": "app", "set": ["receivesRemoteControlEvents": true]],
-        ]])
+        _ = try t.engine.connect().call(
+            "tree.apply",
+            [
+                "ops": [
+                    [
+                        "op": "update", "id": "RVC",
+                        "set": ["handles": ["save:": "handle", "motionBegan": "handle", "pressesBegan": "handle+super"]]
+                    ],
+                    ["op": "update", "id": "app", "set": ["receivesRemoteControlEvents": true]]
+                ]
+            ])
         #expect(try t.run(["action", "save:", "--sender", "A"]).lines == ["save: A → R → RVC, performed by RVC"])
         // No first responder and no sender: the walk starts at the application (A3).
         #expect(try t.run(["action", "nothing:"]).lines == ["nothing: app → AD, not performed (end-of-chain)"])
         // A5: who would perform it, from the application as sender, without performing anything.
         // Nothing is performed: it says who would perform it.
-        #expect(try t.run(["can-perform", "save:", "--sender", "A"]).lines == ["save: A → R → RVC: available: RVC would perform it"])
+        #expect(
+            try t.run(["can-perform", "save:", "--sender", "A"]).lines == [
+                "save: A → R → RVC: available: RVC would perform it"
+            ])
         #expect(try t.run(["can-perform", "nothing:"]).lines == ["nothing: app → AD: not available"])
         let shake = try t.run(["shake"])
-        #expect(shake.lines == [
-            "motionBegan: W → app → AD, discarded (no responder handled it)",
-            "motionEnded: W → app → AD, discarded (no responder handled it)",
-        ])
+        #expect(
+            shake.lines == [
+                "motionBegan: W → app → AD, discarded (no responder handled it)",
+                "motionEnded: W → app → AD, discarded (no responder handled it)"
+            ])
         let press = try t.run(["press", "a"])
         #expect(press.status == 0, "\(press)")
         #expect(press.lines.count == 2)
         #expect(press.lines[0].hasPrefix("press 1 (a): pressesBegan: W → app → AD"))
-        #expect(try t.run(["remote", "play"]).lines == ["remoteControlReceived: W → app → AD, discarded (no responder handled it)"])
-        #expect(try t.run(["make-key", "W"]).lines.first?.hasPrefix("W is the key window (it already was): revision") == true)
+        #expect(
+            try t.run(["remote", "play"]).lines == [
+                "remoteControlReceived: W → app → AD, discarded (no responder handled it)"
+            ])
+        #expect(
+            try t.run(["make-key", "W"]).lines.first?.hasPrefix("W is the key window (it already was): revision")
+                == true)
         let wrong = try t.run(["make-key", "A"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("WRONG_KIND"))
@@ -429,13 +518,26 @@ import ResponderJSON
     // MARK: Gesture recognizers
 
     /// Fixtures plus a tap-to-dismiss recognizer on R that leaves views their touches, with RVC handling it.
-    static let dismissTapOps: JSON = ["ops": [
-        ["op": "update", "id": "RVC", "set": ["handles": ["dismissKeyboard:": "handle", "save:": "handle"]]],
-        ["op": "update", "id": "B", "set": ["targets": [["event": "touchUpInside", "action": "save:", "target": nil]]]],
-        ["op": "update", "id": "R", "set": ["gestureRecognizers": [
-            ["id": "dismissTap", "kind": "tap", "cancelsTouchesInView": false, "targets": [["target": "RVC", "action": "dismissKeyboard:"]]],
-        ]]],
-    ]]
+    static let dismissTapOps: JSON = [
+        "ops": [
+            ["op": "update", "id": "RVC", "set": ["handles": ["dismissKeyboard:": "handle", "save:": "handle"]]],
+            [
+                "op": "update", "id": "B",
+                "set": ["targets": [["event": "touchUpInside", "action": "save:", "target": nil]]]
+            ],
+            [
+                "op": "update", "id": "R",
+                "set": [
+                    "gestureRecognizers": [
+                        [
+                            "id": "dismissTap", "kind": "tap", "cancelsTouchesInView": false,
+                            "targets": [["target": "RVC", "action": "dismissKeyboard:"]]
+                        ]
+                    ]
+                ]
+            ]
+        ]
+    ]
 
     @Test func tapPrintsRecognizerTransitionsAndActionsUnderTheirDelivery() throws {
         let t = try CLIEngine()
@@ -446,101 +548,141 @@ import ResponderJSON
         _ = try t.engine.connect().call("tree.apply", Self.dismissTapOps)
         let a = try t.run(["tap", "50", "50"])
         #expect(a.status == 0, "\(a)")
-        #expect(a.lines == [
-            "touch tap-1 began on A: touchesBegan: A → R → RVC → W → app → AD, discarded (no responder handled it)",
-            "touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)",
-            "  gesture dismissTap: possible → recognized (G2, taps-completed)",
-            "  action dismissKeyboard: dismissTap → RVC, performed (G3)",
-            "  gesture dismissTap: recognized → possible (G2, reset)",
-        ])
+        #expect(
+            a.lines == [
+                "touch tap-1 began on A: touchesBegan: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+                "touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+                "  gesture dismissTap: possible → recognized (G2, taps-completed)",
+                "  action dismissKeyboard: dismissTap → RVC, performed (G3)",
+                "  gesture dismissTap: recognized → possible (G2, reset)"
+            ])
         // G10: the button keeps its single tap; the recognizer on its ancestor fails, the button's action is sent.
         let b = try t.run(["tap", "20", "410"])
-        #expect(b.lines == [
-            "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
-            "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside, primaryActionTriggered] [actions: save: → RVC]",  // K2: a UIButton
-            "  gesture dismissTap: possible → failed (G10, control-default-action by B)",
-            "  gesture dismissTap: failed → possible (G2, reset)",
-        ])
+        #expect(
+            b.lines == [
+                "touch tap-2 began on B: touchesBegan: B, handled by B [control events: touchDown]",
+                "touch tap-2 ended on B: touchesEnded: B, handled by B [control events: touchUpInside, primaryActionTriggered] [actions: save: → RVC]",  // K2: a UIButton
+                "  gesture dismissTap: possible → failed (G10, control-default-action by B)",
+                "  gesture dismissTap: failed → possible (G2, reset)"
+            ])
         // --explain lists every step, the recognizers' included.
         let explained = try t.run(["tap", "50", "50", "--explain"])
         #expect(explained.lines.contains("trace (22 steps):"), "\(explained)")
         #expect(explained.lines.contains("  5. observe dismissTap on R: observes touch tap-3 (G1)"), "\(explained)")
-        #expect(explained.lines.contains("  13. gesture dismissTap: possible → recognized (G2, taps-completed)"), "\(explained)")
-        #expect(explained.lines.contains("  14. action dismissKeyboard: dismissTap → RVC, performed (G3)"), "\(explained)")
+        #expect(
+            explained.lines.contains("  13. gesture dismissTap: possible → recognized (G2, taps-completed)"),
+            "\(explained)")
+        #expect(
+            explained.lines.contains("  14. action dismissKeyboard: dismissTap → RVC, performed (G3)"), "\(explained)")
         #expect(explained.lines.last == "  22. gesture dismissTap: recognized → possible (G2, reset)", "\(explained)")
         // watch prints the same on one line, the recognizers' parts among the deliveries.
         let line = try watch.waitFor { $0.contains("touch tap-1 ended") }
-        #expect(line.hasSuffix("; gesture dismissTap: possible → recognized (G2, taps-completed); action dismissKeyboard: dismissTap → RVC, performed (G3); gesture dismissTap: recognized → possible (G2, reset)"), "\(line)")
+        #expect(
+            line.hasSuffix(
+                "; gesture dismissTap: possible → recognized (G2, taps-completed); action dismissKeyboard: dismissTap → RVC, performed (G3); gesture dismissTap: recognized → possible (G2, reset)"
+            ), "\(line)")
     }
 
     @Test func heldAndReleasedPhasesAndARecognizerWaitingOnAnother() throws {
         let t = try CLIEngine()
         defer { t.stop() }
         // A single tap that waits for a double tap to fail (G5), leaving the view its touches (G9 releases).
-        _ = try t.engine.connect().call("tree.apply", ["ops": [
-            ["op": "update", "id": "RVC", "set": ["handles": ["single:": "handle", "double:": "handle"]]],
-            ["op": "update", "id": "A", "set": ["gestureRecognizers": [
-                ["id": "singleTap", "kind": "tap", "cancelsTouchesInView": false, "requireToFail": ["doubleTap"],
-                 "targets": [["target": "RVC", "action": "single:"]]],
-                ["id": "doubleTap", "kind": "tap", "numberOfTapsRequired": 2, "targets": [["target": "RVC", "action": "double:"]]],
-            ]]],
-        ]])
+        _ = try t.engine.connect().call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "update", "id": "RVC", "set": ["handles": ["single:": "handle", "double:": "handle"]]],
+                    [
+                        "op": "update", "id": "A",
+                        "set": [
+                            "gestureRecognizers": [
+                                [
+                                    "id": "singleTap", "kind": "tap", "cancelsTouchesInView": false,
+                                    "requireToFail": ["doubleTap"],
+                                    "targets": [["target": "RVC", "action": "single:"]]
+                                ],
+                                [
+                                    "id": "doubleTap", "kind": "tap", "numberOfTapsRequired": 2,
+                                    "targets": [["target": "RVC", "action": "double:"]]
+                                ]
+                            ]
+                        ]
+                    ]
+                ]
+            ])
         let tap = try t.run(["tap", "50", "50"])
         #expect(tap.status == 0, "\(tap)")
-        #expect(tap.lines == [
-            "touch tap-1 began on A: touchesBegan: A → R → RVC → W → app → AD, discarded (no responder handled it)",
-            "touch tap-1 ended on A: touchesEnded held by singleTap, doubleTap (G9)",
-            "gesture singleTap waits for doubleTap to fail (G5)",
-        ])
+        #expect(
+            tap.lines == [
+                "touch tap-1 began on A: touchesBegan: A → R → RVC → W → app → AD, discarded (no responder handled it)",
+                "touch tap-1 ended on A: touchesEnded held by singleTap, doubleTap (G9)",
+                "gesture singleTap waits for doubleTap to fail (G5)"
+            ])
         let waiting = try t.run(["clock"])
         // The touch whose ended is held stays live until its view gets it; the single tap waits.
-        #expect(Array(waiting.lines.prefix(5)) == [
-            "clock 0 s",
-            "RECOGNIZER  KIND  VIEW  STATE     TOUCHES  WAITING FOR",
-            "doubleTap   tap   A     possible",
-            "singleTap   tap   A     possible           doubleTap",
-            "TOUCH  PHASE  VIEW  CLIENT      HELD BY",
-        ], "\(waiting)")
-        #expect(waiting.lines.count == 6 && waiting.lines[5].hasPrefix("tap-1  ended  A ") && waiting.lines[5].hasSuffix("  singleTap, doubleTap"), "\(waiting)")
+        #expect(
+            Array(waiting.lines.prefix(5)) == [
+                "clock 0 s",
+                "RECOGNIZER  KIND  VIEW  STATE     TOUCHES  WAITING FOR",
+                "doubleTap   tap   A     possible",
+                "singleTap   tap   A     possible           doubleTap",
+                "TOUCH  PHASE  VIEW  CLIENT      HELD BY"
+            ], "\(waiting)")
+        #expect(
+            waiting.lines.count == 6 && waiting.lines[5].hasPrefix("tap-1  ended  A ")
+                && waiting.lines[5].hasSuffix("  singleTap, doubleTap"), "\(waiting)")
         // The tap interval passes: the double tap gives up, the single tap recognizes and the view gets its ended.
         let advanced = try t.run(["clock", "--by", "0.5"])
         #expect(advanced.status == 0, "\(advanced)")
-        #expect(advanced.lines == [
-            "clock 0 → 0.5 s",
-            "  gesture doubleTap: possible → failed (G11, timed-out)",
-            "  gesture singleTap: possible → recognized (G5, required-failed)",
-            "  action single: singleTap → RVC, performed (G3)",
-            "  touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it) (released, G9)",
-            "  gesture singleTap: recognized → possible (G2, reset)",
-            "  gesture doubleTap: failed → possible (G2, reset)",
-        ])
+        #expect(
+            advanced.lines == [
+                "clock 0 → 0.5 s",
+                "  gesture doubleTap: possible → failed (G11, timed-out)",
+                "  gesture singleTap: possible → recognized (G5, required-failed)",
+                "  action single: singleTap → RVC, performed (G3)",
+                "  touch tap-1 ended on A: touchesEnded: A → R → RVC → W → app → AD, discarded (no responder handled it) (released, G9)",
+                "  gesture singleTap: recognized → possible (G2, reset)",
+                "  gesture doubleTap: failed → possible (G2, reset)"
+            ])
     }
 
     @Test func dragSendsOneTouchAlongTheLineOverTheDuration() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("tree.apply", ["ops": [
-            ["op": "update", "id": "RVC", "set": ["handles": ["panned:": "handle"]]],
-            ["op": "update", "id": "R", "set": ["gestureRecognizers": [["id": "pan", "kind": "pan", "targets": [["target": "RVC", "action": "panned:"]]]]]],
-        ]])
+        _ = try t.engine.connect().call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "update", "id": "RVC", "set": ["handles": ["panned:": "handle"]]],
+                    [
+                        "op": "update", "id": "R",
+                        "set": [
+                            "gestureRecognizers": [
+                                ["id": "pan", "kind": "pan", "targets": [["target": "RVC", "action": "panned:"]]]
+                            ]
+                        ]
+                    ]
+                ]
+            ])
         let r = try t.run(["drag", "50", "50", "150", "50", "--steps", "2", "--duration", "0.4"])
         #expect(r.status == 0, "\(r)")
         let chain = "A → R → RVC → W → app → AD, discarded (no responder handled it)"
-        #expect(r.lines == [
-            "touch drag-1 began on A: touchesBegan: \(chain)",
-            // The move that makes the pan begin goes to the recognizer first (G1); the view gets touchesCancelled (G7).
-            "touch drag-1 moved on A: touchesMoved not delivered (cancelled-by-gesture, G7)",
-            "  gesture pan: possible → began (G2, threshold)",
-            "  touch drag-1 cancelled on A: touchesCancelled: \(chain) (cancelled-by-gesture, G7)",
-            "  action panned: pan → RVC, performed (G3)",
-            "touch drag-1 moved on A: touchesMoved not delivered (cancelled-by-gesture, G7)",
-            "  gesture pan: began → changed (G2, moved)",
-            "  action panned: pan → RVC, performed (G3)",
-            "touch drag-1 ended on A: touchesEnded not delivered (cancelled-by-gesture, G7)",
-            "  gesture pan: changed → ended (G2, touches-ended)",
-            "  action panned: pan → RVC, performed (G3)",
-            "  gesture pan: ended → possible (G2, reset)",
-        ], "\(r)")
+        #expect(
+            r.lines == [
+                "touch drag-1 began on A: touchesBegan: \(chain)",
+                // The move that makes the pan begin goes to the recognizer first (G1); the view gets touchesCancelled (G7).
+                "touch drag-1 moved on A: touchesMoved not delivered (cancelled-by-gesture, G7)",
+                "  gesture pan: possible → began (G2, threshold)",
+                "  touch drag-1 cancelled on A: touchesCancelled: \(chain) (cancelled-by-gesture, G7)",
+                "  action panned: pan → RVC, performed (G3)",
+                "touch drag-1 moved on A: touchesMoved not delivered (cancelled-by-gesture, G7)",
+                "  gesture pan: began → changed (G2, moved)",
+                "  action panned: pan → RVC, performed (G3)",
+                "touch drag-1 ended on A: touchesEnded not delivered (cancelled-by-gesture, G7)",
+                "  gesture pan: changed → ended (G2, touches-ended)",
+                "  action panned: pan → RVC, performed (G3)",
+                "  gesture pan: ended → possible (G2, reset)"
+            ], "\(r)")
         // The times were spread over the duration from the clock: the clock now reads its end.
         #expect(try t.run(["clock"]).lines.first == "clock 0.4 s")
         // The next drag starts at the clock and ends 0.25 s (the default) later.
@@ -559,33 +701,46 @@ import ResponderJSON
     @Test func pressHoldRecognizesALongPressThatCancelsTheViewsTouch() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("tree.apply", ["ops": [
-            ["op": "update", "id": "RVC", "set": ["handles": ["held:": "handle"]]],
-            ["op": "update", "id": "A", "set": ["gestureRecognizers": [["id": "hold", "kind": "longPress", "targets": [["target": "RVC", "action": "held:"]]]]]],
-        ]])
+        _ = try t.engine.connect().call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "update", "id": "RVC", "set": ["handles": ["held:": "handle"]]],
+                    [
+                        "op": "update", "id": "A",
+                        "set": [
+                            "gestureRecognizers": [
+                                ["id": "hold", "kind": "longPress", "targets": [["target": "RVC", "action": "held:"]]]
+                            ]
+                        ]
+                    ]
+                ]
+            ])
         let chain = "A → R → RVC → W → app → AD, discarded (no responder handled it)"
         let r = try t.run(["press-hold", "50", "50", "--duration", "0.6"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.lines == [
-            "touch hold-1 began on A: touchesBegan: \(chain)",
-            "clock 0 → 0.6 s",
-            "  gesture hold: possible → began (G11, duration-elapsed)",
-            "  touch hold-1 cancelled on A: touchesCancelled: \(chain) (cancelled-by-gesture, G7)",
-            "  action held: hold → RVC, performed (G3)",
-            "touch hold-1 ended on A: touchesEnded not delivered (cancelled-by-gesture, G7)",
-            "  gesture hold: began → ended (G2, touches-ended)",
-            "  action held: hold → RVC, performed (G3)",
-            "  gesture hold: ended → possible (G2, reset)",
-        ], "\(r)")
+        #expect(
+            r.lines == [
+                "touch hold-1 began on A: touchesBegan: \(chain)",
+                "clock 0 → 0.6 s",
+                "  gesture hold: possible → began (G11, duration-elapsed)",
+                "  touch hold-1 cancelled on A: touchesCancelled: \(chain) (cancelled-by-gesture, G7)",
+                "  action held: hold → RVC, performed (G3)",
+                "touch hold-1 ended on A: touchesEnded not delivered (cancelled-by-gesture, G7)",
+                "  gesture hold: began → ended (G2, touches-ended)",
+                "  action held: hold → RVC, performed (G3)",
+                "  gesture hold: ended → possible (G2, reset)"
+            ], "\(r)")
         // Too short a hold: the long press fails when the finger lifts, and the view gets every phase.
         let short = try t.run(["press-hold", "50", "50", "--duration", "0.2"])
-        #expect(short.lines == [
-            "touch hold-1 began on A: touchesBegan: \(chain)",
-            "clock 0.6 → 0.8 s",
-            "touch hold-1 ended on A: touchesEnded: \(chain)",
-            "  gesture hold: possible → failed (G2, released-early)",
-            "  gesture hold: failed → possible (G2, reset)",
-        ], "\(short)")
+        #expect(
+            short.lines == [
+                "touch hold-1 began on A: touchesBegan: \(chain)",
+                "clock 0.6 → 0.8 s",
+                "touch hold-1 ended on A: touchesEnded: \(chain)",
+                "  gesture hold: possible → failed (G2, released-early)",
+                "  gesture hold: failed → possible (G2, reset)"
+            ], "\(short)")
         let json = try t.run(["press-hold", "50", "50", "--duration", "1", "--json"])
         #expect(json.status == 0, "\(json)")
         #expect(json.stdout.contains("\"duration-elapsed\""))
@@ -627,23 +782,47 @@ import ResponderJSON
     @Test func treeShowsRecognizersOnTheirViewsWithTheirLiveState() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("tree.apply", ["ops": [
-            ["op": "update", "id": "A", "set": ["gestureRecognizers": [
-                ["id": "hold", "kind": "longPress", "minimumPressDuration": 1, "targets": [["target": "RVC", "action": "held:"]]],
-                ["id": "swipe", "kind": "swipe", "direction": ["left", "up"], "delaysTouchesEnded": false, "simultaneousWith": ["hold"]],
-            ]]],
-        ]])
+        _ = try t.engine.connect().call(
+            "tree.apply",
+            [
+                "ops": [
+                    [
+                        "op": "update", "id": "A",
+                        "set": [
+                            "gestureRecognizers": [
+                                [
+                                    "id": "hold", "kind": "longPress", "minimumPressDuration": 1,
+                                    "targets": [["target": "RVC", "action": "held:"]]
+                                ],
+                                [
+                                    "id": "swipe", "kind": "swipe", "direction": ["left", "up"],
+                                    "delaysTouchesEnded": false, "simultaneousWith": ["hold"]
+                                ]
+                            ]
+                        ]
+                    ]
+                ]
+            ])
         let idle = try t.run(["tree"])
         #expect(idle.status == 0, "\(idle)")
-        #expect(idle.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold, minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe, direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"), "\(idle)")
+        #expect(
+            idle.lines.contains(
+                "         ├─ A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold, minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe, direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"
+            ), "\(idle)")
         // The rest of the world draws as before.
         #expect(idle.lines.last == "         └─ B  control  UIButton  (10, 400, 100, 44)")
         // With a finger down, the snapshot's states show.
         #expect(try t.run(["touch", "1:began:50,50"]).status == 0)
         let live = try t.run(["tree"])
-        #expect(live.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold possible (touches 1), minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe possible (touches 1), direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"), "\(live)")
+        #expect(
+            live.lines.contains(
+                "         ├─ A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold possible (touches 1), minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe possible (touches 1), direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"
+            ), "\(live)")
         // tree --id draws from tree.get: the recognizers without live state.
-        #expect(try t.run(["tree", "--id", "A"]).lines == ["A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold, minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe, direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"])
+        #expect(
+            try t.run(["tree", "--id", "A"]).lines == [
+                "A  view  UIView  (0, 0, 300, 300)  ⟨longPress hold, minimumPressDuration 1 → RVC.held:⟩  ⟨swipe swipe, direction left+up, delaysTouchesEnded false, simultaneousWith hold⟩"
+            ])
         #expect(try t.run(["touch", "1:ended"]).status == 0)
     }
 }
@@ -656,7 +835,11 @@ extension CLIBinaryTests {
         defer { t.stop() }
         let tap = try t.run(["tap", "-5", "10"])
         #expect(tap.status == 0, "\(tap)")
-        #expect(tap.lines == ["touch tap-1 began: delivered to no one (no-hit, H1)", "touch tap-1 ended: delivered to no one (no-hit, H1)"])
+        #expect(
+            tap.lines == [
+                "touch tap-1 began: delivered to no one (no-hit, H1)",
+                "touch tap-1 ended: delivered to no one (no-hit, H1)"
+            ])
         let hit = try t.run(["hit", "10", "-0.5", "--explain"])
         #expect(hit.status == 0, "\(hit)")
         #expect(hit.lines.first == "no view at (10, -0.5)")
@@ -688,11 +871,15 @@ extension CLIBinaryTests {
     @Test func sessionCreateTakesTheWorldFileAsAnArgument() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        let world = try t.write("w.json", #"{"tree": {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window"}]}}"#)
+        let world = try t.write(
+            "w.json", #"{"tree": {"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window"}]}}"#)
         let created = try t.run(["session", "create", "extra", world])
         #expect(created.status == 0, "\(created)")
         #expect(created.stdout.contains("created session extra"))
-        #expect(try t.run(["tree", "--session", "extra"]).lines == ["app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"])
+        #expect(
+            try t.run(["tree", "--session", "extra"]).lines == [
+                "app  application  UIApplication", "└─ W  window  UIWindow  (0, 0, 0, 0)"
+            ])
         // --tree still works; stdin too.
         #expect(try t.run(["session", "create", "viaOption", "--tree", world]).status == 0)
         let stdin = try t.run(["session", "create", "viaStdin", "-"], stdin: #"{"id": "app", "kind": "application"}"#)
@@ -706,7 +893,8 @@ extension CLIBinaryTests {
     @Test func watchNamesTheActionOfAnActionTrace() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("tree.apply", ["ops": [["op": "update", "id": "RVC", "set": ["handles": ["save:": "handle"]]]]])
+        _ = try t.engine.connect().call(
+            "tree.apply", ["ops": [["op": "update", "id": "RVC", "set": ["handles": ["save:": "handle"]]]]])
         let watch = try t.start(["watch", "--stream", "trace"])
         defer { watch.stop() }
         try watch.waitFor { $0.hasPrefix("following default") }
@@ -718,7 +906,12 @@ extension CLIBinaryTests {
     @Test func infoListsTheSessionsWithTheirSizes() throws {
         let t = try CLIEngine()
         defer { t.stop() }
-        _ = try t.engine.connect().call("session.create", ["session": "extra", "tree": ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window"]]]])
+        _ = try t.engine.connect().call(
+            "session.create",
+            [
+                "session": "extra",
+                "tree": ["id": "app", "kind": "application", "children": [["id": "W", "kind": "window"]]]
+            ])
         let r = try t.run(["info"])
         #expect(r.status == 0, "\(r)")
         #expect(r.lines.contains("sessions  default  7 nodes, revision 2, seq 0"), "\(r)")
@@ -742,13 +935,18 @@ extension CLIBinaryTests {
         // --all shows the one-shot commands too (this one included), as the engine lists them.
         let all = try t.run(["clients", "--all"])
         #expect(all.lines.filter { $0.hasPrefix("responder ") && $0.contains(" cli-one-shot ") }.count == 6, "\(all)")
-        let kinds = try t.engine.connect().call("session.clients")["clients"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+        let kinds =
+            try t.engine.connect().call("session.clients")["clients"]?.arrayValue?.compactMap {
+                $0["kind"]?.stringValue
+            } ?? []
         #expect(Set(kinds) == ["cli-one-shot", "cli-watch"])
     }
 
     @Test func completionScriptsWorkAsTheReadmeInstallsThem() throws {
         let readme = try String(contentsOfFile: CLIRunner.repository + "/docs/cli.md", encoding: .utf8)
-        #expect(readme.contains("responder --generate-completion-script bash > ~/.local/share/bash-completion/completions/responder"))
+        #expect(
+            readme.contains(
+                "responder --generate-completion-script bash > ~/.local/share/bash-completion/completions/responder"))
         #expect(readme.contains("responder --generate-completion-script zsh > ~/.zfunc/_responder"))
         let zsh = try CLIRunner.run(["--generate-completion-script", "zsh"])
         #expect(zsh.status == 0)
@@ -779,7 +977,9 @@ struct CLIResult: CustomStringConvertible {
     var status: Int32
     var stdout: String
     var stderr: String
-    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    var lines: [String] {
+        stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+    }
     var description: String { "status \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
 }
 
@@ -791,13 +991,15 @@ enum CLIRunner {
         let bundle = Bundle.main.bundleURL
         candidates.append(bundle.appendingPathComponent("responder").path)
         candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("responder").path)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/responder").path)
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
     /// The repository's root directory.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// Runs another program (a shell) to completion; its output through files as `run`.
     static func runTool(_ path: String, _ arguments: [String], timeout: Double = patienceSeconds) throws -> CLIResult {
@@ -817,7 +1019,9 @@ enum CLIRunner {
     }
 
     static func process(_ arguments: [String]) throws -> Process {
-        guard let binary else { throw CLITestError("the responder binary was not found; build it with `swift build --product responder`") }
+        guard let binary else {
+            throw CLITestError("the responder binary was not found; build it with `swift build --product responder`")
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = arguments
@@ -826,8 +1030,11 @@ enum CLIRunner {
     }
 
     /// Runs to completion (killed after `timeout` seconds); output goes through files, so any size is fine.
-    static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = patienceSeconds) throws -> CLIResult {
-        try run(try process(arguments), stdin: stdin, timeout: timeout, what: "responder " + arguments.joined(separator: " "))
+    static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = patienceSeconds) throws -> CLIResult
+    {
+        try run(
+            try process(arguments), stdin: stdin, timeout: timeout,
+            what: "responder " + arguments.joined(separator: " "))
     }
 
     static func run(_ p: Process, stdin: String?, timeout: Double, what: String) throws -> CLIResult {

@@ -20,7 +20,8 @@ final class TestEngine {
     }
 
     func connect() throws -> ResponderConnection {
-        try ResponderConnection(address: try EngineAddress.locate(name: name, directory: directory), timeoutSeconds: patienceSeconds)
+        try ResponderConnection(
+            address: try EngineAddress.locate(name: name, directory: directory), timeoutSeconds: patienceSeconds)
     }
 
     func stop() {
@@ -37,18 +38,29 @@ let patienceSeconds: Double = 60
 /// A small world: key window W with RVC whose root view R holds A and a button B (as ResponderServerTests'
 /// `Fixtures.world`, whose output the CLI tests check line by line).
 enum Fixtures {
-    static let world: JSON = ["tree": [
-        "id": "app", "kind": "application",
-        "children": [
-            ["id": "AD", "kind": "appDelegate"],
-            ["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true, "children": [
-                ["id": "RVC", "kind": "viewController", "children": [
-                    ["id": "R", "kind": "view", "frame": [0, 0, 400, 800], "children": [
-                        ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
-                        ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]],
-                    ]],
-                ]],
-            ]],
-        ],
-    ]]
+    static let world: JSON = [
+        "tree": [
+            "id": "app", "kind": "application",
+            "children": [
+                ["id": "AD", "kind": "appDelegate"],
+                [
+                    "id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
+                    "children": [
+                        [
+                            "id": "RVC", "kind": "viewController",
+                            "children": [
+                                [
+                                    "id": "R", "kind": "view", "frame": [0, 0, 400, 800],
+                                    "children": [
+                                        ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
+                                        ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]]
+                                    ]
+                                ]
+                            ]
+                        ]
+                    ]
+                ]
+            ]
+        ]
+    ]
 }

@@ -35,13 +35,16 @@ import Testing
         let tree = try SmallStackCLI.run(["tree"] + t.target)
         #expect(tree.status == 0, "\(tree.stderr)")
         #expect(tree.lines.count == depth + 2)
-        #expect(tree.lines.last?.hasSuffix("└─ v\(depth - 1)  view  UIView  (0, 0, 100, 100)") == true, "\(tree.lines.last ?? "")")
+        #expect(
+            tree.lines.last?.hasSuffix("└─ v\(depth - 1)  view  UIView  (0, 0, 100, 100)") == true,
+            "\(tree.lines.last ?? "")")
 
         let snapshot = try SmallStackCLI.run(["call", "session.snapshot", #"{"session":"default"}"#] + t.target)
         #expect(snapshot.status == 0, "\(snapshot.stderr)")
         #expect(snapshot.stdout.contains(#""v\#(depth - 1)""#))
 
-        let ops = try t.write("ops.json", #"{"ops":[{"op":"insert","parent":"W","node":"# + Self.deepNodes("u", depth) + "}]}")
+        let ops = try t.write(
+            "ops.json", #"{"ops":[{"op":"insert","parent":"W","node":"# + Self.deepNodes("u", depth) + "}]}")
         let apply = try SmallStackCLI.run(["apply", ops] + t.target)
         #expect(apply.status == 0, "\(apply)")
         #expect(apply.stdout.contains("applied 1 op to default"), "\(apply)")
@@ -59,7 +62,8 @@ enum SmallStackCLI {
         guard let binary = CLIRunner.binary else { throw CLITestError("the responder binary was not found") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", #"ulimit -S -s \#(stackKiB) && exec "$0" "$@" >"$RESPONDER_TEST_OUT" 2>&1"#, binary] + arguments
+        p.arguments =
+            ["-c", #"ulimit -S -s \#(stackKiB) && exec "$0" "$@" >"$RESPONDER_TEST_OUT" 2>&1"#, binary] + arguments
         var environment = CLIRunner.environment
         environment["RESPONDER_TEST_OUT"] = output
         p.environment = environment
@@ -97,7 +101,9 @@ enum SmallStackCLI {
             self.outputPath = outputPath
         }
 
-        var output: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
+        var output: String {
+            String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        }
         var isRunning: Bool { process.isRunning }
 
         func waitFor(timeout: Double = 120, _ match: (String) -> Bool) throws {
@@ -108,7 +114,8 @@ enum SmallStackCLI {
                 usleep(50_000)
             }
             if output.split(separator: "\n").contains(where: { match(String($0)) }) { return }
-            throw CLITestError("no matching line (running: \(process.isRunning)); output so far:\n\(output.suffix(3000))")
+            throw CLITestError(
+                "no matching line (running: \(process.isRunning)); output so far:\n\(output.suffix(3000))")
         }
 
         func stop() {

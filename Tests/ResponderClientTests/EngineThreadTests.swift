@@ -48,7 +48,9 @@ import Testing
             }
         }
         // Queued after the two submissions, so it runs after them.
-        let revision = try thread.performAndWait { connection throws(ClientError) in try connection.call("tree.get")["revision"]?.intValue }
+        let revision = try thread.performAndWait { connection throws(ClientError) in
+            try connection.call("tree.get")["revision"]?.intValue
+        }
         #expect(revision != nil)
         #expect(seen.get() == ["A:view", "B:control"])
     }
@@ -62,11 +64,15 @@ import Testing
         let follower = try SessionFollower(connection: watcher, session: "default")
         try follower.untilLive()
 
-        _ = try await thread.perform { connection throws(ClientError) in try connection.call("event.tap", ["point": [50, 420]]) }
+        _ = try await thread.perform { connection throws(ClientError) in
+            try connection.call("event.tap", ["point": [50, 420]])
+        }
         #expect(try follower.nextTrace()?["cause"]?["client"] == "first-name")
 
         await thread.rename("second-name")
-        _ = try await thread.perform { connection throws(ClientError) in try connection.call("event.tap", ["point": [50, 420]]) }
+        _ = try await thread.perform { connection throws(ClientError) in
+            try connection.call("event.tap", ["point": [50, 420]])
+        }
         #expect(try follower.nextTrace()?["cause"]?["client"] == "second-name")
     }
 
@@ -76,7 +82,9 @@ import Testing
         let second = try LiveEngine()
         defer { second.stop() }
         let current = Shared(first)
-        let connector = EngineThread.Connector(timeoutSeconds: patienceSeconds, clientName: "tests", kind: nil, followsEngine: true) {
+        let connector = EngineThread.Connector(
+            timeoutSeconds: patienceSeconds, clientName: "tests", kind: nil, followsEngine: true
+        ) {
             () throws(ClientError) in try current.get().address()
         }
         let thread = try EngineThread(name: "follows", connector: connector)
@@ -94,7 +102,8 @@ import Testing
 
     @Test func anEngineThatCannotBeFoundIsTheJobsErrorAndTheThreadGoesOn() async throws {
         let directory = "/tmp/re-none-" + String(UInt32.random(in: 0 ... .max), radix: 36)
-        let connector = EngineThread.Connector(timeoutSeconds: 5, clientName: "tests", kind: nil, followsEngine: true) { () throws(ClientError) in
+        let connector = EngineThread.Connector(timeoutSeconds: 5, clientName: "tests", kind: nil, followsEngine: true) {
+            () throws(ClientError) in
             try EngineAddress.locate(name: "absent", directory: directory)
         }
         let thread = try EngineThread(name: "absent", connector: connector)
@@ -128,4 +137,3 @@ import Testing
         }
     }
 }
-

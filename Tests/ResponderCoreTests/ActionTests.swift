@@ -5,15 +5,21 @@ import Testing
 /// A button whose touchUpInside sends `action` with a nil target (seed 004 §2).
 func button(_ id: String = "Btn", action: String = "tap:", _ extra: String = "") -> String {
     let more = extra.isEmpty ? "" : ", \(extra)"
-    return v(id, 0, 0, 50, 50, kind: "control", #""targets": [{"event": "touchUpInside", "action": "\#(action)", "target": null}]\#(more)"#)
+    return v(
+        id, 0, 0, 50, 50, kind: "control",
+        #""targets": [{"event": "touchUpInside", "action": "\#(action)", "target": null}]\#(more)"#)
 }
 
 @Suite("Target-action (A1–A5, P14–P19)")
 struct ActionTests {
     @Test("A1 a control sends every action registered for an event, in registration order")
     func a1RegistrationOrder() throws {
-        let targets = #""targets": [{"event": "touchUpInside", "action": "second:", "target": "RVC"}, {"event": "touchDown", "action": "down:", "target": "RVC"}, {"event": "touchUpInside", "action": "first:", "target": null}, {"event": "touchUpOutside", "action": "never:", "target": "RVC"}]"#
-        var s = try session(fixtureF([v("Btn", 0, 0, 50, 50, kind: "control", targets)], rvc: #""handles": {"second:": "handle", "down:": "handle", "first:": "handle", "never:": "handle"}"#))
+        let targets =
+            #""targets": [{"event": "touchUpInside", "action": "second:", "target": "RVC"}, {"event": "touchDown", "action": "down:", "target": "RVC"}, {"event": "touchUpInside", "action": "first:", "target": null}, {"event": "touchUpOutside", "action": "never:", "target": "RVC"}]"#
+        var s = try session(
+            fixtureF(
+                [v("Btn", 0, 0, 50, 50, kind: "control", targets)],
+                rvc: #""handles": {"second:": "handle", "down:": "handle", "first:": "handle", "never:": "handle"}"#))
         let d = try s.tap(10, 10)
         #expect(steps(d, "action").map { $0["action"]! } == ["down:", "second:", "first:"])
         let up = d.result["deliveries"]![1]!["actions"]!
@@ -24,7 +30,10 @@ struct ActionTests {
 
     @Test("A2 an explicit target gets the action directly; a target that does not implement it fails")
     func a2ExplicitTarget() throws {
-        var s = try session(fixtureF([v("TF", 0, 0, 100, 40, kind: "textField", #""handles": {"save:": "handle"}"#), v("V", 0, 100, 10, 10)], rvc: #""handles": {"save:": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [v("TF", 0, 0, 100, 40, kind: "textField", #""handles": {"save:": "handle"}"#), v("V", 0, 100, 10, 10)],
+                rvc: #""handles": {"save:": "handle"}"#))
         _ = try s.become("TF")
         let d = try s.sendAction(["action": "save:", "target": "RVC", "sender": nil])
         #expect(d.result == ["performed": true, "by": "RVC", "visited": ["RVC"]])
@@ -66,7 +75,8 @@ struct ActionTests {
 
     @Test("P16 only RVC implements it: Btn → P → R → RVC")
     func p16WalkToController() throws {
-        var s = try session(fixtureF([v("P", 0, 0, 100, 100, children: [button()])], rvc: #""handles": {"tap:": "handle"}"#))
+        var s = try session(
+            fixtureF([v("P", 0, 0, 100, 100, children: [button()])], rvc: #""handles": {"tap:": "handle"}"#))
         _ = try s.tap(10, 10)
         let d = try s.sendAction(["action": "tap:", "target": nil, "sender": "Btn"])
         #expect(d.result == ["performed": true, "by": "RVC", "visited": ["Btn", "P", "R", "RVC"]])
@@ -86,7 +96,10 @@ struct ActionTests {
 
     @Test("A4 canPerformAction vetoes skip a responder that implements the action")
     func a4Veto() throws {
-        var s = try session(fixtureF([v("P", 0, 0, 100, 100, #""handles": {"tap:": "handle"}, "vetoes": ["tap:"]"#, children: [button()])], rvc: #""handles": {"tap:": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [v("P", 0, 0, 100, 100, #""handles": {"tap:": "handle"}, "vetoes": ["tap:"]"#, children: [button()])],
+                rvc: #""handles": {"tap:": "handle"}"#))
         let d = try s.sendAction(["action": "tap:", "target": nil, "sender": "Btn"])
         #expect(d.result["by"] == "RVC")
         #expect(steps(d, "deliver").first { $0["to"] == "P" }?["reason"] == "vetoed")
@@ -94,21 +107,30 @@ struct ActionTests {
 
     @Test("A3 / P18 the first responder wins: the walk starts at TF; with no first responder P performs it")
     func a3FirstResponderP18() throws {
-        let tree = fixtureF([v("P", 0, 0, 100, 100, #""handles": {"tap:": "handle"}"#, children: [button()]), v("Q", 0, 200, 100, 100, children: [v("TF", 0, 0, 100, 40, kind: "textField")])], rvc: #""handles": {"tap:": "handle"}"#)
+        let tree = fixtureF(
+            [
+                v("P", 0, 0, 100, 100, #""handles": {"tap:": "handle"}"#, children: [button()]),
+                v("Q", 0, 200, 100, 100, children: [v("TF", 0, 0, 100, 40, kind: "textField")])
+            ], rvc: #""handles": {"tap:": "handle"}"#)
         var s = try session(tree)
         _ = try s.become("TF")
         let d = try s.tap(10, 10)
         #expect(steps(d, "action").first?["by"] == "RVC")
         #expect(!steps(d, "deliver").contains { $0["to"] == "P" && $0["message"] == "tap:" })
-        #expect(try s.sendAction(["action": "tap:", "target": nil, "sender": "Btn"]).result["visited"] == ["TF", "Q", "R", "RVC"])
+        #expect(
+            try s.sendAction(["action": "tap:", "target": nil, "sender": "Btn"]).result["visited"] == [
+                "TF", "Q", "R", "RVC"
+            ])
         var none = try session(tree)
         #expect(steps(try none.tap(10, 10), "action").first?["by"] == "P")
     }
 
     @Test("P19 a child controller sits in the walk: Btn → CV → childVC → Container → R → RVC")
     func p19ChildController() throws {
-        let child = #"{"id": "ChildVC", "kind": "viewController", "children": [\#(v("CV", 0, 0, 100, 100, children: [button(action: "save:")]))]}"#
-        var s = try session(fixtureF([v("Container", 0, 0, 200, 200, children: [child])], rvc: #""handles": {"save:": "handle"}"#))
+        let child =
+            #"{"id": "ChildVC", "kind": "viewController", "children": [\#(v("CV", 0, 0, 100, 100, children: [button(action: "save:")]))]}"#
+        var s = try session(
+            fixtureF([v("Container", 0, 0, 200, 200, children: [child])], rvc: #""handles": {"save:": "handle"}"#))
         let d = try s.tap(10, 10)
         #expect(steps(d, "action").first?["by"] == "RVC")
         let walk = steps(d, "deliver").filter { $0["message"] == "save:" }.map { $0["to"]! }
@@ -117,15 +139,27 @@ struct ActionTests {
 
     @Test("A5 editing commands walk from the first responder with the application as sender; no side effects")
     func a5EditingMenu() throws {
-        var s = try session(fixtureF([v("TF", 0, 0, 100, 40, kind: "textField", #""handles": {"copy:": "handle", "paste:": "handle"}, "vetoes": ["paste:"]"#)], rvc: #""handles": {"paste:": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [
+                    v(
+                        "TF", 0, 0, 100, 40, kind: "textField",
+                        #""handles": {"copy:": "handle", "paste:": "handle"}, "vetoes": ["paste:"]"#)
+                ], rvc: #""handles": {"paste:": "handle"}"#))
         // No first responder: the walk starts at the sender, the application.
         let none = try s.canPerformAction(["action": "copy:"])
         #expect(withoutTrace(none) == ["available": false, "by": nil, "visited": ["app", "AD"], "editingCommand": true])
         #expect(none["trace"]?["kind"] == "canPerform")
         #expect(none["trace"]?["outcome"] == withoutTrace(none))
-        #expect((none["trace"]?["steps"]?.arrayValue ?? []).filter { $0["step"] == "deliver" }.map { $0["to"]! } == ["app", "AD"])
+        #expect(
+            (none["trace"]?["steps"]?.arrayValue ?? []).filter { $0["step"] == "deliver" }.map { $0["to"]! } == [
+                "app", "AD"
+            ])
         _ = try s.become("TF")
-        #expect(try withoutTrace(s.canPerformAction(["action": "copy:"])) == ["available": true, "by": "TF", "visited": ["TF"], "editingCommand": true])
+        #expect(
+            try withoutTrace(s.canPerformAction(["action": "copy:"])) == [
+                "available": true, "by": "TF", "visited": ["TF"], "editingCommand": true
+            ])
         let paste = try s.canPerformAction(["action": "paste:", "session": "x"])
         #expect(paste["by"] == "RVC")
         #expect(paste["visited"] == ["TF", "R", "RVC"])

@@ -1,5 +1,6 @@
 import ResponderProtocol
 import Testing
+
 @testable import ResponderCore
 
 /// What the core reports when it refuses: the rule as a `CoreError` case, with the node and the field, and
@@ -26,16 +27,22 @@ import Testing
     func badOpNamesOpNodeAndField() throws {
         let s = try fixture()
         let hide = #"{"op": "update", "id": "TF", "set": {"hidden": true}}"#
-        #expect(opsError(s, [hide, #"{"op": "update", "id": "ghost", "set": {}}"#]) == .inOp(1, .noNode("ghost", field: "id")))
-        #expect(opsError(s, [hide, #"{"op": "insert", "parent": "ghost", "node": {"id": "n", "kind": "view"}}"#])
+        #expect(
+            opsError(s, [hide, #"{"op": "update", "id": "ghost", "set": {}}"#])
+                == .inOp(1, .noNode("ghost", field: "id")))
+        #expect(
+            opsError(s, [hide, #"{"op": "insert", "parent": "ghost", "node": {"id": "n", "kind": "view"}}"#])
                 == .inOp(1, .noNode("ghost", field: "parent")))
         #expect(opsError(s, [#"{"op": "move", "id": "R", "parent": "TF"}"#]) == .inOp(0, .cycle("R", parent: "TF")))
-        #expect(opsError(s, [#"{"op": "insert", "parent": "R", "index": 7, "node": {"id": "n", "kind": "view"}}"#])
+        #expect(
+            opsError(s, [#"{"op": "insert", "parent": "R", "index": 7, "node": {"id": "n", "kind": "view"}}"#])
                 == .inOp(0, .indexOutOfRange(7, count: 1)))
         #expect(opsError(s, [#"{"op": "remove", "id": "app"}"#]) == .inOp(0, .applicationFixed("app", removal: true)))
-        #expect(opsError(s, [#"{"op": "insert", "parent": "app", "node": {"id": "v", "kind": "view"}}"#])
+        #expect(
+            opsError(s, [#"{"op": "insert", "parent": "app", "node": {"id": "v", "kind": "view"}}"#])
                 == .inOp(0, .misplaced("v", parent: "app", rule: .applicationHolds)))
-        #expect(opsError(s, [#"{"op": "update", "id": "R", "set": {"text": "x"}}"#])
+        #expect(
+            opsError(s, [#"{"op": "update", "id": "R", "set": {"text": "x"}}"#])
                 == .inOp(0, .fieldNotApplicable("R", field: "text", kind: .view)))
         let located = opsError(s, [hide, #"{"op": "update", "id": "ghost", "set": {}}"#])
         #expect(located?.node == "ghost" && located?.unlocated == .noNode("ghost", field: "id"))
@@ -44,20 +51,34 @@ import Testing
     @Test("a rule checked when the batch completes names the last op that touched the node")
     func batchEndRulesNameTheLastOp() throws {
         let s = try fixture()
-        #expect(opsError(s, [#"{"op": "update", "id": "TF", "set": {"hidden": true}}"#,
-                             #"{"op": "insert", "parent": "app", "node": {"id": "W2", "kind": "window", "key": true}}"#])
+        #expect(
+            opsError(
+                s,
+                [
+                    #"{"op": "update", "id": "TF", "set": {"hidden": true}}"#,
+                    #"{"op": "insert", "parent": "app", "node": {"id": "W2", "kind": "window", "key": true}}"#
+                ])
                 == .afterOp(1, .severalKeyWindows(keys: ["W", "W2"])))
-        #expect(opsError(s, [#"{"op": "insert", "parent": "W", "node": {"id": "VC2", "kind": "viewController", "children": [{"id": "R2", "kind": "view"}]}}"#])
-                == .afterOp(0, .brokenInvariant("W", rule: .severalRootViewControllers(window: "W", roots: ["RVC", "VC2"]))))
+        #expect(
+            opsError(
+                s,
+                [
+                    #"{"op": "insert", "parent": "W", "node": {"id": "VC2", "kind": "viewController", "children": [{"id": "R2", "kind": "view"}]}}"#
+                ])
+                == .afterOp(
+                    0, .brokenInvariant("W", rule: .severalRootViewControllers(window: "W", roots: ["RVC", "VC2"]))))
     }
 
     @Test("a document's errors keep its own paths and name no op")
     func loadErrorsAreUnlocated() {
         var world = World()
         do throws(CoreError) {
-            let detached = [NodeTree(root: NodeSpec(id: "d", kind: .view), path: "detached[0]"),
-                            NodeTree(root: NodeSpec(id: "d", kind: .view), path: "detached[1]")]
-            try world.load(tree: NodeTree(root: NodeSpec(id: "app", kind: .application), path: "tree"), detached: detached)
+            let detached = [
+                NodeTree(root: NodeSpec(id: "d", kind: .view), path: "detached[0]"),
+                NodeTree(root: NodeSpec(id: "d", kind: .view), path: "detached[1]")
+            ]
+            try world.load(
+                tree: NodeTree(root: NodeSpec(id: "app", kind: .application), path: "tree"), detached: detached)
             Issue.record("a duplicate id was loaded")
         } catch {
             #expect(error == .duplicateID("d", field: "detached[1].id"))

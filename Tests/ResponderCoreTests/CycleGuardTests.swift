@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ResponderCore
 
 /// The chain's cycle guard compares a few ids in an array and moves to a set for long chains; it must

@@ -1,7 +1,7 @@
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
-import ResponderJSON
 
 @Suite("Deep trees: no recursion proportional to depth")
 struct DeepTreeTests {
@@ -30,7 +30,9 @@ struct DeepTreeTests {
         #expect(chain.count == depth + 5)
         #expect(chain.suffix(5) == ["R", "RVC", "W", "app", "AD"])
 
-        let began = try #require(try s.touch([TouchInput(touch: "t", phase: .began, point: Point(5, 5))], client: "c").outcome.deliveries.first)
+        let began = try #require(
+            try s.touch([TouchInput(touch: "t", phase: .began, point: Point(5, 5))], client: "c").outcome.deliveries
+                .first)
         #expect(began.view == deepest)
         #expect(began.visited.count == depth + 5)
         #expect(try s.become(deepest).outcome.result)

@@ -1,8 +1,8 @@
 import ResponderCore
-import ResponderServer
-import ResponderProtocol
-import Testing
 import ResponderJSON
+import ResponderProtocol
+import ResponderServer
+import Testing
 
 /// Parses JSON text written in a test.
 func json(_ text: String) -> JSON {
@@ -11,17 +11,25 @@ func json(_ text: String) -> JSON {
 
 /// A node as JSON text: `v("A", 0, 0, 300, 300, children: [...])`; `extra` is more members, e.g.
 /// `"\"hidden\": true"`.
-func v(_ id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, kind: String = "view", _ extra: String = "", children: [String] = []) -> String {
+func v(
+    _ id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, kind: String = "view", _ extra: String = "",
+    children: [String] = []
+) -> String {
     let more = extra.isEmpty ? "" : ", \(extra)"
-    return #"{"id": "\#(id)", "kind": "\#(kind)", "frame": [\#(x), \#(y), \#(w), \#(h)]\#(more), "children": [\#(children.joined(separator: ", "))]}"#
+    return
+        #"{"id": "\#(id)", "kind": "\#(kind)", "frame": [\#(x), \#(y), \#(w), \#(h)]\#(more), "children": [\#(children.joined(separator: ", "))]}"#
 }
 
 /// Fixture F of the scenarios: App > AD, key window W(0,0,400,800) > RVC > R(0,0,400,800) > `r`.
 /// The other arguments add members to those nodes; `windows` adds more application children.
-func fixtureF(_ r: [String] = [], rExtra: String = "", rvc: String = "", w: String = "", ad: String = "", app: String = "", windows: [String] = []) -> String {
+func fixtureF(
+    _ r: [String] = [], rExtra: String = "", rvc: String = "", w: String = "", ad: String = "", app: String = "",
+    windows: [String] = []
+) -> String {
     func more(_ s: String) -> String { s.isEmpty ? "" : ", \(s)" }
     let root = v("R", 0, 0, 400, 800, rExtra, children: r)
-    let window = #"{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800]\#(more(w)), "children": [{"id": "RVC", "kind": "viewController"\#(more(rvc)), "children": [\#(root)]}]}"#
+    let window =
+        #"{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800]\#(more(w)), "children": [{"id": "RVC", "kind": "viewController"\#(more(rvc)), "children": [\#(root)]}]}"#
     let children = [#"{"id": "AD", "kind": "appDelegate"\#(more(ad))}"#, window] + windows
     return #"{"id": "app", "kind": "application"\#(more(app)), "children": [\#(children.joined(separator: ", "))]}"#
 }
@@ -29,10 +37,12 @@ func fixtureF(_ r: [String] = [], rExtra: String = "", rvc: String = "", w: Stri
 /// Tree T1 of the scenarios: R > A(0,0,300,300); A > B(0,0,100,100), C(100,100,200,200);
 /// C > D(0,0,50,50), E(100,100,100,100).
 let treeT1: [String] = [
-    v("A", 0, 0, 300, 300, children: [
-        v("B", 0, 0, 100, 100),
-        v("C", 100, 100, 200, 200, children: [v("D", 0, 0, 50, 50), v("E", 100, 100, 100, 100)]),
-    ])
+    v(
+        "A", 0, 0, 300, 300,
+        children: [
+            v("B", 0, 0, 100, 100),
+            v("C", 100, 100, 200, 200, children: [v("D", 0, 0, 50, 50), v("E", 100, 100, 100, 100)])
+        ])
 ]
 
 func session(_ tree: String, detached: [String] = [], profile: Profile = .uikit) throws -> SessionState {
@@ -75,8 +85,11 @@ extension Traced {
 /// then the typed core. Tests written this way check the wire contract in memory, with no sockets.
 extension SessionState {
     mutating func load(tree: JSON, detached: [JSON], limits: Limits) throws(RPCError) -> TreeChange {
-        let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)]).world()
-        return try asClient { () throws(CoreError) in try load(tree: world.tree, detached: world.detached, limits: limits) }
+        let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)])
+            .world()
+        return try asClient { () throws(CoreError) in
+            try load(tree: world.tree, detached: world.detached, limits: limits)
+        }
     }
     mutating func touch(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         let r = try WireDecoder.decode(TouchRequest.self, from: params)
@@ -84,7 +97,9 @@ extension SessionState {
     }
     mutating func tap(_ params: JSON, client: String) throws(RPCError) -> Traced<TouchOutcome> {
         let r = try WireDecoder.decode(TapRequest.self, from: params)
-        return try asClient { () throws(CoreError) in try tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client) }
+        return try asClient { () throws(CoreError) in
+            try tap(at: r.point, tapCount: r.tapCount ?? 1, time: r.time, client: client)
+        }
     }
     mutating func press(_ params: JSON, client: String) throws(RPCError) -> Traced<PressOutcome> {
         let r = try WireDecoder.decode(PressRequest.self, from: params)
@@ -130,8 +145,10 @@ extension SessionState {
     }
 
     /// One phase of one touch from client "c".
-    mutating func phase(_ touch: String, _ phase: String, _ x: Double, _ y: Double, client: String = "c") throws -> JSON {
-        let d = try self.touch(["touches": [["touch": .string(touch), "phase": .string(phase), "point": point(x, y)]]], client: client)
+    mutating func phase(_ touch: String, _ phase: String, _ x: Double, _ y: Double, client: String = "c") throws -> JSON
+    {
+        let d = try self.touch(
+            ["touches": [["touch": .string(touch), "phase": .string(phase), "point": point(x, y)]]], client: client)
         return d.result["deliveries"]![0]!
     }
 
@@ -159,7 +176,8 @@ extension SessionState {
 
 extension World {
     mutating func load(tree: JSON, detached: [JSON] = [], limits: Limits = .default) throws(RPCError) {
-        let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)]).world()
+        let world = try WireDecoder.decode(TreeLoadRequest.self, from: ["tree": tree, "detached": .array(detached)])
+            .world()
         try asClient { () throws(CoreError) in try load(tree: world.tree, detached: world.detached, limits: limits) }
     }
 }
@@ -170,7 +188,9 @@ func asClient<T>(_ body: () throws(CoreError) -> T) throws(RPCError) -> T {
 }
 
 extension GuardedOp {
-    static func parse(_ json: JSON, index: Int) throws(RPCError) -> GuardedOp { try GuardedOp(wire: json, index: index) }
+    static func parse(_ json: JSON, index: Int) throws(RPCError) -> GuardedOp {
+        try GuardedOp(wire: json, index: index)
+    }
 }
 
 /// The `visited` ids of a hit-test answer, and the visit for one id.

@@ -6,7 +6,10 @@ import Testing
 struct EventTests {
     @Test("E1 / P23 a shake starts at the first responder and travels up the chain like touches")
     func e1MotionP23() throws {
-        var s = try session(fixtureF([v("CV", 0, 0, 100, 100, #""canBecomeFirstResponder": true"#)], rvc: #""handles": {"motionEnded": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [v("CV", 0, 0, 100, 100, #""canBecomeFirstResponder": true"#)],
+                rvc: #""handles": {"motionEnded": "handle"}"#))
         _ = try s.become("CV")
         let d = try s.motion(["subtype": "shake", "phase": "ended"])
         #expect(d.result["start"] == "CV")
@@ -26,7 +29,9 @@ struct EventTests {
         let d = try off.remoteControl(["subtype": "play"])
         #expect(d.result["visited"] == [])
         #expect(steps(d, "discard").first?["reason"] == "not-receiving-remote-control-events")
-        var on = try session(fixtureF(ad: #""handles": {"remoteControlReceived": "handle"}"#, app: #""receivesRemoteControlEvents": true"#))
+        var on = try session(
+            fixtureF(
+                ad: #""handles": {"remoteControlReceived": "handle"}"#, app: #""receivesRemoteControlEvents": true"#))
         let e = try on.remoteControl(["subtype": "togglePlayPause"])
         #expect(e.result["handledBy"] == ["AD"])
         #expect(e.result["visited"] == ["W", "app", "AD"])
@@ -35,7 +40,13 @@ struct EventTests {
 
     @Test("E2 a press stays bound to the responder that got its began")
     func e2PressBinding() throws {
-        var s = try session(fixtureF([v("TF1", 0, 0, 100, 40, kind: "textField", #""handles": {"pressesBegan": "handle", "pressesEnded": "handle"}"#), v("TF2", 0, 100, 100, 40, kind: "textField", #""handles": {"pressesEnded": "handle"}"#)]))
+        var s = try session(
+            fixtureF([
+                v(
+                    "TF1", 0, 0, 100, 40, kind: "textField",
+                    #""handles": {"pressesBegan": "handle", "pressesEnded": "handle"}"#),
+                v("TF2", 0, 100, 100, 40, kind: "textField", #""handles": {"pressesEnded": "handle"}"#)
+            ]))
         _ = try s.become("TF1")
         let b = try s.press(["press": "p", "key": "a", "phase": "began"], client: "c")
         #expect(b.result["handledBy"] == ["TF1"])
@@ -55,7 +66,12 @@ struct EventTests {
 
     @Test("E2 a press whose responder leaves its window gets pressesCancelled")
     func e2PressCancelledOnRemoval() throws {
-        var s = try session(fixtureF([v("P", 0, 0, 200, 200, #""handles": {"pressesCancelled": "handle"}"#, children: [v("TF", 0, 0, 100, 40, kind: "textField")])]))
+        var s = try session(
+            fixtureF([
+                v(
+                    "P", 0, 0, 200, 200, #""handles": {"pressesCancelled": "handle"}"#,
+                    children: [v("TF", 0, 0, 100, 40, kind: "textField")])
+            ]))
         _ = try s.become("TF")
         _ = try s.press(["press": "p", "key": "a", "phase": "began"], client: "c")
         let c = try #require(try s.ops(#"{"op": "remove", "id": "P"}"#).consequences)
@@ -70,7 +86,9 @@ struct EventTests {
         #expect(d.result["start"] == "W")
         #expect(d.result["handledBy"] == ["W"])
         // No key window at all: nothing to start at.
-        var nokey = try session(#"{"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "frame": [0, 0, 10, 10]}]}"#)
+        var nokey = try session(
+            #"{"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "frame": [0, 0, 10, 10]}]}"#
+        )
         let e = try nokey.motion(["subtype": "shake", "phase": "began"])
         #expect(e.result["start"] == .null)
         #expect(steps(e, "discard").first?["reason"] == "no-key-window")

@@ -4,7 +4,10 @@ import Testing
 
 @Suite("First responder (F1–F7, P20–P22)")
 struct FirstResponderTests {
-    let fields = [v("TF1", 0, 0, 100, 40, kind: "textField"), v("TF2", 0, 100, 100, 40, kind: "textField"), v("V", 0, 200, 100, 100), v("TV", 0, 400, 100, 100, kind: "textView")]
+    let fields = [
+        v("TF1", 0, 0, 100, 40, kind: "textField"), v("TF2", 0, 100, 100, 40, kind: "textField"),
+        v("V", 0, 200, 100, 100), v("TV", 0, 400, 100, 100, kind: "textView")
+    ]
 
     @Test("F1 text fields and text views can become first responder by default; plain views cannot")
     func f1Defaults() throws {
@@ -41,7 +44,9 @@ struct FirstResponderTests {
 
     @Test("F2 / P20 not in a window → false, the current one is unchanged; once inserted → true")
     func f2NotInWindowP20() throws {
-        var s = try session(fixtureF([v("TF0", 0, 0, 100, 40, kind: "textField")]), detached: [v("TF", 0, 0, 100, 40, kind: "textField")])
+        var s = try session(
+            fixtureF([v("TF0", 0, 0, 100, 40, kind: "textField")]),
+            detached: [v("TF", 0, 0, 100, 40, kind: "textField")])
         _ = try s.become("TF0")
         let d = try s.become("TF")
         #expect(d.result == ["result": false, "reason": "not-in-window", "resigned": nil])
@@ -54,7 +59,11 @@ struct FirstResponderTests {
 
     @Test("F2 / P21 the current first responder that cannot resign keeps its place")
     func f2CannotResignP21() throws {
-        var s = try session(fixtureF([v("TF1", 0, 0, 100, 40, kind: "textField", #""canResignFirstResponder": false"#), v("TF2", 0, 100, 100, 40, kind: "textField")]))
+        var s = try session(
+            fixtureF([
+                v("TF1", 0, 0, 100, 40, kind: "textField", #""canResignFirstResponder": false"#),
+                v("TF2", 0, 100, 100, 40, kind: "textField")
+            ]))
         _ = try s.become("TF1")
         let d = try s.become("TF2")
         #expect(d.result == ["result": false, "reason": "current-cannot-resign", "resigned": nil])
@@ -64,7 +73,8 @@ struct FirstResponderTests {
 
     @Test("F3 resign: true only for the first responder that agrees")
     func f3Resign() throws {
-        var s = try session(fixtureF(fields + [v("Stuck", 0, 600, 10, 10, kind: "textField", #""canResignFirstResponder": false"#)]))
+        var s = try session(
+            fixtureF(fields + [v("Stuck", 0, 600, 10, 10, kind: "textField", #""canResignFirstResponder": false"#)]))
         #expect(try s.resign("TF1").result == ["result": false, "reason": "not-first-responder", "resigned": nil])
         _ = try s.become("TF1")
         let d = try s.resign("TF1")
@@ -79,8 +89,11 @@ struct FirstResponderTests {
 
     @Test("F4 each window has its own first responder; 'the first responder' is the key window's")
     func f4PerWindow() throws {
-        let w2 = #"{"id": "W2", "kind": "window", "frame": [0, 0, 400, 800], "children": [\#(v("TF9", 0, 0, 100, 40, kind: "textField", #""handles": {"motionEnded": "handle"}"#))]}"#
-        var s = try session(fixtureF([v("TF1", 0, 0, 100, 40, kind: "textField", #""handles": {"motionEnded": "handle"}"#)], windows: [w2]))
+        let w2 =
+            #"{"id": "W2", "kind": "window", "frame": [0, 0, 400, 800], "children": [\#(v("TF9", 0, 0, 100, 40, kind: "textField", #""handles": {"motionEnded": "handle"}"#))]}"#
+        var s = try session(
+            fixtureF(
+                [v("TF1", 0, 0, 100, 40, kind: "textField", #""handles": {"motionEnded": "handle"}"#)], windows: [w2]))
         _ = try s.become("TF1")
         _ = try s.become("TF9")
         #expect(wire(s.firstResponders) == ["W": "TF1", "W2": "TF9"])
@@ -102,7 +115,8 @@ struct FirstResponderTests {
 
     @Test("F5 tapping a text field makes it first responder at touch-up inside; a button does not")
     func f5TapTextField() throws {
-        var s = try session(fixtureF([v("TF", 0, 0, 100, 40, kind: "textField"), v("Btn", 0, 100, 100, 40, kind: "control")]))
+        var s = try session(
+            fixtureF([v("TF", 0, 0, 100, 40, kind: "textField"), v("Btn", 0, 100, 100, 40, kind: "control")]))
         let d = try s.tap(10, 10)
         #expect(d.focus == [["window": "W", "from": nil, "to": "TF", "reason": "tap"]])
         #expect(steps(d, "firstResponder").first?["rule"] == "F5")
@@ -120,7 +134,13 @@ struct FirstResponderTests {
 
     @Test("F6 / P22 a first responder whose ancestor leaves the window is resigned by force; none is promoted")
     func f6ForcedResignP22() throws {
-        var s = try session(fixtureF([v("P", 0, 0, 200, 200, children: [v("TF", 0, 0, 100, 40, kind: "textField", #""canResignFirstResponder": false"#)]), v("Other", 0, 300, 100, 40, kind: "textField")]))
+        var s = try session(
+            fixtureF([
+                v(
+                    "P", 0, 0, 200, 200,
+                    children: [v("TF", 0, 0, 100, 40, kind: "textField", #""canResignFirstResponder": false"#)]),
+                v("Other", 0, 300, 100, 40, kind: "textField")
+            ]))
         _ = try s.become("TF")
         let change = try s.ops(#"{"op": "remove", "id": "P"}"#)
         let c = try #require(change.consequences)
@@ -137,8 +157,10 @@ struct FirstResponderTests {
 
     @Test("F7 a view controller can be first responder when it can become one and its chain reaches a window")
     func f7ControllerFirstResponder() throws {
-        let child = #"{"id": "ChildVC", "kind": "viewController", "canBecomeFirstResponder": true, "children": [\#(v("CV", 0, 0, 10, 10))]}"#
-        let loose = #"{"id": "LooseVC", "kind": "viewController", "canBecomeFirstResponder": true, "children": [\#(v("LV", 0, 0, 10, 10))]}"#
+        let child =
+            #"{"id": "ChildVC", "kind": "viewController", "canBecomeFirstResponder": true, "children": [\#(v("CV", 0, 0, 10, 10))]}"#
+        let loose =
+            #"{"id": "LooseVC", "kind": "viewController", "canBecomeFirstResponder": true, "children": [\#(v("LV", 0, 0, 10, 10))]}"#
         var s = try session(fixtureF([child], rvc: #""handles": {"motionBegan": "handle"}"#), detached: [loose])
         #expect(try s.become("ChildVC").result["result"] == true)
         #expect(try s.motion(["subtype": "shake", "phase": "began"]).result["visited"] == ["ChildVC", "R", "RVC"])

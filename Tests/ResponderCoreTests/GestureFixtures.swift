@@ -1,7 +1,7 @@
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
-import ResponderJSON
 
 /// A recognizer as JSON text: `rec("tap1", "tap", #""numberOfTapsRequired": 2"#)`; its target is RVC with
 /// action `<id>:` unless `extra` gives `targets`.
@@ -14,17 +14,23 @@ func rec(_ id: String, _ kind: String, _ extra: String = "") -> String {
 func recognizers(_ list: String...) -> String { #""gestureRecognizers": [\#(list.joined(separator: ", "))]"# }
 
 /// RVC implements every action the recognizers of these tests send.
-let rvcHandles = #""handles": {"tap1:": "handle", "tap2:": "handle", "single:": "handle", "double:": "handle", "pan:": "handle", "hold:": "handle", "swipe:": "handle", "pinch:": "handle", "rotate:": "handle", "outer:": "handle", "inner:": "handle"}"#
+let rvcHandles =
+    #""handles": {"tap1:": "handle", "tap2:": "handle", "single:": "handle", "double:": "handle", "pan:": "handle", "hold:": "handle", "swipe:": "handle", "pinch:": "handle", "rotate:": "handle", "outer:": "handle", "inner:": "handle"}"#
 
 /// V handles every touch phase without calling super, so deliveries to it are easy to read.
-let handlesAll = #""handles": {"touchesBegan": "handle", "touchesMoved": "handle", "touchesEnded": "handle", "touchesCancelled": "handle"}"#
+let handlesAll =
+    #""handles": {"touchesBegan": "handle", "touchesMoved": "handle", "touchesEnded": "handle", "touchesCancelled": "handle"}"#
 
 extension SessionState {
     /// One event.touch request of entries `(touch, phase, x, y, time)`.
-    mutating func touches(_ entries: [(String, String, Double, Double, Double?)], client: String = "c") throws -> Traced<TouchOutcome> {
+    mutating func touches(_ entries: [(String, String, Double, Double, Double?)], client: String = "c") throws
+        -> Traced<TouchOutcome>
+    {
         var list: [JSON] = []
         for (touch, phase, x, y, time) in entries {
-            var members: [(String, JSON)] = [("touch", .string(touch)), ("phase", .string(phase)), ("point", point(x, y))]
+            var members: [(String, JSON)] = [
+                ("touch", .string(touch)), ("phase", .string(phase)), ("point", point(x, y))
+            ]
             if let time { members.append(("time", .number(time))) }
             list.append(.object(members))
         }
@@ -64,7 +70,9 @@ func gestureActions<O>(_ d: Traced<O>) -> [String] {
 /// The touch messages delivered to `view` (its own deliver steps), in order: what the view saw.
 func viewMessages<O>(_ d: Traced<O>, _ view: String) -> [String] {
     d.trace.steps.compactMap { step in
-        guard case .deliver(let to, let message, _, _, _, let tag) = step, to == view, case .touch? = tag else { return nil }
+        guard case .deliver(let to, let message, _, _, _, let tag) = step, to == view, case .touch? = tag else {
+            return nil
+        }
         return message
     }
 }

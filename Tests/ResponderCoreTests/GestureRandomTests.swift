@@ -1,8 +1,8 @@
 import Foundation
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
-import ResponderJSON
 
 /// SplitMix64: a small seeded generator, so every failing sequence can be replayed from its seed.
 struct SeededRandom: RandomNumberGenerator {
@@ -35,15 +35,22 @@ struct GestureRandomTests {
                 if Int.random(in: 0..<6, using: &g) == 0 { extra.append(#""shouldBegin": false"#) }
                 if kind == "tap", Bool.random(using: &g) { extra.append(#""numberOfTapsRequired": 2"#) }
                 if let other = ids.randomElement(using: &g), Int.random(in: 0..<3, using: &g) == 0 {
-                    extra.append(Bool.random(using: &g) ? #""requireToFail": ["\#(other)"]"# : #""simultaneousWith": ["\#(other)"]"#)
+                    extra.append(
+                        Bool.random(using: &g)
+                            ? #""requireToFail": ["\#(other)"]"# : #""simultaneousWith": ["\#(other)"]"#)
                 }
                 ids.append(id)
                 list.append(rec(id, kind, extra.joined(separator: ", ")))
             }
             return list.isEmpty ? "" : #""gestureRecognizers": [\#(list.joined(separator: ", "))]"#
         }
-        let handles = #""handles": {"touchesBegan": "handle+super", "touchesEnded": "handle"}, "multipleTouchEnabled": true"#
-        let button = v("Btn", 210, 210, 60, 60, kind: "control", [recs("Btn"), #""targets": [{"event": "touchUpInside", "action": "tap1:", "target": "RVC"}]"#].filter { !$0.isEmpty }.joined(separator: ", "))
+        let handles =
+            #""handles": {"touchesBegan": "handle+super", "touchesEnded": "handle"}, "multipleTouchEnabled": true"#
+        let button = v(
+            "Btn", 210, 210, 60, 60, kind: "control",
+            [recs("Btn"), #""targets": [{"event": "touchUpInside", "action": "tap1:", "target": "RVC"}]"#].filter {
+                !$0.isEmpty
+            }.joined(separator: ", "))
         let view = v("V", 50, 50, 150, 150, [handles, recs("V")].filter { !$0.isEmpty }.joined(separator: ", "))
         let p = v("P", 50, 50, 300, 300, recs("P"), children: [view, button])
         return fixtureF([p], rExtra: recs("R"), rvc: rvcHandles)
@@ -62,13 +69,15 @@ struct GestureRandomTests {
         for _ in 0..<Int.random(in: 3...8, using: &g) {
             n += 1
             let id = "t\(n)"
-            let x = Double.random(in: 60...340, using: &g).rounded(), y = Double.random(in: 60...340, using: &g).rounded()
+            let x = Double.random(in: 60...340, using: &g).rounded(),
+                y = Double.random(in: 60...340, using: &g).rounded()
             clock += [0, 0.05, 0.2, 0.4].randomElement(using: &g)!
             switch Int.random(in: 0..<6, using: &g) {
             case 0:
                 out.append(.touches([(id, "began", x, y, clock), (id, "ended", x, y, clock)]))
             case 1:
-                let dx = Double.random(in: -80...80, using: &g).rounded(), dy = Double.random(in: -80...80, using: &g).rounded()
+                let dx = Double.random(in: -80...80, using: &g).rounded(),
+                    dy = Double.random(in: -80...80, using: &g).rounded()
                 var entries: [(String, String, Double, Double, Double?)] = [(id, "began", x, y, clock)]
                 for step in 1...4 {
                     clock += 0.05
@@ -88,7 +97,10 @@ struct GestureRandomTests {
                 out.append(.touches([(id, "moved", x - 15, y - 10, clock), (second, "moved", x + 40, y + 25, clock)]))
                 out.append(.touches([(id, "ended", x - 15, y - 10, clock), (second, "ended", x + 40, y + 25, clock)]))
             case 4:
-                out.append(.touches([(id, "began", x, y, clock), (id, "moved", x + 3, y, clock), (id, "cancelled", x + 3, y, clock)]))
+                out.append(
+                    .touches([
+                        (id, "began", x, y, clock), (id, "moved", x + 3, y, clock), (id, "cancelled", x + 3, y, clock)
+                    ]))
             default:
                 clock += 0.5
                 out.append(.advance(clock))
@@ -124,18 +136,25 @@ struct GestureRandomTests {
                 case .hitTest(let visit, let t?) where visit.result == .hit:
                     // The last view hit at began is the touch's view.
                     boundView[t] = visit.id
-                case .deliver(let to, let message, _, _, _, .touch(let t)?) where message.hasPrefix("touches") && to == boundView[t]:
+                case .deliver(let to, let message, _, _, _, .touch(let t)?)
+                where message.hasPrefix("touches") && to == boundView[t]:
                     viewPhases[t, default: []].append(message)
                 case .observe(let r, _, let t, true, _):
                     seen[r, default: []].insert(t)
                 case .gesture(let change):
-                    #expect(change.from == state[change.recognizer] ?? .possible, "seed \(seed): \(change.recognizer) went from \(change.from) but was \(state[change.recognizer] ?? .possible)")
+                    #expect(
+                        change.from == state[change.recognizer] ?? .possible,
+                        "seed \(seed): \(change.recognizer) went from \(change.from) but was \(state[change.recognizer] ?? .possible)"
+                    )
                     state[change.recognizer] = change.to
                     if change.to == .possible { seen[change.recognizer] = []; active.remove(change.recognizer) }
                     if change.to == .began || change.to == .recognized {
-                        for other in active where other != change.recognizer && !simultaneous(other, change.recognizer) {
+                        for other in active where other != change.recognizer && !simultaneous(other, change.recognizer)
+                        {
                             let shared = !(seen[other] ?? []).isDisjoint(with: seen[change.recognizer] ?? [])
-                            #expect(!shared, "seed \(seed): \(change.recognizer) and \(other) both recognized on the same touches")
+                            #expect(
+                                !shared,
+                                "seed \(seed): \(change.recognizer) and \(other) both recognized on the same touches")
                         }
                         active.insert(change.recognizer)
                     }
@@ -147,7 +166,8 @@ struct GestureRandomTests {
         }
         for (touch, phases) in viewPhases {
             let text = phases.joined(separator: " ")
-            let ok = phases.first == "touchesBegan"
+            let ok =
+                phases.first == "touchesBegan"
                 && phases.dropFirst().dropLast().allSatisfy { $0 == "touchesMoved" }
                 && (phases.count == 1 || ["touchesMoved", "touchesEnded", "touchesCancelled"].contains(phases.last!))
                 && phases.filter { $0 == "touchesBegan" }.count == 1
@@ -156,7 +176,9 @@ struct GestureRandomTests {
         }
     }
 
-    @Test("Random sequences: phases reach a view in order and at most once, nothing after touchesCancelled, no two exclusive recognizers on one touch, same inputs → same traces", .tags(.slow))
+    @Test(
+        "Random sequences: phases reach a view in order and at most once, nothing after touchesCancelled, no two exclusive recognizers on one touch, same inputs → same traces",
+        .tags(.slow))
     func slowInvariants() throws {
         let count = Int(Environment.value("GESTURE_RANDOM_SEQUENCES") ?? "") ?? 300
         for seed in UInt64(1)...UInt64(count) {
@@ -167,13 +189,16 @@ struct GestureRandomTests {
             let s = try session(world)
             func simultaneous(_ a: String, _ b: String) -> Bool {
                 func names(_ x: String, _ y: String) -> Bool {
-                    s.world.recognizerOwners[x].flatMap { s.world[$0]?.gestureRecognizers.first { $0.id == x } }?.simultaneousWith.contains(y) == true
+                    s.world.recognizerOwners[x].flatMap { s.world[$0]?.gestureRecognizers.first { $0.id == x } }?
+                        .simultaneousWith.contains(y) == true
                 }
                 return names(a, b) || names(b, a)
             }
             check(traces, simultaneous: simultaneous, seed: seed)
             let again = try run(world, requests)
-            #expect(again.map { JSONCodec.encodeString(wire($0)) } == traces.map { JSONCodec.encodeString(wire($0)) }, "seed \(seed): the same inputs gave a different trace")
+            #expect(
+                again.map { JSONCodec.encodeString(wire($0)) } == traces.map { JSONCodec.encodeString(wire($0)) },
+                "seed \(seed): the same inputs gave a different trace")
         }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 struct HitTestTests {
     @Test("H1 windows are tried in descending windowLevel; the first that answers wins")
     func h1WindowLevel() throws {
-        let alert = #"{"id": "W2", "kind": "window", "windowLevel": 2000, "frame": [0, 0, 200, 200], "children": [\#(v("Alert", 0, 0, 100, 100))]}"#
+        let alert =
+            #"{"id": "W2", "kind": "window", "windowLevel": 2000, "frame": [0, 0, 200, 200], "children": [\#(v("Alert", 0, 0, 100, 100))]}"#
         // W2 comes first in the children order but is added before W? No: after W, so also test ties below.
         let s = try session(fixtureF([v("V", 0, 0, 400, 400)], windows: [alert]))
         let a = try s.hit(50, 50)
@@ -41,7 +42,8 @@ struct HitTestTests {
 
     @Test("H1 screen points are converted into each window through its frame; detached windows are never tried")
     func h1ScreenConversion() throws {
-        let offset = #"{"id": "W2", "kind": "window", "windowLevel": 1, "frame": [100, 100, 200, 200], "children": [\#(v("In", 40, 40, 20, 20))]}"#
+        let offset =
+            #"{"id": "W2", "kind": "window", "windowLevel": 1, "frame": [100, 100, 200, 200], "children": [\#(v("In", 40, 40, 20, 20))]}"#
         let detached = #"{"id": "Ghost", "kind": "window", "windowLevel": 99, "frame": [0, 0, 400, 800]}"#
         let s = try session(fixtureF(windows: [offset]), detached: [detached])
         let a = try s.hit(150, 150)
@@ -78,8 +80,14 @@ struct HitTestTests {
 
     @Test("H2 hidden, alpha < 0.01 and interaction-disabled views exclude their whole subtree")
     func h2Exclusions() throws {
-        for (extra, reason) in [(#""hidden": true"#, "hidden"), (#""alpha": 0.005"#, "alpha"), (#""userInteractionEnabled": false"#, "interaction-disabled")] {
-            let s = try session(fixtureF([v("Under", 0, 0, 400, 400), v("P", 0, 0, 200, 200, extra, children: [v("Child", 0, 0, 100, 100)])]))
+        for (extra, reason) in [
+            (#""hidden": true"#, "hidden"), (#""alpha": 0.005"#, "alpha"),
+            (#""userInteractionEnabled": false"#, "interaction-disabled")
+        ] {
+            let s = try session(
+                fixtureF([
+                    v("Under", 0, 0, 400, 400), v("P", 0, 0, 200, 200, extra, children: [v("Child", 0, 0, 100, 100)])
+                ]))
             let a = try s.hit(50, 50)
             #expect(a["view"] == "Under", "\(reason)")
             #expect(visit(a, "P")?["reason"] == .string(reason))
@@ -90,7 +98,10 @@ struct HitTestTests {
 
     @Test("H2 alpha 0.01 itself is hittable, and each view checks only its own alpha")
     func h2AlphaBoundaryOwnAlpha() throws {
-        let s = try session(fixtureF([v("P", 0, 0, 200, 200, #""alpha": 0.02"#, children: [v("Child", 0, 0, 100, 100, #""alpha": 0.01"#)])]))
+        let s = try session(
+            fixtureF([
+                v("P", 0, 0, 200, 200, #""alpha": 0.02"#, children: [v("Child", 0, 0, 100, 100, #""alpha": 0.01"#)])
+            ]))
         // P's alpha 0.02 and the child's 0.01 are not multiplied: the child is hit.
         #expect(try s.hit(50, 50)["view"] == "Child")
     }
@@ -108,7 +119,9 @@ struct HitTestTests {
 
     @Test("P3 scroll offset: bounds origin shifts hit-testing into the rows")
     func p3ScrollOffset() throws {
-        let scroll = v("S", 0, 100, 400, 200, #""boundsOrigin": [0, 300]"#, children: [v("Row1", 0, 300, 400, 50), v("Row2", 0, 350, 400, 50)])
+        let scroll = v(
+            "S", 0, 100, 400, 200, #""boundsOrigin": [0, 300]"#,
+            children: [v("Row1", 0, 300, 400, 50), v("Row2", 0, 350, 400, 50)])
         let s = try session(fixtureF([scroll]))
         let a = try s.hit(10, 120)
         #expect(a["view"] == "Row1")
@@ -139,7 +152,10 @@ struct HitTestTests {
     @Test("H5 / P4 a subview's part outside its superview is never hit, whatever clipsToBounds")
     func h5OutsideSuperviewP4() throws {
         for clips in ["false", "true"] {
-            let s = try session(fixtureF([v("P", 100, 100, 100, 100, "\"clipsToBounds\": \(clips)", children: [v("X", 50, 50, 100, 100)])]))
+            let s = try session(
+                fixtureF([
+                    v("P", 100, 100, 100, 100, "\"clipsToBounds\": \(clips)", children: [v("X", 50, 50, 100, 100)])
+                ]))
             #expect(try s.hit(180, 180)["view"] == "X")
             let a = try s.hit(220, 220)
             #expect(a["view"] == "R")
@@ -166,7 +182,9 @@ struct HitTestTests {
 
     @Test("H6 / P6 a pass-through overlay: subviews stay hittable, the views behind answer for it")
     func h6PassThroughP6() throws {
-        let overlay = v("Overlay", 0, 0, 400, 800, #""hitTest": {"mode": "passThroughSelf"}"#, children: [v("Chip", 10, 10, 50, 50)])
+        let overlay = v(
+            "Overlay", 0, 0, 400, 800, #""hitTest": {"mode": "passThroughSelf"}"#, children: [v("Chip", 10, 10, 50, 50)]
+        )
         let s = try session(fixtureF([v("Under", 0, 0, 400, 400), overlay]))
         let a = try s.hit(200, 200)
         #expect(a["view"] == "Under")
@@ -178,7 +196,9 @@ struct HitTestTests {
 
     @Test("H6 / P7 redirect when self: the named view becomes the touch's view even outside its bounds")
     func h6RedirectSelfP7() throws {
-        let cell = v("Cell", 0, 100, 400, 80, #""hitTest": {"redirect": {"to": "Scroll", "when": "self"}}"#, children: [v("Scroll", 100, 0, 200, 80)])
+        let cell = v(
+            "Cell", 0, 100, 400, 80, #""hitTest": {"redirect": {"to": "Scroll", "when": "self"}}"#,
+            children: [v("Scroll", 100, 0, 200, 80)])
         var s = try session(fixtureF([cell], rExtra: #""handles": {"touchesMoved": "handle"}"#))
         let a = try s.hit(20, 140)
         #expect(a["view"] == "Scroll")
@@ -193,7 +213,9 @@ struct HitTestTests {
 
     @Test("H6 redirect when nil: a cell claims points outside its bounds for its scroll view (seed 004 §4)")
     func h6RedirectNil() throws {
-        let cell = v("Cell", 0, 100, 200, 80, #""hitTest": {"redirect": {"to": "Scroll", "when": "nil"}}"#, children: [v("Scroll", 0, 0, 400, 80)])
+        let cell = v(
+            "Cell", 0, 100, 200, 80, #""hitTest": {"redirect": {"to": "Scroll", "when": "nil"}}"#,
+            children: [v("Scroll", 0, 0, 400, 80)])
         let s = try session(fixtureF([cell]))
         let a = try s.hit(300, 140)
         #expect(a["view"] == "Scroll")
@@ -206,7 +228,11 @@ struct HitTestTests {
 
     @Test("H6 never hides the whole subtree")
     func h6Never() throws {
-        let s = try session(fixtureF([v("Under", 0, 0, 400, 400), v("V", 0, 0, 200, 200, #""hitTest": {"mode": "never"}"#, children: [v("Child", 0, 0, 100, 100)])]))
+        let s = try session(
+            fixtureF([
+                v("Under", 0, 0, 400, 400),
+                v("V", 0, 0, 200, 200, #""hitTest": {"mode": "never"}"#, children: [v("Child", 0, 0, 100, 100)])
+            ]))
         let a = try s.hit(50, 50)
         #expect(a["view"] == "Under")
         #expect(visit(a, "V")?["reason"] == "never")
@@ -215,7 +241,8 @@ struct HitTestTests {
 
     @Test("H7 a disabled control ignores touches: the hit falls to what is behind it")
     func h7DisabledControl() throws {
-        var s = try session(fixtureF([v("Under", 0, 0, 400, 400), v("Btn", 0, 0, 100, 100, kind: "control", #""enabled": false"#)]))
+        var s = try session(
+            fixtureF([v("Under", 0, 0, 400, 400), v("Btn", 0, 0, 100, 100, kind: "control", #""enabled": false"#)]))
         let a = try s.hit(50, 50)
         #expect(a["view"] == "Under")
         #expect(visit(a, "Btn")?["reason"] == "disabled-control")
@@ -226,7 +253,11 @@ struct HitTestTests {
 
     @Test("H8 every visited view is explained with a result, a reason and a rule; hitTest has no side effects")
     func h8Explanation() throws {
-        let s = try session(fixtureF([v("Hidden", 0, 0, 400, 400, #""hidden": true"#), v("Off", 0, 0, 400, 400, #""userInteractionEnabled": false"#)]))
+        let s = try session(
+            fixtureF([
+                v("Hidden", 0, 0, 400, 400, #""hidden": true"#),
+                v("Off", 0, 0, 400, 400, #""userInteractionEnabled": false"#)
+            ]))
         let a = try s.hit(10, 10)
         #expect(a["view"] == "R")
         let visits = a["visited"]!.arrayValue!
@@ -244,7 +275,7 @@ struct HitTestTests {
     @Test("H2 a view controller's root view is asked at the controller's place among its parent's subviews")
     func h2ControllerRootViewOrder() throws {
         let child = #"{"id": "ChildVC", "kind": "viewController", "children": [\#(v("CV", 0, 0, 200, 200))]}"#
-        let s = try session(fixtureF([v("Back", 0, 0, 200, 200), child, ]))
+        let s = try session(fixtureF([v("Back", 0, 0, 200, 200), child]))
         #expect(try s.hit(50, 50)["view"] == "CV")
         let s2 = try session(fixtureF([child, v("Front", 0, 0, 200, 200)]))
         #expect(try s2.hit(50, 50)["view"] == "Front")
@@ -253,9 +284,12 @@ struct HitTestTests {
     @Test("H2 a window's own children: its views and its controller's root view asked front-most first")
     func h2WindowChildrenInOrder() throws {
         // Nothing presented, so the window's children are resolved as they are asked (K9 orders them otherwise).
-        let window = #"{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800], "children": [\#(v("Back", 0, 0, 400, 800)), {"id": "RVC", "kind": "viewController", "children": [\#(v("R", 0, 0, 200, 200))]}, \#(v("Front", 0, 0, 100, 100))]}"#
+        let window =
+            #"{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800], "children": [\#(v("Back", 0, 0, 400, 800)), {"id": "RVC", "kind": "viewController", "children": [\#(v("R", 0, 0, 200, 200))]}, \#(v("Front", 0, 0, 100, 100))]}"#
         let s = try session(#"{"id": "app", "kind": "application", "children": [\#(window)]}"#)
-        for (x, view, visited) in [(50.0, "Front", ["W", "Front"]), (150, "R", ["W", "Front", "R"]), (300, "Back", ["W", "Front", "R", "Back"])] {
+        for (x, view, visited) in [
+            (50.0, "Front", ["W", "Front"]), (150, "R", ["W", "Front", "R"]), (300, "Back", ["W", "Front", "R", "Back"])
+        ] {
             let a = try s.hit(x, x)
             #expect(a["view"] == .string(view))
             #expect(visitedIDs(a) == visited)
@@ -279,7 +313,9 @@ struct HitTestTests {
         #expect(trace["outcome"] == withoutTrace(reply))
         let asked = (trace["steps"]?.arrayValue ?? []).filter { $0["step"] == "hitTest" }
         #expect(asked.map { $0["id"]! } == ["W", "R", "A", "C", "E"])
-        #expect(asked.map { $0.setting("step", .null) } == (reply["visited"]?.arrayValue ?? []).map { $0.setting("step", .null) })
+        #expect(
+            asked.map { $0.setting("step", .null) }
+                == (reply["visited"]?.arrayValue ?? []).map { $0.setting("step", .null) })
         let nowhere = try s.hit(900, 900)
         #expect(nowhere["view"] == .null)
         #expect((nowhere["trace"]?["steps"]?.arrayValue ?? []).last?["reason"] == "no-hit")

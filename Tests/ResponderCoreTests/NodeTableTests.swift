@@ -1,7 +1,8 @@
-import Testing
-@testable import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderCore
 
 /// The world's node table behaves as a dictionary would, across chunk boundaries, and a copy
 /// is untouched by changes to the original.
@@ -51,17 +52,29 @@ import ResponderJSON
 
     /// A load's change lists every node of the new world, each after its parent (read from the table's slots).
     @Test func aLoadListsEveryNodeParentsFirst() throws {
-        func view(_ id: String, _ children: [JSON] = []) -> JSON { ["id": .string(id), "kind": "view", "children": .array(children)] }
-        let tree: JSON = ["id": "app", "kind": "application", "children": [
-            ["id": "w", "kind": "window", "children": [view("a", [view("a1"), view("a2", [view("a21")])]), view("b")]]]]
+        func view(_ id: String, _ children: [JSON] = []) -> JSON {
+            ["id": .string(id), "kind": "view", "children": .array(children)]
+        }
+        let tree: JSON = [
+            "id": "app", "kind": "application",
+            "children": [
+                [
+                    "id": "w", "kind": "window",
+                    "children": [view("a", [view("a1"), view("a2", [view("a21")])]), view("b")]
+                ]
+            ]
+        ]
         var state = SessionState()
-        let change = try state.load(tree: NodeTree(wire: tree, path: "tree"),
-                                    detached: [NodeTree(wire: view("d", [view("d1")]), path: "detached[0]")], limits: .default)
+        let change = try state.load(
+            tree: NodeTree(wire: tree, path: "tree"),
+            detached: [NodeTree(wire: view("d", [view("d1")]), path: "detached[0]")], limits: .default)
         let changed = change.batch.changed
         #expect(Set(changed) == Set(state.world.nodes.keys))
         #expect(changed.count == state.world.count)
         for (i, id) in changed.enumerated() {
-            if let parent = state.world[id]?.parent { #expect(changed.firstIndex(of: parent)! < i, "\(id) after \(parent)") }
+            if let parent = state.world[id]?.parent {
+                #expect(changed.firstIndex(of: parent)! < i, "\(id) after \(parent)")
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
-import ResponderJSON
 
 @Suite("Dispatch profile switches")
 struct ProfileTests {
@@ -12,11 +12,16 @@ struct ProfileTests {
         #expect(try profile("{}") == .uikit)
         #expect(try profile(#"{"name": "uikit"}"#) == .uikit)
         #expect(try Profile(json: Profile.uikit.json) == .uikit)
-        let custom = try profile(#"{"alphaBoundary": "exclusive", "nilTargetStart": "senderOnly", "controlSlop": 0, "noFirstResponder": "drop", "becomeOrder": "resignFirst", "touchOnRemoval": "drop"}"#)
+        let custom = try profile(
+            #"{"alphaBoundary": "exclusive", "nilTargetStart": "senderOnly", "controlSlop": 0, "noFirstResponder": "drop", "becomeOrder": "resignFirst", "touchOnRemoval": "drop"}"#
+        )
         #expect(custom != .uikit)
         #expect(try Profile(json: custom.json) == custom)
         #expect(Profile.uikit.json["controlSlop"] == 70)
-        for bad in [#"{"alphaBoundry": "exclusive"}"#, #"{"alphaBoundary": "maybe"}"#, #"{"name": "android"}"#, #"{"controlSlop": -1}"#, #"{"controlSlop": "70"}"#] {
+        for bad in [
+            #"{"alphaBoundry": "exclusive"}"#, #"{"alphaBoundary": "maybe"}"#, #"{"name": "android"}"#,
+            #"{"controlSlop": -1}"#, #"{"controlSlop": "70"}"#
+        ] {
             do {
                 _ = try profile(bad)
                 Issue.record("accepted \(bad)")
@@ -39,19 +44,26 @@ struct ProfileTests {
 
     @Test("A3 nilTargetStart senderOnly and firstResponderOnly")
     func nilTargetStart() throws {
-        let tree = fixtureF([v("P", 0, 0, 100, 100, #""handles": {"tap:": "handle"}"#, children: [button()]), v("TF", 0, 200, 100, 40, kind: "textField")], rvc: #""handles": {"tap:": "handle"}"#)
+        let tree = fixtureF(
+            [
+                v("P", 0, 0, 100, 100, #""handles": {"tap:": "handle"}"#, children: [button()]),
+                v("TF", 0, 200, 100, 40, kind: "textField")
+            ], rvc: #""handles": {"tap:": "handle"}"#)
         var sender = try session(tree, profile: profile(#"{"nilTargetStart": "senderOnly"}"#))
         _ = try sender.become("TF")
         #expect(try sender.sendAction(["action": "tap:", "target": nil, "sender": "Btn"]).result["by"] == "P")
         var frOnly = try session(tree, profile: profile(#"{"nilTargetStart": "firstResponderOnly"}"#))
-        #expect(try frOnly.sendAction(["action": "tap:", "target": nil, "sender": "Btn"]).result["visited"] == ["app", "AD"])
+        #expect(
+            try frOnly.sendAction(["action": "tap:", "target": nil, "sender": "Btn"]).result["visited"] == ["app", "AD"]
+        )
         _ = try frOnly.become("TF")
         #expect(try frOnly.sendAction(["action": "tap:", "target": nil, "sender": "Btn"]).result["by"] == "RVC")
     }
 
     @Test("T3 controlSlop 0: leaving the bounds at all is a drag exit")
     func controlSlop() throws {
-        var s = try session(fixtureF([v("Btn", 100, 100, 50, 50, kind: "control")]), profile: profile(#"{"controlSlop": 0}"#))
+        var s = try session(
+            fixtureF([v("Btn", 100, 100, 50, 50, kind: "control")]), profile: profile(#"{"controlSlop": 0}"#))
         _ = try s.phase("t", "began", 110, 110)
         #expect(strings(try s.phase("t", "moved", 149, 149)["controlEvents"]) == ["touchDragInside"])
         #expect(strings(try s.phase("t", "moved", 150, 150)["controlEvents"]) == ["touchDragExit", "touchDragOutside"])
@@ -60,7 +72,8 @@ struct ProfileTests {
 
     @Test("E3 noFirstResponder drop: the event is discarded and the trace says so")
     func noFirstResponderDrop() throws {
-        var s = try session(fixtureF(w: #""handles": {"motionBegan": "handle"}"#), profile: profile(#"{"noFirstResponder": "drop"}"#))
+        var s = try session(
+            fixtureF(w: #""handles": {"motionBegan": "handle"}"#), profile: profile(#"{"noFirstResponder": "drop"}"#))
         let d = try s.motion(["subtype": "shake", "phase": "began"])
         #expect(d.result["start"] == .null)
         #expect(d.result["handledBy"] == [])
@@ -88,7 +101,9 @@ struct ProfileTests {
 
     @Test("T6 touchOnRemoval drop: the touch vanishes without touchesCancelled")
     func touchOnRemovalDrop() throws {
-        var s = try session(fixtureF([v("V", 0, 0, 100, 100, #""handles": {"touchesCancelled": "handle"}"#)]), profile: profile(#"{"touchOnRemoval": "drop"}"#))
+        var s = try session(
+            fixtureF([v("V", 0, 0, 100, 100, #""handles": {"touchesCancelled": "handle"}"#)]),
+            profile: profile(#"{"touchOnRemoval": "drop"}"#))
         _ = try s.phase("t", "began", 10, 10)
         let c = try #require(try s.ops(#"{"op": "remove", "id": "V"}"#).consequences)
         #expect(steps(c, "deliver").isEmpty)

@@ -1,7 +1,7 @@
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
-import ResponderJSON
 
 @Suite("nextResponder (N1–N4)")
 struct ResponderChainTests {
@@ -14,8 +14,10 @@ struct ResponderChainTests {
 
     @Test("N2 / P19 a child controller hands on to the view holding its root view; presented → presenter")
     func n2Controllers() throws {
-        let childVC = #"{"id": "ChildVC", "kind": "viewController", "children": [\#(v("CV", 0, 0, 100, 100, children: [v("Btn", 0, 0, 50, 50, kind: "control")]))]}"#
-        let presented = #"{"id": "Modal", "kind": "viewController", "presentedBy": "RVC", "children": [\#(v("MV", 0, 0, 400, 800, children: [v("MB", 0, 0, 10, 10)]))]}"#
+        let childVC =
+            #"{"id": "ChildVC", "kind": "viewController", "children": [\#(v("CV", 0, 0, 100, 100, children: [v("Btn", 0, 0, 50, 50, kind: "control")]))]}"#
+        let presented =
+            #"{"id": "Modal", "kind": "viewController", "presentedBy": "RVC", "children": [\#(v("MV", 0, 0, 400, 800, children: [v("MB", 0, 0, 10, 10)]))]}"#
         let s = try session(fixtureF([v("Container", 0, 0, 200, 200, children: [childVC])]))
         #expect(try s.chain("Btn") == ["Btn", "CV", "ChildVC", "Container", "R", "RVC", "W", "app", "AD"])
         var s2 = s
@@ -36,13 +38,19 @@ struct ResponderChainTests {
         #expect(discards.first?["reason"] == "end-of-chain")
         #expect(discards.first?["rule"] == "N3")
         // Without an app delegate the chain ends at the application.
-        let bare = try session(#"{"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "frame": [0, 0, 10, 10]}]}"#)
+        let bare = try session(
+            #"{"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "frame": [0, 0, 10, 10]}]}"#
+        )
         #expect(try bare.chain("W") == ["W", "app"])
     }
 
     @Test("N4 nextResponder is computed at each hop from the current tree")
     func n4ComputedEachHop() throws {
-        var s = try session(fixtureF([v("P", 0, 0, 200, 200, children: [v("V", 0, 0, 100, 100)]), v("Q", 200, 0, 200, 200, #""handles": {"touchesMoved": "handle"}"#)]))
+        var s = try session(
+            fixtureF([
+                v("P", 0, 0, 200, 200, children: [v("V", 0, 0, 100, 100)]),
+                v("Q", 200, 0, 200, 200, #""handles": {"touchesMoved": "handle"}"#)
+            ]))
         #expect(try s.chain("V") == ["V", "P", "R", "RVC", "W", "app", "AD"])
         let began = try s.phase("t", "began", 10, 10)
         #expect(strings(began["visited"]) == ["V", "P", "R", "RVC", "W", "app", "AD"])
@@ -60,7 +68,8 @@ struct ResponderChainTests {
         let a = #"{"id": "VA", "kind": "viewController", "presentedBy": "VB", "children": [\#(v("MA", 0, 0, 10, 10))]}"#
         let b = #"{"id": "VB", "kind": "viewController", "presentedBy": "VA", "children": [\#(v("MB", 0, 0, 10, 10))]}"#
         var s = try session(fixtureF(windows: []))
-        _ = try s.ops(#"{"op": "insert", "parent": "W", "node": \#(a)}"#, #"{"op": "insert", "parent": "W", "node": \#(b)}"#)
+        _ = try s.ops(
+            #"{"op": "insert", "parent": "W", "node": \#(a)}"#, #"{"op": "insert", "parent": "W", "node": \#(b)}"#)
         #expect(try s.chain("MA") == ["MA", "VA", "VB"])
         let d = try s.tap(5, 5)
         #expect(steps(d, "discard").first?["reason"] == "cycle")
@@ -82,6 +91,8 @@ struct ResponderChainTests {
         #expect(trace["kind"] == "responderChain")
         #expect(trace["outcome"] == ["chain": ["R", "RVC", "W", "app", "AD"]])
         let hops = (trace["steps"]?.arrayValue ?? []).map { [$0["from"]!, $0["to"]!, $0["rule"]!] }
-        #expect(hops == [["R", "RVC", "N1"], ["RVC", "W", "N2"], ["W", "app", "N3"], ["app", "AD", "N3"], ["AD", nil, "N3"]])
+        #expect(
+            hops == [["R", "RVC", "N1"], ["RVC", "W", "N2"], ["W", "app", "N3"], ["app", "AD", "N3"], ["AD", nil, "N3"]]
+        )
     }
 }

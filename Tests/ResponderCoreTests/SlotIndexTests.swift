@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ResponderCore
 
 /// The node table's id index: open addressing whose removals shift entries back. Hashes are given
@@ -115,6 +116,6 @@ import Testing
     }
 }
 
-private extension NodeTable {
-    func contains(_ id: String) -> Bool { slot(of: id) != nil }
+extension NodeTable {
+    fileprivate func contains(_ id: String) -> Bool { slot(of: id) != nil }
 }

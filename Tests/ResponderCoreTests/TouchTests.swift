@@ -15,7 +15,8 @@ struct TouchTests {
 
     @Test("T1 / P8 a touch stays bound to its view after leaving it; no new hit test")
     func t1BoundForLifeP8() throws {
-        let handles = #""handles": {"touchesBegan": "handle", "touchesMoved": "handle", "touchesEnded": "handle", "touchesCancelled": "handle"}"#
+        let handles =
+            #""handles": {"touchesBegan": "handle", "touchesMoved": "handle", "touchesEnded": "handle", "touchesCancelled": "handle"}"#
         var s = try session(fixtureF([v("V", 100, 100, 50, 50, handles)]))
         let began = try s.phase("t", "began", 110, 110)
         #expect(began["view"] == "V")
@@ -34,7 +35,9 @@ struct TouchTests {
         #expect(wire(s.liveTouches) == [])
     }
 
-    @Test("T1 phases are checked: began twice is TOUCH_IN_USE, another client is TOUCH_IN_USE, unknown is TOUCH_NOT_FOUND")
+    @Test(
+        "T1 phases are checked: began twice is TOUCH_IN_USE, another client is TOUCH_IN_USE, unknown is TOUCH_NOT_FOUND"
+    )
     func t1LifecycleErrors() throws {
         var s = try session(fixtureF([v("V", 0, 0, 100, 100)]))
         _ = try s.phase("t", "began", 10, 10)
@@ -46,12 +49,22 @@ struct TouchTests {
         // A failing request changes nothing: the began before the bad entry is rolled back.
         let before = wire(s.liveTouches)
         expectError(.touchNotFound) {
-            _ = try s.touch(["touches": [["touch": "u", "phase": "began", "point": point(1, 1)], ["touch": "zz", "phase": "ended"]]], client: "c")
+            _ = try s.touch(
+                [
+                    "touches": [
+                        ["touch": "u", "phase": "began", "point": point(1, 1)], ["touch": "zz", "phase": "ended"]
+                    ]
+                ], client: "c")
         }
         #expect(wire(s.liveTouches) == before)
         expectError(.invalidParams) { _ = try s.touch(["touches": [["touch": "u", "phase": "began"]]], client: "c") }
-        expectError(.invalidParams) { _ = try s.touch(["touches": [["touch": "u", "phase": "hover", "point": point(1, 1)]]], client: "c") }
-        expectError(.invalidParams) { _ = try s.touch(["touches": [["touch": "u", "phase": "began", "point": point(1, 1), "force": 1]]], client: "c") }
+        expectError(.invalidParams) {
+            _ = try s.touch(["touches": [["touch": "u", "phase": "hover", "point": point(1, 1)]]], client: "c")
+        }
+        expectError(.invalidParams) {
+            _ = try s.touch(
+                ["touches": [["touch": "u", "phase": "began", "point": point(1, 1), "force": 1]]], client: "c")
+        }
     }
 
     @Test("T1 stationary touches are not delivered; integer touch ids work")
@@ -81,7 +94,10 @@ struct TouchTests {
 
     @Test("T2 / P10 a handler without super stops the phase there")
     func t2WithoutSuperP10() throws {
-        var s = try session(fixtureF([v("V", 0, 0, 100, 100)], rvc: #""handles": {"touchesBegan": "handle"}"#, ad: #""handles": {"touchesBegan": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [v("V", 0, 0, 100, 100)], rvc: #""handles": {"touchesBegan": "handle"}"#,
+                ad: #""handles": {"touchesBegan": "handle"}"#))
         let d = try s.touch(["touches": [["touch": "t", "phase": "began", "point": point(10, 10)]]], client: "c")
         let began = d.result["deliveries"]![0]!
         #expect(strings(began["visited"]) == ["V", "R", "RVC"])
@@ -92,7 +108,10 @@ struct TouchTests {
 
     @Test("T2 / P11 a handler that calls super handles and passes on: RVC then AD")
     func t2WithSuperP11() throws {
-        var s = try session(fixtureF([v("V", 0, 0, 100, 100)], rvc: #""handles": {"touchesBegan": "handle+super"}"#, ad: #""handles": {"touchesBegan": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [v("V", 0, 0, 100, 100)], rvc: #""handles": {"touchesBegan": "handle+super"}"#,
+                ad: #""handles": {"touchesBegan": "handle"}"#))
         let d = try s.touch(["touches": [["touch": "t", "phase": "began", "point": point(10, 10)]]], client: "c")
         let began = d.result["deliveries"]![0]!
         #expect(strings(began["visited"]) == ["V", "R", "RVC", "W", "app", "AD"])
@@ -103,7 +122,8 @@ struct TouchTests {
 
     @Test("T3 / P12 a button keeps its touches: touchDown and touchUpInside fire, RVC never sees them")
     func t3ButtonP12() throws {
-        var s = try session(fixtureF([v("Btn", 100, 100, 50, 50, kind: "control")], rvc: #""handles": {"touchesBegan": "handle"}"#))
+        var s = try session(
+            fixtureF([v("Btn", 100, 100, 50, 50, kind: "control")], rvc: #""handles": {"touchesBegan": "handle"}"#))
         let d = try s.tap(110, 110)
         let deliveries = d.result["deliveries"]!.arrayValue!
         #expect(strings(deliveries[0]["visited"]) == ["Btn"])
@@ -137,7 +157,8 @@ struct TouchTests {
 
     @Test("T3 a control's own override without super stops the touch with no control events")
     func t3ControlOverride() throws {
-        var s = try session(fixtureF([v("Btn", 0, 0, 50, 50, kind: "control", #""handles": {"touchesBegan": "handle"}"#)]))
+        var s = try session(
+            fixtureF([v("Btn", 0, 0, 50, 50, kind: "control", #""handles": {"touchesBegan": "handle"}"#)]))
         let began = try s.phase("t", "began", 10, 10)
         #expect(strings(began["handledBy"]) == ["Btn"])
         #expect(strings(began["controlEvents"]) == [])
@@ -145,8 +166,15 @@ struct TouchTests {
 
     @Test("T4 without multipleTouchEnabled a view gets only the first touch until it ends")
     func t4MultipleTouch() throws {
-        var s = try session(fixtureF([v("V", 0, 0, 200, 200, #""handles": {"touchesBegan": "handle", "touchesEnded": "handle"}"#)]))
-        let d = try s.touch(["touches": [["touch": "a", "phase": "began", "point": point(10, 10)], ["touch": "b", "phase": "began", "point": point(50, 50)]]], client: "c")
+        var s = try session(
+            fixtureF([v("V", 0, 0, 200, 200, #""handles": {"touchesBegan": "handle", "touchesEnded": "handle"}"#)]))
+        let d = try s.touch(
+            [
+                "touches": [
+                    ["touch": "a", "phase": "began", "point": point(10, 10)],
+                    ["touch": "b", "phase": "began", "point": point(50, 50)]
+                ]
+            ], client: "c")
         let entries = d.result["deliveries"]!.arrayValue!
         #expect(entries[0]["view"] == "V")
         #expect(entries[1]["view"] == .null)
@@ -166,7 +194,8 @@ struct TouchTests {
     @Test("T5 exclusiveTouch: an exclusive view tracking a touch blocks the window, and waits for others")
     func t5ExclusiveTouch() throws {
         let views = [v("X", 0, 0, 100, 100, #""exclusiveTouch": true"#), v("Y", 200, 0, 100, 100)]
-        let other = #"{"id": "W2", "kind": "window", "windowLevel": 1, "frame": [0, 600, 400, 200], "children": [\#(v("Z", 0, 0, 100, 100))]}"#
+        let other =
+            #"{"id": "W2", "kind": "window", "windowLevel": 1, "frame": [0, 600, 400, 200], "children": [\#(v("Z", 0, 0, 100, 100))]}"#
         var s = try session(fixtureF(views, windows: [other]))
         _ = try s.phase("x", "began", 10, 10)
         let y = try s.phase("y", "began", 210, 10)
@@ -188,7 +217,12 @@ struct TouchTests {
 
     @Test("T6 a touch whose view leaves the window gets touchesCancelled up its remaining chain")
     func t6CancelOnRemoval() throws {
-        var s = try session(fixtureF([v("P", 0, 0, 200, 200, #""handles": {"touchesCancelled": "handle"}"#, children: [v("V", 0, 0, 100, 100)])]))
+        var s = try session(
+            fixtureF([
+                v(
+                    "P", 0, 0, 200, 200, #""handles": {"touchesCancelled": "handle"}"#,
+                    children: [v("V", 0, 0, 100, 100)])
+            ]))
         _ = try s.phase("t", "began", 10, 10)
         let change = try s.ops(#"{"op": "remove", "id": "P"}"#)
         let c = try #require(change.consequences)
@@ -215,7 +249,13 @@ struct TouchTests {
 
     @Test("T6 a control tracking a removed touch sends touchCancel")
     func t6ControlCancel() throws {
-        var s = try session(fixtureF([v("Btn", 0, 0, 50, 50, kind: "control", #""targets": [{"event": "touchCancel", "action": "cancelled:", "target": "RVC"}]"#)], rvc: #""handles": {"cancelled:": "handle"}"#))
+        var s = try session(
+            fixtureF(
+                [
+                    v(
+                        "Btn", 0, 0, 50, 50, kind: "control",
+                        #""targets": [{"event": "touchCancel", "action": "cancelled:", "target": "RVC"}]"#)
+                ], rvc: #""handles": {"cancelled:": "handle"}"#))
         _ = try s.phase("t", "began", 10, 10)
         let c = try #require(try s.ops(#"{"op": "remove", "id": "Btn"}"#).consequences)
         #expect(steps(c, "controlEvent").map { $0["event"]!.stringValue! } == ["touchCancel"])

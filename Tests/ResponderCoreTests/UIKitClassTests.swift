@@ -1,7 +1,7 @@
 import ResponderCore
+import ResponderJSON
 import ResponderProtocol
 import Testing
-import ResponderJSON
 
 /// `id.field` → new value for every `change` step (K3–K8), in order.
 func changes<O>(_ d: Traced<O>) -> [String] {
@@ -23,7 +23,9 @@ let rvcActions = #""handles": {"tapped:": "handle", "primary:": "handle", "chang
 
 @Suite("UIKit's own classes (K1–K10)")
 struct UIKitClassTests {
-    @Test("K1 a button on an image view: hit without a class (wrong), the touch lands behind with UIImageView, baseClass too")
+    @Test(
+        "K1 a button on an image view: hit without a class (wrong), the touch lands behind with UIImageView, baseClass too"
+    )
     func K1_imageViewTakesNoTouchesByDefault() throws {
         func world(_ iv: String) throws -> SessionState {
             try session(fixtureF([v("IV", 0, 0, 200, 200, iv, children: [v("B", 10, 10, 100, 44, kind: "control")])]))
@@ -49,7 +51,8 @@ struct UIKitClassTests {
 
     @Test("K1 the class a node behaves as follows updates of class and baseClass, and their reset to null")
     func K1_behavesAsFollowsClassUpdates() throws {
-        var s = try session(fixtureF([v("IV", 0, 0, 200, 200, "", children: [v("B", 10, 10, 100, 44, kind: "control")])]))
+        var s = try session(
+            fixtureF([v("IV", 0, 0, 200, 200, "", children: [v("B", 10, 10, 100, 44, kind: "control")])]))
         #expect(try s.hit(20, 20)["view"] == "B")
         _ = try s.ops(#"{"op": "update", "id": "IV", "set": {"class": "UIImageView"}}"#)
         #expect(try s.hit(20, 20)["view"] == "R")
@@ -59,14 +62,17 @@ struct UIKitClassTests {
         #expect(try s.hit(20, 20)["view"] == "R")
         _ = try s.ops(#"{"op": "update", "id": "IV", "set": {"baseClass": null}}"#)
         #expect(try s.hit(20, 20)["view"] == "B")
-        _ = try s.ops(#"{"op": "update", "id": "IV", "set": {"class": "UIImageView"}}"#, #"{"op": "update", "id": "IV", "set": {"class": null}}"#)
+        _ = try s.ops(
+            #"{"op": "update", "id": "IV", "set": {"class": "UIImageView"}}"#,
+            #"{"op": "update", "id": "IV", "set": {"class": null}}"#)
         #expect(try s.hit(20, 20)["view"] == "B", "null restores the kind's class, UIView")
     }
 
     @Test("K2 primaryActionTriggered: never sent by a class-less control, sent with touchUpInside by a UIButton")
     func K2_buttonSendsPrimaryActionTriggered() throws {
         func world(_ cls: String) throws -> SessionState {
-            let targets = #""targets": [{"event": "primaryActionTriggered", "action": "primary:"}, {"event": "touchUpInside", "action": "tapped:"}]"#
+            let targets =
+                #""targets": [{"event": "primaryActionTriggered", "action": "primary:"}, {"event": "touchUpInside", "action": "tapped:"}]"#
             return try session(fixtureF([v("B", 10, 10, 100, 44, kind: "control", cls + targets)], rvc: rvcActions))
         }
         var plain = try world("")
@@ -78,10 +84,14 @@ struct UIKitClassTests {
         #expect(button.world.revision == plain.world.revision)  // a button changes no field
     }
 
-    @Test("K3 a UISwitch toggles `on` at touch-up inside, sends valueChanged then primaryActionTriggered; published as one batch")
+    @Test(
+        "K3 a UISwitch toggles `on` at touch-up inside, sends valueChanged then primaryActionTriggered; published as one batch"
+    )
     func K3_switchTogglesOnTap() throws {
-        let targets = #""targets": [{"event": "primaryActionTriggered", "action": "primary:"}, {"event": "valueChanged", "action": "changed:"}]"#
-        var s = try session(fixtureF([v("SW", 10, 10, 51, 31, kind: "control", #""class": "UISwitch", "# + targets)], rvc: rvcActions))
+        let targets =
+            #""targets": [{"event": "primaryActionTriggered", "action": "primary:"}, {"event": "valueChanged", "action": "changed:"}]"#
+        var s = try session(
+            fixtureF([v("SW", 10, 10, 51, 31, kind: "control", #""class": "UISwitch", "# + targets)], rvc: rvcActions))
         #expect(written(s, "SW")["on"] == false)
         let revision = s.world.revision
         let d = try s.tap(20, 20)
@@ -101,18 +111,31 @@ struct UIKitClassTests {
         #expect(changes(try s.tap(20, 20)) == ["SW.on=false"])
     }
 
-    @Test("K4 a UISlider tracks only from its thumb; valueChanged on each move while continuous, once at touch-up otherwise")
+    @Test(
+        "K4 a UISlider tracks only from its thumb; valueChanged on each move while continuous, once at touch-up otherwise"
+    )
     func K4_sliderThumbTracking() throws {
         let slider = #""class": "UISlider", "targets": [{"event": "valueChanged", "action": "changed:"}]"#
         var s = try session(fixtureF([v("SL", 0, 100, 400, 40, kind: "control", slider)], rvc: rvcActions))
         // value 0: the thumb is at the left end; a touch at x 300 is far from it (beyond the slop): no tracking.
-        let off = try s.touches([("a", "began", 300, 120, nil), ("a", "moved", 350, 120, nil), ("a", "ended", 350, 120, nil)])
+        let off = try s.touches([
+            ("a", "began", 300, 120, nil), ("a", "moved", 350, 120, nil), ("a", "ended", 350, 120, nil)
+        ])
         #expect(changes(off).isEmpty && sentActions(off).isEmpty)
-        let on = try s.touches([("b", "began", 10, 120, nil), ("b", "moved", 110, 120, nil), ("b", "moved", 210, 120, nil), ("b", "ended", 210, 120, nil)])
+        let on = try s.touches([
+            ("b", "began", 10, 120, nil), ("b", "moved", 110, 120, nil), ("b", "moved", 210, 120, nil),
+            ("b", "ended", 210, 120, nil)
+        ])
         #expect(changes(on) == ["SL.value=0.25", "SL.value=0.5"])
         #expect(sentActions(on) == ["changed:(valueChanged)", "changed:(valueChanged)"])
-        var discrete = try session(fixtureF([v("SL", 0, 100, 400, 40, kind: "control", slider + #", "continuous": false, "maximumValue": 4"#)], rvc: rvcActions))
-        let d = try discrete.touches([("b", "began", 10, 120, nil), ("b", "moved", 110, 120, nil), ("b", "moved", 210, 120, nil), ("b", "ended", 210, 120, nil)])
+        var discrete = try session(
+            fixtureF(
+                [v("SL", 0, 100, 400, 40, kind: "control", slider + #", "continuous": false, "maximumValue": 4"#)],
+                rvc: rvcActions))
+        let d = try discrete.touches([
+            ("b", "began", 10, 120, nil), ("b", "moved", 110, 120, nil), ("b", "moved", 210, 120, nil),
+            ("b", "ended", 210, 120, nil)
+        ])
         #expect(changes(d) == ["SL.value=1", "SL.value=2"])
         #expect(sentActions(d) == ["changed:(valueChanged)"] && d.outcome.deliveries.last?.actions.count == 1)
     }
@@ -120,10 +143,14 @@ struct UIKitClassTests {
     @Test("K5 a UISegmentedControl selects the tapped segment; a UIStepper steps within its bounds")
     func K5_segmentedControlAndStepper() throws {
         let changed = #""targets": [{"event": "valueChanged", "action": "changed:"}]"#
-        var s = try session(fixtureF([
-            v("SEG", 0, 0, 300, 30, kind: "control", #""class": "UISegmentedControl", "numberOfSegments": 3, "selectedSegmentIndex": 0, "# + changed),
-            v("ST", 0, 100, 100, 30, kind: "control", #""class": "UIStepper", "maximumValue": 1, "# + changed),
-        ], rvc: rvcActions))
+        var s = try session(
+            fixtureF(
+                [
+                    v(
+                        "SEG", 0, 0, 300, 30, kind: "control",
+                        #""class": "UISegmentedControl", "numberOfSegments": 3, "selectedSegmentIndex": 0, "# + changed),
+                    v("ST", 0, 100, 100, 30, kind: "control", #""class": "UIStepper", "maximumValue": 1, "# + changed)
+                ], rvc: rvcActions))
         let seg = try s.tap(250, 10)
         #expect(changes(seg) == ["SEG.selectedSegmentIndex=2"] && sentActions(seg) == ["changed:(valueChanged)"])
         let same = try s.tap(260, 10)
@@ -134,10 +161,21 @@ struct UIKitClassTests {
         #expect(changes(try s.tap(20, 110)) == ["ST.value=0"])  // the − half
     }
 
-    @Test("K6 paste: unavailable for a custom class (wrong for a text field), available for a UITextField; the commands edit")
+    @Test(
+        "K6 paste: unavailable for a custom class (wrong for a text field), available for a UITextField; the commands edit"
+    )
     func K6_editingCommands() throws {
-        func world(_ cls: String, text: String = "hello world", range: String = "[0, 5]", app: String = #""pasteboard": "big ""#) throws -> SessionState {
-            var s = try session(fixtureF([v("TF", 0, 0, 300, 40, kind: "textField", cls + #""text": "\#(text)", "selectedRange": \#(range)"#)], app: app))
+        func world(
+            _ cls: String, text: String = "hello world", range: String = "[0, 5]",
+            app: String = #""pasteboard": "big ""#
+        ) throws -> SessionState {
+            var s = try session(
+                fixtureF(
+                    [
+                        v(
+                            "TF", 0, 0, 300, 40, kind: "textField",
+                            cls + #""text": "\#(text)", "selectedRange": \#(range)"#)
+                    ], app: app))
             _ = try s.become(["session": "s", "id": "TF"])
             return s
         }
@@ -145,34 +183,46 @@ struct UIKitClassTests {
             try s.canPerformAction(["session": "s", "action": .string(action)])["available"] == true
         }
         // Before: a class the engine does not know implements nothing (and the fields are not allowed on it).
-        var custom = try session(fixtureF([v("TF", 0, 0, 300, 40, kind: "textField", #""class": "MyField""#)], app: #""pasteboard": "x""#))
+        var custom = try session(
+            fixtureF([v("TF", 0, 0, 300, 40, kind: "textField", #""class": "MyField""#)], app: #""pasteboard": "x""#))
         _ = try custom.become(["session": "s", "id": "TF"])
         #expect(try !available(custom, "paste:"))
         // After: a text field (its kind's class, or baseClass) implements them with UIKit's conditions.
         var s = try world(#""class": "MyField", "baseClass": "UITextField", "#)
-        #expect(try available(s, "paste:") && available(s, "copy:") && available(s, "cut:") && available(s, "delete:") && available(s, "selectAll:"))
+        #expect(
+            try available(s, "paste:") && available(s, "copy:") && available(s, "cut:") && available(s, "delete:")
+                && available(s, "selectAll:"))
         #expect(try !available(s, "select:"))  // the selection is not empty
         #expect(try !available(world("", app: ""), "paste:"))  // an empty pasteboard
         #expect(try !available(world("", range: "[3, 0]"), "copy:"))
-        #expect(try !available(world(#""editable": false, "#), "paste:") && available(world(#""editable": false, "#), "copy:"))
+        #expect(
+            try !available(world(#""editable": false, "#), "paste:")
+                && available(world(#""editable": false, "#), "copy:"))
         #expect(try !available(world(#""secureTextEntry": true, "#), "copy:"))
         #expect(try !available(world("", range: "[0, 11]"), "selectAll:"))
         #expect(try !available(world("", text: "", range: "[0, 0]"), "select:"))
         // Performing them: cut, paste, select, selectAll, copy, delete.
         let cut = try s.sendAction(["session": "s", "action": "cut:"])
         #expect(changes(cut) == ["app.pasteboard=\"hello\"", "TF.text=\" world\"", "TF.selectedRange=[0,0]"])
-        #expect(changes(try s.sendAction(["session": "s", "action": "paste:"])) == ["TF.text=\"hello world\"", "TF.selectedRange=[5,0]"])
+        #expect(
+            changes(try s.sendAction(["session": "s", "action": "paste:"])) == [
+                "TF.text=\"hello world\"", "TF.selectedRange=[5,0]"
+            ])
         #expect(changes(try s.sendAction(["session": "s", "action": "select:"])) == ["TF.selectedRange=[0,5]"])
         #expect(changes(try s.sendAction(["session": "s", "action": "selectAll:"])) == ["TF.selectedRange=[0,11]"])
         _ = try s.sendAction(["session": "s", "action": "copy:"])
         #expect(written(s, "app")["pasteboard"] == "hello world")
-        #expect(changes(try s.sendAction(["session": "s", "action": "delete:"])) == ["TF.text=\"\"", "TF.selectedRange=[0,0]"])
+        #expect(
+            changes(try s.sendAction(["session": "s", "action": "delete:"])) == [
+                "TF.text=\"\"", "TF.selectedRange=[0,0]"
+            ])
         // A node's own `handles` override the built-in method.
         var own = try world(#""handles": {"paste:": "handle"}, "#)
         #expect(changes(try own.sendAction(["session": "s", "action": "paste:"])).isEmpty)
     }
 
-    @Test("K7 resignFirstResponder with a nil target resigns the first responder; becomeFirstResponder is an action too")
+    @Test(
+        "K7 resignFirstResponder with a nil target resigns the first responder; becomeFirstResponder is an action too")
     func K7_builtInResponderActions() throws {
         var s = try session(fixtureF([v("TF", 0, 0, 300, 40, kind: "textField")], rvc: rvcActions))
         // Without a first responder the walk starts at the application, which implements it and resigns nothing.
@@ -191,16 +241,24 @@ struct UIKitClassTests {
         _ = try s.become(["session": "s", "id": "TF"])
         let unknown = try s.sendAction(["session": "s", "action": "endEditingNow:"])
         #expect(unknown.result["performed"] == false && s.keyFR == "TF")
-        #expect(try s.sendAction(["session": "s", "action": "resignFirstResponder"]).result["by"] == "TF" && s.keyFR == .null)
+        #expect(
+            try s.sendAction(["session": "s", "action": "resignFirstResponder"]).result["by"] == "TF"
+                && s.keyFR == .null)
         // A veto (canPerformAction refusing) passes it on, as for any action (A4).
-        var vetoed = try session(fixtureF([v("TF", 0, 0, 300, 40, kind: "textField", #""vetoes": ["resignFirstResponder"]"#)]))
+        var vetoed = try session(
+            fixtureF([v("TF", 0, 0, 300, 40, kind: "textField", #""vetoes": ["resignFirstResponder"]"#)]))
         _ = try vetoed.become(["session": "s", "id": "TF"])
-        #expect(try vetoed.sendAction(["session": "s", "action": "resignFirstResponder"]).result["by"] == "R" && vetoed.keyFR == "TF")
+        #expect(
+            try vetoed.sendAction(["session": "s", "action": "resignFirstResponder"]).result["by"] == "R"
+                && vetoed.keyFR == "TF")
     }
 
     static let content = v("C", 0, 0, 400, 2000, handlesAll)
 
-    func scroll(_ extra: String = "", cls: String = #""class": "UIScrollView", "contentSize": [400, 1000], "#, children: [String] = [content]) throws -> SessionState {
+    func scroll(
+        _ extra: String = "", cls: String = #""class": "UIScrollView", "contentSize": [400, 1000], "#,
+        children: [String] = [content]
+    ) throws -> SessionState {
         try session(fixtureF([v("S", 0, 0, 400, 400, cls + extra + #""clipsToBounds": true"#, children: children)]))
     }
 
@@ -210,7 +268,9 @@ struct UIKitClassTests {
         let before = try plain.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05)])
         #expect(viewMessages(before, "C") == ["touchesBegan", "touchesMoved"] && changes(before).isEmpty)
         var s = try scroll()
-        let d = try s.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05), ("t", "moved", 200, -900, 0.1)])
+        let d = try s.touches([
+            ("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05), ("t", "moved", 200, -900, 0.1)
+        ])
         #expect(transitions(d) == ["S.pan:possible→began", "S.pan:began→changed"])
         #expect(changes(d) == ["S.boundsOrigin=[0,50]", "S.boundsOrigin=[0,600]"])  // 1000 − 400 at most
         #expect(viewMessages(d, "C").isEmpty)  // the pan began before scrollDelay: the content never saw it
@@ -229,7 +289,8 @@ struct UIKitClassTests {
         #expect(viewMessages(hold, "C").isEmpty)
         let later = try s.advance(to: 1.15)
         #expect(viewMessages(later, "C") == ["touchesBegan"])
-        #expect(later.trace.steps.contains { if case .release(_, _, nil, .k8) = $0 { return true } else { return false } })
+        #expect(
+            later.trace.steps.contains { if case .release(_, _, nil, .k8) = $0 { return true } else { return false } })
         var immediate = try scroll(#""delaysContentTouches": false, "#)
         #expect(viewMessages(try immediate.touches([("c", "began", 100, 100, 0)]), "C") == ["touchesBegan"])
     }
@@ -237,7 +298,8 @@ struct UIKitClassTests {
     @Test("K8 UITableView, UICollectionView and UITextView are scroll views: each has its built-in pan, and scrolls")
     func K8_scrollViewSubclasses() throws {
         for (cls, kind) in [("UITableView", "view"), ("UICollectionView", "view"), ("UITextView", "textView")] {
-            var s = try session(fixtureF([v("S", 0, 0, 400, 400, kind: kind, #""class": "\#(cls)", "contentSize": [400, 1000]"#)]))
+            var s = try session(
+                fixtureF([v("S", 0, 0, 400, 400, kind: kind, #""class": "\#(cls)", "contentSize": [400, 1000]"#)]))
             #expect(s.recognizers.map(\.recognizer) == ["S.pan"], "\(cls)")
             let d = try s.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05)])
             #expect(changes(d) == ["S.boundsOrigin=[0,50]"], "\(cls)")
@@ -247,34 +309,54 @@ struct UIKitClassTests {
         #expect(changes(try off.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05)])).isEmpty)
     }
 
-    @Test("K8 a scroll view whose content fits its bounds has nothing to scroll: its pan fails, the content gets the drag")
+    @Test(
+        "K8 a scroll view whose content fits its bounds has nothing to scroll: its pan fails, the content gets the drag"
+    )
     func K8_contentThatFitsDoesNotScroll() throws {
         var fits = try scroll(cls: #""class": "UIScrollView", "contentSize": [400, 400], "#)
-        let d = try fits.touches([("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05), ("t", "ended", 200, 250, 0.05)])
-        #expect(gestureSteps(d).first.map { "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue) \($0.reason!.rawValue)" } == "S.pan failed K8 cannot-scroll")
+        let d = try fits.touches([
+            ("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05), ("t", "ended", 200, 250, 0.05)
+        ])
+        #expect(
+            gestureSteps(d).first.map {
+                "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue) \($0.reason!.rawValue)"
+            } == "S.pan failed K8 cannot-scroll")
         #expect(changes(d).isEmpty && viewMessages(d, "C") == ["touchesBegan", "touchesMoved", "touchesEnded"])
         var wide = try scroll(cls: #""class": "UIScrollView", "contentSize": [800, 400], "#)
         let across = try wide.touches([("t", "began", 300, 300, 0), ("t", "moved", 250, 300, 0.05)])
         #expect(changes(across) == ["S.boundsOrigin=[50,0]"])  // one axis that scrolls is enough
     }
 
-    @Test("K8 G10 a button in a scroll view keeps its quick tap from a tap recognizer further up, though its touchesBegan came late")
+    @Test(
+        "K8 G10 a button in a scroll view keeps its quick tap from a tap recognizer further up, though its touchesBegan came late"
+    )
     func K8_G10_buttonInScrollViewKeepsItsTap() throws {
         let button = v("B", 0, 200, 400, 200, kind: "control", #""class": "UIButton""#)
-        let scrollView = v("S", 0, 0, 400, 400, #""class": "UIScrollView", "contentSize": [400, 1000], "clipsToBounds": true"#, children: [button])
+        let scrollView = v(
+            "S", 0, 0, 400, 400, #""class": "UIScrollView", "contentSize": [400, 1000], "clipsToBounds": true"#,
+            children: [button])
         var s = try session(fixtureF([scrollView], rExtra: recognizers(rec("tap1", "tap")), rvc: rvcHandles))
         let tap = try s.touches([("a", "began", 100, 300, 0), ("a", "ended", 100, 300, 0.05)])
         #expect(tap.outcome.deliveries[0].heldBy == ["S.pan"])
-        #expect(gestureSteps(tap).contains { $0.recognizer == "tap1" && $0.to == .failed && $0.rule == .g10 && $0.by == "B" })
+        #expect(
+            gestureSteps(tap).contains {
+                $0.recognizer == "tap1" && $0.to == .failed && $0.rule == .g10 && $0.by == "B"
+            })
         #expect(!gestureSteps(tap).contains { $0.recognizer == "tap1" && $0.to == .recognized })
         #expect(Set(controlEvents(tap)) == ["touchDown", "touchUpInside", "primaryActionTriggered"])
         // Without the scroll view's delay the same holds (G10 as before): the delay changes nothing for the button.
-        var plain = try session(fixtureF([v("S", 0, 0, 400, 400, children: [button])], rExtra: recognizers(rec("tap1", "tap")), rvc: rvcHandles))
+        var plain = try session(
+            fixtureF(
+                [v("S", 0, 0, 400, 400, children: [button])], rExtra: recognizers(rec("tap1", "tap")), rvc: rvcHandles))
         let direct = try plain.touches([("a", "began", 100, 300, 0), ("a", "ended", 100, 300, 0.05)])
-        #expect(gestureSteps(direct).first.map { "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue)" } == "tap1 failed G10")
+        #expect(
+            gestureSteps(direct).first.map { "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue)" }
+                == "tap1 failed G10")
     }
 
-    @Test("K8 canCancelContentTouches: the pan cancels content that tracks the touch, fails when it may not, and a control keeps its touch")
+    @Test(
+        "K8 canCancelContentTouches: the pan cancels content that tracks the touch, fails when it may not, and a control keeps its touch"
+    )
     func K8_canCancelContentTouches() throws {
         var s = try scroll()
         _ = try s.touches([("a", "began", 100, 300, 0)])
@@ -299,16 +381,19 @@ struct UIKitClassTests {
     func K8_builtInPanIDIsReserved() throws {
         var s = try scroll()
         expectError(.duplicateID) {
-            _ = try s.ops(#"{"op": "update", "id": "C", "set": {"gestureRecognizers": [{"id": "S.pan", "kind": "tap"}]}}"#)
+            _ = try s.ops(
+                #"{"op": "update", "id": "C", "set": {"gestureRecognizers": [{"id": "S.pan", "kind": "tap"}]}}"#)
         }
     }
 
     static func presented(_ style: String, presentedFirst: Bool = true) -> String {
         let tf = v("TF", 0, 0, 300, 40, kind: "textField", #""handles": {"save:": "handle"}"#)
-        let pvc = #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC"\#(style.isEmpty ? "" : #", "modalPresentationStyle": "\#(style)""#), "handles": {"save:": "handle"}, "children": [\#(v("P", 0, 100, 400, 700, children: [v("PB", 0, 0, 100, 44, kind: "control", #""class": "UIButton", "targets": [{"event": "touchUpInside", "action": "save:"}]"#)]))]}"#
+        let pvc =
+            #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC"\#(style.isEmpty ? "" : #", "modalPresentationStyle": "\#(style)""#), "handles": {"save:": "handle"}, "children": [\#(v("P", 0, 100, 400, 700, children: [v("PB", 0, 0, 100, 44, kind: "control", #""class": "UIButton", "targets": [{"event": "touchUpInside", "action": "save:"}]"#)]))]}"#
         let rvc = #"{"id": "RVC", "kind": "viewController", "children": [\#(v("R", 0, 0, 400, 800, children: [tf]))]}"#
         let children = presentedFirst ? [pvc, rvc] : [rvc, pvc]
-        return #"{"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800], "children": [\#(children.joined(separator: ", "))]}]}"#
+        return
+            #"{"id": "app", "kind": "application", "children": [{"id": "W", "kind": "window", "key": true, "frame": [0, 0, 400, 800], "children": [\#(children.joined(separator: ", "))]}]}"#
     }
 
     @Test("K9 a presented controller's view is hit-tested in front of its presenter's, whatever the tree order")
@@ -321,20 +406,26 @@ struct UIKitClassTests {
         #expect(try session(Self.presented("", presentedFirst: false)).hit(50, 500)["view"] == "P")
         // Before: the same view in the same place of the tree, not a presented controller's, is behind R.
         let plain = Self.presented("", presentedFirst: true).replacingOccurrences(
-            of: #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC", "handles": {"save:": "handle"}, "children": ["#, with: "")
-            .replacingOccurrences(of: #"]}]}, {"id": "RVC""#, with: #"]}, {"id": "RVC""#)
+            of:
+                #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC", "handles": {"save:": "handle"}, "children": ["#,
+            with: ""
+        )
+        .replacingOccurrences(of: #"]}]}, {"id": "RVC""#, with: #"]}, {"id": "RVC""#)
         let sibling = try session(plain)
         #expect(sibling.world["P"] != nil && sibling.world["PVC"] == nil)
         #expect(try sibling.hit(50, 500)["view"] == "R")
     }
 
-    @Test("K9 fullScreen takes the presenter's views out of the window: F6 resigns its text field, hit-testing skips them; pageSheet keeps them")
+    @Test(
+        "K9 fullScreen takes the presenter's views out of the window: F6 resigns its text field, hit-testing skips them; pageSheet keeps them"
+    )
     func K9_fullScreenTakesPresenterOut() throws {
         func world(_ style: String) throws -> (SessionState, TreeChange) {
             var s = try session(Self.presented("", presentedFirst: false))
             _ = try s.ops(#"{"op": "remove", "id": "PVC"}"#)
             _ = try s.become(["session": "s", "id": "TF"])
-            let pvc = #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC", "modalPresentationStyle": "\#(style)", "handles": {"save:": "handle"}, "children": [\#(v("P", 0, 100, 400, 700, children: [v("PB", 0, 0, 100, 44, kind: "control", #""class": "UIButton", "targets": [{"event": "touchUpInside", "action": "save:"}]"#)]))]}"#
+            let pvc =
+                #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC", "modalPresentationStyle": "\#(style)", "handles": {"save:": "handle"}, "children": [\#(v("P", 0, 100, 400, 700, children: [v("PB", 0, 0, 100, 44, kind: "control", #""class": "UIButton", "targets": [{"event": "touchUpInside", "action": "save:"}]"#)]))]}"#
             let change = try s.ops(#"{"op": "insert", "parent": "W", "node": \#(pvc)}"#)
             return (s, change)
         }
@@ -350,7 +441,8 @@ struct UIKitClassTests {
         #expect(full.keyFR == .null)
         #expect(try full.tap(20, 110).outcome.deliveries.last?.actions.first?.by == "PVC")
         let hit = try full.hit(50, 50)  // above P: R is out of the window
-        #expect(hit["view"] == "W" && visit(hit, "R")?["reason"] == "presented-over" && visit(hit, "R")?["rule"] == "K9")
+        #expect(
+            hit["view"] == "W" && visit(hit, "R")?["reason"] == "presented-over" && visit(hit, "R")?["rule"] == "K9")
         #expect(try full.become(["session": "s", "id": "TF"]).result["reason"] == "not-in-window")
         // Every other style keeps the presenter's views and its first responder, as pageSheet does.
         for style in ["pageSheet", "formSheet", "overFullScreen", "overCurrentContext"] {
@@ -386,30 +478,42 @@ struct UIKitClassTests {
             (v("X", 0, 0, 1, 1, kind: "control", #""class": "UIButton", "on": true"#), "on"),
             (v("X", 0, 0, 1, 1, kind: "control", #""class": "UISlider", "value": 2"#), "value"),
             (v("X", 0, 0, 1, 1, kind: "control", #""class": "UIStepper", "stepValue": 0"#), "stepValue"),
-            (v("X", 0, 0, 1, 1, kind: "control", #""class": "UISegmentedControl", "selectedSegmentIndex": 0"#), "selectedSegmentIndex"),
+            (
+                v("X", 0, 0, 1, 1, kind: "control", #""class": "UISegmentedControl", "selectedSegmentIndex": 0"#),
+                "selectedSegmentIndex"
+            ),
             (v("X", 0, 0, 1, 1, kind: "textField", #""text": "ab", "selectedRange": [1, 2]"#), "selectedRange"),
             (v("X", 0, 0, 1, 1, #""class": "UIScrollView", "contentSize": [-1, 0]"#), "contentSize"),
-            (v("X", 0, 0, 1, 1, #""animating": {"allow": true}"#), "animating.allow"),
+            (v("X", 0, 0, 1, 1, #""animating": {"allow": true}"#), "animating.allow")
         ]
         for (node, field) in cases {
             let e = error(node)
-            #expect(e?.name == .invalidNode && e?.detail("field") == .string("tree.children[1].children[0].children[0].children[0].\(field)"), "\(node): \(String(describing: e))")
+            #expect(
+                e?.name == .invalidNode
+                    && e?.detail("field") == .string("tree.children[1].children[0].children[0].children[0].\(field)"),
+                "\(node): \(String(describing: e))")
         }
         var s = try session(fixtureF([v("SW", 0, 0, 50, 30, kind: "control", #""class": "UISwitch", "on": true"#)]))
         func field(_ op: String) -> JSON? {
-            do { _ = try s.ops(op) } catch let e as RPCError { return e.name == .invalidNode ? e.detail("field") : nil } catch {}
+            do { _ = try s.ops(op) } catch let e as RPCError {
+                return e.name == .invalidNode ? e.detail("field") : nil
+            } catch {}
             return nil
         }
         #expect(field(#"{"op": "update", "id": "SW", "set": {"class": "UIButton"}}"#) == "ops[0].set.on")  // a button has no `on`
         #expect(field(#"{"op": "update", "id": "SW", "set": {"on": 1}}"#) == "ops[0].set.on")
         #expect(field(#"{"op": "update", "id": "app", "set": {"pasteboard": 3}}"#) == "ops[0].set.pasteboard")
-        #expect(field(#"{"op": "update", "id": "RVC", "set": {"modalPresentationStyle": "sideways"}}"#) == "ops[0].set.modalPresentationStyle")
+        #expect(
+            field(#"{"op": "update", "id": "RVC", "set": {"modalPresentationStyle": "sideways"}}"#)
+                == "ops[0].set.modalPresentationStyle")
         // Without a class nothing new is written; a switch writes its effective `on`.
         let plain = written(try session(fixtureF([v("V", 0, 0, 1, 1), v("T", 0, 0, 1, 1, kind: "textField")])), "R")
         for key in ["on", "text", "selectedRange", "contentSize", "baseClass", "animating"] {
             #expect(plain["children"]?[0]?[key] == nil && plain["children"]?[1]?[key] == nil)
         }
         #expect(written(s, "SW")["on"] == true && written(s, "app")["pasteboard"] == nil)
-        #expect(written(try session(fixtureF([v("SW", 0, 0, 50, 30, kind: "control", #""class": "UISwitch""#)])), "SW")["on"] == false)
+        #expect(
+            written(try session(fixtureF([v("SW", 0, 0, 50, 30, kind: "control", #""class": "UISwitch""#)])), "SW")[
+                "on"] == false)
     }
 }

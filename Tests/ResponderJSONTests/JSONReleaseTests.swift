@@ -1,10 +1,13 @@
 import Testing
+
 @testable import ResponderJSON
 
 /// Every check runs on a thread with a 512 KiB stack (`ThreadWithStack`), where freeing even a few thousand
 /// levels recursively would crash the run: passing proves that parsing, holding and freeing are iterative.
 @Suite struct JSONReleaseTests {
-    static func nestedArrays(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+    static func nestedArrays(_ depth: Int) -> String {
+        String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    }
     static func nestedObjects(_ depth: Int) -> String {
         String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
     }
@@ -53,13 +56,13 @@ import Testing
             let depth = 200_000
             let deep = Self.nestedArrays(depth)
             let failures = [
-                deep + "x",                                   // a whole deep document, then text after it
-                "[" + deep + ",",                            // a deep element in an open array
-                "[" + deep + " 1]",                          // … then a missing comma
+                deep + "x",  // a whole deep document, then text after it
+                "[" + deep + ",",  // a deep element in an open array
+                "[" + deep + " 1]",  // … then a missing comma
                 #"{"a":"# + Self.nestedObjects(depth) + #","b":tru"#,  // a deep member in an open object
-                #"{"a":"# + deep + #","b""#,                 // … then a key without a value
+                #"{"a":"# + deep + #","b""#,  // … then a key without a value
                 "[" + deep + "," + String(repeating: "[", count: depth),  // a deep sibling of unclosed frames
-                "[" + deep + "," + Self.nestedArrays(depth + 10) + "]",  // past the limit beside a deep sibling
+                "[" + deep + "," + Self.nestedArrays(depth + 10) + "]"  // past the limit beside a deep sibling
             ]
             for (i, text) in failures.enumerated() {
                 let maxDepth = i == failures.count - 1 ? depth + 5 : JSONCodec.defaultMaxDepth

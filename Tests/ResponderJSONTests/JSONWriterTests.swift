@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ResponderJSON
 
 /// The writer stores through pointers into room made ahead and keeps its commas in bits: these pin the
@@ -72,9 +73,11 @@ import Testing
     }
 
     @Test func integersAndFractionsReadBackExactly() throws {
-        let values: [Double] = [0, 9, 10, -1, -9, -10, 99, 100, 123_456_789, -987_654_321, 999_999_999_999_999,
-                                -999_999_999_999_999, 1e15, 0.5, -2.25, 1e-7, .greatestFiniteMagnitude, -0.0,
-                                -.leastNonzeroMagnitude, -2.2250738585072014e-308, 4_503_599_627_370_497]
+        let values: [Double] = [
+            0, 9, 10, -1, -9, -10, 99, 100, 123_456_789, -987_654_321, 999_999_999_999_999,
+            -999_999_999_999_999, 1e15, 0.5, -2.25, 1e-7, .greatestFiniteMagnitude, -0.0,
+            -.leastNonzeroMagnitude, -2.2250738585072014e-308, 4_503_599_627_370_497
+        ]
         var w = JSONWriter(reservingCapacity: 2)
         w.beginArray()
         for v in values { w.number(v) }
@@ -90,7 +93,9 @@ import Testing
     /// Members written through a cursor (one capacity check for all) are the text the writer's own calls give,
     /// after a member already there (the comma) and across growth from a tiny buffer, escapes and numbers included.
     @Test func cursorMembersAreTheWritersText() {
-        let strings = ["", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "a\"b", "tab\there", String(repeating: "é", count: 40)]
+        let strings = [
+            "", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "a\"b", "tab\there", String(repeating: "é", count: 40)
+        ]
         let numbers: [Double] = [0, -345, 550.25, 1e-7, -0.0, 123_456_789_012]
         for s in strings {
             for n in numbers {
@@ -120,7 +125,8 @@ import Testing
         w.endObject()
         // Copied alone, and after a member of its own (which needs the comma).
         w.beginObject(); w.copyMembers(members); w.endObject()
-        w.beginObject(); w.key(static: "step"); w.string("x"); w.copyMembers(members); w.copyMembers(start..<start); w.endObject()
+        w.beginObject(); w.key(static: "step"); w.string("x"); w.copyMembers(members); w.copyMembers(start..<start);
+        w.endObject()
         w.endArray()
         #expect(text(&w) == #"[{"id":"a\"b","n":[1,2]},{"id":"a\"b","n":[1,2]},{"step":"x","id":"a\"b","n":[1,2]}]"#)
     }
@@ -134,11 +140,13 @@ import Testing
         ours.beginArray(); theirs.beginArray()
         var ranges: [Range<Int>] = []
         for id in ["a", "b\"c", "ddddddddddddddddddddddd"] {
-            let room = JSONCursor.memberRoom + JSONCursor.room(for: id) + 2 * JSONCursor.numberRoom + 3 + JSONCursor.memberRoom
-            ranges.append(ours.object(atMost: room) { c in
-                c.raw("\"id\":"); c.string(id)
-                c.raw(",\"point\":["); c.number(1.5); c.raw(","); c.number(-2); c.raw("]")
-            })
+            let room =
+                JSONCursor.memberRoom + JSONCursor.room(for: id) + 2 * JSONCursor.numberRoom + 3 + JSONCursor.memberRoom
+            ranges.append(
+                ours.object(atMost: room) { c in
+                    c.raw("\"id\":"); c.string(id)
+                    c.raw(",\"point\":["); c.number(1.5); c.raw(","); c.number(-2); c.raw("]")
+                })
             theirs.beginObject()
             theirs.key(static: "id"); theirs.string(id)
             theirs.key(static: "point"); theirs.beginArray(); theirs.number(1.5); theirs.number(-2); theirs.endArray()
@@ -149,13 +157,15 @@ import Testing
         ours.beginArray(); theirs.beginArray()
         for range in ranges {
             ours.object(prefix: #""step":"s","#, copying: range)
-            theirs.beginObject(); theirs.key(static: "step"); theirs.string("s"); theirs.copyMembers(range); theirs.endObject()
+            theirs.beginObject(); theirs.key(static: "step"); theirs.string("s"); theirs.copyMembers(range);
+            theirs.endObject()
         }
         ours.endArray(); theirs.endArray()
         // As a member's value too, after a key.
         ours.key(static: "last"); theirs.key(static: "last")
         ours.object(prefix: #""x":1,"#, copying: ranges[0])
-        theirs.beginObject(); theirs.key(static: "x"); theirs.number(1); theirs.copyMembers(ranges[0]); theirs.endObject()
+        theirs.beginObject(); theirs.key(static: "x"); theirs.number(1); theirs.copyMembers(ranges[0]);
+        theirs.endObject()
         ours.endObject(); theirs.endObject()
         let written = text(&ours)
         #expect(written == text(&theirs))
@@ -188,7 +198,8 @@ import Testing
                 let big = [UInt8](repeating: UInt8(ascii: "7"), count: 100_000 * round + 1)
                 w.raw(big)
                 w.endArray()
-                let expected = "[" + (0..<n).map { "\"r\(round)-\($0)\"" }.joined(separator: ",") + ","
+                let expected =
+                    "[" + (0..<n).map { "\"r\(round)-\($0)\"" }.joined(separator: ",") + ","
                     + String(repeating: "7", count: big.count) + "]"
                 #expect(w.bytes == Array(expected.utf8), "reserve \(reserve), round \(round)")
                 #expect(w.takeBytes() == Array(expected.utf8), "reserve \(reserve), round \(round)")
@@ -201,7 +212,8 @@ import Testing
             for _ in 0..<10 { w.copyMembers(members) }
             w.endObject()
             let member = #""a":""# + String(repeating: "x", count: 300) + "\""
-            #expect(w.takeBytes() == Array(("{" + Array(repeating: member, count: 11).joined(separator: ",") + "}").utf8))
+            #expect(
+                w.takeBytes() == Array(("{" + Array(repeating: member, count: 11).joined(separator: ",") + "}").utf8))
         }
     }
 
@@ -213,7 +225,8 @@ import Testing
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        let plain: [UInt8] = Array("abcXYZ019-_./: ".utf8) + [0x80, 0xC3, 0xA9, 0xFF, 0x7F, 0x20, 0x21, 0x23, 0x5B, 0x5D]
+        let plain: [UInt8] =
+            Array("abcXYZ019-_./: ".utf8) + [0x80, 0xC3, 0xA9, 0xFF, 0x7F, 0x20, 0x21, 0x23, 0x5B, 0x5D]
         let special: [UInt8] = [0x00, 0x01, 0x0A, 0x1F, 0x22, 0x5C]
         for n in 0...40 {
             for trial in 0..<60 {
@@ -223,7 +236,9 @@ import Testing
                 bytes.withUnsafeBufferPointer { b in
                     if n > 0 { #expect(JSONWriter.isClean(b.baseAddress!, n) == expected, "\(bytes)") }
                     var out = [UInt8](repeating: 0xEE, count: n + 1)
-                    out.withUnsafeMutableBufferPointer { o in if n > 0 { JSONWriter.copy(b.baseAddress!, n, to: o.baseAddress!) } }
+                    out.withUnsafeMutableBufferPointer { o in
+                        if n > 0 { JSONWriter.copy(b.baseAddress!, n, to: o.baseAddress!) }
+                    }
                     #expect(Array(out[0..<n]) == bytes && out[n] == 0xEE, "copy of \(n) bytes")
                 }
             }

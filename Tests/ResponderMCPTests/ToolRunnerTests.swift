@@ -4,6 +4,7 @@ import ResponderClient
 import ResponderProtocol
 import ResponderTestSupport
 import Testing
+
 @testable import ResponderMCP
 
 /// The MCP server's tools without the `responder` executable: ToolRunner over an EngineThread to a real

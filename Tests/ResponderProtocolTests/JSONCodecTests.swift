@@ -1,6 +1,7 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 @Suite struct JSONCodecTests {
     @Test func roundTripsEveryKindOfValue() throws {
@@ -14,8 +15,10 @@ import ResponderJSON
     /// Integers are read without text and strings without an escape straight from the bytes; both must
     /// give what the general path gives (Double's own parser, the escaped path).
     @Test func fastNumberAndStringPathsAgreeWithTheGeneralOnes() throws {
-        let numbers = ["0", "-0", "7", "-7", "123456789012345", "-123456789012345", "1234567890123456", "9007199254740993",
-                       "12.5", "1e3", "-0.25", "00", "-01"]
+        let numbers = [
+            "0", "-0", "7", "-7", "123456789012345", "-123456789012345", "1234567890123456", "9007199254740993",
+            "12.5", "1e3", "-0.25", "00", "-01"
+        ]
         for text in numbers {
             let parsed = try? JSONCodec.decode(text)
             if let expected = Double(text), !text.hasPrefix("00"), !text.hasPrefix("-01") {
@@ -26,7 +29,9 @@ import ResponderJSON
             }
         }
         #expect(try JSONCodec.decode(#""plain""#) == .string("plain"))
-        #expect(try JSONCodec.decode(#""a long string without any escape at all, é""#) == .string("a long string without any escape at all, é"))
+        #expect(
+            try JSONCodec.decode(#""a long string without any escape at all, é""#)
+                == .string("a long string without any escape at all, é"))
         #expect(try JSONCodec.decode(#""run then \"escape\" then run""#) == .string(#"run then "escape" then run"#))
         #expect(throws: JSONParseError.self) { try JSONCodec.decode([0x22, 0xFF, 0x22]) }  // invalid UTF-8
         #expect(throws: JSONParseError.self) { try JSONCodec.decode([0x22, 0x61, 0x0A, 0x22]) }  // control character
@@ -67,7 +72,8 @@ import ResponderJSON
 
 @Suite struct RPCEnvelopeTests {
     @Test func readsARequestAndItsParams() throws {
-        let r = try RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":7,"method":"tree.get","params":{"id":"x"}}"#.utf8)).get()
+        let r = try RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":7,"method":"tree.get","params":{"id":"x"}}"#.utf8))
+            .get()
         #expect(r.id == 7)
         #expect(r.method == "tree.get")
         #expect(r.params["id"] == "x")
@@ -97,7 +103,9 @@ import ResponderJSON
     @Test func paramReaderNamesUnknownAndMistypedFields() throws {
         var r = try ParamReader(["session": "s", "hiden": true])
         _ = try r.string("session")
-        do { try r.finish(); Issue.record("accepted an unknown field") } catch { #expect(error.detail("field") == "hiden") }
+        do { try r.finish(); Issue.record("accepted an unknown field") } catch {
+            #expect(error.detail("field") == "hiden")
+        }
         var t = try ParamReader(["id": 3])
         do { _ = try t.string("id"); Issue.record("accepted a number as a string") } catch {
             #expect(error.name == .invalidParams)

@@ -1,6 +1,7 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// The parser takes a known string when its bytes match one: a lookup must give exactly the string
 /// whose bytes were read, never a near one — the table compares two words and a length, not the bytes.
@@ -33,7 +34,10 @@ import ResponderJSON
                 changed[i] = UInt8(truncatingIfNeeded: Int(changed[i]) + 1 + Int(next() % 200))
                 if let s = lookup(changed) { #expect(Array(s.utf8) == changed, "\(word) → \(s)") }
             }
-            for more in [[UInt8(ascii: "x")] + bytes, bytes + [UInt8(ascii: "x")], Array(bytes.dropLast()), Array(bytes.dropFirst())] where !more.isEmpty {
+            for more in [
+                [UInt8(ascii: "x")] + bytes, bytes + [UInt8(ascii: "x")], Array(bytes.dropLast()),
+                Array(bytes.dropFirst())
+            ] where !more.isEmpty {
                 if let s = lookup(more) {
                     #expect(Array(s.utf8) == more, "\(word) → \(s)")
                     found += 1
@@ -45,11 +49,13 @@ import ResponderJSON
             let bytes = (0..<n).map { _ in UInt8(97 + next() % 26) }
             if let s = lookup(bytes) { #expect(Array(s.utf8) == bytes) }
         }
-        #expect(lookup(Array(String(repeating: "a", count: 17).utf8)) == nil, "longer than sixteen bytes: never looked up")
+        #expect(
+            lookup(Array(String(repeating: "a", count: 17).utf8)) == nil, "longer than sixteen bytes: never looked up")
     }
 
     @Test func parsedDocumentsAreTheSameWithKnownAndUnknownStrings() throws {
-        let text = #"{"jsonrpc":"2.0","id":7,"method":"hitTest","params":{"point":[1,2],"session":"demo","trace":"none","sessionX":"é","kind":"view"}}"#
+        let text =
+            #"{"jsonrpc":"2.0","id":7,"method":"hitTest","params":{"point":[1,2],"session":"demo","trace":"none","sessionX":"é","kind":"view"}}"#
         let json = try JSONCodec.decode(Array(text.utf8))
         #expect(json["method"] == "hitTest")
         #expect(json["params"]?["session"] == "demo")

@@ -1,6 +1,7 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// The shortcuts in reading and writing nodes give what the general paths give.
 @Suite struct NodeOutputTests {

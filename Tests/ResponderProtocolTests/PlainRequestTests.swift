@@ -1,6 +1,7 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// A small request is read from its bytes (`PlainRequest`) without a `JSON` tree. It may leave a body
 /// to `RPCRequest.parse`, but what it reads must be what that reader reads, and it must never accept a body that
@@ -12,7 +13,7 @@ import ResponderJSON
         #" { "method" : "event.tap" , "params" : { "point" : [ 1.5e2 , -3 ] , "trace" : "none" } , "id" : 12345678901234567890123 , "jsonrpc" : "2.0" } "#,
         #"{"jsonrpc":"2.0","id":null,"method":"session.list"}"#,
         #"{"jsonrpc":"2.0","id":-0,"method":"tree.apply","params":{"ops":[{"op":"update","id":"b","set":{"alpha":0.5,"hidden":false}}],"x":null}}"#,
-        #"{"jsonrpc":"2.0","id":1,"method":"m","extra":{"a":[[],{},[1,{"b":true}]]},"params":{"a":[]}}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"m","extra":{"a":[[],{},[1,{"b":true}]]},"params":{"a":[]}}"#
     ]
 
     /// What `RPCRequest.parse` makes of `body`, in the terms a plain request has.
@@ -26,7 +27,8 @@ import ResponderJSON
         guard let plain = PlainRequest.read(body) else { return true }
         guard let general = general(body), let params = try? plain.params.json() else { return false }
         return general.id.map { $0 == plain.id && $0.typeName == plain.id.typeName } ?? false
-            && general.idText == plain.idText && general.method == plain.method && general.params == JSONCodec.encode(params)
+            && general.idText == plain.idText && general.method == plain.method
+            && general.params == JSONCodec.encode(params)
     }
 
     @Test(arguments: common)
@@ -47,7 +49,7 @@ import ResponderJSON
         #"{"jsonrpc":"1.0","id":1,"method":"m"}"#,
         #"{"jsonrpc":"2.0","id":1,"method":"m"} x"#,
         #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":01}}"#,
-        #"{}"#, "", "[]",
+        #"{}"#, "", "[]"
     ])
     func anythingElseIsLeftToTheGeneralReader(_ text: String) {
         #expect(PlainRequest.read(Array(text.utf8)) == nil)
@@ -55,8 +57,9 @@ import ResponderJSON
 
     @Test func nestingBeyondTheLimitIsLeftToTheGeneralReader() {
         func body(_ depth: Int) -> [UInt8] {
-            Array((#"{"jsonrpc":"2.0","id":1,"method":"m","params":"# + String(repeating: #"{"a":"#, count: depth) + "1"
-                + String(repeating: "}", count: depth) + "}").utf8)
+            Array(
+                (#"{"jsonrpc":"2.0","id":1,"method":"m","params":"# + String(repeating: #"{"a":"#, count: depth) + "1"
+                    + String(repeating: "}", count: depth) + "}").utf8)
         }
         #expect(PlainRequest.read(body(PlainRequest.maxNesting)) != nil)
         #expect(PlainRequest.read(body(PlainRequest.maxNesting + 1)) == nil)
@@ -72,7 +75,9 @@ import ResponderJSON
         for text in Self.common {
             let body = Array(text.utf8)
             for i in body.indices {
-                var variants: [[UInt8]] = replacements.map { var b = body; b[i] = $0; return b }
+                var variants: [[UInt8]] = replacements.map {
+                    var b = body; b[i] = $0; return b
+                }
                 var deleted = body
                 deleted.remove(at: i)
                 variants.append(deleted)
@@ -110,9 +115,13 @@ import ResponderJSON
             case 2: return ["true", "false"][rng.below(2)]
             case 3: return "null"
             case 4: return "[" + ws() + value(depth + 1) + ws() + "," + ws() + value(depth + 1) + ws() + "]"
-            case 5: return "[" + ws() + (0..<rng.below(3)).map { _ in value(depth + 1) }.joined(separator: ws() + "," + ws()) + "]"
+            case 5:
+                return "[" + ws()
+                    + (0..<rng.below(3)).map { _ in value(depth + 1) }.joined(separator: ws() + "," + ws()) + "]"
             default:
-                return "{" + (0..<rng.below(3)).map { _ in ws() + "\"k\(rng.below(3))\"" + ws() + ":" + ws() + value(depth + 1) }.joined(separator: ",") + ws() + "}"
+                return "{"
+                    + (0..<rng.below(3)).map { _ in ws() + "\"k\(rng.below(3))\"" + ws() + ":" + ws() + value(depth + 1)
+                    }.joined(separator: ",") + ws() + "}"
             }
         }
         var members = ["\"jsonrpc\":" + ws() + "\"2.0\"", "\"method\":" + ws() + "\"m\(rng.below(3))\""]
@@ -122,7 +131,12 @@ import ResponderJSON
         case 2: members.append("\"id\":" + ws() + "null")
         default: break
         }
-        if rng.below(4) > 0 { members.append("\"params\":" + ws() + (rng.below(8) == 0 ? value(0) : "{" + ws() + "\"point\":[1,2]," + ws() + "\"v\":" + value(1) + "}")) }
+        if rng.below(4) > 0 {
+            members.append(
+                "\"params\":" + ws()
+                    + (rng.below(8) == 0
+                        ? value(0) : "{" + ws() + "\"point\":[1,2]," + ws() + "\"v\":" + value(1) + "}"))
+        }
         if rng.below(4) == 0 { members.append("\"other\":" + value(0)) }
         members.shuffle(using: &rng)
         return ws() + "{" + members.map { ws() + $0 + ws() }.joined(separator: ",") + "}" + ws()

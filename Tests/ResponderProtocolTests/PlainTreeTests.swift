@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// A large tree.load's tree is read from its text (`PlainTree`) without a `JSON` tree. It may
 /// leave a tree to the general reader (`NodeTree(wire:path:)`), but what it reads must be what that reader
@@ -33,7 +34,8 @@ import ResponderJSON
         return general(text) == plain
     }
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The example worlds' trees, as written (indented) and compact.
     static func exampleTrees() throws -> [[UInt8]] {
@@ -90,29 +92,40 @@ import ResponderJSON
             counter += 1
             var members = ["\"id\":\(ws())\"n\(counter)\"", "\"kind\":\(ws())\"\(kind)\""]
             if kind != "application" {
-                members.append("\"frame\":\(ws())[\(ws())\(number()),\(ws())\(number())\(ws()),\(size()),\(ws())\(size())\(ws())]")
+                members.append(
+                    "\"frame\":\(ws())[\(ws())\(number()),\(ws())\(number())\(ws()),\(size()),\(ws())\(size())\(ws())]")
             }
             if kind == "view" || kind == "control" {
                 if rng.next() % 3 == 0 { members.append("\"hidden\":\(rng.next() % 2 == 0 ? "true" : "false")") }
                 if rng.next() % 3 == 0 { members.append("\"alpha\":\(ws())0.5") }
                 if rng.next() % 5 == 0 { members.append("\"revision\":\(ws())7") }
-                if rng.next() % 5 == 0 { members.append("\"frame\":null".replacingOccurrences(of: "frame", with: "boundsOrigin")) }
+                if rng.next() % 5 == 0 {
+                    members.append("\"frame\":null".replacingOccurrences(of: "frame", with: "boundsOrigin"))
+                }
             }
             var children: [String] = []
             if depth < 4 {
                 let n = counter < nodes ? Int(rng.next() % 5) : 0
                 for _ in 0..<n where counter < nodes {
-                    children.append(node(kind: kind == "application" ? "window" : (rng.next() % 3 == 0 ? "control" : "view"), depth: depth + 1))
+                    children.append(
+                        node(
+                            kind: kind == "application" ? "window" : (rng.next() % 3 == 0 ? "control" : "view"),
+                            depth: depth + 1))
                 }
             }
             switch rng.next() % 4 {
             case 0: members.append("\"children\":\(ws())[\(children.joined(separator: ",\(ws())"))]")
             case 1 where children.isEmpty: members.append("\"children\":null")
-            case 1, 2: members.insert("\"children\":[\(ws())\(children.joined(separator: "\(ws()),"))\(ws())]", at: Int(rng.next() % UInt64(members.count + 1)))
+            case 1, 2:
+                members.insert(
+                    "\"children\":[\(ws())\(children.joined(separator: "\(ws()),"))\(ws())]",
+                    at: Int(rng.next() % UInt64(members.count + 1)))
             default: if !children.isEmpty { members.append("\"children\":[\(children.joined(separator: ","))]") }
             }
             // Any order: the general reader reads by key, and so must this one.
-            for i in members.indices.reversed() where i > 0 && rng.next() % 2 == 0 { members.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+            for i in members.indices.reversed() where i > 0 && rng.next() % 2 == 0 {
+                members.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+            }
             return "{\(ws())" + members.map { "\($0)\(ws())" }.joined(separator: ",\(ws())") + "}"
         }
         return Array(node(kind: "application", depth: 0).utf8)
@@ -174,7 +187,7 @@ import ResponderJSON
         #"{"id":"a","kind":"view","nope":1}"#,
         #"{"id":"a","kind":"view","children":{}}"#,
         #"{"id":"a","kind":"view","children":[1]}"#,
-        #"{}"#, #"[]"#, "",
+        #"{}"#, #"[]"#, ""
     ])
     func anythingElseIsLeftToTheGeneralReader(_ text: String) {
         #expect(Self.plain(Array(text.utf8)) == nil)
@@ -199,14 +212,18 @@ import ResponderJSON
         let standIn = Array(#"{"id":"app","kind":"application"}"#.utf8)
         let head = Array(#"{"jsonrpc":"2.0","id":12,"method":"tree.load","params":{"session":"s","tree":"#.utf8)
         let body = head + tree + Array(#","ifRevision":3},"extra":[1,{"a":null}]}"#.utf8)
-        let split = try #require(PlainTree.split(request: body, methods: ["tree.load"], standIn: standIn, maxDepth: 1000))
+        let split = try #require(
+            PlainTree.split(request: body, methods: ["tree.load"], standIn: standIn, maxDepth: 1000))
         #expect(split.tree == Self.general(tree))
         #expect(split.request == head + standIn + Array(#","ifRevision":3},"extra":[1,{"a":null}]}"#.utf8))
         // Not a tree.load, the tree twice, or nothing after the object but whitespace: the general reader's.
-        let other = Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "tree.load", with: "tree.get").utf8)
+        let other = Array(
+            String(decoding: body, as: UTF8.self).replacingOccurrences(of: "tree.load", with: "tree.get").utf8)
         #expect(PlainTree.split(request: other, methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
         let twice = head + tree + Array(#","tree":{"id":"x","kind":"application"}}}"#.utf8)
         #expect(PlainTree.split(request: twice, methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
-        #expect(PlainTree.split(request: body + Array(" x".utf8), methods: ["tree.load"], standIn: standIn, maxDepth: 1000) == nil)
+        #expect(
+            PlainTree.split(request: body + Array(" x".utf8), methods: ["tree.load"], standIn: standIn, maxDepth: 1000)
+                == nil)
     }
 }

@@ -1,19 +1,21 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// The quick readers of plain params give what the generic decoder gives, and leave everything else
 /// (which the generic decoder reads, or refuses naming the field) alone.
 @Suite struct QuickDecodingTests {
     static let plain: [JSON] = [
         ["point": [1, 2]], ["session": "demo", "point": [10.5, -3]], ["point": [0, 0], "trace": "none"],
-        ["trace": "full", "point": [1e3, 2], "session": "s"],
+        ["trace": "full", "point": [1e3, 2], "session": "s"]
     ]
     static let notPlain: [JSON] = [
         [:], ["point": [1]], ["point": [1, 2, 3]], ["point": ["1", 2]], ["point": [1, 2], "session": nil],
         ["point": [1, 2], "trace": "some"], ["point": [1, 2], "trace": nil], ["point": [1, 2], "extra": 1],
-        .object([("point", [1, 2]), ("point", [3, 4])]), ["point": [1, 2], "tapCount": 2], ["point": [1, 2], "dryRun": true],
-        ["point": [1, 2], "session": 5],
+        .object([("point", [1, 2]), ("point", [3, 4])]), ["point": [1, 2], "tapCount": 2],
+        ["point": [1, 2], "dryRun": true],
+        ["point": [1, 2], "session": 5]
     ]
 
     /// The params as a plain request carries them; nil when a plain request would not (then the engine reads
@@ -46,7 +48,9 @@ import ResponderJSON
             let generic = try WireDecoder.decode(FirstResponderRequest.self, from: params)
             #expect(quick.session == generic.session && quick.window == generic.window)
         }
-        for params: JSON in [["session": nil], ["window": 1], ["sesion": "typo"], .object([("window", "a"), ("window", "b")])] {
+        for params: JSON in [
+            ["session": nil], ["window": 1], ["sesion": "typo"], .object([("window", "a"), ("window", "b")])
+        ] {
             let text = try #require(Self.text(params))
             #expect(FirstResponderRequest(quick: text) == nil)
         }

@@ -1,6 +1,7 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// Enum cases written from tables made once (`QuotedCases`) are written as their raw values are.
 @Suite struct QuotedCasesTests {

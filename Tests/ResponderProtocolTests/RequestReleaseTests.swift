@@ -1,11 +1,14 @@
-import Testing
-@testable import ResponderProtocol
 import ResponderJSON
+import Testing
+
+@testable import ResponderProtocol
 
 /// A request's parts that may nest deeply are freed iteratively: each check runs on a thread with a 512 KiB
 /// stack (`ThreadWithStack`), where a recursive free of a few thousand levels would crash the run.
 @Suite struct RequestReleaseTests {
-    static func nestedArrays(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+    static func nestedArrays(_ depth: Int) -> String {
+        String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    }
 
     /// How many containers deep `value` goes along first elements and members, walked iteratively.
     static func depth(of value: JSON) -> Int {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ResponderProtocol
+import Testing
 
 /// docs/rules.md is the reference for the ids traces, tests and the CLI print: each `Rule` case has its entry
 /// there, and the page defines no id the engine does not have.
@@ -81,7 +81,9 @@ struct RuleDocumentTests {
         #expect(unknown.isEmpty, "docs/rules.md defines ids that are not Rule cases: \(unknown)")
         let repeated = Dictionary(grouping: document.ids, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
         #expect(repeated.isEmpty, "docs/rules.md defines these ids more than once: \(repeated)")
-        #expect(document.malformed.isEmpty, "headings in docs/rules.md that are not `### <id> — <title>` entries: \(document.malformed)")
+        #expect(
+            document.malformed.isEmpty,
+            "headings in docs/rules.md that are not `### <id> — <title>` entries: \(document.malformed)")
     }
 
     @Test("docs/rules.md lists the rules in the enum's order, each under its family's section")

@@ -1,27 +1,36 @@
 import Testing
+
 @testable import ResponderProtocol
 
 @Suite("Ids as written, notifications, error details (Protocol 1.7)")
 struct WireExactnessTests {
-    @Test("a numeric id's text is kept as written, the last of duplicate ids wins, other ids have no text",
-          arguments: ["1e999", "12345678901234567890123", "-0.0", "1E+3", "0.10000000000000000555"])
+    @Test(
+        "a numeric id's text is kept as written, the last of duplicate ids wins, other ids have no text",
+        arguments: ["1e999", "12345678901234567890123", "-0.0", "1E+3", "0.10000000000000000555"])
     func numericIDText(_ id: String) throws {
         let request = try RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#.utf8)).get()
         #expect(request.idText == Array(id.utf8))
         let later = try RPCRequest.parse(Array(#"{"id":\#(id),"jsonrpc":"2.0","method":"m","id":"s"}"#.utf8)).get()
         #expect(later.idText == nil && later.id == "s")
         // A nested "id" is not the request's.
-        let nested = try RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":"x","method":"m","params":{"id":7}}"#.utf8)).get()
+        let nested = try RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":"x","method":"m","params":{"id":7}}"#.utf8))
+            .get()
         #expect(nested.idText == nil)
     }
 
     @Test("a refused request keeps its numeric id's text; a notification with bad params is marked silent")
     func failures() {
-        guard case .failure(let bad) = RPCRequest.parse(Array(#"{"jsonrpc":"1.0","id":1e3,"method":"m"}"#.utf8)) else { Issue.record(); return }
+        guard case .failure(let bad) = RPCRequest.parse(Array(#"{"jsonrpc":"1.0","id":1e3,"method":"m"}"#.utf8)) else {
+            Issue.record(); return
+        }
         #expect(bad.idText == Array("1e3".utf8) && !bad.isNotification)
-        guard case .failure(let note) = RPCRequest.parse(Array(#"{"jsonrpc":"2.0","method":"m","params":[1]}"#.utf8)) else { Issue.record(); return }
+        guard case .failure(let note) = RPCRequest.parse(Array(#"{"jsonrpc":"2.0","method":"m","params":[1]}"#.utf8))
+        else { Issue.record(); return }
         #expect(note.isNotification)
-        guard case .failure(let asked) = RPCRequest.parse(Array(#"{"jsonrpc":"2.0","id":null,"method":"m","params":[1]}"#.utf8)) else { Issue.record(); return }
+        guard
+            case .failure(let asked) = RPCRequest.parse(
+                Array(#"{"jsonrpc":"2.0","id":null,"method":"m","params":[1]}"#.utf8))
+        else { Issue.record(); return }
         #expect(!asked.isNotification)
     }
 
@@ -44,7 +53,12 @@ struct WireExactnessTests {
             let e = RPCError.noNode(id, field: "ops[1].id")
             #expect(e.name == .invalidParams && e.detail("field") == "ops[1].id" && e.detail("id") == nil)
         }
-        let e = RPCError(.invalidNode, "m", [("field", ""), ("id", ""), ("parent", .string(String(repeating: "p", count: 300))), ("opIndex", 2)]).conformed
-        #expect(e.detail("field") == #""""# && e.detail("id") == nil && e.detail("parent") == nil && e.detail("opIndex") == 2)
+        let e = RPCError(
+            .invalidNode, "m",
+            [("field", ""), ("id", ""), ("parent", .string(String(repeating: "p", count: 300))), ("opIndex", 2)]
+        ).conformed
+        #expect(
+            e.detail("field") == #""""# && e.detail("id") == nil && e.detail("parent") == nil
+                && e.detail("opIndex") == 2)
     }
 }

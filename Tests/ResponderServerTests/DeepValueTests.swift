@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import ResponderClient
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// Deeply nested values end their life without recursion wherever they die: in the engine (whose thread has
 /// the default 8 MiB stack, where freeing 300,000 levels recursively would need about 50 MiB) and in the engine's
@@ -12,7 +13,8 @@ import ResponderJSON
 @Suite struct DeepValueTests {
     /// JSON nested `depth` levels: arrays, or objects when `objects`.
     static func nested(_ depth: Int, objects: Bool = false) -> String {
-        objects ? String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        objects
+            ? String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
             : String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
     }
 
@@ -43,13 +45,16 @@ import ResponderJSON
             return try dealer.receive().map { String(decoding: $0, as: UTF8.self) } ?? "(no reply)"
         }
         let cases: [(body: String, answer: String)] = [
-            (deep, "INVALID_REQUEST"),                                                        // not an object
-            (Self.request(1, "engine.info", params: deep), "INVALID_PARAMS"),                 // params not an object
+            (deep, "INVALID_REQUEST"),  // not an object
+            (Self.request(1, "engine.info", params: deep), "INVALID_PARAMS"),  // params not an object
             (Self.request(2, "engine.info", params: #"{"x":"# + deep + "}"), "INVALID_PARAMS"),  // an unknown param
-            (Self.request(3, "no.such", params: #"{"x":"# + Self.nested(300_000, objects: true) + "}"), "METHOD_NOT_FOUND"),
-            (Self.request(4, "engine.info", params: "{}") + deep, "PARSE_ERROR"),            // text after the request
+            (
+                Self.request(3, "no.such", params: #"{"x":"# + Self.nested(300_000, objects: true) + "}"),
+                "METHOD_NOT_FOUND"
+            ),
+            (Self.request(4, "engine.info", params: "{}") + deep, "PARSE_ERROR"),  // text after the request
             (#"{"jsonrpc":"2.0","id":5,"method":"engine.info","params":{"x":"# + deep, "PARSE_ERROR"),  // cut short
-            (#"{"jsonrpc":"2.0","junk":"# + deep + #","id":6,"method":"engine.info","params":{}}"#, #""protocol""#),
+            (#"{"jsonrpc":"2.0","junk":"# + deep + #","id":6,"method":"engine.info","params":{}}"#, #""protocol""#)
         ]
         for (body, answer) in cases {
             let text = try reply(body)
@@ -70,7 +75,9 @@ import ResponderJSON
         }
         // Recognizers are typed (G1–G11): a member they do not have is INVALID_NODE naming it, however deep its value.
         let recognizers = #"[{"id":"g","kind":"tap","deep":"# + Self.nested(300_000) + "}]"
-        let insert = #"{"ops":[{"op":"insert","parent":"R","node":{"id":"G","kind":"view","gestureRecognizers":"# + recognizers + "}}]}"
+        let insert =
+            #"{"ops":[{"op":"insert","parent":"R","node":{"id":"G","kind":"view","gestureRecognizers":"# + recognizers
+            + "}}]}"
         let rejected = try reply(1, "tree.apply", insert)
         #expect(rejected.contains(#""INVALID_NODE""#) && rejected.contains(#"ops[0].node.gestureRecognizers[0].deep"#))
         #expect(try reply(2, "tree.get", #"{"id":"G"}"#).contains(#""NODE_NOT_FOUND""#))
@@ -94,13 +101,14 @@ import ResponderJSON
         #expect(outcome == .success(true))
     }
 
-
     /// Runs `body` on a thread with a 512 KiB stack and waits for it.
     static func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> Result<T, SmallStackError> {
         let result = LockedBox<Result<T, SmallStackError>>(.failure(SmallStackError(description: "did not run")))
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            do { result.set(.success(try body())) } catch { result.set(.failure(SmallStackError(description: "\(error)"))) }
+            do { result.set(.success(try body())) } catch {
+                result.set(.failure(SmallStackError(description: "\(error)")))
+            }
             done.signal()
         }
         thread.stackSize = 512 << 10

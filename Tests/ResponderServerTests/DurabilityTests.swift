@@ -1,15 +1,19 @@
 import Foundation
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
-import Testing
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// The state store on its own (the engine's restarts are tested against the real binary in
 /// Tests/python/test_durability.py and test_kill9.py).
 @Suite struct DurabilityTests {
     static func world() throws -> World {
-        let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ResponderServerTests/DurabilityTests.swift", with: "Protocol/examples/demo-world.json"), encoding: .utf8)
+        let text = try String(
+            contentsOfFile: #filePath.replacingOccurrences(
+                of: "Tests/ResponderServerTests/DurabilityTests.swift", with: "Protocol/examples/demo-world.json"),
+            encoding: .utf8)
         let file = try WireDecoder.decode(WorldFile.self, from: try JSONCodec.decode(text))
         var world = World()
         try world.load(tree: file.tree, detached: file.detached ?? [])
@@ -21,23 +25,34 @@ import ResponderJSON
     @Test func aSnapshotReadsBackAsTheSameWorldNodeRevisionsIncluded() throws {
         var world = try Self.world()
         _ = try world.apply([try Self.op(["op": "update", "id": "title", "set": ["alpha": 0.5]])])
-        _ = try world.apply([try Self.op(["op": "insert", "parent": .null, "node": ["id": "loose", "kind": "view", "frame": [0, 0, 1, 1],
-                                                                   "children": [["id": "inner", "kind": "textField", "frame": [0, 0, 1, 1]]]]])])
+        _ = try world.apply([
+            try Self.op([
+                "op": "insert", "parent": .null,
+                "node": [
+                    "id": "loose", "kind": "view", "frame": [0, 0, 1, 1],
+                    "children": [["id": "inner", "kind": "textField", "frame": [0, 0, 1, 1]]]
+                ]
+            ])
+        ])
         _ = try world.apply([try Self.op(["op": "move", "id": "button", "parent": "header", "index": 0])])
         let (tree, detached) = WorldSnapshot.encode(world)
         let back = try WorldSnapshot.decode(tree: tree, detached: detached, revision: world.revision)
         // As a client sees it (K1: whether userInteractionEnabled was set or is the class default is not
         // promised through logged batches; the effective value is, README "Durability").
         #expect(back.encoded() == world.encoded() && back.encodedDetached() == world.encodedDetached())
-        #expect(back["card"]?.revision == 2 && back["title"]?.revision == 3 && back["button"]?.revision == 5 && back.revision == 5)
+        #expect(
+            back["card"]?.revision == 2 && back["title"]?.revision == 3 && back["button"]?.revision == 5
+                && back.revision == 5)
         #expect(back.recognizer("cardHold")?.view == "card")
     }
 
     @Test func aLoggedBatchReplaysToTheSameWorld() throws {
         var world = try Self.world()
         var replayed = world
-        let ops = [try Self.op(["op": "update", "id": "card", "set": ["hidden": true]]),
-                   try Self.op(["op": "remove", "id": "title"])]
+        let ops = [
+            try Self.op(["op": "update", "id": "card", "set": ["hidden": true]]),
+            try Self.op(["op": "remove", "id": "title"])
+        ]
         _ = try world.apply(ops)
         _ = try replayed.apply(try WorldSnapshot.ops(WorldSnapshot.encode(ops: ops)))
         #expect(replayed == world)
@@ -52,9 +67,15 @@ import ResponderJSON
         try store.commit()
         var batches = 0
         for i in 0..<400 {
-            let ops = [try Self.op(["op": "update", "id": "title", "set": ["annotations": ["n": .string(String(repeating: "x", count: 1000) + "\(i)")]]])]
+            let ops = [
+                try Self.op([
+                    "op": "update", "id": "title",
+                    "set": ["annotations": ["n": .string(String(repeating: "x", count: 1000) + "\(i)")]]
+                ])
+            ]
             let change = try host.state.apply(ops, ifRevision: nil, limits: .default)
-            try store.save(host, records: [.apply(revision: change.batch.revision, ops: WorldSnapshot.encode(ops: ops))])
+            try store.save(
+                host, records: [.apply(revision: change.batch.revision, ops: WorldSnapshot.encode(ops: ops))])
             try store.commit()
             batches = try store.batches("s", after: 0).count
         }
@@ -74,8 +95,15 @@ import ResponderJSON
     /// it must read back as what it was written from, and be what the Codable encoding writes.
     @Test func progressWrittenByHandIsTheCodableText() throws {
         var world = try Self.world()
-        _ = try world.apply([try Self.op(["op": "insert", "parent": "app", "node": ["id": "second", "kind": "window", "frame": [0, 0, 100, 100],
-                                                                                 "children": [["id": "field2", "kind": "textField", "frame": [0, 0, 50, 20]]]]])])
+        _ = try world.apply([
+            try Self.op([
+                "op": "insert", "parent": "app",
+                "node": [
+                    "id": "second", "kind": "window", "frame": [0, 0, 100, 100],
+                    "children": [["id": "field2", "kind": "textField", "frame": [0, 0, 50, 20]]]
+                ]
+            ])
+        ])
         var profile = Profile.uikit
         profile.controlSlop = 12.5
         profile.alphaBoundary = .exclusive
@@ -98,7 +126,9 @@ import ResponderJSON
             #expect(read.worldBeforeFirstEvent == host.worldBeforeFirstEvent && read.owner == host.ownerToken)
             // Byte for byte where the encoder's order is known: it writes a dictionary in its hash order.
             if host.state.durableParts.firstResponders.count <= 1 {
-                #expect(byHand == codable, "\(String(decoding: byHand, as: UTF8.self))\n!= \(String(decoding: codable, as: UTF8.self))")
+                #expect(
+                    byHand == codable,
+                    "\(String(decoding: byHand, as: UTF8.self))\n!= \(String(decoding: codable, as: UTF8.self))")
             }
         }
     }
@@ -109,8 +139,12 @@ import ResponderJSON
         let first = try StateStore(directory: dir, durability: .full)
         defer { first.close() }
         #expect(throws: EngineError.self) { _ = try StateStore(directory: dir, durability: .normal) }
-        #expect(StateDirectory.defaultPath(name: "x", environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/responder/x")
-        #expect(StateDirectory.defaultPath(name: "x", environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/responder/x")
+        #expect(
+            StateDirectory.defaultPath(name: "x", environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])
+                == "/s/responder/x")
+        #expect(
+            StateDirectory.defaultPath(name: "x", environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/state/responder/x")
     }
 }
 
@@ -124,14 +158,21 @@ import ResponderJSON
             if !(values[name]?.contains(v) ?? false) { values[name, default: []].append(v) }
         }
         for name in ["demo-world.json", "p13-world.json"] {
-            let text = try String(contentsOfFile: #filePath.replacingOccurrences(of: "Tests/ResponderServerTests/DurabilityTests.swift", with: "Protocol/examples/\(name)"), encoding: .utf8)
+            let text = try String(
+                contentsOfFile: #filePath.replacingOccurrences(
+                    of: "Tests/ResponderServerTests/DurabilityTests.swift", with: "Protocol/examples/\(name)"),
+                encoding: .utf8)
             let file = try WireDecoder.decode(WorldFile.self, from: try JSONCodec.decode(text))
             var world = World()
             try world.load(tree: file.tree, detached: file.detached ?? [])
             var stack = [try JSONCodec.decode(world.encoded())]
             while let node = stack.popLast() {
                 for (key, value) in node.objectMembers ?? [] {
-                    if key == "children" { stack.append(contentsOf: value.arrayValue ?? []) } else if !NodeField.isStructural(key) { note(key, value) }
+                    if key == "children" {
+                        stack.append(contentsOf: value.arrayValue ?? [])
+                    } else if !NodeField.isStructural(key) {
+                        note(key, value)
+                    }
                 }
             }
         }
@@ -144,21 +185,28 @@ import ResponderJSON
 
     /// One node of `kind` and `className` with `field` set to `value`, as a document; nil where that node is refused.
     static func node(_ id: String, _ kind: NodeKind, _ className: String, _ member: (String, JSON)?) -> JSON? {
-        var members: [(key: String, value: JSON)] = [("id", .string(id)), ("kind", .string(kind.rawValue)), ("class", .string(className))]
+        var members: [(key: String, value: JSON)] = [
+            ("id", .string(id)), ("kind", .string(kind.rawValue)), ("class", .string(className))
+        ]
         if kind.isView { members.append(("frame", [0, 0, 10, 10])) }
         if var member {
             // Recognizer ids are unique in a session, and the ones they name must exist: each node gets its own.
             if member.0 == "gestureRecognizers", let list = member.1.arrayValue {
-                member.1 = .array(list.enumerated().map { k, r in
-                    var r = r.setting("id", .string("\(id)-g\(k)"))
-                    for name in ["requireToFail", "simultaneousWith"] where r[name] != nil { r = r.setting(name, []) }
-                    return r
-                })
+                member.1 = .array(
+                    list.enumerated().map { k, r in
+                        var r = r.setting("id", .string("\(id)-g\(k)"))
+                        for name in ["requireToFail", "simultaneousWith"] where r[name] != nil {
+                            r = r.setting(name, [])
+                        }
+                        return r
+                    })
             }
             members.append(member)
         }
         // A view controller holds exactly its root view (8.3).
-        if kind == .viewController { members.append(("children", [["id": .string(id + "root"), "kind": "view", "frame": [0, 0, 10, 10]]])) }
+        if kind == .viewController {
+            members.append(("children", [["id": .string(id + "root"), "kind": "view", "frame": [0, 0, 10, 10]]]))
+        }
         let document = JSON.object(members)
         guard (try? NodeTree(document: document, path: "tree")) != nil else { return nil }
         return document
@@ -171,7 +219,10 @@ import ResponderJSON
         var windows: [JSON] = []
         var count = 0
         for kind in [NodeKind.viewController, .view, .control, .textField, .textView] {
-            let classes = UIKitClass.allCases.filter { $0.kind == kind }.map(\.rawValue) + ["MyCustom\(kind.rawValue.capitalized)"]
+            let classes =
+                UIKitClass.allCases.filter { $0.kind == kind }.map(\.rawValue) + [
+                    "MyCustom\(kind.rawValue.capitalized)"
+                ]
             for className in classes {
                 var members: [(String, JSON)?] = [nil]
                 for field in NodeField.all(for: kind) where field.name != "class" && field.name != "frame" {
@@ -180,11 +231,14 @@ import ResponderJSON
                 for member in members {
                     count += 1
                     guard let node = node("n\(count)", kind, className, member) else { continue }
-                    windows.append(["id": .string("w\(count)"), "kind": "window", "frame": [0, 0, 100, 100], "children": [node]])
+                    windows.append([
+                        "id": .string("w\(count)"), "kind": "window", "frame": [0, 0, 100, 100], "children": [node]
+                    ])
                 }
             }
         }
-        let tree = try NodeTree(document: ["id": "app", "kind": "application", "children": .array(windows)], path: "tree")
+        let tree = try NodeTree(
+            document: ["id": "app", "kind": "application", "children": .array(windows)], path: "tree")
         var world = World()
         try world.load(tree: tree, detached: [])
         return (world, windows.count)
@@ -206,7 +260,9 @@ import ResponderJSON
         for (id, members) in x.sorted(by: { $0.key < $1.key }) {
             guard let other = y[id] else { found.append("\(id): missing"); continue }
             for (key, value) in members where other.first(where: { $0.key == key })?.value != value {
-                found.append("\(id).\(key): \(JSONCodec.encodeString(value)) → \(other.first(where: { $0.key == key }).map { JSONCodec.encodeString($0.value) } ?? "absent")")
+                found.append(
+                    "\(id).\(key): \(JSONCodec.encodeString(value)) → \(other.first(where: { $0.key == key }).map { JSONCodec.encodeString($0.value) } ?? "absent")"
+                )
             }
         }
         return found
@@ -216,10 +272,18 @@ import ResponderJSON
         var (world, nodes) = try Self.everyMember()
         #expect(nodes > 500, "\(nodes) nodes: the candidate values did not reach most fields")
         // Revisions other than the world's, as batches leave them.
-        let ids = (try JSONCodec.decode(world.encoded()))["children"]?.arrayValue?.prefix(40).compactMap { $0["children"]?[0]?["id"]?.stringValue } ?? []
-        for id in ids { _ = try world.apply([try DurabilityTests.op(["op": "update", "id": .string(id), "set": ["canResignFirstResponder": false]])]) }
+        let ids =
+            (try JSONCodec.decode(world.encoded()))["children"]?.arrayValue?.prefix(40).compactMap {
+                $0["children"]?[0]?["id"]?.stringValue
+            } ?? []
+        for id in ids {
+            _ = try world.apply([
+                try DurabilityTests.op(["op": "update", "id": .string(id), "set": ["canResignFirstResponder": false]])
+            ])
+        }
         let (tree, detached) = WorldSnapshot.encode(world)
-        #expect(PlainTree.readSnapshot(tree, path: "tree") != nil, "the plain reader left the snapshot to the general one")
+        #expect(
+            PlainTree.readSnapshot(tree, path: "tree") != nil, "the plain reader left the snapshot to the general one")
         let back = try WorldSnapshot.decode(tree: tree, detached: detached, revision: world.revision)
         let changed = try Self.differences(world, back)
         #expect(changed.isEmpty, "\(changed.count) members differ: \(changed.prefix(12).joined(separator: "; "))")
@@ -235,13 +299,16 @@ import ResponderJSON
         // The same text read as documents (the general reader) comes back the same too.
         let general = try WorldSnapshot.decodeAsDocuments(tree: tree, detached: detached, revision: world.revision)
         #expect(general.encoded() == back.encoded())
-        #expect(tree.count * 2 < world.encoded().count, "the snapshot (\(tree.count) B) is not much shorter than the world's text (\(world.encoded().count) B)")
+        #expect(
+            tree.count * 2 < world.encoded().count,
+            "the snapshot (\(tree.count) B) is not much shorter than the world's text (\(world.encoded().count) B)")
     }
 
     @Test func aSnapshotWrittenWholeStillReadsBack() throws {
         var world = try DurabilityTests.world()
         _ = try world.apply([try DurabilityTests.op(["op": "update", "id": "title", "set": ["alpha": 0.5]])])
-        let back = try WorldSnapshot.decode(tree: world.encoded(), detached: world.encodedDetached(), revision: world.revision)
+        let back = try WorldSnapshot.decode(
+            tree: world.encoded(), detached: world.encodedDetached(), revision: world.revision)
         #expect(back.encoded() == world.encoded() && back["title"]?.revision == world["title"]?.revision)
     }
 }

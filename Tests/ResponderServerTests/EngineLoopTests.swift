@@ -1,10 +1,11 @@
 import Foundation
+import ResponderClient
+import ResponderJSON
+import ResponderProtocol
 import Synchronization
 import Testing
-import ResponderClient
-import ResponderProtocol
+
 @testable import ResponderServer
-import ResponderJSON
 
 /// The engine loop waits on the sockets' descriptors, which only announce what arrives after the socket was last
 /// read to the end. With the tick ten minutes away nothing else would wake it: a request whose arrival
@@ -36,7 +37,8 @@ import ResponderJSON
                 if i == clients {
                     // Subscriptions arriving while replies are being sent: their descriptor's news is the same kind.
                     for _ in 0..<5 {
-                        let sub = try EventSubscriber(address: address, topics: ["default/"], welcomeTimeoutSeconds: patienceSeconds)
+                        let sub = try EventSubscriber(
+                            address: address, topics: ["default/"], welcomeTimeoutSeconds: patienceSeconds)
                         withExtendedLifetime(sub) {}
                     }
                     return
@@ -61,7 +63,8 @@ import ResponderJSON
         let address = try t.address
         for _ in 0..<3 {
             // Throws when no welcome comes within the patience (the tick is ten minutes away).
-            let sub = try EventSubscriber(address: address, topics: ["default/"], welcomeTimeoutSeconds: patienceSeconds)
+            let sub = try EventSubscriber(
+                address: address, topics: ["default/"], welcomeTimeoutSeconds: patienceSeconds)
             withExtendedLifetime(sub) {}
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import ResponderClient
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
 import ResponderLocal
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// How the engine stops and how clients find it.
 @Suite struct EnginePlumbingTests {
@@ -22,7 +23,9 @@ import ResponderLocal
         let data = try #require(FileManager.default.contents(atPath: t.engine.discoveryPath))
         let json = try JSONCodec.decode(Array(data))
         // Every key but curveServerKey, which an ipc engine has no use for (Protocol/README.md 2.1).
-        #expect(json.objectMembers?.map(\.key) == Discovery.File.Key.allCases.map(\.rawValue).filter { $0 != "curveServerKey" })
+        #expect(
+            json.objectMembers?.map(\.key)
+                == Discovery.File.Key.allCases.map(\.rawValue).filter { $0 != "curveServerKey" })
         let file = try #require(Discovery.File(json: json))
         #expect(file.name == t.name)
         #expect(file.pid == Int(getpid()))

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import ResponderClient
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// The engine end to end over real ipc sockets (libzmq), in process.
 @Suite struct EngineTests {
@@ -47,7 +48,8 @@ import ResponderJSON
         let dir = "/tmp/re-" + String(UInt32.random(in: 0 ... .max), radix: 36)
         try RuntimeDirectory.prepare(dir)
         // A dead engine's leftovers: a stale discovery file naming a gone pid, a socket file, an unlocked lock file.
-        try #"{"name":"x","pid":999999,"rpc":"ipc:///nowhere","events":"ipc:///nowhere"}"#.write(toFile: "\(dir)/x.json", atomically: true, encoding: .utf8)
+        try #"{"name":"x","pid":999999,"rpc":"ipc:///nowhere","events":"ipc:///nowhere"}"#.write(
+            toFile: "\(dir)/x.json", atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: "\(dir)/x.rpc", contents: Data())
         _ = FileManager.default.createFile(atPath: "\(dir)/x.lock", contents: Data("999999\n".utf8))
         let engine = Engine(config: EngineConfig(name: "x", directory: dir))
@@ -64,10 +66,14 @@ import ResponderJSON
         let sub = try t.subscribe(["default/"])
         let before = try c.call("tree.get")
         do {
-            _ = try c.call("tree.apply", ["ops": [
-                ["op": "update", "id": "A", "set": ["hidden": true]],
-                ["op": "move", "id": "R", "parent": "A"],
-            ]])
+            _ = try c.call(
+                "tree.apply",
+                [
+                    "ops": [
+                        ["op": "update", "id": "A", "set": ["hidden": true]],
+                        ["op": "move", "id": "R", "parent": "A"]
+                    ]
+                ])
             Issue.record("expected CYCLE")
         } catch {
             #expect(error.rpcName == .cycle)
@@ -92,7 +98,8 @@ import ResponderJSON
         _ = try bob.call("client.hello", ["name": "bob", "kind": "editor"])
         let aliceSees = try t.subscribe(["default/tree"])
         let bobSees = try t.subscribe(["default/tree"])
-        _ = try alice.call("tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "fromAlice", "kind": "view"]]]])
+        _ = try alice.call(
+            "tree.apply", ["ops": [["op": "insert", "parent": "R", "node": ["id": "fromAlice", "kind": "view"]]]])
         _ = try bob.call("tree.apply", ["ops": [["op": "remove", "id": "fromAlice"]]])
         for sub in [aliceSees, bobSees] {
             // The next two session events: a $sys/tick may come before or between them.
@@ -115,7 +122,8 @@ import ResponderJSON
         do { _ = try c.call("session.create", ["session": "s-1"]); Issue.record("expected SESSION_EXISTS") } catch {
             #expect(error.rpcName == .sessionExists)
         }
-        do { _ = try c.call("session.create", ["session": "bad name"]); Issue.record("expected INVALID_PARAMS") } catch {
+        do { _ = try c.call("session.create", ["session": "bad name"]); Issue.record("expected INVALID_PARAMS") } catch
+        {
             #expect(error.rpcName == .invalidParams)
         }
         let names = try c.call("session.list")["sessions"]?.arrayValue?.compactMap { $0["session"]?.stringValue }
@@ -169,16 +177,19 @@ import ResponderJSON
         let c = try ResponderConnection(address: try t.address, timeoutSeconds: Double(heavyMs) / 1000)
         let depth = 100_000
         // Built as text so the test itself holds no deeply nested value.
-        var text = #"{"id":"app","kind":"application","children":[{"id":"W","kind":"window","frame":[0,0,100,100],"children":["#
+        var text =
+            #"{"id":"app","kind":"application","children":[{"id":"W","kind":"window","frame":[0,0,100,100],"children":["#
         for i in 0..<depth { text += #"{"id":"v\#(i)","kind":"view","frame":[0,0,100,100],"children":["# }
         text += String(repeating: "]}", count: depth) + "]}]}"
-        let raw = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":1,"method":"tree.load","params":{"tree":"# + text + "}}",
-                                      timeoutMs: heavyMs)
+        let raw = try RawRequest.send(
+            address: t.address, body: #"{"jsonrpc":"2.0","id":1,"method":"tree.load","params":{"tree":"# + text + "}}",
+            timeoutMs: heavyMs)
         #expect(raw.contains("\"revision\""), "\(raw.prefix(300))")
         let list = try c.call("session.list")["sessions"]?.arrayValue?.first
         #expect(list?["nodes"] == JSON(depth + 2))
-        let reply = try RawRequest.send(address: t.address, body: #"{"jsonrpc":"2.0","id":2,"method":"tree.get","params":{"id":"v99990"}}"#,
-                                        timeoutMs: heavyMs)
+        let reply = try RawRequest.send(
+            address: t.address, body: #"{"jsonrpc":"2.0","id":2,"method":"tree.get","params":{"id":"v99990"}}"#,
+            timeoutMs: heavyMs)
         #expect(reply.contains("\"v99999\""))
         // Hit-testing and the responder chain walk the whole depth without recursion (H2, N1).
         let hit = try c.call("hitTest", ["point": [1, 1]])
@@ -195,7 +206,8 @@ import ResponderJSON
         let dealer = try RawDealer(address: try t.address, receiveTimeoutMs: patienceMs)
         let count = 5_000  // well past libzmq's default high-water mark of 1,000
         for i in 0..<count {
-            let body = #"{"jsonrpc":"2.0","id":\#(i),"method":"tree.apply","params":{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}}"#
+            let body =
+                #"{"jsonrpc":"2.0","id":\#(i),"method":"tree.apply","params":{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}}"#
             try dealer.send(body)
         }
         var ids: [Int] = []

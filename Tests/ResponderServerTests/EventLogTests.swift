@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ResponderServer
 
 @Suite("The replay ring, bounded in events and bytes")

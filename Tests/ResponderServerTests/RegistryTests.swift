@@ -1,13 +1,17 @@
 import Foundation
-import Testing
 import ResponderProtocol
+import Testing
+
 @testable import ResponderServer
 
 /// The request types, the engine's method table and Protocol/ name the same methods; the Rule enum and
 /// Protocol/'s 12.1 table name the same rules.
 @Suite struct RegistryTests {
     static var readme: String {
-        get throws { try String(contentsOf: SpecAgreementTests.protocolDirectory.appendingPathComponent("README.md"), encoding: .utf8) }
+        get throws {
+            try String(
+                contentsOf: SpecAgreementTests.protocolDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        }
     }
 
     /// Method names documented as `### \`name\`` or `#### \`name\`` headings.
@@ -29,8 +33,12 @@ import ResponderProtocol
     @Test func theRegistryMatchesProtocolMethodListBothWays() throws {
         let documented = try Self.documentedMethods()
         let typed = Set(MethodRegistry.names)
-        #expect(typed.subtracting(documented).isEmpty, "methods without a section in Protocol/README.md: \(typed.subtracting(documented).sorted())")
-        #expect(documented.subtracting(typed).isEmpty, "documented methods without a request type: \(documented.subtracting(typed).sorted())")
+        #expect(
+            typed.subtracting(documented).isEmpty,
+            "methods without a section in Protocol/README.md: \(typed.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(typed).isEmpty,
+            "documented methods without a request type: \(documented.subtracting(typed).sorted())")
     }
 
     @Test func everyRuleOfTable12_1IsACaseAndEveryCaseIsInTheTable() throws {
@@ -41,6 +49,7 @@ import ResponderProtocol
             let id = line.dropFirst(2).prefix { $0 != " " }
             if id.count >= 2, id.first!.isUppercase, id.dropFirst().allSatisfy(\.isNumber) { tabled.append(String(id)) }
         }
-        #expect(tabled == Rule.allCases.map(\.rawValue), "12.1 lists \(tabled); Rule has \(Rule.allCases.map(\.rawValue))")
+        #expect(
+            tabled == Rule.allCases.map(\.rawValue), "12.1 lists \(tabled); Rule has \(Rule.allCases.map(\.rawValue))")
     }
 }

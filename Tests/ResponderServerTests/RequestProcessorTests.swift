@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// Captures what the engine publishes, in order.
 final class CapturingSink: EventSink {
@@ -21,8 +22,9 @@ struct EmbeddedEngine {
     private static let client: [UInt8] = Array("tool-1".utf8)
 
     init(world: JSON? = Fixtures.world) throws {
-        let config = EngineConfig(name: "embedded", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events",
-                                  initialWorld: world)
+        let config = EngineConfig(
+            name: "embedded", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events",
+            initialWorld: world)
         processor = RequestProcessor(state: try EngineState(config: config, sink: sink, now: Date()))
     }
 
@@ -33,7 +35,8 @@ struct EmbeddedEngine {
 
     /// Sends a typed request; returns its typed result, or the error.
     func send<R: RequestType>(_ request: R, id: Int = 1) throws -> Result<R.Response, RPCError> {
-        let body = JSONCodec.encode(RPCRequest(id: JSON(id), method: R.method, params: WireEncoder.encode(request)).json)
+        let body = JSONCodec.encode(
+            RPCRequest(id: JSON(id), method: R.method, params: WireEncoder.encode(request)).json)
         let reply = try JSONCodec.decode(processor.process(body, from: Self.client, now: Date())!)
         switch RPCResponse.read(reply) {
         case .success(let result): return .success(try WireDecoder.decode(R.Response.self, from: result, strict: false))
@@ -61,7 +64,8 @@ struct RequestProcessorTests {
     func unknownFieldIsNamed() throws {
         let engine = try EmbeddedEngine()
         let before = engine.sink.events.count
-        let text = try #require(engine.send(#"{"jsonrpc":"2.0","id":7,"method":"hitTest","params":{"point":[1,2],"pointt":1}}"#))
+        let text = try #require(
+            engine.send(#"{"jsonrpc":"2.0","id":7,"method":"hitTest","params":{"point":[1,2],"pointt":1}}"#))
         let reply = try JSONCodec.decode(text)
         #expect(reply["id"] == 7)
         #expect(reply["error"]?["data"]?["name"] == "INVALID_PARAMS")
@@ -69,7 +73,9 @@ struct RequestProcessorTests {
         #expect(engine.sink.events.count == before)
     }
 
-    @Test("H1 a result written inside its envelope is the core's reply as it is: the id as written, the traced and untraced hitTest, a notification unanswered")
+    @Test(
+        "H1 a result written inside its envelope is the core's reply as it is: the id as written, the traced and untraced hitTest, a notification unanswered"
+    )
     func resultsWrittenInTheirEnvelope() throws {
         let engine = try EmbeddedEngine()
         var state = SessionState()
@@ -77,13 +83,18 @@ struct RequestProcessorTests {
         for point in [Point(20, 20), Point(-5, -5)] {  // a view answers; no window does (the trailing H1 discard)
             let expected = String(decoding: state.hitTestReply(at: point), as: UTF8.self)
             let p = "[\(Int(point.x)),\(Int(point.y))]"
-            #expect(engine.send(#"{"jsonrpc":"2.0","id":1.50,"method":"hitTest","params":{"point":\#(p)}}"#) == #"{"jsonrpc":"2.0","id":1.50,"result":\#(expected)}"#)
+            #expect(
+                engine.send(#"{"jsonrpc":"2.0","id":1.50,"method":"hitTest","params":{"point":\#(p)}}"#)
+                    == #"{"jsonrpc":"2.0","id":1.50,"result":\#(expected)}"#)
             let untraced = String(decoding: state.hitTestOutcome(at: point).untracedReply, as: UTF8.self)
-            #expect(engine.send(#"{"jsonrpc":"2.0","id":"u","method":"hitTest","params":{"point":\#(p),"trace":"none"}}"#) == #"{"jsonrpc":"2.0","id":"u","result":\#(untraced)}"#)
+            #expect(
+                engine.send(#"{"jsonrpc":"2.0","id":"u","method":"hitTest","params":{"point":\#(p),"trace":"none"}}"#)
+                    == #"{"jsonrpc":"2.0","id":"u","result":\#(untraced)}"#)
             #expect(engine.send(#"{"jsonrpc":"2.0","method":"hitTest","params":{"point":\#(p)}}"#) == nil)
         }
         // A dispatch's reply without its trace: the published event's outcome, with the reply's seq.
-        let text = try #require(engine.send(#"{"jsonrpc":"2.0","id":2,"method":"event.tap","params":{"point":[20,20],"trace":"none"}}"#))
+        let text = try #require(
+            engine.send(#"{"jsonrpc":"2.0","id":2,"method":"event.tap","params":{"point":[20,20],"trace":"none"}}"#))
         let reply = try JSONCodec.decode(text)
         let event = try #require(engine.sink.events.last { $0.topic == "default/trace" })
         #expect(reply["result"]?["deliveries"] == event.body["trace"]?["outcome"]?["deliveries"])
@@ -94,7 +105,8 @@ struct RequestProcessorTests {
     @Test("a wrong type names its path inside arrays; a notification gets no reply")
     func typeErrorsNameTheirPath() throws {
         let engine = try EmbeddedEngine()
-        let request = #"{"jsonrpc":"2.0","id":1,"method":"event.touch","params":{"touches":[{"touch":"t","phase":"began","point":[1,1]},{"touch":"t","phase":7}]}}"#
+        let request =
+            #"{"jsonrpc":"2.0","id":1,"method":"event.touch","params":{"touches":[{"touch":"t","phase":"began","point":[1,1]},{"touch":"t","phase":7}]}}"#
         let reply = try JSONCodec.decode(try #require(engine.send(request)))
         #expect(reply["error"]?["data"]?["field"] == "touches[1].phase")
         #expect(engine.send(#"{"jsonrpc":"2.0","method":"engine.info"}"#) == nil)
@@ -103,9 +115,12 @@ struct RequestProcessorTests {
     @Test("T1 a failed touch request changes nothing: the began before the bad entry is not live")
     func failedBatchChangesNothing() throws {
         let engine = try EmbeddedEngine()
-        let result = try engine.send(TouchRequest(session: nil, touches: [
-            TouchInput(touch: "u", phase: .began, point: Point(1, 1)), TouchInput(touch: "zz", phase: .ended),
-        ]))
+        let result = try engine.send(
+            TouchRequest(
+                session: nil,
+                touches: [
+                    TouchInput(touch: "u", phase: .began, point: Point(1, 1)), TouchInput(touch: "zz", phase: .ended)
+                ]))
         guard case .failure(let error) = result else { Issue.record("expected an error"); return }
         #expect(error.name == .touchNotFound && error.detail("index") == 1)
         let snapshot = try engine.send(SessionSnapshotRequest(session: nil)).get()
@@ -125,20 +140,23 @@ struct RequestProcessorTests {
 @Suite("Clients as requests find them")
 struct ClientTableTests {
     private func listed(_ p: RequestProcessor, session: String, by asker: [UInt8]) throws -> [String] {
-        let body = Array(#"{"jsonrpc":"2.0","id":1,"method":"session.clients","params":{"session":"\#(session)"}}"#.utf8)
+        let body = Array(
+            #"{"jsonrpc":"2.0","id":1,"method":"session.clients","params":{"session":"\#(session)"}}"#.utf8)
         let reply = try JSONCodec.decode(try #require(p.process(body, from: asker, now: Date())))
         return try #require(reply["result"]?["clients"]?.arrayValue).compactMap { $0["client"]?.stringValue }
     }
 
     private func first(_ p: RequestProcessor, session: String, from client: [UInt8]) throws {
-        let body = Array(#"{"jsonrpc":"2.0","id":2,"method":"responder.first","params":{"session":"\#(session)"}}"#.utf8)
+        let body = Array(
+            #"{"jsonrpc":"2.0","id":2,"method":"responder.first","params":{"session":"\#(session)"}}"#.utf8)
         let reply = try JSONCodec.decode(try #require(p.process(body, from: client, now: Date())))
         #expect(reply["error"] == nil, "\(reply)")
     }
 
     @Test("a client forgotten for idleness is a client again at its next request; each session it addresses lists it")
     func lastClientShortcutFollowsTheTable() throws {
-        let config = EngineConfig(name: "clients", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events")
+        let config = EngineConfig(
+            name: "clients", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events")
         let state = try EngineState(config: config, sink: CapturingSink(), now: Date())
         let p = RequestProcessor(state: state)
         let a: [UInt8] = [0, 1, 2, 3, 4], b: [UInt8] = [0, 9, 9, 9, 9]

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import ResponderClient
 import ResponderProtocol
+import Testing
+
 @testable import ResponderServer
 
 /// The runtime directory and its files (Protocol/README.md §3, "The directory"): nothing another user planted
@@ -40,15 +41,21 @@ struct SecurityFileTests {
         mkdir("\(base)/real", 0o700)
         symlink("\(base)/real", "\(base)/link")
         #expect(throws: EngineError.self) { try SecureDirectory.prepare("\(base)/link", what: "runtime directory") }
-        #expect("\(Self.failure { try SecureDirectory.prepare("\(base)/link/", what: "runtime directory") })".contains("symbolic link"))
+        #expect(
+            "\(Self.failure { try SecureDirectory.prepare("\(base)/link/", what: "runtime directory") })".contains(
+                "symbolic link"))
         mkdir("\(base)/shared", 0o700)
         chmod("\(base)/shared", 0o770)
-        #expect("\(Self.failure { try SecureDirectory.prepare("\(base)/shared", what: "runtime directory") })".contains("group or others may write"))
+        #expect(
+            "\(Self.failure { try SecureDirectory.prepare("\(base)/shared", what: "runtime directory") })".contains(
+                "group or others may write"))
         #expect(Self.mode("\(base)/shared") == 0o770, "a refused directory is left as it was")
         if geteuid() == 0 {
             mkdir("\(base)/theirs", 0o700)
             chown("\(base)/theirs", 65534, 65534)
-            #expect("\(Self.failure { try SecureDirectory.prepare("\(base)/theirs", what: "runtime directory") })".contains("belongs to uid 65534"))
+            #expect(
+                "\(Self.failure { try SecureDirectory.prepare("\(base)/theirs", what: "runtime directory") })".contains(
+                    "belongs to uid 65534"))
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-import ResponderProtocol
-import ZMQ
-@testable import ResponderServer
 import ResponderLocal
+import ResponderProtocol
+import Testing
+import ZMQ
+
+@testable import ResponderServer
 
 /// Who is admitted (Protocol/README.md 2.1), decided without sockets.
 @Suite("Security: admission policy")
@@ -15,18 +16,32 @@ struct SecurityPolicyTests {
     @Test("ipc: the engine's uid and --allow-uid ones are admitted, others and unknown peers are not")
     func ipcByUID() {
         let ipc = TransportPolicy.peerUID.zapDomain
-        #expect(policy.decide(domain: ipc, address: "localhost:1000:1000:42", mechanism: "NULL", credentials: nil) == .allow(principal: "uid:1000"))
-        #expect(policy.decide(domain: ipc, address: ":1001:100:43", mechanism: "NULL", credentials: nil) == .allow(principal: "uid:1001"))
-        #expect(policy.decide(domain: ipc, address: "localhost:1002:1002:44", mechanism: "NULL", credentials: nil) != .allow(principal: "uid:1002"))
-        #expect(policy.decide(domain: ipc, address: "", mechanism: "NULL", credentials: nil) == .deny("the peer's uid is unknown (no SO_PEERCRED)"))
+        #expect(
+            policy.decide(domain: ipc, address: "localhost:1000:1000:42", mechanism: "NULL", credentials: nil)
+                == .allow(principal: "uid:1000"))
+        #expect(
+            policy.decide(domain: ipc, address: ":1001:100:43", mechanism: "NULL", credentials: nil)
+                == .allow(principal: "uid:1001"))
+        #expect(
+            policy.decide(domain: ipc, address: "localhost:1002:1002:44", mechanism: "NULL", credentials: nil)
+                != .allow(principal: "uid:1002"))
+        #expect(
+            policy.decide(domain: ipc, address: "", mechanism: "NULL", credentials: nil)
+                == .deny("the peer's uid is unknown (no SO_PEERCRED)"))
     }
 
     @Test("tcp: only listed CURVE keys, and never NULL on a CURVE socket")
     func tcpByKey() {
         let curve = TransportPolicy.curve.zapDomain
-        #expect(policy.decide(domain: curve, address: "127.0.0.1", mechanism: "CURVE", credentials: Self.authorized.bytes) == .allow(principal: "curve:\(Self.authorized.z85)"))
-        #expect(policy.decide(domain: curve, address: "127.0.0.1", mechanism: "CURVE", credentials: Self.stranger.bytes) != .allow(principal: "curve:\(Self.stranger.z85)"))
-        #expect(policy.decide(domain: curve, address: "127.0.0.1", mechanism: "NULL", credentials: nil) == .deny("mechanism NULL is not accepted on this socket"))
+        #expect(
+            policy.decide(domain: curve, address: "127.0.0.1", mechanism: "CURVE", credentials: Self.authorized.bytes)
+                == .allow(principal: "curve:\(Self.authorized.z85)"))
+        #expect(
+            policy.decide(domain: curve, address: "127.0.0.1", mechanism: "CURVE", credentials: Self.stranger.bytes)
+                != .allow(principal: "curve:\(Self.stranger.z85)"))
+        #expect(
+            policy.decide(domain: curve, address: "127.0.0.1", mechanism: "NULL", credentials: nil)
+                == .deny("mechanism NULL is not accepted on this socket"))
     }
 
     @Test("endpoints: ipc by uid, tcp by CURVE, --insecure-tcp on loopback only")
@@ -37,7 +52,10 @@ struct SecurityPolicyTests {
         for loopback in ["tcp://127.0.0.1:*", "tcp://127.1.2.3:9", "tcp://[::1]:5555", "tcp://localhost:1"] {
             #expect(try TransportPolicy(endpoint: loopback, insecureTCP: true) == .insecureLoopback, "\(loopback)")
         }
-        for open in ["tcp://0.0.0.0:5555", "tcp://*:5555", "tcp://192.168.1.2:1", "tcp://eth0:1", "tcp://127.0.0.256:1", "ws://127.0.0.1:1"] {
+        for open in [
+            "tcp://0.0.0.0:5555", "tcp://*:5555", "tcp://192.168.1.2:1", "tcp://eth0:1", "tcp://127.0.0.256:1",
+            "ws://127.0.0.1:1"
+        ] {
             #expect(throws: EngineError.self, "\(open)") { try TransportPolicy(endpoint: open, insecureTCP: true) }
         }
     }
@@ -54,7 +72,9 @@ struct SecurityPolicyTests {
         #expect(read.problem?.contains("lines 4") == true)
         chmod("\(dir)/authorized_clients", 0o666)
         let refused = AuthorizedClients.read(directory: dir)
-        #expect(refused.keys.isEmpty && refused.problem?.contains("group or others may write") == true, "a file others may write authorizes no one")
+        #expect(
+            refused.keys.isEmpty && refused.problem?.contains("group or others may write") == true,
+            "a file others may write authorizes no one")
     }
 
     @Test("CURVE keys: Z85 both ways, and the engine key made once and kept")

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// The published spec and the code list the same errors and methods, so neither can drift alone.
 @Suite struct SpecAgreementTests {
@@ -25,13 +26,18 @@ import ResponderJSON
         let readme = try String(contentsOf: Self.protocolDirectory.appendingPathComponent("README.md"), encoding: .utf8)
         let schemas = Self.protocolDirectory.appendingPathComponent("schemas/methods")
         for method in Methods.names {
-            #expect(FileManager.default.fileExists(atPath: schemas.appendingPathComponent("\(method).params.json").path), "\(method) has no params schema")
-            #expect(FileManager.default.fileExists(atPath: schemas.appendingPathComponent("\(method).result.json").path), "\(method) has no result schema")
+            #expect(
+                FileManager.default.fileExists(atPath: schemas.appendingPathComponent("\(method).params.json").path),
+                "\(method) has no params schema")
+            #expect(
+                FileManager.default.fileExists(atPath: schemas.appendingPathComponent("\(method).result.json").path),
+                "\(method) has no result schema")
             #expect(readme.contains("`\(method)`"), "Protocol/README.md does not document \(method)")
         }
         // And no schema describes a method the engine does not have.
         let files = try FileManager.default.contentsOfDirectory(atPath: schemas.path)
-        let documented = Set(files.compactMap { $0.hasSuffix(".params.json") ? String($0.dropLast(".params.json".count)) : nil })
+        let documented = Set(
+            files.compactMap { $0.hasSuffix(".params.json") ? String($0.dropLast(".params.json".count)) : nil })
         #expect(documented == Set(Methods.names))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import ResponderClient
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// Several tools on one session, from Swift through the client library: joins, gaps, causality, concurrency.
 @Suite struct StreamTests {
@@ -31,7 +32,8 @@ import ResponderJSON
             for i in 0..<writes {
                 if i == joinAfter { writing.signal() }
                 if i == writes - 1 { _ = joined.wait(timeout: .now() + patienceSeconds) }
-                _ = try? w.call("tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]])
+                _ = try? w.call(
+                    "tree.apply", ["ops": [["op": "update", "id": "A", "set": ["alpha": JSON(Double(i % 10) / 10)]]]])
             }
         }
         try #require(writing.wait(timeout: .now() + patienceSeconds) == .success, "the writer did not start")
@@ -179,7 +181,7 @@ import ResponderJSON
         var recovered = 0
         // Live first (see itemsUntilLive): a recovery must come from a false gap, not from a lost event.
         for item in try follower.itemsUntilLive() { if case .recovered = item { recovered += 1 } }
-        _ = try update(c, "A", alpha: 0.5)              // seq 1: tree
+        _ = try update(c, "A", alpha: 0.5)  // seq 1: tree
         _ = try c.call("event.tap", ["point": [20, 410]])  // seq 2: trace
         var events: [EngineEvent] = []
         while events.isEmpty, let item = try follower.next(timeoutMs: patienceMs) {
@@ -194,12 +196,17 @@ import ResponderJSON
 
     /// The flood, from Swift: a follower that stops reading loses events at the engine's high-water mark
     /// (kept small here so the test is quick), then recovers every one of them and ends in the engine's state.
-    @Test(.tags(.slow), arguments: [(replayBuffer: 50_000, expectResnapshot: false), (replayBuffer: 50, expectResnapshot: true)])
+    @Test(
+        .tags(.slow),
+        arguments: [(replayBuffer: 50_000, expectResnapshot: false), (replayBuffer: 50, expectResnapshot: true)])
     func slowAStalledFollowerRecoversFromAFlood(replayBuffer: Int, expectResnapshot: Bool) throws {
-        let t = try TestEngine(world: Fixtures.world, replayBuffer: replayBuffer, tickMilliseconds: 100, publishHighWaterMark: 20)
+        let t = try TestEngine(
+            world: Fixtures.world, replayBuffer: replayBuffer, tickMilliseconds: 100, publishHighWaterMark: 20)
         defer { t.stop() }
         let follower = try SessionFollower(connection: try t.connect(), session: "default", receiveHighWaterMark: 20)
-        guard case .snapshot = try follower.next(timeoutMs: patienceMs) else { Issue.record("no snapshot first"); return }
+        guard case .snapshot = try follower.next(timeoutMs: patienceMs) else {
+            Issue.record("no snapshot first"); return
+        }
         let writer = try t.connect()
         let flood = 20_000
         for i in 0..<flood { _ = try update(writer, "A", alpha: Double(i % 100) / 100) }

@@ -1,9 +1,10 @@
 import Foundation
 import ResponderClient
 import ResponderCore
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+
+@testable import ResponderServer
 
 /// An in-process engine on its own short ipc directory, so parallel tests never share endpoints.
 final class TestEngine {
@@ -11,13 +12,18 @@ final class TestEngine {
     let directory: String
     let name: String
 
-    init(name: String = "t", world: JSON? = nil, replayBuffer: Int = 10_000, limits: Limits = .default, tickMilliseconds: Int = 1000,
-         publishHighWaterMark: Int = 100_000) throws {
+    init(
+        name: String = "t", world: JSON? = nil, replayBuffer: Int = 10_000, limits: Limits = .default,
+        tickMilliseconds: Int = 1000,
+        publishHighWaterMark: Int = 100_000
+    ) throws {
         directory = "/tmp/re-" + String(UInt32.random(in: 0 ... .max), radix: 36)
         self.name = name
-        engine = Engine(config: EngineConfig(name: name, directory: directory, limits: limits, replayBuffer: replayBuffer,
-                                             tickMilliseconds: tickMilliseconds, initialWorld: world,
-                                             publishHighWaterMark: publishHighWaterMark))
+        engine = Engine(
+            config: EngineConfig(
+                name: name, directory: directory, limits: limits, replayBuffer: replayBuffer,
+                tickMilliseconds: tickMilliseconds, initialWorld: world,
+                publishHighWaterMark: publishHighWaterMark))
         try engine.start()
     }
 
@@ -25,7 +31,9 @@ final class TestEngine {
         get throws { try EngineAddress.locate(name: name, directory: directory) }
     }
 
-    func connect() throws -> ResponderConnection { try ResponderConnection(address: address, timeoutSeconds: patienceSeconds) }
+    func connect() throws -> ResponderConnection {
+        try ResponderConnection(address: address, timeoutSeconds: patienceSeconds)
+    }
 
     /// A subscriber whose subscriptions are live at the engine, which a `$sys/tick` received through it proves.
     /// The `$sys/welcome` that EventSubscriber waits for does not, whatever Protocol/README.md (13.1) says: the
@@ -99,20 +107,31 @@ struct TestEngineError: Error, CustomStringConvertible {
 
 /// A small world: key window W with RVC whose root view R holds A and a button B.
 enum Fixtures {
-    static let world: JSON = ["tree": [
-        "id": "app", "kind": "application",
-        "children": [
-            ["id": "AD", "kind": "appDelegate"],
-            ["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true, "children": [
-                ["id": "RVC", "kind": "viewController", "children": [
-                    ["id": "R", "kind": "view", "frame": [0, 0, 400, 800], "children": [
-                        ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
-                        ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]],
-                    ]],
-                ]],
-            ]],
-        ],
-    ]]
+    static let world: JSON = [
+        "tree": [
+            "id": "app", "kind": "application",
+            "children": [
+                ["id": "AD", "kind": "appDelegate"],
+                [
+                    "id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
+                    "children": [
+                        [
+                            "id": "RVC", "kind": "viewController",
+                            "children": [
+                                [
+                                    "id": "R", "kind": "view", "frame": [0, 0, 400, 800],
+                                    "children": [
+                                        ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
+                                        ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]]
+                                    ]
+                                ]
+                            ]
+                        ]
+                    ]
+                ]
+            ]
+        ]
+    ]
 }
 
 extension ClientError {

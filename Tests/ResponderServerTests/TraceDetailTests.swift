@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import ResponderClient
-import ResponderProtocol
-@testable import ResponderServer
 import ResponderJSON
+import ResponderProtocol
+import Testing
+
+@testable import ResponderServer
 
 /// `trace: "none"` (Protocol 1.8, 12.2) through the request pipeline, bytes in and out: the light reply is the
 /// full one's bytes without the members it drops, and what is published does not change.
@@ -20,11 +21,14 @@ struct TraceDetailTests {
         #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
     }
 
-    @Test("H8 a light hit test is the full reply's window, view and localPoint, byte for byte", arguments: ["[20,20]", "[50,420]", "[900,900]"])
+    @Test(
+        "H8 a light hit test is the full reply's window, view and localPoint, byte for byte",
+        arguments: ["[20,20]", "[50,420]", "[900,900]"])
     func hitTestIsTheFullReplysPrefix(point: String) throws {
         let engine = try EmbeddedEngine()
         let full = try Self.resultText(try #require(engine.send(Self.request("hitTest", #"{"point":\#(point)}"#))))
-        let light = try Self.resultText(try #require(engine.send(Self.request("hitTest", #"{"point":\#(point),"trace":"none"}"#))))
+        let light = try Self.resultText(
+            try #require(engine.send(Self.request("hitTest", #"{"point":\#(point),"trace":"none"}"#))))
         let cut = try #require(full.range(of: #","visited":"#)).lowerBound
         #expect(light == full[..<cut] + "}")
         #expect(try JSONCodec.decode(Array(light.utf8)).objectMembers?.map(\.key) == ["window", "view", "localPoint"])
@@ -56,7 +60,8 @@ struct TraceDetailTests {
         let engine = try EmbeddedEngine()
         let before = engine.sink.events.count
         for bad in [#""nope""#, "true", "1", #"["none"]"#] {
-            let reply = try JSONCodec.decode(try #require(engine.send(Self.request("event.tap", #"{"point":[20,20],"trace":\#(bad)}"#))))
+            let reply = try JSONCodec.decode(
+                try #require(engine.send(Self.request("event.tap", #"{"point":[20,20],"trace":\#(bad)}"#))))
             #expect(reply["error"]?["data"]?["name"] == "INVALID_PARAMS")
             #expect(reply["error"]?["data"]?["field"] == "trace")
         }
@@ -68,8 +73,12 @@ struct TraceDetailTests {
     @Test("the typed request leaves trace out unless it is set, and sends the wire name")
     func clientParams() {
         #expect(ResponderConnection.params(of: HitTestRequest(session: nil, point: Point(1, 2)))["trace"] == nil)
-        #expect(ResponderConnection.params(of: HitTestRequest(session: nil, point: Point(1, 2), trace: TraceDetail.none))["trace"] == "none")
-        #expect(ResponderConnection.params(of: TapRequest(session: "s", point: Point(1, 2), trace: .full))["trace"] == "full")
+        #expect(
+            ResponderConnection.params(of: HitTestRequest(session: nil, point: Point(1, 2), trace: TraceDetail.none))[
+                "trace"] == "none")
+        #expect(
+            ResponderConnection.params(of: TapRequest(session: "s", point: Point(1, 2), trace: .full))["trace"]
+                == "full")
         #expect(HitTestRequest(session: nil, point: Point(0, 0)).wantsTrace)
         #expect(!HitTestRequest(session: nil, point: Point(0, 0), trace: TraceDetail.none).wantsTrace)
     }

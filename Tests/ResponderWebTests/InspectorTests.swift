@@ -5,6 +5,7 @@ import ResponderJSON
 import ResponderProtocol
 import ResponderTestSupport
 import Testing
+
 @testable import ResponderWeb
 
 /// The web inspector without the `responder` executable or a browser: the feed on its EngineThread follows a
@@ -14,7 +15,9 @@ import Testing
         let t = try LiveEngine()
         defer { t.stop() }
         let inspector = Inspector(session: "default", capacity: 10)
-        let feed = try EngineFeed.start(connector: t.connector(clientName: "responder web", kind: "cli-web"), session: "default", inspector: inspector)
+        let feed = try EngineFeed.start(
+            connector: t.connector(clientName: "responder web", kind: "cli-web"), session: "default",
+            inspector: inspector)
         defer { feed.stopAndWait() }
         let (messages, page) = AsyncStream<WSMessage>.makeStream()
         let id = inspector.attach(page)
@@ -70,11 +73,15 @@ import Testing
         try mirror.load(tree: snapshot.tree, detached: snapshot.detached)
         try follower.untilLive()
 
-        _ = try connection.call("tree.apply", ["ops": [
-            ["op": "update", "id": "B", "set": ["hidden": true]],
-            ["op": "insert", "parent": "R", "node": ["id": "C", "kind": "view", "frame": [0, 0, 10, 10]]],
-            ["op": "remove", "id": "A"],
-        ]])
+        _ = try connection.call(
+            "tree.apply",
+            [
+                "ops": [
+                    ["op": "update", "id": "B", "set": ["hidden": true]],
+                    ["op": "insert", "parent": "R", "node": ["id": "C", "kind": "view", "frame": [0, 0, 10, 10]]],
+                    ["op": "remove", "id": "A"]
+                ]
+            ])
         let deadline = Date().addingTimeInterval(patienceSeconds)
         var applied = false
         while !applied, Date() < deadline {

@@ -14,7 +14,8 @@ package final class LiveEngine: Sendable {
 
     package init(world: JSON? = LiveEngine.world) throws {
         directory = "/tmp/re-" + String(UInt32.random(in: 0 ... .max), radix: 36)
-        engine = Engine(config: EngineConfig(name: name, directory: directory, tickMilliseconds: 200, initialWorld: world))
+        engine = Engine(
+            config: EngineConfig(name: name, directory: directory, tickMilliseconds: 200, initialWorld: world))
         try engine.start()
     }
 
@@ -24,15 +25,21 @@ package final class LiveEngine: Sendable {
     }
 
     /// A connector for an EngineThread: the engine found by its discovery file.
-    package func connector(clientName: String? = "tests", kind: String? = nil, followsEngine: Bool = false) -> EngineThread.Connector {
+    package func connector(clientName: String? = "tests", kind: String? = nil, followsEngine: Bool = false)
+        -> EngineThread.Connector
+    {
         let name = self.name
         let directory = self.directory
-        return EngineThread.Connector(timeoutSeconds: patienceSeconds, clientName: clientName, kind: kind, followsEngine: followsEngine) {
+        return EngineThread.Connector(
+            timeoutSeconds: patienceSeconds, clientName: clientName, kind: kind, followsEngine: followsEngine
+        ) {
             () throws(ClientError) in try EngineAddress.locate(name: name, directory: directory)
         }
     }
 
-    package func connect() throws -> ResponderConnection { try ResponderConnection(address: address(), timeoutSeconds: patienceSeconds) }
+    package func connect() throws -> ResponderConnection {
+        try ResponderConnection(address: address(), timeoutSeconds: patienceSeconds)
+    }
 
     package func stop() {
         engine.stop()
@@ -41,17 +48,25 @@ package final class LiveEngine: Sendable {
     }
 
     /// A key window W whose root view R holds A and a button B.
-    package static let world: JSON = ["tree": [
-        "id": "app", "kind": "application",
-        "children": [
-            ["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true, "children": [
-                ["id": "R", "kind": "view", "frame": [0, 0, 400, 800], "children": [
-                    ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
-                    ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]],
-                ]],
-            ]],
-        ],
-    ]]
+    package static let world: JSON = [
+        "tree": [
+            "id": "app", "kind": "application",
+            "children": [
+                [
+                    "id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
+                    "children": [
+                        [
+                            "id": "R", "kind": "view", "frame": [0, 0, 400, 800],
+                            "children": [
+                                ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
+                                ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]]
+                            ]
+                        ]
+                    ]
+                ]
+            ]
+        ]
+    ]
 }
 
 /// How long a test waits for something that should happen before it fails: only a broken engine takes this

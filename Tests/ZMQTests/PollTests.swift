@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZMQ
 
 @Suite struct PollTests {
@@ -56,7 +57,8 @@ import Testing
         // PUSH becomes writable once connected; poll again if the fd won the race.
         var writable = results.contains { $0.index == 1 && $0.events.contains(.writable) }
         if !writable {
-            writable = try ZMQ.poll(items: [.socket(push, .writable)], timeoutMs: 5000)
+            writable =
+                try ZMQ.poll(items: [.socket(push, .writable)], timeoutMs: 5000)
                 == [PollResult(index: 0, events: .writable)]
         }
         #expect(writable)

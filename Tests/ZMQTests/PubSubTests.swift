@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZMQ
 
 @Suite struct PubSubTests {
@@ -29,9 +30,11 @@ import Testing
         try sub.subscribe("topic.b")
         try sub.connect(endpoint)
 
-        let subs = try collectSubscriptions(xpub, until: [
-            [1] + bytes("$sys/welcome"), [1] + bytes("topic.a"), [1] + bytes("topic.b"),
-        ])
+        let subs = try collectSubscriptions(
+            xpub,
+            until: [
+                [1] + bytes("$sys/welcome"), [1] + bytes("topic.a"), [1] + bytes("topic.b")
+            ])
         #expect(subs.allSatisfy { $0.first == 1 })
 
         // The welcome message arrives first, before any publication.

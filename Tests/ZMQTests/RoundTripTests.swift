@@ -1,10 +1,13 @@
 import Testing
+
 @testable import ZMQ
 
 @Suite struct RoundTripTests {
     /// A ROUTER bound on its own ipc endpoint and a DEALER connected to it under `routingID`; `body` gets both
     /// and everything is closed after it.
-    private func withRouterAndDealer(_ tag: String, routingID: String, _ body: (_ router: ZMQSocket, _ dealer: ZMQSocket) throws -> Void) throws {
+    private func withRouterAndDealer(
+        _ tag: String, routingID: String, _ body: (_ router: ZMQSocket, _ dealer: ZMQSocket) throws -> Void
+    ) throws {
         let ctx = try ZMQContext()
         let endpoint = ipcEndpoint(tag)
         let router = try ZMQSocket(context: ctx, type: .router)
@@ -36,7 +39,10 @@ import Testing
         try withRouterAndDealer("env", routingID: "client-2") { router, dealer in
             // Nothing queued: nil, and no frame handed over.
             var seen: [(Int, [UInt8], Bool)] = []
-            #expect(try router.receiveFrames(dontWait: true, property: nil, read: { _ in }) { seen.append(($0, Array($1), $2)) } == nil)
+            #expect(
+                try router.receiveFrames(dontWait: true, property: nil, read: { _ in }) {
+                    seen.append(($0, Array($1), $2))
+                } == nil)
             #expect(seen.isEmpty)
 
             for (delimiter, body) in [(true, bytes("with a delimiter")), (false, bytes("bare")), (true, [UInt8]())] {
@@ -44,7 +50,9 @@ import Testing
                 seen = []
                 var socketType: String?
                 try router.setReceiveTimeout(patienceMs)
-                let count = try router.receiveFrames(property: ZMQProperty("Socket-Type"), read: { socketType = String(cString: $0) }) {
+                let count = try router.receiveFrames(
+                    property: ZMQProperty("Socket-Type"), read: { socketType = String(cString: $0) }
+                ) {
                     seen.append(($0, Array($1), $2))
                 }
                 let frames: [[UInt8]] = [bytes("client-2")] + (delimiter ? [[]] : []) + [body]
@@ -54,12 +62,16 @@ import Testing
                 #expect(seen.map(\.2) == frames.indices.map { $0 == frames.count - 1 })
                 #expect(socketType == "DEALER")
 
-                #expect(try router.send(routingID: bytes("client-2"), delimiter: delimiter, body: bytes("re: ") + body, dontWait: true))
+                #expect(
+                    try router.send(
+                        routingID: bytes("client-2"), delimiter: delimiter, body: bytes("re: ") + body, dontWait: true))
                 #expect(try receive(dealer) == (delimiter ? [[]] : []) + [bytes("re: ") + body])
             }
             // A peer that is gone: with ROUTER_MANDATORY the first frame is refused, nothing is sent.
             try router.setRouterMandatory(true)
-            #expect(throws: ZMQError.self) { try router.send(routingID: bytes("nobody"), delimiter: false, body: bytes("x"), dontWait: true) }
+            #expect(throws: ZMQError.self) {
+                try router.send(routingID: bytes("nobody"), delimiter: false, body: bytes("x"), dontWait: true)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import ZMQ
 
 /// A short, unique ipc endpoint per call (tests run in parallel). libzmq leaves the socket file behind when

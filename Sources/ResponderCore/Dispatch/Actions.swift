@@ -17,7 +17,10 @@ extension SessionState {
     /// A2–A4: sends `action`. `perform` false (canPerformAction) only finds the target. A responder's own
     /// `handles` come first; otherwise the built-in methods of K6/K7 answer, and performing them may change
     /// fields and the first responder.
-    mutating func performAction(_ action: String, target: String?, sender: String?, responders: Responders, perform: Bool = true, trace: inout Trace) -> ActionOutcome {
+    mutating func performAction(
+        _ action: String, target: String?, sender: String?, responders: Responders, perform: Bool = true,
+        trace: inout Trace
+    ) -> ActionOutcome {
         func step(_ to: String, _ disposition: Disposition, _ rule: Rule, reason: DeliverReason? = nil) {
             trace.add(.deliver(to: to, message: action, disposition: disposition, rule: rule, reason: reason, tag: nil))
         }
@@ -26,11 +29,17 @@ extension SessionState {
         if let target {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
-            if let (handling, textInput) = responders.read(target, { ($0.pointee.spec.handling(action), $0.pointee.spec.uikitClass?.isTextInput == true) }) {
-                let builtIn = handling == nil ? builtInAction(action, on: target, textInput: textInput, responders: responders) : nil
+            if let (handling, textInput) = responders.read(
+                target, { ($0.pointee.spec.handling(action), $0.pointee.spec.uikitClass?.isTextInput == true) })
+            {
+                let builtIn =
+                    handling == nil
+                    ? builtInAction(action, on: target, textInput: textInput, responders: responders) : nil
                 let implements = handling != nil || builtIn != nil
                 step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
-                outcome = ActionOutcome(performed: implements, by: implements ? target : nil, visited: [target], reason: implements ? nil : .notImplemented)
+                outcome = ActionOutcome(
+                    performed: implements, by: implements ? target : nil, visited: [target],
+                    reason: implements ? nil : .notImplemented)
             } else {
                 outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .targetMissing)
             }
@@ -40,11 +49,19 @@ extension SessionState {
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
             var seen = CycleGuard()
             var current: String? = nilTargetStart(sender: sender)
-            while let id = current, seen.firstPass(id), let (handling, textInput, vetoed) = responders.read(id, { node in
-                (node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true, node.pointee.spec.vetoes.contains(action))
-            }) {
+            while let id = current, seen.firstPass(id),
+                let (handling, textInput, vetoed) = responders.read(
+                    id,
+                    { node in
+                        (
+                            node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true,
+                            node.pointee.spec.vetoes.contains(action)
+                        )
+                    })
+            {
                 outcome.visited.append(id)
-                let builtIn = handling == nil ? builtInAction(action, on: id, textInput: textInput, responders: responders) : nil
+                let builtIn =
+                    handling == nil ? builtInAction(action, on: id, textInput: textInput, responders: responders) : nil
                 if handling != nil || builtIn != nil {
                     if vetoed || builtIn?.available == false {
                         step(id, .notHandled, builtIn?.rule ?? rule, reason: .vetoed)
@@ -62,19 +79,27 @@ extension SessionState {
             }
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
-        trace.add(.action(action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by, rule: rule, reason: outcome.reason))
-        if perform, outcome.performed, let by = outcome.by, responders.read(by, { $0.pointee.spec.handling(action) }) ?? nil == nil {
+        trace.add(
+            .action(
+                action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by,
+                rule: rule, reason: outcome.reason))
+        if perform, outcome.performed, let by = outcome.by,
+            responders.read(by, { $0.pointee.spec.handling(action) }) ?? nil == nil
+        {
             performBuiltIn(action, on: by, trace: &trace)
         }
         return outcome
     }
 
     /// A2–A4: `sendAction(_:to:from:for:)`; `target` nil sends it up the chain.
-    public mutating func sendAction(_ action: String, target: String?, sender: String?) throws(CoreError) -> Traced<ActionOutcome> {
+    public mutating func sendAction(_ action: String, target: String?, sender: String?) throws(CoreError) -> Traced<
+        ActionOutcome
+    > {
         if let target { _ = try existing(target, field: "target") }
         if let sender { _ = try existing(sender, field: "sender") }
         var trace = Trace(kind: .action)
-        let outcome = performAction(action, target: target, sender: sender, responders: Responders(world), trace: &trace)
+        let outcome = performAction(
+            action, target: target, sender: sender, responders: Responders(world), trace: &trace)
         commitChanges()
         return trace.finish(outcome)
     }
@@ -86,7 +111,11 @@ extension SessionState {
         _ = try existing(sender, field: "sender")
         var trace = Trace(kind: .canPerform)
         var query = self
-        let outcome = query.performAction(action, target: nil, sender: sender, responders: Responders(world), perform: false, trace: &trace)
-        return trace.finish(CanPerformOutcome(available: outcome.performed, by: outcome.by, visited: outcome.visited, editingCommand: editingCommands.contains(action)))
+        let outcome = query.performAction(
+            action, target: nil, sender: sender, responders: Responders(world), perform: false, trace: &trace)
+        return trace.finish(
+            CanPerformOutcome(
+                available: outcome.performed, by: outcome.by, visited: outcome.visited,
+                editingCommand: editingCommands.contains(action)))
     }
 }

@@ -25,7 +25,9 @@ func walkChain(
         .deliver(to: to, message: message, disposition: disposition, rule: rule, reason: nil, tag: tag)
     }
     while let id = current {
-        guard seen.firstPass(id), let (consumed, handling) = responders.read(id, { (consumes($0), $0.pointee.spec.handling(message)) }) else {
+        guard seen.firstPass(id),
+            let (consumed, handling) = responders.read(id, { (consumes($0), $0.pointee.spec.handling(message)) })
+        else {
             trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
             walk.discarded = true
             return walk

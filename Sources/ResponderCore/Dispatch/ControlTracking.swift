@@ -3,7 +3,9 @@ import ResponderProtocol
 extension SessionState {
     /// T3: a control turns the phases of the touch it tracks into control events, then sends the actions
     /// registered for them (A1). A text field that sees touch-up inside becomes first responder (F5).
-    mutating func trackControl(_ control: String, touch: LiveTouch, phase: TouchPhase, responders: Responders, trace: inout Trace) -> (events: [ControlEvent], actions: [ControlAction]) {
+    mutating func trackControl(
+        _ control: String, touch: LiveTouch, phase: TouchPhase, responders: Responders, trace: inout Trace
+    ) -> (events: [ControlEvent], actions: [ControlAction]) {
         var events: [ControlEvent] = []
         switch phase {
         case .began:
@@ -53,7 +55,8 @@ extension SessionState {
 
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
     private func isInside(_ control: String, touch: LiveTouch, responders: Responders) -> Bool {
-        guard let window = touch.window, let area = world.read(control, { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }),
+        guard let window = touch.window,
+            let area = world.read(control, { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }),
             let wp = world.convert(screen: touch.point, toWindow: window),
             let p = world.convert(wp, fromWindow: window, to: control)
         else { return false }
@@ -63,12 +66,19 @@ extension SessionState {
 
     /// A1: every action registered for one of `events`, in registration order, via A2 (explicit target)
     /// or A3/A4 (nil target, the chain) with the control as sender.
-    mutating func sendControlActions(_ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace) -> [ControlAction] {
+    mutating func sendControlActions(
+        _ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace
+    ) -> [ControlAction] {
         guard !events.isEmpty, let targets = responders.read(control, { $0.pointee.spec.targets }) else { return [] }
         var out: [ControlAction] = []
         for registration in targets where events.contains(registration.event) {
-            let outcome = performAction(registration.action, target: registration.target, sender: control, responders: responders, trace: &trace)
-            out.append(ControlAction(action: registration.action, event: registration.event, target: registration.target, performed: outcome.performed, by: outcome.by))
+            let outcome = performAction(
+                registration.action, target: registration.target, sender: control, responders: responders, trace: &trace
+            )
+            out.append(
+                ControlAction(
+                    action: registration.action, event: registration.event, target: registration.target,
+                    performed: outcome.performed, by: outcome.by))
         }
         return out
     }

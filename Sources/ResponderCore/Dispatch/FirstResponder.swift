@@ -2,7 +2,9 @@ import ResponderProtocol
 
 extension SessionState {
     /// F2 (with F1 defaults on the node, F4 per-window first responders, F7 controllers).
-    mutating func becomeFirstResponder(_ id: String, focusReason: FocusReason, rule: Rule, trace: inout Trace) -> FocusOutcome {
+    mutating func becomeFirstResponder(_ id: String, focusReason: FocusReason, rule: Rule, trace: inout Trace)
+        -> FocusOutcome
+    {
         func check(_ check: FocusCheck, _ value: Bool, _ rule: Rule, on node: String = id) {
             trace.add(.check(id: node, check: check, value: value, rule: rule))
         }
@@ -21,22 +23,29 @@ extension SessionState {
             check(.isFirstResponder, true, .f2)
             return FocusOutcome(result: true, reason: .alreadyFirstResponder, resigned: nil)
         }
-        let currentCanResign = current.map { world.read($0) { $0.pointee.spec.canResignFirstResponder } ?? true } ?? true
+        let currentCanResign =
+            current.map { world.read($0) { $0.pointee.spec.canResignFirstResponder } ?? true } ?? true
         switch profile.becomeOrder {
         case .checkFirst:
             // F2.3: canBecome false → false, the current first responder is untouched.
             check(.canBecomeFirstResponder, node.canBecomeFirstResponder, .f2)
-            guard node.canBecomeFirstResponder else { return FocusOutcome(result: false, reason: .cannotBecome, resigned: nil) }
+            guard node.canBecomeFirstResponder else {
+                return FocusOutcome(result: false, reason: .cannotBecome, resigned: nil)
+            }
             // F2.4: the current one is asked to resign and may refuse.
             if let current {
                 check(.canResignFirstResponder, currentCanResign, .f2, on: current)
-                guard currentCanResign else { return FocusOutcome(result: false, reason: .currentCannotResign, resigned: nil) }
+                guard currentCanResign else {
+                    return FocusOutcome(result: false, reason: .currentCannotResign, resigned: nil)
+                }
             }
         case .resignFirst:
             // Docs order: the current one resigns first; a refusal to become then leaves none.
             if let current {
                 check(.canResignFirstResponder, currentCanResign, .f2, on: current)
-                guard currentCanResign else { return FocusOutcome(result: false, reason: .currentCannotResign, resigned: nil) }
+                guard currentCanResign else {
+                    return FocusOutcome(result: false, reason: .currentCannotResign, resigned: nil)
+                }
             }
             check(.canBecomeFirstResponder, node.canBecomeFirstResponder, .f2)
             guard node.canBecomeFirstResponder else {

@@ -21,8 +21,13 @@ extension SessionState {
         var trace = Trace(kind: .motion)
         let start = firstResponderEventStart(message: phase.message, trace: &trace)
         var walk = ChainWalk()
-        if let start { walk = walkChain(phase.message, from: start, responders: Responders(world), rule: .e1, tag: nil, trace: &trace) }
-        return trace.finish(MotionOutcome(subtype: subtype, phase: phase, start: start, visited: walk.visited, handledBy: walk.handledBy))
+        if let start {
+            walk = walkChain(
+                phase.message, from: start, responders: Responders(world), rule: .e1, tag: nil, trace: &trace)
+        }
+        return trace.finish(
+            MotionOutcome(
+                subtype: subtype, phase: phase, start: start, visited: walk.visited, handledBy: walk.handledBy))
     }
 
     /// E1: remoteControlReceived up the chain from the first responder, only while the application receives
@@ -36,14 +41,20 @@ extension SessionState {
             trace.discard(message, reason: .notReceivingRemoteControlEvents, rule: .e1)
         } else {
             start = firstResponderEventStart(message: message, trace: &trace)
-            if let start { walk = walkChain(message, from: start, responders: Responders(world), rule: .e1, tag: nil, trace: &trace) }
+            if let start {
+                walk = walkChain(
+                    message, from: start, responders: Responders(world), rule: .e1, tag: nil, trace: &trace)
+            }
         }
-        return trace.finish(RemoteControlOutcome(subtype: subtype, start: start, visited: walk.visited, handledBy: walk.handledBy))
+        return trace.finish(
+            RemoteControlOutcome(subtype: subtype, start: start, visited: walk.visited, handledBy: walk.handledBy))
     }
 
     /// E1–E3: pressesBegan/Changed/Ended/Cancelled. A press starts like any first-responder event and stays
     /// bound to where its began went (E2). `key` is required for began.
-    public mutating func press(_ id: EventID, key keyName: String?, phase: PressPhase, client: String) throws(CoreError) -> Traced<PressOutcome> {
+    public mutating func press(_ id: EventID, key keyName: String?, phase: PressPhase, client: String) throws(CoreError)
+        -> Traced<PressOutcome>
+    {
         let tag = EventTag.press(id)
         let message = phase.message
         var trace = Trace(kind: .press)
@@ -53,7 +64,9 @@ extension SessionState {
                 throw .pressInUse(id, client: live.client, reason: .live)
             }
             let start = firstResponderEventStart(message: message, trace: &trace, tag: tag)
-            press = LivePress(id: id, client: client, keyName: keyName, responder: start, window: start.flatMap { world.responderWindow(of: $0) }, phase: phase)
+            press = LivePress(
+                id: id, client: client, keyName: keyName, responder: start,
+                window: start.flatMap { world.responderWindow(of: $0) }, phase: phase)
             presses.append(press)
         } else {
             guard let index = presses.firstIndex(where: { $0.id == id }) else {
@@ -70,8 +83,13 @@ extension SessionState {
         }
         var walk = ChainWalk()
         if let start = press.responder {
-            walk = walkChain(message, from: start, responders: Responders(world), rule: phase == .began ? .e1 : .e2, tag: tag, trace: &trace)
+            walk = walkChain(
+                message, from: start, responders: Responders(world), rule: phase == .began ? .e1 : .e2, tag: tag,
+                trace: &trace)
         }
-        return trace.finish(PressOutcome(press: id, key: press.keyName, phase: phase, start: press.responder, visited: walk.visited, handledBy: walk.handledBy))
+        return trace.finish(
+            PressOutcome(
+                press: id, key: press.keyName, phase: phase, start: press.responder, visited: walk.visited,
+                handledBy: walk.handledBy))
     }
 }

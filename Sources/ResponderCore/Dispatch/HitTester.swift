@@ -31,7 +31,11 @@ struct HitTester {
     static func windowOrder(_ world: World) -> [String] {
         var windows: [(index: Int, id: String, level: Double)] = []
         for id in world.read(World.rootID, { $0.pointee.children }) ?? [] {
-            if let level = world.read(id, { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil }) ?? nil { windows.append((windows.count, id, level)) }
+            if let level = world.read(id, { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil })
+                ?? nil
+            {
+                windows.append((windows.count, id, level))
+            }
         }
         guard windows.count > 1 else { return windows.map(\.id) }
         return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.id)
@@ -153,51 +157,54 @@ struct HitTester {
     private mutating func start(_ id: String, _ given: Given, asking: Asking) -> Start {
         let profile = self.profile
         let world = self.world
-        let checked = world.read(id) { node -> Checked in
-            switch asking {
-            case .itself: break
-            case .child where node.pointee.spec.kind == .viewController: return Checked(notAView: true, controllerRoot: node.pointee.children.first)
-            case .child, .rootView: guard node.pointee.spec.kind.isSubviewKind else { return Checked(notAView: true) }
-            }
-            let point: Point?
-            switch given {
-            case .local(let p): point = p
-            case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
-            }
-            // H6 never: always nil, the whole subtree is hidden from touches.
-            let mode = node.pointee.spec.hitTestMode
-            if mode == .never { return Checked(point: point, never: true) }
-            var c = Checked(point: point)
-            if node.pointee.spec.hidden {
-                c.exclusion = (.hidden, .h2)
-            } else if !profile.isHittable(alpha: node.pointee.spec.alpha) {
-                c.exclusion = (.alpha, .h2)  // each view checks only its own alpha
-            } else if !node.pointee.spec.userInteractionEnabled {
-                // K1: the class default (an image view, a label) when the node does not set it.
-                c.exclusion = (.interactionDisabled, node.pointee.spec.interactionSetting == nil ? .k1 : .h2)
-            } else if node.pointee.spec.animatingAllowsInteraction == false {
-                c.exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
-            } else if world.presentedOver(id) {
-                c.exclusion = (.presentedOver, .k9)
-            } else if node.pointee.spec.kind.isControl && !node.pointee.spec.enabled {
-                c.exclusion = (.disabledControl, .h7)
-            } else if let p = point {
-                // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
-                // is only asked when its superview contained the point, so clipsToBounds plays no part.
-                let insets = node.pointee.spec.hitTestInsets
-                let area = node.pointee.spec.bounds.inset(by: insets)
-                c.exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
-            } else {
-                c.exclusion = (.singularTransform, .h4)
-            }
-            if c.exclusion != nil {
-                if let r = node.pointee.spec.hitTestRedirect, r.when == .nil { c.redirectWhenNil = r.to }
-            } else {
-                c.children = node.pointee.children
-                c.overridesAnswer = mode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
-            }
-            return c
-        } ?? Checked(notAView: true)
+        let checked =
+            world.read(id) { node -> Checked in
+                switch asking {
+                case .itself: break
+                case .child where node.pointee.spec.kind == .viewController:
+                    return Checked(notAView: true, controllerRoot: node.pointee.children.first)
+                case .child, .rootView:
+                    guard node.pointee.spec.kind.isSubviewKind else { return Checked(notAView: true) }
+                }
+                let point: Point?
+                switch given {
+                case .local(let p): point = p
+                case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
+                }
+                // H6 never: always nil, the whole subtree is hidden from touches.
+                let mode = node.pointee.spec.hitTestMode
+                if mode == .never { return Checked(point: point, never: true) }
+                var c = Checked(point: point)
+                if node.pointee.spec.hidden {
+                    c.exclusion = (.hidden, .h2)
+                } else if !profile.isHittable(alpha: node.pointee.spec.alpha) {
+                    c.exclusion = (.alpha, .h2)  // each view checks only its own alpha
+                } else if !node.pointee.spec.userInteractionEnabled {
+                    // K1: the class default (an image view, a label) when the node does not set it.
+                    c.exclusion = (.interactionDisabled, node.pointee.spec.interactionSetting == nil ? .k1 : .h2)
+                } else if node.pointee.spec.animatingAllowsInteraction == false {
+                    c.exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
+                } else if world.presentedOver(id) {
+                    c.exclusion = (.presentedOver, .k9)
+                } else if node.pointee.spec.kind.isControl && !node.pointee.spec.enabled {
+                    c.exclusion = (.disabledControl, .h7)
+                } else if let p = point {
+                    // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
+                    // is only asked when its superview contained the point, so clipsToBounds plays no part.
+                    let insets = node.pointee.spec.hitTestInsets
+                    let area = node.pointee.spec.bounds.inset(by: insets)
+                    c.exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
+                } else {
+                    c.exclusion = (.singularTransform, .h4)
+                }
+                if c.exclusion != nil {
+                    if let r = node.pointee.spec.hitTestRedirect, r.when == .nil { c.redirectWhenNil = r.to }
+                } else {
+                    c.children = node.pointee.children
+                    c.overridesAnswer = mode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
+                }
+                return c
+            } ?? Checked(notAView: true)
         if checked.notAView {
             guard let root = checked.controllerRoot else { return .notAView }
             return start(root, given, asking: .rootView)
@@ -225,8 +232,10 @@ struct HitTester {
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
         // would mostly be wasted.
         let subviews = asking == .itself && !world.presented.isEmpty ? world.hitTestSubviews(of: id) : checked.children
-        return .pushed(Frame(point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index,
-                             overridesAnswer: checked.overridesAnswer))
+        return .pushed(
+            Frame(
+                point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index,
+                overridesAnswer: checked.overridesAnswer))
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.

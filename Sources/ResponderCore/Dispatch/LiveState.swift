@@ -37,7 +37,9 @@ struct LivePress: Sendable {
     var window: String?
     var phase: PressPhase
 
-    var info: LivePressInfo { LivePressInfo(press: id, client: client, key: keyName, responder: responder, window: window, phase: phase) }
+    var info: LivePressInfo {
+        LivePressInfo(press: id, client: client, key: keyName, responder: responder, window: window, phase: phase)
+    }
 }
 
 /// T3: a control tracking a touch, and whether the touch is currently inside (with slop).

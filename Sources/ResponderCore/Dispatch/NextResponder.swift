@@ -5,7 +5,10 @@ extension World {
     /// asked (N4): nothing is cached between hops.
     public func nextResponder(of id: String) -> String? {
         // Fields read in place: a copy of each node on the way would be most of a hop (a tap makes a dozen).
-        guard let (kind, parent, presentedBy) = read(id, { ($0.pointee.spec.kind, $0.pointee.parent, $0.pointee.spec.presentedBy) }) else { return nil }
+        guard
+            let (kind, parent, presentedBy) = read(
+                id, { ($0.pointee.spec.kind, $0.pointee.parent, $0.pointee.spec.presentedBy) })
+        else { return nil }
         switch kind {
         case .application:
             // N3: the application's next is its delegate (a responder that is not a view, controller or app).
@@ -18,7 +21,9 @@ extension World {
         case .viewController:
             // N2: a presented controller hands on to its presenter; otherwise to its view's superview,
             // which in this tree is the controller's parent (a view, or the window for a root controller).
-            if let presenter = presentedBy, presenter != id, read(presenter, { $0.pointee.spec.kind }) == .viewController {
+            if let presenter = presentedBy, presenter != id,
+                read(presenter, { $0.pointee.spec.kind }) == .viewController
+            {
                 return presenter
             }
             guard let parent, read(parent, { $0.pointee.spec.kind.isView }) == true else { return nil }

@@ -24,7 +24,9 @@ extension SessionState {
     /// longer in its window is dropped (F6 would have resigned it).
     public init(restoring world: World, profile: Profile, parts: DurableSessionParts) {
         self.init(world: world, profile: profile)
-        firstResponderByWindow = parts.firstResponders.filter { world[$0.value] != nil && world.window(of: $0.value) == $0.key }
+        firstResponderByWindow = parts.firstResponders.filter {
+            world[$0.value] != nil && world.window(of: $0.value) == $0.key
+        }
         clock = parts.clock
         tapCounter = parts.tapCounter
     }

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// One session's world, dispatch profile and live dispatch state (touches, presses, control tracking,
 /// first responders). Pure and deterministic: every request is a function of the state and its params.
@@ -54,11 +54,13 @@ public struct SessionState: Sendable {
             switch $0.op {
             case .remove, .move: return true
             case .insert(_, _, let tree): return tree.entries.contains { $0.spec.presentedBy != nil }
-            case .update(_, let set): return set.assignments.contains { $0.name == "presentedBy" || $0.name == "modalPresentationStyle" }
+            case .update(_, let set):
+                return set.assignments.contains { $0.name == "presentedBy" || $0.name == "modalPresentationStyle" }
             }
         }
         // Live recognizers can be removed, disabled or moved by any op (G2).
-        guard (mayLeave && (!touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty)) || !runs.isEmpty else {
+        guard (mayLeave && (!touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty)) || !runs.isEmpty
+        else {
             let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
             return TreeChange(batch: batch, ops: ops, consequences: nil)
         }
@@ -70,7 +72,8 @@ public struct SessionState: Sendable {
 
     /// Replaces the world. `ops` is empty: the server publishes the whole tree for a load. `removed` lists
     /// the ids that no longer exist, sorted; `changed` every id of the new world, parents first.
-    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits) throws(CoreError) -> TreeChange {
+    public mutating func load(tree: NodeTree, detached: [NodeTree] = [], limits: Limits) throws(CoreError) -> TreeChange
+    {
         load(prepared: try World.prepared(tree: tree, detached: detached, limits: limits))
     }
 
@@ -86,12 +89,16 @@ public struct SessionState: Sendable {
         // tree, then each detached subtree): listed in place, without walking a million children lists.
         let changed = world.nodes.keys
         let consequences = reconcile(before: before)
-        return TreeChange(batch: AppliedBatch(revision: world.revision, removed: removed, changed: changed), ops: [], consequences: consequences)
+        return TreeChange(
+            batch: AppliedBatch(revision: world.revision, removed: removed, changed: changed), ops: [],
+            consequences: consequences)
     }
 
     /// F4: makes `id` the key window with one batch of `update key` ops (the old key window first). The
     /// trace (kind makeKey, never published) records the switch.
-    public mutating func makeKey(_ id: String) throws(CoreError) -> (change: TreeChange, outcome: Traced<MakeKeyOutcome>) {
+    public mutating func makeKey(_ id: String) throws(CoreError) -> (
+        change: TreeChange, outcome: Traced<MakeKeyOutcome>
+    ) {
         let node = try existing(id)
         guard node.kind == .window else {
             throw .notAWindow(id, kind: node.kind, field: nil)
@@ -147,7 +154,8 @@ public struct SessionState: Sendable {
 
     /// The steps of `outcome`'s trace after the visits: H1, a point no window answers is discarded.
     public static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
-        outcome.view == nil ? [.discard(message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)] : []
+        outcome.view == nil
+            ? [.discard(message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)] : []
     }
 
     /// H1–H8 without building the trace, for a reply that leaves it out (1.8): its steps would only restate

@@ -1,15 +1,18 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 extension SessionState {
     /// T1–T5, G1–G11: each touch phase in the order given. Atomic: an error leaves the session exactly as it was.
-    public mutating func touch(_ inputs: [TouchInput], tapCount: Int = 1, client: String) throws(CoreError) -> Traced<TouchOutcome> {
+    public mutating func touch(_ inputs: [TouchInput], tapCount: Int = 1, client: String) throws(CoreError) -> Traced<
+        TouchOutcome
+    > {
         var session = self
         var trace = Trace(kind: .touch)
         var deliveries: [TouchDelivery] = []
         for (i, input) in inputs.enumerated() {
             do throws(CoreError) {
-                deliveries.append(try session.handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
+                deliveries.append(
+                    try session.handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
             } catch {
                 throw .inTouch(i, error)
             }
@@ -20,7 +23,9 @@ extension SessionState {
     }
 
     /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock).
-    public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(CoreError) -> Traced<TouchOutcome> {
+    public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(CoreError)
+        -> Traced<TouchOutcome>
+    {
         // A refused tap changes nothing, its id included.
         let counter = tapCounter
         var id: EventID
@@ -29,19 +34,27 @@ extension SessionState {
             id = .string("tap-\(tapCounter)")
         } while touches.contains { $0.id == id }
         do throws(CoreError) {
-            return try touch([TouchInput(touch: id, phase: .began, point: point, time: time), TouchInput(touch: id, phase: .ended, point: point)],
-                             tapCount: tapCount, client: client)
+            return try touch(
+                [
+                    TouchInput(touch: id, phase: .began, point: point, time: time),
+                    TouchInput(touch: id, phase: .ended, point: point)
+                ],
+                tapCount: tapCount, client: client)
         } catch {
             // event.tap has no touches list: its time is its own field.
             tapCounter = counter
             let unlocated = error.unlocated
-            if case .timeBeforeClock(let time, let clock, _) = unlocated { throw .timeBeforeClock(time, clock: clock, touch: nil) }
+            if case .timeBeforeClock(let time, let clock, _) = unlocated {
+                throw .timeBeforeClock(time, clock: clock, touch: nil)
+            }
             throw unlocated
         }
     }
 
     /// One entry: time passes first (G11), then recognizers see the phase (G1), then the view may (G7–G9).
-    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace) throws(CoreError) -> TouchDelivery {
+    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace)
+        throws(CoreError) -> TouchDelivery
+    {
         if let time = input.time, time < clock {
             throw .timeBeforeClock(time, clock: clock, touch: index)
         }
@@ -62,7 +75,9 @@ extension SessionState {
         return delivery
     }
 
-    private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace) throws(CoreError) -> TouchDelivery {
+    private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace)
+        throws(CoreError) -> TouchDelivery
+    {
         if input.phase == .began {
             if let live = touches.first(where: { $0.id == input.touch }) {
                 if live.finished {
@@ -94,7 +109,11 @@ extension SessionState {
             // T4/T5/no hit: a touch delivered to no one stays so for its whole life.
             let why = touch.undelivered ?? (.noView, .t1)
             let message = input.phase.message
-            if let message { trace.discard(message, reason: DiscardReason(rawValue: why.reason.rawValue)!, rule: why.rule, tag: .touch(touch.id)) }
+            if let message {
+                trace.discard(
+                    message, reason: DiscardReason(rawValue: why.reason.rawValue)!, rule: why.rule,
+                    tag: .touch(touch.id))
+            }
             return undelivered(touch, message: message, why: why)
         }
         if input.phase == .stationary {
@@ -107,11 +126,15 @@ extension SessionState {
         return deliverToView(index, phase: input.phase, trace: &trace)
     }
 
-    private mutating func began(_ id: EventID, at point: Point, client: String, tapCount: Int, trace: inout Trace) -> TouchDelivery {
+    private mutating func began(_ id: EventID, at point: Point, client: String, tapCount: Int, trace: inout Trace)
+        -> TouchDelivery
+    {
         var tester = HitTester(world: world, profile: profile)
         let hit = tester.run(screen: point)
         for v in hit.visits { trace.add(.hitTest(v, touch: id)) }
-        var touch = LiveTouch(id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point, tapCount: tapCount, beganAt: clock)
+        var touch = LiveTouch(
+            id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point, tapCount: tapCount,
+            beganAt: clock)
         let message = TouchPhase.began.message!
         guard let view = hit.view, let window = hit.window else {
             touch.undelivered = (.noHit, .h1)
@@ -127,7 +150,9 @@ extension SessionState {
             if blocked.rule == .t4 { touch.recognizers = observe(id, hitView: view, trace: &trace) }
             touches.append(touch)
             recognizersSee(touch, .began(id, point), trace: &trace)
-            trace.discard(message, reason: DiscardReason(rawValue: blocked.reason.rawValue)!, rule: blocked.rule, tag: .touch(id), blockedBy: blocked.by)
+            trace.discard(
+                message, reason: DiscardReason(rawValue: blocked.reason.rawValue)!, rule: blocked.rule, tag: .touch(id),
+                blockedBy: blocked.by)
             var d = undelivered(touch, message: message, why: touch.undelivered!)
             d.hitView = view
             return d
@@ -143,11 +168,16 @@ extension SessionState {
         // A touch the client has ended no longer counts, even while recognizers hold its ended (G9).
         let tracked = touches.filter { $0.window == window && $0.view != nil && $0.withheld == nil && !$0.finished }
         // T5: an exclusive view tracking a touch keeps every other view of its window from getting one…
-        if let other = tracked.first(where: { $0.view != view && world.read($0.view!, { $0.pointee.spec.exclusiveTouch }) == true }) {
+        if let other = tracked.first(where: {
+            $0.view != view && world.read($0.view!, { $0.pointee.spec.exclusiveTouch }) == true
+        }) {
             return (.exclusiveTouch, .t5, other.view!)
         }
         // …and an exclusive view gets a new touch only if no other view of its window is tracking one.
-        let (exclusive, multiple) = world.read(view, { ($0.pointee.spec.exclusiveTouch, $0.pointee.spec.multipleTouchEnabled) }) ?? (false, true)
+        let (exclusive, multiple) =
+            world.read(view, { ($0.pointee.spec.exclusiveTouch, $0.pointee.spec.multipleTouchEnabled) }) ?? (
+                false, true
+            )
         if exclusive, let other = tracked.first(where: { $0.view != view }) {
             return (.exclusiveTouch, .t5, other.view!)
         }
@@ -160,11 +190,15 @@ extension SessionState {
 
     /// T2/T3: delivers one phase of a bound touch up the chain from its view; an enabled control takes it
     /// over and turns it into control events. Also used for T6 cancellation (`rule` T6).
-    mutating func deliver(_ touch: LiveTouch, phase: TouchPhase, responders: Responders, rule: Rule, trace: inout Trace) -> TouchDelivery {
+    mutating func deliver(_ touch: LiveTouch, phase: TouchPhase, responders: Responders, rule: Rule, trace: inout Trace)
+        -> TouchDelivery
+    {
         let message = phase.message!
         let view = touch.view!
         let tracking = self.tracking
-        let walk = walkChain(message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace) { node in
+        let walk = walkChain(
+            message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace
+        ) { node in
             // T3: a control does not pass touches on — unless its own override stops them without super.
             guard node.pointee.spec.kind.isControl, node.pointee.spec.handling(message) != .handle else { return false }
             return node.pointee.spec.enabled || tracking[touch.id]?.control == node.pointee.spec.id
@@ -180,14 +214,19 @@ extension SessionState {
     }
 
     private func delivery(_ touch: LiveTouch, message: String?, walk: ChainWalk, view: String) -> TouchDelivery {
-        var d = TouchDelivery(touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: localPoint(touch, in: view), message: message)
+        var d = TouchDelivery(
+            touch: touch.id, phase: touch.phase, view: view, window: touch.window,
+            localPoint: localPoint(touch, in: view), message: message)
         d.visited = walk.visited
         d.handledBy = walk.handledBy
         return d
     }
 
-    private func undelivered(_ touch: LiveTouch, message: String?, why: (reason: TouchDeliveryReason, rule: Rule)) -> TouchDelivery {
-        var d = TouchDelivery(touch: touch.id, phase: touch.phase, view: nil, window: touch.window, localPoint: nil, message: message)
+    private func undelivered(_ touch: LiveTouch, message: String?, why: (reason: TouchDeliveryReason, rule: Rule))
+        -> TouchDelivery
+    {
+        var d = TouchDelivery(
+            touch: touch.id, phase: touch.phase, view: nil, window: touch.window, localPoint: nil, message: message)
         d.reason = why.reason
         d.rule = why.rule
         return d

@@ -8,7 +8,10 @@ extension Trace {
         add(.firstResponder(FocusChange(window: window, from: from, to: to, reason: reason), rule: rule))
     }
 
-    mutating func discard(_ message: String, reason: DiscardReason, rule: Rule, tag: EventTag? = nil, blockedBy: String? = nil, view: String? = nil) {
+    mutating func discard(
+        _ message: String, reason: DiscardReason, rule: Rule, tag: EventTag? = nil, blockedBy: String? = nil,
+        view: String? = nil
+    ) {
         add(.discard(message: message, reason: reason, rule: rule, tag: tag, blockedBy: blockedBy, view: view))
     }
 

@@ -30,7 +30,10 @@ extension SessionState {
             // A touch a recognizer took, or whose began its view never had, has nothing to cancel (G7, G8).
             // Its entry says it is over (dropped: nothing was delivered).
             if t.withheld != nil || (t.view != nil && !t.viewGot && !t.recognizers.isEmpty) {
-                for held in t.held { trace.discard(held.phase.message!, reason: .viewLeftWindow, rule: .t6, tag: .touch(t.id), view: t.view) }
+                for held in t.held {
+                    trace.discard(
+                        held.phase.message!, reason: .viewLeftWindow, rule: .t6, tag: .touch(t.id), view: t.view)
+                }
                 tracking[t.id] = nil
                 var entry = TouchDelivery(touch: t.id, phase: .cancelled, view: t.view, window: t.window, message: nil)
                 entry.reason = .viewLeftWindow
@@ -60,8 +63,11 @@ extension SessionState {
                 keptPresses.append(p)
                 continue
             }
-            let walk = walkChain(PressPhase.cancelled.message, from: responder, responders: responders, rule: .e2, tag: .press(p.id), trace: &trace)
-            pressEntries.append(PressCancellation(press: p.id, responder: responder, visited: walk.visited, handledBy: walk.handledBy))
+            let walk = walkChain(
+                PressPhase.cancelled.message, from: responder, responders: responders, rule: .e2, tag: .press(p.id),
+                trace: &trace)
+            pressEntries.append(
+                PressCancellation(press: p.id, responder: responder, visited: walk.visited, handledBy: walk.handledBy))
         }
         presses = keptPresses
 
@@ -81,9 +87,14 @@ extension SessionState {
         touches.removeAll { $0.finished && $0.held.isEmpty }
         let log = gestureLog
         gestureLog = GestureLog()
-        guard !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty || !log.transitions.isEmpty || !log.actions.isEmpty || !log.deliveries.isEmpty else { return nil }
-        return trace.finish(TreeChangeOutcome(touches: touchEntries, presses: pressEntries, resigned: resigned, gestures: log.transitions,
-                                              gestureActions: log.actions, gestureDeliveries: log.deliveries))
+        guard
+            !touchEntries.isEmpty || !pressEntries.isEmpty || !resigned.isEmpty || !log.transitions.isEmpty
+                || !log.actions.isEmpty || !log.deliveries.isEmpty
+        else { return nil }
+        return trace.finish(
+            TreeChangeOutcome(
+                touches: touchEntries, presses: pressEntries, resigned: resigned, gestures: log.transitions,
+                gestureActions: log.actions, gestureDeliveries: log.deliveries))
     }
 }
 

@@ -54,10 +54,14 @@ extension World {
         var out: [String] = []
         out.reserveCapacity(children.count)
         for child in children {
-            guard let (kind, first) = read(child, { ($0.pointee.spec.kind, $0.pointee.children.first) }) else { continue }
+            guard let (kind, first) = read(child, { ($0.pointee.spec.kind, $0.pointee.children.first) }) else {
+                continue
+            }
             if kind.isSubviewKind {
                 out.append(child)
-            } else if kind == .viewController, let root = first, read(root, { $0.pointee.spec.kind.isSubviewKind }) == true {
+            } else if kind == .viewController, let root = first,
+                read(root, { $0.pointee.spec.kind.isSubviewKind }) == true
+            {
                 out.append(root)
             }
         }
@@ -76,7 +80,9 @@ extension World {
             let parent: String?
             let conversion: SuperviewConversion
         }
-        func up(_ id: String) -> Up? { read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) } }
+        func up(_ id: String) -> Up? {
+            read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) }
+        }
         // The usual depth on the stack, deeper levels in an array: an array for every conversion would be an
         // allocation and a free each time (a tap converts four times). Eight levels, as room for sixteen (over
         // 1 KB) is allocated on the heap too. The conversions are plain numbers: the room needs no cleaning up.
@@ -90,7 +96,11 @@ extension World {
                 // The superview: a view's parent view, or — for a controller's root view — the controller's parent
                 // view or window.
                 guard node.kind.isSubviewKind, let parent = node.parent, let above = up(parent) else { return nil }
-                if depth < onStack { (room.baseAddress! + depth).initialize(to: node.conversion) } else { deeper.append(node.conversion) }
+                if depth < onStack {
+                    (room.baseAddress! + depth).initialize(to: node.conversion)
+                } else {
+                    deeper.append(node.conversion)
+                }
                 depth += 1
                 if above.kind.isView {
                     (current, node) = (parent, above)

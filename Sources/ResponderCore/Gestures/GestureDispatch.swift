@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// What recognizers did while one input was carried out: collected for the input's outcome.
 struct GestureLog: Sendable {
@@ -25,8 +25,11 @@ extension SessionState {
         while let id = current, let (kind, parent) = world.read(id, { ($0.pointee.spec.kind, $0.pointee.parent) }) {
             if kind.isView {
                 for spec in world.attachedRecognizers(of: id) {
-                    let refusal: GestureReason? = !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
-                    trace.add(.observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal))
+                    let refusal: GestureReason? =
+                        !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
+                    trace.add(
+                        .observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal)
+                    )
                     guard refusal == nil else { continue }
                     observers.append(spec.id)
                     if runIndex(spec.id) == nil { runs.append(GestureRun(id: spec.id, view: id, kind: spec.kind)) }
@@ -71,7 +74,9 @@ extension SessionState {
     /// G6 (shouldBegin), G10 (a control's own gesture), then it recognizes or begins and G4 (exclusion),
     /// G7/G8 (the view's touches) and G3 (its actions) follow.
     mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
-        guard let i = runIndex(id), runs[i].state == .possible, let (view, spec) = world.withRecognizer(id, on: runs[i].view, { ($0, $1.pointee) }) else { return }
+        guard let i = runIndex(id), runs[i].state == .possible,
+            let (view, spec) = world.withRecognizer(id, on: runs[i].view, { ($0, $1.pointee) })
+        else { return }
         // A closure, not the method itself: `compactMap(runIndex)` captured a copy of the whole session state.
         let required = spec.requireToFail.compactMap { runIndex($0) }
         if let winner = required.first(where: { runs[$0].state.isActive }) {
@@ -90,7 +95,9 @@ extension SessionState {
         runs[i].pending = nil
         // G4: a recognizer that has begun or recognized keeps the touches it shares with this one.
         let mineSoFar = Set(runs[i].seen)
-        if let holder = runs.first(where: { $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !simultaneous(id, $0.id) }) {
+        if let holder = runs.first(where: {
+            $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !simultaneous(id, $0.id)
+        }) {
             fail(id, reason: .excluded, rule: .g4, by: holder.id, trace: &trace)
             return
         }
@@ -122,7 +129,8 @@ extension SessionState {
             }
         }
         let mine = Set(runs[runIndex(id)!].seen)
-        for other in runs where other.id != id && other.state == .possible && other.seen.contains(where: mine.contains) {
+        for other in runs where other.id != id && other.state == .possible && other.seen.contains(where: mine.contains)
+        {
             if !simultaneous(id, other.id) { fail(other.id, reason: .excluded, rule: .g4, by: id, trace: &trace) }
         }
         takeTouches(id, spec: spec, trace: &trace)
@@ -135,14 +143,19 @@ extension SessionState {
         runs[i].pending = nil
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
         // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
-        for other in runs where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
-            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true, let p = runs[runIndex(other.id)!].pending {
+        for other in runs
+        where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
+            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true,
+                let p = runs[runIndex(other.id)!].pending
+            {
                 attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
             }
         }
     }
 
-    mutating func transition(_ id: String, to: GestureState, rule: Rule, reason: GestureReason?, by: String? = nil, trace: inout Trace) {
+    mutating func transition(
+        _ id: String, to: GestureState, rule: Rule, reason: GestureReason?, by: String? = nil, trace: inout Trace
+    ) {
         guard let i = runIndex(id) else { return }
         let change = GestureTransition(recognizer: id, from: runs[i].state, to: to, rule: rule, reason: reason, by: by)
         // Leaving possible is what lets held phases go (G8, G9): the release steps name the last to do so.
@@ -154,7 +167,8 @@ extension SessionState {
 
     /// G4: either one names the other in `simultaneousWith`.
     func simultaneous(_ a: String, _ b: String) -> Bool {
-        withSpec(a, { $1.pointee.simultaneousWith.contains(b) }) == true || withSpec(b, { $1.pointee.simultaneousWith.contains(a) }) == true
+        withSpec(a, { $1.pointee.simultaneousWith.contains(b) }) == true
+            || withSpec(b, { $1.pointee.simultaneousWith.contains(a) }) == true
     }
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
@@ -183,7 +197,8 @@ extension SessionState {
     /// scroll view keeps its tap from a tap recognizer further up, as it does in UIKit.)
     func controlAwaitingBegan(_ touch: EventID) -> String? {
         guard let live = touches.first(where: { $0.id == touch }), !live.viewGot, live.withheld == nil,
-            live.held.first?.phase == .began, let view = live.view, world.read(view, { $0.pointee.spec.kind }) == .control
+            live.held.first?.phase == .began, let view = live.view,
+            world.read(view, { $0.pointee.spec.kind }) == .control
         else { return nil }
         return view
     }
@@ -196,7 +211,8 @@ extension SessionState {
             let node = world[t.target]
             let implements = node?.handling(t.action) != nil
             let reason: ActionFailure? = node == nil ? .targetMissing : (implements ? nil : .notImplemented)
-            let sent = GestureActionSent(recognizer: id, target: t.target, action: t.action, performed: implements, reason: reason)
+            let sent = GestureActionSent(
+                recognizer: id, target: t.target, action: t.action, performed: implements, reason: reason)
             trace.add(.gestureAction(sent))
             gestureLog.actions.append(sent)
         }
@@ -245,7 +261,8 @@ extension SessionState {
     /// G2: recognizers in an end state with no live touches are reset to possible; idle ones are dropped.
     mutating func resetFinished(trace: inout Trace) {
         for i in runs.indices where runs[i].state.isFinal && runs[i].touches.isEmpty {
-            let change = GestureTransition(recognizer: runs[i].id, from: runs[i].state, to: .possible, rule: .g2, reason: .reset)
+            let change = GestureTransition(
+                recognizer: runs[i].id, from: runs[i].state, to: .possible, rule: .g2, reason: .reset)
             trace.add(.gesture(change))
             gestureLog.transitions.append(change)
         }
@@ -283,7 +300,10 @@ extension SessionState {
         commitChanges()
         let log = gestureLog
         gestureLog = GestureLog()
-        return trace.finish(ClockOutcome(from: from, time: target, gestures: log.transitions, gestureActions: log.actions, gestureDeliveries: log.deliveries))
+        return trace.finish(
+            ClockOutcome(
+                from: from, time: target, gestures: log.transitions, gestureActions: log.actions,
+                gestureDeliveries: log.deliveries))
     }
 
     /// 12.8: every recognizer of the session, by id, with its state and the touches it observes.
@@ -291,11 +311,13 @@ extension SessionState {
         (world.recognizerOwners.keys + world.builtInPans.map(\.spec.id)).sorted().compactMap { id in
             guard let (view, spec) = world.recognizer(id) else { return nil }
             guard let run = runs.first(where: { $0.id == id }) else {
-                return GestureRecognizerInfo(recognizer: id, view: view, kind: spec.kind, state: .possible, touches: [], waitingFor: [])
+                return GestureRecognizerInfo(
+                    recognizer: id, view: view, kind: spec.kind, state: .possible, touches: [], waitingFor: [])
             }
             var info = run.info
             if run.pending != nil {
-                info.waitingFor = spec.requireToFail.filter { r in runs.contains { $0.id == r && $0.state == .possible } }
+                info.waitingFor = spec.requireToFail.filter { r in runs.contains { $0.id == r && $0.state == .possible }
+                }
             }
             return info
         }

@@ -42,7 +42,11 @@ struct GestureRun: Sendable {
     mutating func add(_ touch: EventID, at point: Point) {
         touches.append(touch)
         if !seen.contains(touch) { seen.append(touch) }
-        if let i = position(of: touch) { positions[i] = (touch, point, point) } else { positions.append((touch, point, point)) }
+        if let i = position(of: touch) {
+            positions[i] = (touch, point, point)
+        } else {
+            positions.append((touch, point, point))
+        }
     }
 
     mutating func remove(_ touch: EventID) {
@@ -53,7 +57,9 @@ struct GestureRun: Sendable {
     private func position(of touch: EventID) -> Int? { positions.firstIndex { $0.touch == touch } }
 
     /// Where `touch` began and where it is now, when it is live.
-    func points(of touch: EventID) -> (start: Point, now: Point)? { position(of: touch).map { (positions[$0].start, positions[$0].now) } }
+    func points(of touch: EventID) -> (start: Point, now: Point)? {
+        position(of: touch).map { (positions[$0].start, positions[$0].now) }
+    }
 
     /// `touch` (live) is now at `point`.
     mutating func move(_ touch: EventID, to point: Point) {
@@ -104,7 +110,9 @@ enum GestureInput {
 /// The kinds' own state machines (section G's parameters). Pure: they read the run and the input and say
 /// what the recognizer wants; the dispatcher applies it.
 extension GestureRun {
-    mutating func decide(_ input: GestureInput, spec: GestureRecognizerSpec, now: Double, profile: Profile) -> GestureDecision? {
+    mutating func decide(_ input: GestureInput, spec: GestureRecognizerSpec, now: Double, profile: Profile)
+        -> GestureDecision?
+    {
         switch input {
         case .began(let t, let p):
             add(t, at: p)
@@ -166,7 +174,9 @@ extension GestureRun {
         }
     }
 
-    private mutating func tap(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile) -> GestureDecision? {
+    private mutating func tap(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile)
+        -> GestureDecision?
+    {
         guard state == .possible else { return nil }
         switch input {
         case .began:
@@ -189,7 +199,9 @@ extension GestureRun {
         }
     }
 
-    private mutating func longPress(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double) -> GestureDecision? {
+    private mutating func longPress(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double)
+        -> GestureDecision?
+    {
         switch (input, state) {
         case (.began, .possible):
             if touches.count > spec.numberOfTouchesRequired { return .fail(.tooManyTouches, .g2) }
@@ -208,7 +220,9 @@ extension GestureRun {
         }
     }
 
-    private mutating func pan(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ profile: Profile) -> GestureDecision? {
+    private mutating func pan(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ profile: Profile)
+        -> GestureDecision?
+    {
         switch (input, state) {
         case (.began, .possible):
             if let maximum = spec.maximumNumberOfTouches, touches.count > maximum { return .fail(.tooManyTouches, .g2) }
@@ -228,7 +242,9 @@ extension GestureRun {
         }
     }
 
-    private mutating func swipe(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile) -> GestureDecision? {
+    private mutating func swipe(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile)
+        -> GestureDecision?
+    {
         guard state == .possible else { return nil }
         switch input {
         case .began:
@@ -237,7 +253,8 @@ extension GestureRun {
             if let start = firstBegan, now - start > profile.swipeDuration { return .fail(.tooSlow, .g11) }
             let d = translation
             guard hypot(d.x, d.y) >= profile.swipeDistance else { return nil }
-            let direction: SwipeDirection = abs(d.x) >= abs(d.y) ? (d.x >= 0 ? .right : .left) : (d.y >= 0 ? .down : .up)
+            let direction: SwipeDirection =
+                abs(d.x) >= abs(d.y) ? (d.x >= 0 ? .right : .left) : (d.y >= 0 ? .down : .up)
             guard spec.direction.contains(direction) else { return .fail(.wrongDirection, .g2) }
             return touches.count == spec.numberOfTouchesRequired ? .recognize(.swiped, .g2) : .fail(.tooFewTouches, .g2)
         case .ended:
@@ -263,7 +280,8 @@ extension GestureRun {
             if state != .possible { return .change }
             if kind == .pinch {
                 guard initialDistance > 0 else { return nil }
-                return abs(g.distance / initialDistance - 1) > profile.pinchThreshold ? .recognize(.threshold, .g2) : nil
+                return abs(g.distance / initialDistance - 1) > profile.pinchThreshold
+                    ? .recognize(.threshold, .g2) : nil
             }
             var delta = g.angle - initialAngle
             while delta > Double.pi { delta -= 2 * Double.pi }

@@ -9,7 +9,9 @@ extension SessionState {
         guard phase != .cancelled, phase != .stationary else { return [] }
         return touch.recognizers.filter { id in
             guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
-                let delays = world.withRecognizer(id, on: runs[i].view, { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
+                let delays = world.withRecognizer(
+                    id, on: runs[i].view,
+                    { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
             else { return false }
             return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
         }
@@ -19,9 +21,11 @@ extension SessionState {
     mutating func deliverToView(_ index: Int, phase: TouchPhase, trace: inout Trace) -> TouchDelivery {
         let touch = touches[index]
         let message = phase.message!
-        var entry = TouchDelivery(touch: touch.id, phase: phase, view: touch.view, window: touch.window, message: message)
+        var entry = TouchDelivery(
+            touch: touch.id, phase: phase, view: touch.view, window: touch.window, message: message)
         if let withheld = touch.withheld {
-            trace.discard(message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
+            trace.discard(
+                message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
             entry.reason = TouchDeliveryReason(rawValue: withheld.reason.rawValue)
             entry.rule = withheld.rule
             entry.localPoint = localPoint(touch, in: touch.view)
@@ -53,10 +57,15 @@ extension SessionState {
                 touch.phase = first.phase
                 let message = first.phase.message!
                 // K8: released because a scroll view's delay ran out, its pan still deciding.
-                let delayed = first.phase != .ended && touch.recognizers.contains { r in
-                    runs.first { $0.id == r }?.state == .possible && scrollDelayOver(r, touch: touch)
-                }
-                trace.add(.release(touch: touch.id, message: message, by: delayed ? nil : releaseCause, rule: delayed ? .k8 : first.phase == .ended ? .g9 : .g8))
+                let delayed =
+                    first.phase != .ended
+                    && touch.recognizers.contains { r in
+                        runs.first { $0.id == r }?.state == .possible && scrollDelayOver(r, touch: touch)
+                    }
+                trace.add(
+                    .release(
+                        touch: touch.id, message: message, by: delayed ? nil : releaseCause,
+                        rule: delayed ? .k8 : first.phase == .ended ? .g9 : .g8))
                 if first.phase == .began { touches[index].viewGot = true }
                 var entry = deliver(touch, phase: first.phase, responders: Responders(world), rule: .t2, trace: &trace)
                 entry.reason = .released
@@ -92,7 +101,9 @@ extension SessionState {
     /// The view gets nothing more of the touch; phases held for it are dropped (each a discard step).
     private mutating func withhold(_ index: Int, reason: DiscardReason, rule: Rule, trace: inout Trace) {
         for held in touches[index].held {
-            trace.discard(held.phase.message!, reason: reason, rule: rule, tag: .touch(touches[index].id), view: touches[index].view)
+            trace.discard(
+                held.phase.message!, reason: reason, rule: rule, tag: .touch(touches[index].id),
+                view: touches[index].view)
         }
         touches[index].held = []
         touches[index].withheld = (reason, rule)
@@ -100,7 +111,9 @@ extension SessionState {
 
     /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone).
     func localPoint(_ touch: LiveTouch, in view: String?) -> Point? {
-        guard let w = touch.window, let view, world.contains(view), let wp = world.convert(screen: touch.point, toWindow: w) else { return nil }
+        guard let w = touch.window, let view, world.contains(view),
+            let wp = world.convert(screen: touch.point, toWindow: w)
+        else { return nil }
         return world.convert(wp, fromWindow: w, to: view)
     }
 }

@@ -5,8 +5,11 @@ import ResponderProtocol
 extension SessionState {
     /// `together`: sent with the touch's own events (registration order, A1); `after`: sent afterwards, each
     /// event's actions in turn.
-    mutating func classControlEvents(_ control: String, touch: LiveTouch, phase: TouchPhase, events: [ControlEvent], trace: inout Trace)
-        -> (together: [ControlEvent], after: [(ControlEvent, Rule)]) {
+    mutating func classControlEvents(
+        _ control: String, touch: LiveTouch, phase: TouchPhase, events: [ControlEvent], trace: inout Trace
+    )
+        -> (together: [ControlEvent], after: [(ControlEvent, Rule)])
+    {
         // A button, the common case, needs neither the node's fields nor the touch's point in it.
         guard let cls = world.read(control, { $0.pointee.spec.uikitClass }) ?? nil else { return ([], []) }
         let upInside = events.contains(.touchUpInside)
@@ -23,14 +26,16 @@ extension SessionState {
         case .UISegmentedControl:
             guard upInside, let p, node.numberOfSegments > 0, node.frame.width > 0 else { return ([], []) }
             let width = node.frame.width / Double(node.numberOfSegments)
-            let index = min(max(Int(((p.x - node.boundsOrigin.x) / width).rounded(.down)), 0), node.numberOfSegments - 1)
+            let index = min(
+                max(Int(((p.x - node.boundsOrigin.x) / width).rounded(.down)), 0), node.numberOfSegments - 1)
             guard index != node.selectedSegmentIndex else { return ([], []) }
             change(control, "selectedSegmentIndex", \.uikit.selectedSegmentIndex, to: index, rule: .k5, trace: &trace)
             return ([], [(.valueChanged, .k5)])
         case .UIStepper:
             guard upInside, let p else { return ([], []) }
             let plus = p.x - node.boundsOrigin.x >= node.frame.width / 2
-            let next = min(max(node.value + (plus ? node.stepValue : -node.stepValue), node.minimumValue), node.maximumValue)
+            let next = min(
+                max(node.value + (plus ? node.stepValue : -node.stepValue), node.minimumValue), node.maximumValue)
             guard next != node.value else { return ([], []) }
             change(control, "value", \.uikit.value, to: next, rule: .k5, trace: &trace)
             return ([], [(.valueChanged, .k5)])
@@ -40,7 +45,9 @@ extension SessionState {
     }
 
     /// K4: a touch that begins on the thumb drags it; the value follows the touch's horizontal movement.
-    private mutating func slider(_ control: String, _ node: NodeSpec, touch: LiveTouch, phase: TouchPhase, point: Point?, trace: inout Trace) -> [ControlEvent] {
+    private mutating func slider(
+        _ control: String, _ node: NodeSpec, touch: LiveTouch, phase: TouchPhase, point: Point?, trace: inout Trace
+    ) -> [ControlEvent] {
         switch phase {
         case .began:
             if let p = point, thumbArea(node).contains(p) { thumbs[touch.id] = (control, node.value, p.x) }
@@ -48,7 +55,8 @@ extension SessionState {
         case .moved:
             guard let thumb = thumbs[touch.id], let p = point, node.frame.width > 0 else { return [] }
             let range = node.maximumValue - node.minimumValue
-            let next = min(max(thumb.value + (p.x - thumb.x) / node.frame.width * range, node.minimumValue), node.maximumValue)
+            let next = min(
+                max(thumb.value + (p.x - thumb.x) / node.frame.width * range, node.minimumValue), node.maximumValue)
             guard next != node.value else { return [] }
             change(control, "value", \.uikit.value, to: next, rule: .k4, trace: &trace)
             return node.isContinuous ? [.valueChanged] : []

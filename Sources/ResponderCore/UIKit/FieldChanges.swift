@@ -1,11 +1,14 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// K3–K8: dispatch changes node fields (a switch's `on`, a text's `text`, a scroll offset). Each change is a
 /// `change` step; when the request ends they become one batch — the revision goes up by one — that the engine
 /// publishes as a tree event (12.6), so a mirror sees them as it sees any tree change.
 extension SessionState {
-    mutating func change<V>(_ id: String, _ field: String, _ keyPath: WritableKeyPath<NodeSpec, V>, to value: V, rule: Rule, trace: inout Trace) {
+    mutating func change<V>(
+        _ id: String, _ field: String, _ keyPath: WritableKeyPath<NodeSpec, V>, to value: V, rule: Rule,
+        trace: inout Trace
+    ) {
         guard var node = world.nodes[id], let f = NodeField.named(field) else { return }
         let before = f.encoded(node.spec)
         node.spec[keyPath: keyPath] = value

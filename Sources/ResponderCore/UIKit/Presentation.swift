@@ -16,7 +16,9 @@ extension World {
 
     /// Whether view `id` is the root view of a controller a full-screen presentation covers (hit-testing skips it).
     func presentedOver(_ id: String) -> Bool {
-        guard !presented.isEmpty, let parent = read(id, { $0.pointee.parent }) ?? nil, read(parent, { $0.pointee.spec.kind }) == .viewController else { return false }
+        guard !presented.isEmpty, let parent = read(id, { $0.pointee.parent }) ?? nil,
+            read(parent, { $0.pointee.spec.kind }) == .viewController
+        else { return false }
         return isCoveredController(parent)
     }
 

@@ -5,7 +5,9 @@ import ResponderProtocol
 extension SessionState {
     /// `textInput`: whether the responder is a text field or view; only then is its spec read (a walk asks
     /// this of every responder it passes, and copying each one's spec, or the state, for it would be most of a hop).
-    func builtInAction(_ action: String, on id: String, textInput: Bool, responders: Responders) -> (available: Bool, rule: Rule)? {
+    func builtInAction(_ action: String, on id: String, textInput: Bool, responders: Responders) -> (
+        available: Bool, rule: Rule
+    )? {
         switch action {
         case "becomeFirstResponder", "resignFirstResponder":
             return (true, .k7)  // every responder implements both

@@ -8,7 +8,13 @@ extension World {
     /// delaysTouchesBegan is `delaysContentTouches`, limited to the profile's `scrollDelay`.
     func builtInPan(of id: String) -> GestureRecognizerSpec? {
         // Read in place: every view a touch passes asks this, and almost none is a scroll view.
-        guard let (enabled, delays) = read(id, { $0.pointee.spec.uikitClass?.isScrollView == true ? ($0.pointee.spec.scrollEnabled, $0.pointee.spec.delaysContentTouches) : nil }) ?? nil
+        guard
+            let (enabled, delays) = read(
+                id,
+                {
+                    $0.pointee.spec.uikitClass?.isScrollView == true
+                        ? ($0.pointee.spec.scrollEnabled, $0.pointee.spec.delaysContentTouches) : nil
+                }) ?? nil
         else { return nil }
         var spec = GestureRecognizerSpec(id: id + ".pan", kind: .pan)
         spec.enabled = enabled
@@ -56,9 +62,13 @@ extension SessionState {
     func contentKeepsTouch(_ run: GestureRun) -> (reason: GestureReason, by: String)? {
         guard let scroll = world.builtInPanOwner(run.id), let node = world[scroll] else { return nil }
         for id in run.seen {
-            guard let t = touches.first(where: { $0.id == id }), let view = t.view, t.viewGot, t.withheld == nil else { continue }
+            guard let t = touches.first(where: { $0.id == id }), let view = t.view, t.viewGot, t.withheld == nil else {
+                continue
+            }
             if !node.spec.canCancelContentTouches { return (.contentTracking, view) }
-            if let control = tracking[id]?.control ?? (world.read(view, { $0.pointee.spec.kind.isControl }) == true ? view : nil) {
+            if let control = tracking[id]?.control
+                ?? (world.read(view, { $0.pointee.spec.kind.isControl }) == true ? view : nil)
+            {
                 return (.controlKeepsTouch, control)
             }
         }
@@ -68,7 +78,9 @@ extension SessionState {
     /// K8: while the pan has begun, the content offset follows it: the offset when it began minus the pan's
     /// translation, clamped to [0, contentSize − bounds size]; published as a change of `boundsOrigin`.
     mutating func scrollFollows(_ recognizer: String, trace: inout Trace) {
-        guard let scroll = world.builtInPanOwner(recognizer), let i = runIndex(recognizer), let node = world[scroll]?.spec else { return }
+        guard let scroll = world.builtInPanOwner(recognizer), let i = runIndex(recognizer),
+            let node = world[scroll]?.spec
+        else { return }
         switch runs[i].state {
         case .began:
             scrollStarts[recognizer] = node.boundsOrigin

@@ -25,9 +25,13 @@ extension SessionState {
         let location = min(r[0], units.count), end = min(r[0] + r[1], units.count)
         let selected = String(decoding: units[location..<end], as: UTF16.self)
         func replaceSelection(with insert: String) {
-            let text = String(decoding: units[..<location], as: UTF16.self) + insert + String(decoding: units[end...], as: UTF16.self)
+            let text =
+                String(decoding: units[..<location], as: UTF16.self) + insert
+                + String(decoding: units[end...], as: UTF16.self)
             change(id, "text", \.uikit.text, to: text, rule: .k6, trace: &trace)
-            change(id, "selectedRange", \.uikit.selectedRange, to: [location + insert.utf16.count, 0], rule: .k6, trace: &trace)
+            change(
+                id, "selectedRange", \.uikit.selectedRange, to: [location + insert.utf16.count, 0], rule: .k6,
+                trace: &trace)
         }
         switch action {
         case "copy:":
@@ -41,7 +45,9 @@ extension SessionState {
         case "delete:":
             replaceSelection(with: "")
         case "select:":
-            change(id, "selectedRange", \.uikit.selectedRange, to: Self.word(around: location, in: units), rule: .k6, trace: &trace)
+            change(
+                id, "selectedRange", \.uikit.selectedRange, to: Self.word(around: location, in: units), rule: .k6,
+                trace: &trace)
         case "selectAll:":
             change(id, "selectedRange", \.uikit.selectedRange, to: [0, units.count], rule: .k6, trace: &trace)
         default:

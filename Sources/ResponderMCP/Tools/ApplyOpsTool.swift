@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `apply_ops` → `tree.apply`.
 package enum ApplyOpsTool: MCPTool {
@@ -22,31 +22,50 @@ package enum ApplyOpsTool: MCPTool {
         front-most. Everyone watching the session sees the change.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("ops", ["type": "array", "description": "The ops, applied in order, each seeing the ones before.",
-                 "items": ["type": "object", "required": ["op"],
-                           "properties": ["op": ["type": "string", "enum": ["insert", "remove", "move", "update"]]]]]),
-        ("ifRevision", ["type": "integer", "minimum": 0,
-                        "description": "Apply only if the session is still at this revision (else REVISION_CONFLICT): a guard against other editors."]),
+        (
+            "ops",
+            [
+                "type": "array", "description": "The ops, applied in order, each seeing the ones before.",
+                "items": [
+                    "type": "object", "required": ["op"],
+                    "properties": ["op": ["type": "string", "enum": ["insert", "remove", "move", "update"]]]
+                ]
+            ]
+        ),
+        (
+            "ifRevision",
+            [
+                "type": "integer", "minimum": 0,
+                "description":
+                    "Apply only if the session is still at this revision (else REVISION_CONFLICT): a guard against other editors."
+            ]
+        )
     ]
     package static let required = ["ops"]
     package static let readOnly = false
 
     package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
-        guard let ops = arguments.take("ops") else { throw ToolArguments.invalid("ops", "is required: an array of ops") }
+        guard let ops = arguments.take("ops") else {
+            throw ToolArguments.invalid("ops", "is required: an array of ops")
+        }
         var params: JSON = ["session": .string(session), "ops": ops]
-        if let revision = try arguments.optionalInteger("ifRevision") { params = params.setting("ifRevision", JSON(revision)) }
+        if let revision = try arguments.optionalInteger("ifRevision") {
+            params = params.setting("ifRevision", JSON(revision))
+        }
         return EngineRequest(method: TreeApplyRequest.method, params: params, subject: "\(ops.arrayValue?.count ?? 0)")
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         let count = Int(request.subject ?? "") ?? 0
         let session = request.params["session"]?.stringValue ?? "?"
-        var text = "applied \(count) op\(count == 1 ? "" : "s") to \(session): revision \(Describe.number(reply["revision"]?.intValue))"
+        var text =
+            "applied \(count) op\(count == 1 ? "" : "s") to \(session): revision \(Describe.number(reply["revision"]?.intValue))"
         let range = reply["seqRange"]?.arrayValue?.compactMap(\.intValue)
         text += Describe.seqRange(range)
         if let range, range.count == 2, range[1] > range[0] {
             // More than the tree event: a live touch, press or first responder left its window (T6, E2, F6).
-            text += "\nthe change disturbed live dispatch state (T6/E2/F6): its treeChange trace and focus events are in responder://\(session)/traces"
+            text +=
+                "\nthe change disturbed live dispatch state (T6/E2/F6): its treeChange trace and focus events are in responder://\(session)/traces"
         }
         return text
     }

@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `become_first_responder` → `responder.become`.
 package enum BecomeFirstResponderTool: MCPTool {
@@ -15,20 +15,26 @@ package enum BecomeFirstResponderTool: MCPTool {
         which responder resigned.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("id", ToolSchema.nodeID("The responder: a node id of the world.")),
+        ("id", ToolSchema.nodeID("The responder: a node id of the world."))
     ]
     package static let required = ["id"]
     package static let readOnly = false
 
     package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let id = try arguments.string("id")
-        return EngineRequest(method: BecomeRequest.method, params: ["session": .string(session), "id": .string(id)], subject: id)
+        return EngineRequest(
+            method: BecomeRequest.method, params: ["session": .string(session), "id": .string(id)], subject: id)
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
-        guard let become = typed(BecomeRequest.Response.self, reply) else { return "asked \(request.subject ?? "?") to become first responder" }
+        guard let become = typed(BecomeRequest.Response.self, reply) else {
+            return "asked \(request.subject ?? "?") to become first responder"
+        }
         let traced = become.base
-        var lines = [FirstResponderReply.summary(traced.outcome, verb: .become, id: request.subject) + Describe.seqRange(become.seqRange)]
+        var lines = [
+            FirstResponderReply.summary(traced.outcome, verb: .become, id: request.subject)
+                + Describe.seqRange(become.seqRange)
+        ]
         // The few checks UIKit made, in order: why it did or did not.
         let checks = traced.trace.steps.compactMap { step -> String? in
             guard case .check(let id, let check, let value, let rule) = step else { return nil }

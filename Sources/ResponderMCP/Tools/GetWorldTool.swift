@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `get_world` → `session.snapshot`, or `tree.get` for a subtree.
 package enum GetWorldTool: MCPTool {
@@ -16,7 +16,7 @@ package enum GetWorldTool: MCPTool {
         subtree, only that node's subtree (tree.get). Node ids are what the other tools take.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("subtree", ToolSchema.nodeID("Only this node and its descendants. Default: the whole world.")),
+        ("subtree", ToolSchema.nodeID("Only this node and its descendants. Default: the whole world."))
     ]
     package static let required: [String] = []
     package static let readOnly = true
@@ -27,9 +27,12 @@ package enum GetWorldTool: MCPTool {
 
     package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         if let subtree = try arguments.optionalString("subtree") {
-            return EngineRequest(method: TreeGetRequest.method, params: ["session": .string(session), "id": .string(subtree)], subject: session)
+            return EngineRequest(
+                method: TreeGetRequest.method, params: ["session": .string(session), "id": .string(subtree)],
+                subject: session)
         }
-        return EngineRequest(method: SessionSnapshotRequest.method, params: ["session": .string(session)], subject: session)
+        return EngineRequest(
+            method: SessionSnapshotRequest.method, params: ["session": .string(session)], subject: session)
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
@@ -40,13 +43,20 @@ package enum GetWorldTool: MCPTool {
             TreeDrawer().draw(reply["tree"] ?? .null) { lines.append($0) }
             return cut(lines)
         }
-        guard let snapshot = typed(SessionSnapshotRequest.Response.self, reply) else { return "the world of \(session)" }
+        guard let snapshot = typed(SessionSnapshotRequest.Response.self, reply) else {
+            return "the world of \(session)"
+        }
         let firsts = snapshot.firstResponders.entries.map { "\($0.window) → \($0.responder ?? "none")" }
-        lines.append("session \(session), revision \(snapshot.revision), seq \(snapshot.seq); first responders: "
-            + (firsts.isEmpty ? "no windows" : firsts.joined(separator: ", ")))
-        if !snapshot.liveTouches.isEmpty { lines.append("live touches: " + snapshot.liveTouches.map { Describe.id($0.touch) }.joined(separator: ", ")) }
-        let drawer = TreeDrawer(firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)),
-                                recognizerStates: Dictionary(snapshot.recognizers.map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a }))
+        lines.append(
+            "session \(session), revision \(snapshot.revision), seq \(snapshot.seq); first responders: "
+                + (firsts.isEmpty ? "no windows" : firsts.joined(separator: ", ")))
+        if !snapshot.liveTouches.isEmpty {
+            lines.append("live touches: " + snapshot.liveTouches.map { Describe.id($0.touch) }.joined(separator: ", "))
+        }
+        let drawer = TreeDrawer(
+            firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)),
+            recognizerStates: Dictionary(
+                snapshot.recognizers.map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a }))
         drawer.draw(snapshot.tree) { lines.append($0) }
         for root in snapshot.detached.arrayValue ?? [] {
             lines.append("detached:")
@@ -57,7 +67,10 @@ package enum GetWorldTool: MCPTool {
 
     private static func cut(_ lines: [String]) -> String {
         guard lines.count > maxLines else { return lines.joined(separator: "\n") }
-        return (lines.prefix(maxLines) + ["… \(lines.count - maxLines) more lines: ask for a subtree, or read the structured content"])
+        return
+            (lines.prefix(maxLines) + [
+                "… \(lines.count - maxLines) more lines: ask for a subtree, or read the structured content"
+            ])
             .joined(separator: "\n")
     }
 }

@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `hit_test` → `hitTest`.
 package enum HitTestTool: MCPTool {
@@ -15,7 +15,7 @@ package enum HitTestTool: MCPTool {
         """
     package static let properties: [(key: String, value: JSON)] = [
         ("x", ToolSchema.number("Screen x, in points (a window's frame is in screen coordinates).")),
-        ("y", ToolSchema.number("Screen y, in points.")),
+        ("y", ToolSchema.number("Screen y, in points."))
     ]
     package static let required = ["x", "y"]
     package static let readOnly = true
@@ -23,15 +23,17 @@ package enum HitTestTool: MCPTool {
 
     package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let x = try arguments.number("x"), y = try arguments.number("y")
-        return EngineRequest(method: HitTestRequest.method, params: ["session": .string(session), "point": [.number(x), .number(y)]],
-                             subject: "(\(Output.number(x)), \(Output.number(y)))")
+        return EngineRequest(
+            method: HitTestRequest.method, params: ["session": .string(session), "point": [.number(x), .number(y)]],
+            subject: "(\(Output.number(x)), \(Output.number(y)))")
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         guard let hit = typed(HitTestOutcome.self, reply) else { return "hit-tested \(request.subject ?? "")" }
         var lines: [String] = []
         if let view = hit.view {
-            lines.append("hit \(view) in window \(Describe.id(hit.window)), at \(Output.point(hit.localPoint)) in its bounds")
+            lines.append(
+                "hit \(view) in window \(Describe.id(hit.window)), at \(Output.point(hit.localPoint)) in its bounds")
         } else {
             lines.append("no view at \(request.subject ?? "that point"): every window passed it over (H1)")
         }

@@ -1,7 +1,7 @@
 import ResponderImport
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `import_hierarchy` → `tree.load` of what `responder import` reads from lldb dumps (the same parser).
 package enum ImportHierarchyTool: MCPTool {
@@ -17,8 +17,17 @@ package enum ImportHierarchyTool: MCPTool {
         or tap at a point to see why a touch goes where it goes.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("text", ["type": "string", "minLength": 1, "description": "The lldb output: recursiveDescription and/or _printHierarchy."]),
-        ("ifRevision", ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]),
+        (
+            "text",
+            [
+                "type": "string", "minLength": 1,
+                "description": "The lldb output: recursiveDescription and/or _printHierarchy."
+            ]
+        ),
+        (
+            "ifRevision",
+            ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]
+        )
     ]
     package static let required = ["text"]
     package static let readOnly = false
@@ -32,15 +41,20 @@ package enum ImportHierarchyTool: MCPTool {
         }
         let tree = dump.world()
         var params: JSON = ["session": .string(session), "tree": tree]
-        if let revision = try arguments.optionalInteger("ifRevision") { params = params.setting("ifRevision", JSON(revision)) }
+        if let revision = try arguments.optionalInteger("ifRevision") {
+            params = params.setting("ifRevision", JSON(revision))
+        }
         let skipped = dump.problems.map(\.text)
-        return EngineRequest(method: TreeLoadRequest.method, params: params, subject: skipped.isEmpty ? nil : skipped.joined(separator: "\n"))
+        return EngineRequest(
+            method: TreeLoadRequest.method, params: params,
+            subject: skipped.isEmpty ? nil : skipped.joined(separator: "\n"))
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         let nodes = InputFile.countNodes(request.params["tree"])
         let session = request.params["session"]?.stringValue ?? "?"
-        var text = "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(session): revision \(Describe.number(reply["revision"]?.intValue))"
+        var text =
+            "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(session): revision \(Describe.number(reply["revision"]?.intValue))"
             + Describe.seqRange(reply["seqRange"]?.arrayValue?.compactMap(\.intValue))
         if let skipped = request.subject { text += "\nskipped lines:\n" + skipped }
         return text

@@ -1,7 +1,7 @@
 import Foundation
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `load_world` → `tree.load`, from a tree given inline or a world file.
 package enum LoadWorldTool: MCPTool {
@@ -15,10 +15,25 @@ package enum LoadWorldTool: MCPTool {
         Everyone watching the session sees a load event.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("tree", ["type": "object", "description": "The application node (id \"app\", kind \"application\") with its whole tree."]),
-        ("detached", ["type": "array", "items": ["type": "object"], "description": "Subtrees that exist outside the application's tree."]),
+        (
+            "tree",
+            [
+                "type": "object",
+                "description": "The application node (id \"app\", kind \"application\") with its whole tree."
+            ]
+        ),
+        (
+            "detached",
+            [
+                "type": "array", "items": ["type": "object"],
+                "description": "Subtrees that exist outside the application's tree."
+            ]
+        ),
         ("file", ["type": "string", "minLength": 1, "description": "Instead of tree: a world file to read."]),
-        ("ifRevision", ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]),
+        (
+            "ifRevision",
+            ["type": "integer", "minimum": 0, "description": "Load only if the session is still at this revision."]
+        )
     ]
     package static let required: [String] = []
     package static let readOnly = false
@@ -42,15 +57,20 @@ package enum LoadWorldTool: MCPTool {
         }
         var params: JSON = ["session": .string(session), "tree": tree ?? .null]
         if let detached { params = params.setting("detached", detached) }
-        if let revision = try arguments.optionalInteger("ifRevision") { params = params.setting("ifRevision", JSON(revision)) }
+        if let revision = try arguments.optionalInteger("ifRevision") {
+            params = params.setting("ifRevision", JSON(revision))
+        }
         return EngineRequest(method: TreeLoadRequest.method, params: params, subject: file)
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
-        let nodes = InputFile.countNodes(request.params["tree"]) + (request.params["detached"]?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
+        let nodes =
+            InputFile.countNodes(request.params["tree"])
+            + (request.params["detached"]?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
         let session = request.params["session"]?.stringValue ?? "?"
         let source = request.subject.map { " from \($0)" } ?? ""
-        return "loaded \(nodes) node\(nodes == 1 ? "" : "s") into \(session)\(source): revision \(Describe.number(reply["revision"]?.intValue))"
+        return
+            "loaded \(nodes) node\(nodes == 1 ? "" : "s") into \(session)\(source): revision \(Describe.number(reply["revision"]?.intValue))"
             + Describe.seqRange(reply["seqRange"]?.arrayValue?.compactMap(\.intValue))
     }
 }

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// One MCP tool: its name, a description for a model that knows UIKit, a JSON Schema for its arguments, how
 /// the arguments become one engine request, and how the engine's reply reads as text. The reply itself goes
@@ -36,7 +36,7 @@ extension MCPTool {
             ("type", "object"),
             ("properties", .object(properties + [("session", ToolSchema.session)])),
             ("required", JSON(required)),
-            ("additionalProperties", false),
+            ("additionalProperties", false)
         ])
     }
 }
@@ -53,7 +53,7 @@ package struct EngineRequest: Sendable {
 package enum ToolCatalog {
     package static let all: [any MCPTool.Type] = [
         HitTestTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self, BecomeFirstResponderTool.self,
-        GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self, ImportHierarchyTool.self,
+        GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self, ImportHierarchyTool.self
     ]
 
     package static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }

@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `responder_chain` → `responderChain`.
 package enum ResponderChainTool: MCPTool {
@@ -13,18 +13,21 @@ package enum ResponderChainTool: MCPTool {
         for any node, attached or detached. Changes nothing.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("id", ToolSchema.nodeID("The responder to start from: a node id of the world (get_world lists them).")),
+        ("id", ToolSchema.nodeID("The responder to start from: a node id of the world (get_world lists them)."))
     ]
     package static let required = ["id"]
     package static let readOnly = true
 
     package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let id = try arguments.string("id")
-        return EngineRequest(method: ResponderChainRequest.method, params: ["session": .string(session), "id": .string(id)], subject: id)
+        return EngineRequest(
+            method: ResponderChainRequest.method, params: ["session": .string(session), "id": .string(id)], subject: id)
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
-        guard let chain = typed(ResponderChainRequest.Response.self, reply) else { return "the chain of \(request.subject ?? "?")" }
+        guard let chain = typed(ResponderChainRequest.Response.self, reply) else {
+            return "the chain of \(request.subject ?? "?")"
+        }
         var lines = ["chain of \(request.subject ?? "?"): " + Describe.path(chain.outcome.chain)]
         let hops = chain.trace.steps.compactMap { step -> String? in
             guard case .next(let from, let to, let rule) = step else { return nil }

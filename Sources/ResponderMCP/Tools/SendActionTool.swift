@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `send_action` → `action.send`.
 package enum SendActionTool: MCPTool {
@@ -14,9 +14,19 @@ package enum SendActionTool: MCPTool {
         canPerformAction (A4). Publishes a trace. Returns who performed it (or why nobody did) and every responder asked.
         """
     package static let properties: [(key: String, value: JSON)] = [
-        ("action", ["type": "string", "minLength": 1, "description": "The selector, e.g. \"copy:\" or \"buttonTapped:\"."]),
-        ("target", ToolSchema.nodeID("The node to send it to. Omit for a nil-targeted action (the responder chain decides).")),
-        ("sender", ToolSchema.nodeID("The sender node, if any (where a nil-targeted search starts when there is no first responder).")),
+        (
+            "action",
+            ["type": "string", "minLength": 1, "description": "The selector, e.g. \"copy:\" or \"buttonTapped:\"."]
+        ),
+        (
+            "target",
+            ToolSchema.nodeID("The node to send it to. Omit for a nil-targeted action (the responder chain decides).")
+        ),
+        (
+            "sender",
+            ToolSchema.nodeID(
+                "The sender node, if any (where a nil-targeted search starts when there is no first responder).")
+        )
     ]
     package static let required = ["action"]
     package static let readOnly = false
@@ -30,9 +40,12 @@ package enum SendActionTool: MCPTool {
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
-        guard let sent = typed(SendActionRequest.Response.self, reply) else { return "sent \(request.subject ?? "the action")" }
+        guard let sent = typed(SendActionRequest.Response.self, reply) else {
+            return "sent \(request.subject ?? "the action")"
+        }
         let traced = sent.base
-        let lines = [TraceFormatter.action(traced.outcome, name: request.subject) + Describe.seqRange(sent.seqRange)]
+        let lines =
+            [TraceFormatter.action(traced.outcome, name: request.subject) + Describe.seqRange(sent.seqRange)]
             + DispatchReply.focusLines(traced.trace)
         return lines.joined(separator: "\n")
     }

@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `tap` → `event.tap`.
 package enum TapTool: MCPTool {
@@ -18,7 +18,7 @@ package enum TapTool: MCPTool {
         """
     package static let properties: [(key: String, value: JSON)] = [
         ("x", ToolSchema.number("Screen x, in points.")),
-        ("y", ToolSchema.number("Screen y, in points.")),
+        ("y", ToolSchema.number("Screen y, in points."))
     ]
     package static let required = ["x", "y"]
     package static let readOnly = false
@@ -26,8 +26,9 @@ package enum TapTool: MCPTool {
 
     package static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest {
         let x = try arguments.number("x"), y = try arguments.number("y")
-        return EngineRequest(method: TapRequest.method, params: ["session": .string(session), "point": [.number(x), .number(y)]],
-                             subject: "(\(Output.number(x)), \(Output.number(y)))")
+        return EngineRequest(
+            method: TapRequest.method, params: ["session": .string(session), "point": [.number(x), .number(y)]],
+            subject: "(\(Output.number(x)), \(Output.number(y)))")
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {

@@ -1,6 +1,6 @@
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// Schema pieces the tools share, as Protocol/schemas/common.json defines them (a Python test checks that
 /// they still agree).
@@ -8,7 +8,7 @@ package enum ToolSchema {
     /// common.json `sessionName`.
     package static let session: JSON = [
         "type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$",
-        "description": "The session (world) to use. Default: the one `responder mcp --session` names, else \"default\".",
+        "description": "The session (world) to use. Default: the one `responder mcp --session` names, else \"default\"."
     ]
 
     /// common.json `nodeId`, with what the id is for.

@@ -44,7 +44,10 @@ public struct GestureTransition: Sendable, Equatable, Codable {
     @OmitNil public var reason: GestureReason?
     @OmitNil public var by: String?
 
-    public init(recognizer: String, from: GestureState, to: GestureState, rule: Rule, reason: GestureReason? = nil, by: String? = nil) {
+    public init(
+        recognizer: String, from: GestureState, to: GestureState, rule: Rule, reason: GestureReason? = nil,
+        by: String? = nil
+    ) {
         self.recognizer = recognizer
         self.from = from
         self.to = to
@@ -82,7 +85,10 @@ public struct ClockOutcome: Sendable, Equatable, Codable {
     /// Touch phases delivered to views because a recognizer decided: released (G8, G9) or cancelled (G7).
     public var gestureDeliveries: [TouchDelivery]
 
-    public init(from: Double, time: Double, gestures: [GestureTransition] = [], gestureActions: [GestureActionSent] = [], gestureDeliveries: [TouchDelivery] = []) {
+    public init(
+        from: Double, time: Double, gestures: [GestureTransition] = [], gestureActions: [GestureActionSent] = [],
+        gestureDeliveries: [TouchDelivery] = []
+    ) {
         self.from = from
         self.time = time
         self.gestures = gestures
@@ -102,7 +108,10 @@ public struct GestureRecognizerInfo: Sendable, Equatable, Codable {
     /// G5: the recognizers it waits on before it may leave possible.
     public var waitingFor: [String]
 
-    public init(recognizer: String, view: String, kind: GestureKind, state: GestureState, touches: [EventID], waitingFor: [String]) {
+    public init(
+        recognizer: String, view: String, kind: GestureKind, state: GestureState, touches: [EventID],
+        waitingFor: [String]
+    ) {
         self.recognizer = recognizer
         self.view = view
         self.kind = kind

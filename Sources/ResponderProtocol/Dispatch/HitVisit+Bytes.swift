@@ -30,7 +30,8 @@ extension HitVisit {
     /// The most the members take.
     @inline(__always)
     private static func room(of v: UnsafePointer<HitVisit>) -> Int {
-        var room = 4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
+        var room =
+            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
             + JSONCursor.room(for: v.pointee.rule) + JSONCursor.pointRoom
         if let reason = v.pointee.reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
         if let to = v.pointee.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
@@ -131,7 +132,9 @@ extension HitTestOutcome {
 
     /// `{<members>, trace: {kind, steps, outcome}}`, the steps written by `steps` given where each visit's
     /// members are; the trace's `outcome` is a copy of the members.
-    fileprivate func writeTraced(kind: TraceKind, to w: inout JSONWriter, steps: (inout JSONWriter, [Range<Int>]) -> Void) {
+    fileprivate func writeTraced(
+        kind: TraceKind, to w: inout JSONWriter, steps: (inout JSONWriter, [Range<Int>]) -> Void
+    ) {
         w.beginObject()
         let membersStart = w.count
         let visits = writeMembers(to: &w)

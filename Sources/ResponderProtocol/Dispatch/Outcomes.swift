@@ -80,7 +80,9 @@ public struct TouchDelivery: Sendable, Equatable {
     /// G7–G9: phases delivered to views because a recognizer decided (released or cancelled), in order.
     public var gestureDeliveries: [TouchDelivery] = []
 
-    public init(touch: EventID, phase: TouchPhase, view: String?, window: String?, localPoint: Point? = nil, message: String?) {
+    public init(
+        touch: EventID, phase: TouchPhase, view: String?, window: String?, localPoint: Point? = nil, message: String?
+    ) {
         self.touch = touch
         self.phase = phase
         self.view = view
@@ -92,7 +94,8 @@ public struct TouchDelivery: Sendable, Equatable {
 
 extension TouchDelivery: Codable {
     private enum Key: String, CodingKey {
-        case touch, phase, view, window, localPoint, message, visited, handledBy, controlEvents, actions, reason, rule, hitView, dropped
+        case touch, phase, view, window, localPoint, message, visited, handledBy, controlEvents, actions, reason, rule,
+            hitView, dropped
         case heldBy, gestures, gestureActions, gestureDeliveries
     }
 
@@ -126,9 +129,12 @@ extension TouchDelivery: Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        self.init(touch: try c.decode(EventID.self, forKey: .touch), phase: try c.decode(TouchPhase.self, forKey: .phase),
-                  view: try c.decodeIfPresent(String.self, forKey: .view), window: try c.decodeIfPresent(String.self, forKey: .window),
-                  localPoint: try c.decodeIfPresent(Point.self, forKey: .localPoint), message: try c.decodeIfPresent(String.self, forKey: .message))
+        self.init(
+            touch: try c.decode(EventID.self, forKey: .touch), phase: try c.decode(TouchPhase.self, forKey: .phase),
+            view: try c.decodeIfPresent(String.self, forKey: .view),
+            window: try c.decodeIfPresent(String.self, forKey: .window),
+            localPoint: try c.decodeIfPresent(Point.self, forKey: .localPoint),
+            message: try c.decodeIfPresent(String.self, forKey: .message))
         visited = try c.decodeIfPresent([String].self, forKey: .visited) ?? []
         handledBy = try c.decodeIfPresent([String].self, forKey: .handledBy) ?? []
         controlEvents = try c.decodeIfPresent([ControlEvent].self, forKey: .controlEvents) ?? []
@@ -193,7 +199,8 @@ public struct PressOutcome: Sendable, Equatable, Codable {
     public var start: String?
     public var visited: [String]
     public var handledBy: [String]
-    public init(press: EventID, key: String?, phase: PressPhase, start: String?, visited: [String], handledBy: [String]) {
+    public init(press: EventID, key: String?, phase: PressPhase, start: String?, visited: [String], handledBy: [String])
+    {
         self.press = press
         self.key = key
         self.phase = phase
@@ -305,8 +312,11 @@ public struct TreeChangeOutcome: Sendable, Equatable, Codable {
     @OmitNil public var gestureActions: [GestureActionSent]?
     /// G8/G9: phases released to views because the recognizers holding them are gone (absent when none).
     @OmitNil public var gestureDeliveries: [TouchDelivery]?
-    public init(touches: [TouchDelivery], presses: [PressCancellation], resigned: [ForcedResign],
-                gestures: [GestureTransition] = [], gestureActions: [GestureActionSent] = [], gestureDeliveries: [TouchDelivery] = []) {
+    public init(
+        touches: [TouchDelivery], presses: [PressCancellation], resigned: [ForcedResign],
+        gestures: [GestureTransition] = [], gestureActions: [GestureActionSent] = [],
+        gestureDeliveries: [TouchDelivery] = []
+    ) {
         self.touches = touches
         self.presses = presses
         self.resigned = resigned

@@ -58,7 +58,9 @@ public enum RemoteControlSubtype: String, WireEnum {
 
 /// A touch or press id: a non-empty string or an integer chosen by the client, echoed exactly as sent
 /// (`1` and `"1"` are different ids).
-public enum EventID: Sendable, Hashable, WireValue, CustomStringConvertible, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+public enum EventID: Sendable, Hashable, WireValue, CustomStringConvertible, ExpressibleByStringLiteral,
+    ExpressibleByIntegerLiteral
+{
     case string(String)
     case integer(Int)
 
@@ -70,7 +72,9 @@ public enum EventID: Sendable, Hashable, WireValue, CustomStringConvertible, Exp
         case .string(let s) where !s.isEmpty: self = .string(s)
         case .number where value.intValue != nil: self = .integer(value.intValue!)
         default:
-            throw RPCError(.invalidParams, "\(path): expected a non-empty string or an integer, got \(value.typeName)", [("field", .string(path))])
+            throw RPCError(
+                .invalidParams, "\(path): expected a non-empty string or an integer, got \(value.typeName)",
+                [("field", .string(path))])
         }
     }
 

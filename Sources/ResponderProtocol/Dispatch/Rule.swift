@@ -9,7 +9,8 @@ public enum Rule: String, WireEnum, Comparable {
     // T: touches
     case t1 = "T1", t2 = "T2", t3 = "T3", t4 = "T4", t5 = "T5", t6 = "T6"
     // G: gesture recognizers
-    case g1 = "G1", g2 = "G2", g3 = "G3", g4 = "G4", g5 = "G5", g6 = "G6", g7 = "G7", g8 = "G8", g9 = "G9", g10 = "G10", g11 = "G11"
+    case g1 = "G1", g2 = "G2", g3 = "G3", g4 = "G4", g5 = "G5", g6 = "G6", g7 = "G7", g8 = "G8", g9 = "G9", g10 = "G10",
+        g11 = "G11"
     // E: events that go to the first responder
     case e1 = "E1", e2 = "E2", e3 = "E3"
     // F: first responder

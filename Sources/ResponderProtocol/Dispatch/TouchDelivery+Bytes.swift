@@ -16,8 +16,11 @@ extension TouchDelivery {
     static func write(_ d: UnsafePointer<TouchDelivery>, to w: inout JSONWriter) {
         w.beginObject()
         let m = JSONCursor.memberRoom
-        w.members(atMost: 4 * m + d.pointee.touch.room + JSONCursor.room(for: d.pointee.phase) + JSONCursor.room(for: d.pointee.view)
-                    + JSONCursor.room(for: d.pointee.window)) { c in
+        w.members(
+            atMost: 4 * m + d.pointee.touch.room + JSONCursor.room(for: d.pointee.phase)
+                + JSONCursor.room(for: d.pointee.view)
+                + JSONCursor.room(for: d.pointee.window)
+        ) { c in
             c.raw("\"touch\":"); c.write(d.pointee.touch)
             c.raw(",\"phase\":"); c.string(d.pointee.phase)
             c.raw(",\"view\":"); c.string(orNull: d.pointee.view)
@@ -30,7 +33,9 @@ extension TouchDelivery {
             w.endObject()
             return
         }
-        let room = 5 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message) + JSONCursor.room(for: d.pointee.visited)
+        let room =
+            5 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message)
+            + JSONCursor.room(for: d.pointee.visited)
             + JSONCursor.room(for: d.pointee.handledBy) + JSONCursor.room(for: d.pointee.controlEvents)
         w.members(atMost: room) { c in
             c.raw("\"localPoint\":"); c.point(d.pointee.localPoint)
@@ -114,8 +119,11 @@ extension GestureTransition {
 
     /// The transition at `t`, read where it is.
     static func writeMembers(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
-        let room = 7 * JSONCursor.memberRoom + JSONCursor.room(for: t.pointee.recognizer) + JSONCursor.room(for: t.pointee.from)
-            + JSONCursor.room(for: t.pointee.to) + JSONCursor.room(for: t.pointee.rule) + JSONCursor.room(for: t.pointee.reason)
+        let room =
+            7 * JSONCursor.memberRoom + JSONCursor.room(for: t.pointee.recognizer)
+            + JSONCursor.room(for: t.pointee.from)
+            + JSONCursor.room(for: t.pointee.to) + JSONCursor.room(for: t.pointee.rule)
+            + JSONCursor.room(for: t.pointee.reason)
             + JSONCursor.room(for: t.pointee.by)
         w.members(atMost: room) { c in
             if asStep { c.raw("\"step\":\"gesture\",") }

@@ -18,7 +18,8 @@ extension TraceStep {
         let m = JSONCursor.memberRoom
         switch step.pointee {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
-            let room = 8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
+            let room =
+                8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
                 + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + (tag?.room ?? 0)
             w.members(atMost: room) { c in
                 c.raw("\"step\":\"deliver\",\"to\":"); c.string(to)
@@ -29,7 +30,9 @@ extension TraceStep {
                 if let tag { c.write(tag) }
             }
         case .controlEvent(let control, let event, let touch, let rule):
-            let room = 6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule) + touch.room
+            let room =
+                6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule)
+                + touch.room
             w.members(atMost: room) { c in
                 c.raw("\"step\":\"controlEvent\",\"control\":"); c.string(control)
                 c.raw(",\"event\":"); c.string(event)
@@ -37,7 +40,8 @@ extension TraceStep {
                 c.raw(",\"touch\":"); c.write(touch)
             }
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
-            let room = 9 * m + JSONCursor.room(for: action) + JSONCursor.room(for: target) + JSONCursor.room(for: sender)
+            let room =
+                9 * m + JSONCursor.room(for: action) + JSONCursor.room(for: target) + JSONCursor.room(for: sender)
                 + JSONCursor.room(for: by) + JSONCursor.room(for: rule) + JSONCursor.room(for: reason)
             w.members(atMost: room) { c in
                 c.raw("\"step\":\"action\",\"action\":"); c.string(action)
@@ -49,14 +53,18 @@ extension TraceStep {
                 if let reason { c.raw(",\"reason\":"); c.string(reason) }
             }
         case .next(let from, let to, let rule):
-            w.members(atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + JSONCursor.room(for: rule)) { c in
+            w.members(
+                atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + JSONCursor.room(for: rule)
+            ) { c in
                 c.raw("\"step\":\"next\",\"from\":"); c.string(from)
                 c.raw(",\"to\":"); c.string(orNull: to)
                 c.raw(",\"rule\":"); c.string(rule)
             }
         case .observe(let recognizer, let view, let touch, let observes, let reason):
             let rule = Rule.g1
-            let room = 8 * m + JSONCursor.room(for: recognizer) + JSONCursor.room(for: view) + touch.room + JSONCursor.room(for: reason)
+            let room =
+                8 * m + JSONCursor.room(for: recognizer) + JSONCursor.room(for: view) + touch.room
+                + JSONCursor.room(for: reason)
                 + JSONCursor.room(for: rule)
             w.members(atMost: room) { c in
                 c.raw("\"step\":\"observe\",\"recognizer\":"); c.string(recognizer)

@@ -38,7 +38,9 @@ public enum ActionFailure: String, WireEnum {
     case endOfChain = "end-of-chain"
 }
 
-public enum FocusCheck: String, WireEnum { case inWindow, isFirstResponder, canBecomeFirstResponder, canResignFirstResponder }
+public enum FocusCheck: String, WireEnum {
+    case inWindow, isFirstResponder, canBecomeFirstResponder, canResignFirstResponder
+}
 
 public enum FocusReason: String, WireEnum {
     case become, tap, resign
@@ -94,7 +96,10 @@ public struct HitVisit: Sendable, Equatable, Codable {
 
     /// Inlinable: called from the hit tester in another module, a visit would be made in a temporary, copied
     /// into the list of visits and the temporary released, for every view a hit test visits.
-    @inlinable public init(id: String, point: Point?, result: HitResult = .miss, reason: HitReason? = nil, rule: Rule = .h2, to: String? = nil) {
+    @inlinable public init(
+        id: String, point: Point?, result: HitResult = .miss, reason: HitReason? = nil, rule: Rule = .h2,
+        to: String? = nil
+    ) {
         self.id = id
         self.result = result
         self.reason = reason
@@ -107,9 +112,12 @@ public struct HitVisit: Sendable, Equatable, Codable {
 /// One step of a trace (12.4). Each names the rule it applied.
 public enum TraceStep: Sendable, Equatable {
     case hitTest(HitVisit, touch: EventID?)
-    case deliver(to: String, message: String, disposition: Disposition, rule: Rule, reason: DeliverReason?, tag: EventTag?)
+    case deliver(
+        to: String, message: String, disposition: Disposition, rule: Rule, reason: DeliverReason?, tag: EventTag?)
     case controlEvent(control: String, event: ControlEvent, touch: EventID, rule: Rule = .t3)
-    case action(action: String, target: String?, sender: String?, performed: Bool, by: String?, rule: Rule, reason: ActionFailure?)
+    case action(
+        action: String, target: String?, sender: String?, performed: Bool, by: String?, rule: Rule,
+        reason: ActionFailure?)
     case check(id: String, check: FocusCheck, value: Bool, rule: Rule)
     case firstResponder(FocusChange, rule: Rule)
     case next(from: String, to: String?, rule: Rule)
@@ -205,7 +213,8 @@ public struct FocusChange: Sendable, Equatable, Codable {
 
 extension TraceStep: Codable {
     private enum Key: String, CodingKey {
-        case step, id, result, reason, rule, point, to, touch, press, message, disposition, control, event, action, target, sender
+        case step, id, result, reason, rule, point, to, touch, press, message, disposition, control, event, action,
+            target, sender
         case performed, by, check, value, window, from, blockedBy, view
         case recognizer, observes, waitingFor, field
     }
@@ -325,58 +334,94 @@ extension TraceStep: Codable {
         }
         switch try c.decode(String.self, forKey: .step) {
         case "hitTest":
-            let visit = HitVisit(id: try c.decode(String.self, forKey: .id), point: try c.decodeIfPresent(Point.self, forKey: .point),
-                                 result: try c.decode(HitResult.self, forKey: .result), reason: try c.decodeIfPresent(HitReason.self, forKey: .reason),
-                                 rule: rule, to: try c.decodeIfPresent(String.self, forKey: .to))
+            let visit = HitVisit(
+                id: try c.decode(String.self, forKey: .id), point: try c.decodeIfPresent(Point.self, forKey: .point),
+                result: try c.decode(HitResult.self, forKey: .result),
+                reason: try c.decodeIfPresent(HitReason.self, forKey: .reason),
+                rule: rule, to: try c.decodeIfPresent(String.self, forKey: .to))
             self = .hitTest(visit, touch: try c.decodeIfPresent(EventID.self, forKey: .touch))
         case "deliver":
-            self = .deliver(to: try c.decode(String.self, forKey: .to), message: try c.decode(String.self, forKey: .message),
-                            disposition: try c.decode(Disposition.self, forKey: .disposition), rule: rule,
-                            reason: try c.decodeIfPresent(DeliverReason.self, forKey: .reason), tag: try tag())
+            self = .deliver(
+                to: try c.decode(String.self, forKey: .to), message: try c.decode(String.self, forKey: .message),
+                disposition: try c.decode(Disposition.self, forKey: .disposition), rule: rule,
+                reason: try c.decodeIfPresent(DeliverReason.self, forKey: .reason), tag: try tag())
         case "controlEvent":
-            self = .controlEvent(control: try c.decode(String.self, forKey: .control), event: try c.decode(ControlEvent.self, forKey: .event),
-                                 touch: try c.decode(EventID.self, forKey: .touch), rule: rule)
+            self = .controlEvent(
+                control: try c.decode(String.self, forKey: .control),
+                event: try c.decode(ControlEvent.self, forKey: .event),
+                touch: try c.decode(EventID.self, forKey: .touch), rule: rule)
         case "action":
-            self = .action(action: try c.decode(String.self, forKey: .action), target: try c.decodeIfPresent(String.self, forKey: .target),
-                           sender: try c.decodeIfPresent(String.self, forKey: .sender), performed: try c.decode(Bool.self, forKey: .performed),
-                           by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule,
-                           reason: try c.decodeIfPresent(ActionFailure.self, forKey: .reason))
+            self = .action(
+                action: try c.decode(String.self, forKey: .action),
+                target: try c.decodeIfPresent(String.self, forKey: .target),
+                sender: try c.decodeIfPresent(String.self, forKey: .sender),
+                performed: try c.decode(Bool.self, forKey: .performed),
+                by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule,
+                reason: try c.decodeIfPresent(ActionFailure.self, forKey: .reason))
         case "check":
-            self = .check(id: try c.decode(String.self, forKey: .id), check: try c.decode(FocusCheck.self, forKey: .check),
-                          value: try c.decode(Bool.self, forKey: .value), rule: rule)
+            self = .check(
+                id: try c.decode(String.self, forKey: .id), check: try c.decode(FocusCheck.self, forKey: .check),
+                value: try c.decode(Bool.self, forKey: .value), rule: rule)
         case "firstResponder":
-            self = .firstResponder(FocusChange(window: try c.decode(String.self, forKey: .window), from: try c.decodeIfPresent(String.self, forKey: .from),
-                                               to: try c.decodeIfPresent(String.self, forKey: .to), reason: try c.decode(FocusReason.self, forKey: .reason)), rule: rule)
+            self = .firstResponder(
+                FocusChange(
+                    window: try c.decode(String.self, forKey: .window),
+                    from: try c.decodeIfPresent(String.self, forKey: .from),
+                    to: try c.decodeIfPresent(String.self, forKey: .to),
+                    reason: try c.decode(FocusReason.self, forKey: .reason)), rule: rule)
         case "next":
-            self = .next(from: try c.decode(String.self, forKey: .from), to: try c.decodeIfPresent(String.self, forKey: .to), rule: rule)
+            self = .next(
+                from: try c.decode(String.self, forKey: .from), to: try c.decodeIfPresent(String.self, forKey: .to),
+                rule: rule)
         case "discard":
-            self = .discard(message: try c.decode(String.self, forKey: .message), reason: try c.decode(DiscardReason.self, forKey: .reason), rule: rule,
-                            tag: try tag(), blockedBy: try c.decodeIfPresent(String.self, forKey: .blockedBy), view: try c.decodeIfPresent(String.self, forKey: .view))
+            self = .discard(
+                message: try c.decode(String.self, forKey: .message),
+                reason: try c.decode(DiscardReason.self, forKey: .reason), rule: rule,
+                tag: try tag(), blockedBy: try c.decodeIfPresent(String.self, forKey: .blockedBy),
+                view: try c.decodeIfPresent(String.self, forKey: .view))
         case "keyWindow":
-            self = .keyWindow(from: try c.decodeIfPresent(String.self, forKey: .from), to: try c.decodeIfPresent(String.self, forKey: .to))
+            self = .keyWindow(
+                from: try c.decodeIfPresent(String.self, forKey: .from),
+                to: try c.decodeIfPresent(String.self, forKey: .to))
         case "observe":
-            self = .observe(recognizer: try c.decode(String.self, forKey: .recognizer), view: try c.decode(String.self, forKey: .view),
-                            touch: try c.decode(EventID.self, forKey: .touch), observes: try c.decode(Bool.self, forKey: .observes),
-                            reason: try c.decodeIfPresent(GestureReason.self, forKey: .reason))
+            self = .observe(
+                recognizer: try c.decode(String.self, forKey: .recognizer),
+                view: try c.decode(String.self, forKey: .view),
+                touch: try c.decode(EventID.self, forKey: .touch), observes: try c.decode(Bool.self, forKey: .observes),
+                reason: try c.decodeIfPresent(GestureReason.self, forKey: .reason))
         case "gesture":
-            self = .gesture(GestureTransition(recognizer: try c.decode(String.self, forKey: .recognizer), from: try c.decode(GestureState.self, forKey: .from),
-                                              to: try c.decode(GestureState.self, forKey: .to), rule: rule,
-                                              reason: try c.decodeIfPresent(GestureReason.self, forKey: .reason), by: try c.decodeIfPresent(String.self, forKey: .by)))
+            self = .gesture(
+                GestureTransition(
+                    recognizer: try c.decode(String.self, forKey: .recognizer),
+                    from: try c.decode(GestureState.self, forKey: .from),
+                    to: try c.decode(GestureState.self, forKey: .to), rule: rule,
+                    reason: try c.decodeIfPresent(GestureReason.self, forKey: .reason),
+                    by: try c.decodeIfPresent(String.self, forKey: .by)))
         case "gestureAction":
-            self = .gestureAction(GestureActionSent(recognizer: try c.decode(String.self, forKey: .recognizer), target: try c.decode(String.self, forKey: .target),
-                                                    action: try c.decode(String.self, forKey: .action), performed: try c.decode(Bool.self, forKey: .performed),
-                                                    reason: try c.decodeIfPresent(ActionFailure.self, forKey: .reason)))
+            self = .gestureAction(
+                GestureActionSent(
+                    recognizer: try c.decode(String.self, forKey: .recognizer),
+                    target: try c.decode(String.self, forKey: .target),
+                    action: try c.decode(String.self, forKey: .action),
+                    performed: try c.decode(Bool.self, forKey: .performed),
+                    reason: try c.decodeIfPresent(ActionFailure.self, forKey: .reason)))
         case "gestureWait":
-            self = .gestureWait(recognizer: try c.decode(String.self, forKey: .recognizer), waitingFor: try c.decode([String].self, forKey: .waitingFor))
+            self = .gestureWait(
+                recognizer: try c.decode(String.self, forKey: .recognizer),
+                waitingFor: try c.decode([String].self, forKey: .waitingFor))
         case "held":
-            self = .held(touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
-                         by: try c.decode([String].self, forKey: .by), rule: rule)
+            self = .held(
+                touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
+                by: try c.decode([String].self, forKey: .by), rule: rule)
         case "release":
-            self = .release(touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
-                            by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule)
+            self = .release(
+                touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),
+                by: try c.decodeIfPresent(String.self, forKey: .by), rule: rule)
         case "change":
-            self = .change(FieldChange(id: try c.decode(String.self, forKey: .id), field: try c.decode(String.self, forKey: .field),
-                                       from: try c.decode(JSON.self, forKey: .from), to: try c.decode(JSON.self, forKey: .to), rule: rule))
+            self = .change(
+                FieldChange(
+                    id: try c.decode(String.self, forKey: .id), field: try c.decode(String.self, forKey: .field),
+                    from: try c.decode(JSON.self, forKey: .from), to: try c.decode(JSON.self, forKey: .to), rule: rule))
         case let other:
             throw RPCError(.internalError, "unknown trace step \"\(other)\"")
         }

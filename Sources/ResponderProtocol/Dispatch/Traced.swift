@@ -21,7 +21,9 @@ public struct Traced<Outcome: Codable & Sendable>: Sendable, Codable {
         outcome = try Outcome(from: decoder)
         let c = try decoder.container(keyedBy: Key.self)
         let body = try c.nestedContainer(keyedBy: Key.self, forKey: .trace)
-        trace = Trace(kind: try body.decode(TraceKind.self, forKey: .kind), steps: try body.decode([TraceStep].self, forKey: .steps))
+        trace = Trace(
+            kind: try body.decode(TraceKind.self, forKey: .kind),
+            steps: try body.decode([TraceStep].self, forKey: .steps))
     }
 
     /// The trace as published on `<session>/trace`: `{kind, steps, outcome}`.

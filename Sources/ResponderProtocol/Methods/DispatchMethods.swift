@@ -64,7 +64,9 @@ public struct TouchRequest: SessionRequest, ValidatedParams, DryRunnable, TraceS
         if let tapCount, tapCount < 1 { throw invalid("tapCount", "must be at least 1") }
         for (i, t) in touches.enumerated() {
             if t.phase == .began && t.point == nil { throw invalid("touches[\(i)].point", "is required for began") }
-            if let time = t.time, !(time.isFinite && time >= 0) { throw invalid("touches[\(i)].time", "must be a finite number of seconds ≥ 0") }
+            if let time = t.time, !(time.isFinite && time >= 0) {
+                throw invalid("touches[\(i)].time", "must be a finite number of seconds ≥ 0")
+            }
         }
     }
     public typealias Response = Published<Traced<TouchOutcome>>
@@ -118,8 +120,10 @@ public struct ClockAdvanceRequest: SessionRequest, ValidatedParams, DryRunnable,
         switch (to, by) {
         case (nil, nil): throw invalid("to", "give either to (a time) or by (seconds)")
         case (.some, .some): throw invalid("by", "give either to or by, not both")
-        case (let to?, nil): if !(to.isFinite && to >= 0) { throw invalid("to", "must be a finite number of seconds ≥ 0") }
-        case (nil, let by?): if !(by.isFinite && by >= 0) { throw invalid("by", "must be a finite number of seconds ≥ 0") }
+        case (let to?, nil):
+            if !(to.isFinite && to >= 0) { throw invalid("to", "must be a finite number of seconds ≥ 0") }
+        case (nil, let by?):
+            if !(by.isFinite && by >= 0) { throw invalid("by", "must be a finite number of seconds ≥ 0") }
         }
     }
     public typealias Response = Published<Traced<ClockOutcome>>
@@ -260,7 +264,9 @@ public struct SendActionRequest: SessionRequest, ValidatedParams, DryRunnable, T
     public var action: String
     public var target: String?
     public var sender: String?
-    public init(session: String?, action: String, target: String? = nil, sender: String? = nil, trace: TraceDetail? = nil) {
+    public init(
+        session: String?, action: String, target: String? = nil, sender: String? = nil, trace: TraceDetail? = nil
+    ) {
         self.session = session
         self.action = action
         self.target = target

@@ -19,8 +19,10 @@ public struct EngineInfoRequest: RequestType {
         public var epoch: String?
         /// Where and how the engine keeps sessions across restarts (1.7).
         public var durability: EngineDurability?
-        public init(name: String, version: String, protocol: Int, pid: Int, rpc: String, events: String, startedAt: String,
-                    sessions: Int, limits: EngineLimits, methods: [String], client: String) {
+        public init(
+            name: String, version: String, protocol: Int, pid: Int, rpc: String, events: String, startedAt: String,
+            sessions: Int, limits: EngineLimits, methods: [String], client: String
+        ) {
             self.name = name
             self.version = version
             self.protocol = `protocol`
@@ -61,9 +63,12 @@ public struct EngineLimits: Codable, Sendable, Equatable {
     // Revision 1.9.
     public var handshakeTimeoutMs: Int?
     public var maxClientStringBytes: Int?
-    public init(maxNodes: Int, maxDepth: Int, maxMessageBytes: Int, maxOpsPerBatch: Int, replayBuffer: Int,
-                replayBytes: Int? = nil, maxSessions: Int? = nil, maxClients: Int? = nil, replyHwm: Int? = nil, maxFrameBytes: Int? = nil,
-                handshakeTimeoutMs: Int? = nil, maxClientStringBytes: Int? = nil) {
+    public init(
+        maxNodes: Int, maxDepth: Int, maxMessageBytes: Int, maxOpsPerBatch: Int, replayBuffer: Int,
+        replayBytes: Int? = nil, maxSessions: Int? = nil, maxClients: Int? = nil, replyHwm: Int? = nil,
+        maxFrameBytes: Int? = nil,
+        handshakeTimeoutMs: Int? = nil, maxClientStringBytes: Int? = nil
+    ) {
         self.handshakeTimeoutMs = handshakeTimeoutMs
         self.maxClientStringBytes = maxClientStringBytes
         self.maxNodes = maxNodes

@@ -22,19 +22,23 @@ public protocol OwnerGated: SessionRequest {
 
 public enum SessionOwner {
     /// The methods that take `owner`: the gated ones, and `session.create`, which sets it.
-    public static let methods: Set<String> = [SessionCreateRequest.method, TreeLoadRequest.method, TreeApplyRequest.method,
-                                              MakeKeyRequest.method, SessionDeleteRequest.method]
+    public static let methods: Set<String> = [
+        SessionCreateRequest.method, TreeLoadRequest.method, TreeApplyRequest.method,
+        MakeKeyRequest.method, SessionDeleteRequest.method
+    ]
 }
 
 /// Every method, in the order of Protocol/README.md. The engine builds its method table from this list.
 public enum MethodRegistry {
     public static let all: [any RequestType.Type] = [
         EngineInfoRequest.self, ClientHelloRequest.self,
-        SessionCreateRequest.self, SessionListRequest.self, SessionDeleteRequest.self, SessionSnapshotRequest.self, SessionClientsRequest.self,
+        SessionCreateRequest.self, SessionListRequest.self, SessionDeleteRequest.self, SessionSnapshotRequest.self,
+        SessionClientsRequest.self,
         TraceReplayRequest.self, TreeGetRequest.self, TreeLoadRequest.self, TreeApplyRequest.self,
-        HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, ClockAdvanceRequest.self, MotionRequest.self, RemoteControlRequest.self,
+        HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, ClockAdvanceRequest.self,
+        MotionRequest.self, RemoteControlRequest.self,
         PressRequest.self, BecomeRequest.self, ResignRequest.self, FirstResponderRequest.self, MakeKeyRequest.self,
-        SendActionRequest.self, CanPerformRequest.self,
+        SendActionRequest.self, CanPerformRequest.self
     ]
 
     public static var names: [String] { all.map { $0.method }.sorted() }

@@ -9,7 +9,10 @@ public struct SessionCreateRequest: SessionRequest {
     public var detached: [NodeTree]?
     /// A secret (16…256 bytes): only requests carrying it may load, apply to or delete the session (7.1).
     public var owner: String?
-    public init(session: String?, profile: Profile? = nil, tree: NodeTree? = nil, detached: [NodeTree]? = nil, owner: String? = nil) {
+    public init(
+        session: String?, profile: Profile? = nil, tree: NodeTree? = nil, detached: [NodeTree]? = nil,
+        owner: String? = nil
+    ) {
         self.session = session
         self.profile = profile
         self.tree = tree
@@ -126,7 +129,9 @@ public struct LiveTouchInfo: Codable, Sendable, Equatable {
     /// G8/G9: the recognizers holding phases of it back from its view (absent when none); a touch whose
     /// ended is held stays listed, with phase `ended`, until the view gets it.
     @OmitNil public var heldBy: [String]?
-    public init(touch: EventID, client: String, view: String?, window: String?, phase: TouchPhase, heldBy: [String]? = nil) {
+    public init(
+        touch: EventID, client: String, view: String?, window: String?, phase: TouchPhase, heldBy: [String]? = nil
+    ) {
         self.touch = touch
         self.client = client
         self.view = view

@@ -79,8 +79,11 @@ public struct AffineTransform: Sendable, Equatable, Hashable {
 extension Point: WireValue {
     /// `[x, y]`, two finite numbers.
     public init(wire value: JSON, path: String) throws(RPCError) {
-        guard let a = value.arrayValue, a.count == 2, let x = a[0].doubleValue, let y = a[1].doubleValue, x.isFinite, y.isFinite else {
-            throw RPCError(.invalidParams, "\(path): expected [x, y] with two finite numbers", [("field", .string(path))])
+        guard let a = value.arrayValue, a.count == 2, let x = a[0].doubleValue, let y = a[1].doubleValue, x.isFinite,
+            y.isFinite
+        else {
+            throw RPCError(
+                .invalidParams, "\(path): expected [x, y] with two finite numbers", [("field", .string(path))])
         }
         self.init(x, y)
     }

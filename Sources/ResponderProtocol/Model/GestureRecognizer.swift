@@ -113,7 +113,9 @@ extension GestureRecognizerSpec {
             for (i, entry) in entries.enumerated() {
                 var t = try ParamReader(entry, path: "\(path)targets[\(i)].", errorName: .invalidNode)
                 let target = try t.requiredString("target")
-                guard !target.isEmpty else { throw t.error("target", "must not be empty (a recognizer's target is never nil, G3)") }
+                guard !target.isEmpty else {
+                    throw t.error("target", "must not be empty (a recognizer's target is never nil, G3)")
+                }
                 let action = try t.requiredString("action")
                 guard !action.isEmpty else { throw t.error("action", "must not be empty") }
                 try t.finish()
@@ -164,7 +166,8 @@ extension GestureRecognizerSpec {
             direction = out
         }
         if let maximum = maximumNumberOfTouches, maximum < minimumNumberOfTouches, kind == .pan {
-            throw r.error(key, "maximumNumberOfTouches (\(maximum)) is below minimumNumberOfTouches (\(minimumNumberOfTouches))")
+            throw r.error(
+                key, "maximumNumberOfTouches (\(maximum)) is below minimumNumberOfTouches (\(minimumNumberOfTouches))")
         }
     }
 
@@ -172,7 +175,9 @@ extension GestureRecognizerSpec {
         guard let a = try r.array(key) else { return [] }
         var out: [String] = []
         for (i, element) in a.enumerated() {
-            guard let s = element.stringValue, !s.isEmpty else { throw r.error("\(key)[\(i)]", "expected a recognizer id") }
+            guard let s = element.stringValue, !s.isEmpty else {
+                throw r.error("\(key)[\(i)]", "expected a recognizer id")
+            }
             guard s != own else { throw r.error("\(key)[\(i)]", "a recognizer cannot name itself") }
             out.append(s)
         }

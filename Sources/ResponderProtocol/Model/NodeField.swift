@@ -18,10 +18,13 @@ public final class NodeField: Sendable {
     /// value that depends on other fields).
     let sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)?
 
-    init(name: String, kinds: @escaping @Sendable (NodeKind) -> Bool,
-         readValue: @escaping @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void,
-         writeValue: @escaping @Sendable (NodeSpec, inout JSONWriter) -> Void, copyValue: @escaping @Sendable (NodeSpec, inout NodeSpec) -> Void,
-         written: (@Sendable (NodeSpec) -> Bool)?, sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)? = nil) {
+    init(
+        name: String, kinds: @escaping @Sendable (NodeKind) -> Bool,
+        readValue: @escaping @Sendable (JSON, inout NodeSpec, FieldError) throws(RPCError) -> Void,
+        writeValue: @escaping @Sendable (NodeSpec, inout JSONWriter) -> Void,
+        copyValue: @escaping @Sendable (NodeSpec, inout NodeSpec) -> Void,
+        written: (@Sendable (NodeSpec) -> Bool)?, sameValue: (@Sendable (NodeSpec, NodeSpec) -> Bool)? = nil
+    ) {
         self.name = name
         self.kinds = kinds
         self.readValue = readValue
@@ -39,9 +42,10 @@ public final class NodeField: Sendable {
 
     /// The fields that apply to `kind`, in table order: every node written asks, so the answer is kept.
     public static func all(for kind: NodeKind) -> [NodeField] { byKind[kind] ?? [] }
-    private static let byKind: [NodeKind: [NodeField]] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { kind in
-        (kind, all.filter { $0.applies(to: kind) })
-    })
+    private static let byKind: [NodeKind: [NodeField]] = Dictionary(
+        uniqueKeysWithValues: NodeKind.allCases.map { kind in
+            (kind, all.filter { $0.applies(to: kind) })
+        })
 
     /// Writes every member of `node` that output (8.5) includes, in table order, after `id`, `kind` and
     /// `revision`. A field holding its kind's default value is copied as bytes prepared once (`"hidden":false`):
@@ -62,7 +66,9 @@ public final class NodeField: Sendable {
             }
             return
         }
-        for i in output.members.indices where output.members[i].field.isWritten(for: node) { output.write(i, of: node, to: &w) }
+        for i in output.members.indices where output.members[i].field.isWritten(for: node) {
+            output.write(i, of: node, to: &w)
+        }
     }
 
     /// The members of `node` that reading the node without them would not give back: its class (and base
@@ -77,7 +83,9 @@ public final class NodeField: Sendable {
             for i in output.inline {
                 let field = output.members[i].field
                 // K1: set or taken from the class, not only the value (the one inline field stored apart from it).
-                let needed = field.name == "userInteractionEnabled" ? node.interactionSetting != nil : !field.same(node, kindDefaults)
+                let needed =
+                    field.name == "userInteractionEnabled"
+                    ? node.interactionSetting != nil : !field.same(node, kindDefaults)
                 if needed { output.writeValue(i, of: node, to: &w) }
             }
             return
@@ -179,7 +187,8 @@ public final class NodeField: Sendable {
         }
     }
 
-    private static let outputs: [NodeKind: KindOutput] = Dictionary(uniqueKeysWithValues: NodeKind.allCases.map { ($0, KindOutput(kind: $0)) })
+    private static let outputs: [NodeKind: KindOutput] = Dictionary(
+        uniqueKeysWithValues: NodeKind.allCases.map { ($0, KindOutput(kind: $0)) })
 
     /// Sets this field on `node` from `value`; `null` restores the kind's default. `path` prefixes the field
     /// name in errors ("ops[0].node.").
@@ -220,7 +229,8 @@ public struct FieldError: Sendable {
     public let field: String
     public let id: String
     public func callAsFunction(_ message: String, suffix: String = "") -> RPCError {
-        RPCError(.invalidNode, "\(field)\(suffix): \(message)", [("field", .string(field + suffix)), ("id", .string(id))])
+        RPCError(
+            .invalidNode, "\(field)\(suffix): \(message)", [("field", .string(field + suffix)), ("id", .string(id))])
     }
 }
 
@@ -232,7 +242,8 @@ extension NodeField {
     static func field<V: Sendable & Equatable>(
         _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V> & Sendable, _ get: @escaping @Sendable (NodeSpec) -> V,
         on kinds: @escaping @Sendable (NodeKind) -> Bool,
-        read: @escaping @Sendable (JSON, FieldError) throws(RPCError) -> V, write: @escaping @Sendable (V, inout JSONWriter) -> Void,
+        read: @escaping @Sendable (JSON, FieldError) throws(RPCError) -> V,
+        write: @escaping @Sendable (V, inout JSONWriter) -> Void,
         written: (@Sendable (NodeSpec) -> Bool)? = nil
     ) -> NodeField {
         NodeField(
@@ -248,134 +259,181 @@ extension NodeField {
     static let views: @Sendable (NodeKind) -> Bool = { $0.isView }
     static let controls: @Sendable (NodeKind) -> Bool = { $0.isControl }
 
-    static func bool(_ name: String, _ keyPath: WritableKeyPath<NodeSpec, Bool> & Sendable, _ get: @escaping @Sendable (NodeSpec) -> Bool,
-                     on kinds: @escaping @Sendable (NodeKind) -> Bool) -> NodeField {
-        field(name, keyPath, get, on: kinds, read: { (v, bad) throws(RPCError) in
-            guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
-            return b
-        }, write: { v, w in w.bool(v) })
+    static func bool(
+        _ name: String, _ keyPath: WritableKeyPath<NodeSpec, Bool> & Sendable,
+        _ get: @escaping @Sendable (NodeSpec) -> Bool,
+        on kinds: @escaping @Sendable (NodeKind) -> Bool
+    ) -> NodeField {
+        field(
+            name, keyPath, get, on: kinds,
+            read: { (v, bad) throws(RPCError) in
+                guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
+                return b
+            }, write: { v, w in w.bool(v) })
     }
 
     /// The table: every field, in the order nodes are written (8.5).
-    public static let all: [NodeField] = [
-        field("class", \.className, \.className, on: anyKind, read: { (v, bad) throws(RPCError) in
-            guard let s = v.stringValue, !s.isEmpty else { throw bad("expected a non-empty string") }
-            return s
-        }, write: { v, w in w.string(v) }),
-        field("frame", \.frame, \.frame, on: views, read: { (v, bad) throws(RPCError) in
-            let f = try numbers(v, 4, "[x, y, width, height]", bad)
-            guard f[2] >= 0, f[3] >= 0 else { throw bad("width and height must not be negative") }
-            return Rect(f[0], f[1], f[2], f[3])
-        }, write: { v, w in w.numbers([v.x, v.y, v.width, v.height]) }),
-        field("boundsOrigin", \.boundsOrigin, \.boundsOrigin, on: views, read: { (v, bad) throws(RPCError) in
-            let p = try numbers(v, 2, "[x, y]", bad)
-            return Point(p[0], p[1])
-        }, write: { v, w in w.numbers([v.x, v.y]) }),
-        field("transform", \.transform, \.transform, on: views, read: { (v, bad) throws(RPCError) in
-            let t = try numbers(v, 6, "[a, b, c, d, tx, ty]", bad)
-            return AffineTransform(t[0], t[1], t[2], t[3], t[4], t[5])
-        }, write: { v, w in if let t = v { w.numbers([t.a, t.b, t.c, t.d, t.tx, t.ty]) } else { w.null() } }),
-        bool("hidden", \.hidden, \.hidden, on: views),
-        field("alpha", \.alpha, \.alpha, on: views, read: { (v, bad) throws(RPCError) in
-            guard let a = v.doubleValue else { throw bad("expected a number, got \(v.typeName)") }
-            guard a.isFinite, a >= 0, a <= 1 else { throw bad("alpha must be within 0…1") }
-            return a
-        }, write: { v, w in w.number(v) }),
-        bool("clipsToBounds", \.clipsToBounds, \.clipsToBounds, on: views),
-        // K1: read into the node's own setting (null: the class default); written as the effective value.
-        NodeField(name: "userInteractionEnabled", kinds: views, readValue: { (v, node, bad) throws(RPCError) in
-            guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
-            node.interactionSetting = b
-        }, writeValue: { node, w in w.bool(node.userInteractionEnabled) },
-            copyValue: { source, node in node.interactionSetting = source.interactionSetting }, written: nil),
-        bool("multipleTouchEnabled", \.multipleTouchEnabled, \.multipleTouchEnabled, on: views),
-        bool("exclusiveTouch", \.exclusiveTouch, \.exclusiveTouch, on: views),
-        bool("enabled", \.enabled, \.enabled, on: controls),
-        field("windowLevel", \.windowLevel, \.windowLevel, on: { $0 == .window }, read: { (v, bad) throws(RPCError) in
-            guard let l = v.doubleValue, l.isFinite else { throw bad("expected a finite number") }
-            return l
-        }, write: { v, w in w.number(v) }),
-        bool("key", \.key, \.key, on: { $0 == .window }),
-        bool("canBecomeFirstResponder", \.canBecomeFirstResponder, \.canBecomeFirstResponder, on: anyKind),
-        bool("canResignFirstResponder", \.canResignFirstResponder, \.canResignFirstResponder, on: anyKind),
-        field("hitTest", \.hitTest, \.hitTest, on: views, read: readHitTest, write: writeHitTest),
-        field("annotations", \.annotations, \.annotations, on: anyKind, read: { (v, bad) throws(RPCError) in
-            guard let members = v.objectMembers else { throw bad("expected an object of name: string") }
-            var notes: [String: String] = [:]
-            for (name, value) in members {
-                guard !name.isEmpty else { throw bad("annotation names must not be empty") }
-                guard let text = value.stringValue else { throw bad("expected a string, got \(value.typeName)", suffix: ".\(name)") }
-                notes[name] = text
-            }
-            return notes
-        }, write: { v, w in
-            w.beginObject()
-            for name in v.keys.sorted() {
-                w.key(name)
-                w.string(v[name]!)
-            }
-            w.endObject()
-        }, written: { !$0.annotations.isEmpty }),
-        field("handles", \.handles, \.handles, on: anyKind, read: { (v, bad) throws(RPCError) in
-            guard let members = v.objectMembers else { throw bad("expected an object of message: \"handle\" | \"handle+super\"") }
-            var handles: [String: HandleMode] = [:]
-            for (message, mode) in members {
-                guard !message.isEmpty else { throw bad("message names must not be empty") }
-                guard let m = mode.stringValue.flatMap(HandleMode.init(rawValue:)) else {
-                    throw bad("expected \"handle\" or \"handle+super\"", suffix: ".\(message)")
-                }
-                handles[message] = m
-            }
-            return handles
-        }, write: { v, w in
-            w.beginObject()
-            for message in v.keys.sorted() {
-                w.key(message)
-                w.string(v[message]!.rawValue)
-            }
-            w.endObject()
-        }),
-        field("vetoes", \.vetoes, \.vetoes, on: anyKind, read: { (v, bad) throws(RPCError) in
-            guard let a = v.arrayValue else { throw bad("expected an array of action names") }
-            var out: [String] = []
-            for element in a {
-                guard let s = element.stringValue, !s.isEmpty else { throw bad("expected action names (strings)") }
-                out.append(s)
-            }
-            return out
-        }, write: { v, w in
-            w.beginArray()
-            for s in v { w.string(s) }
-            w.endArray()
-        }),
-        field("targets", \.targets, \.targets, on: controls, read: readTargets, write: { v, w in
-            w.beginArray()
-            for t in v {
-                w.beginObject()
-                w.key("event"); w.string(t.event.rawValue)
-                w.key("action"); w.string(t.action)
-                w.key("target"); if let target = t.target { w.string(target) } else { w.null() }
-                w.endObject()
-            }
-            w.endArray()
-        }),
-        field("gestureRecognizers", \.gestureRecognizers, \.gestureRecognizers, on: views, read: readRecognizers, write: { v, w in
-            w.beginArray()
-            for r in v { r.write(to: &w) }
-            w.endArray()
-        }),
-        field("presentedBy", \.presentedBy, \.presentedBy, on: { $0 == .viewController }, read: { (v, bad) throws(RPCError) in
-            guard let s = v.stringValue, !s.isEmpty else { throw bad("expected the id of the presenting view controller") }
-            return s
-        }, write: { v, w in if let p = v { w.string(p) } else { w.null() } }),
-        bool("receivesRemoteControlEvents", \.receivesRemoteControlEvents, \.receivesRemoteControlEvents, on: { $0 == .application }),
-    ] + uikitFields
+    public static let all: [NodeField] =
+        [
+            field(
+                "class", \.className, \.className, on: anyKind,
+                read: { (v, bad) throws(RPCError) in
+                    guard let s = v.stringValue, !s.isEmpty else { throw bad("expected a non-empty string") }
+                    return s
+                }, write: { v, w in w.string(v) }),
+            field(
+                "frame", \.frame, \.frame, on: views,
+                read: { (v, bad) throws(RPCError) in
+                    let f = try numbers(v, 4, "[x, y, width, height]", bad)
+                    guard f[2] >= 0, f[3] >= 0 else { throw bad("width and height must not be negative") }
+                    return Rect(f[0], f[1], f[2], f[3])
+                }, write: { v, w in w.numbers([v.x, v.y, v.width, v.height]) }),
+            field(
+                "boundsOrigin", \.boundsOrigin, \.boundsOrigin, on: views,
+                read: { (v, bad) throws(RPCError) in
+                    let p = try numbers(v, 2, "[x, y]", bad)
+                    return Point(p[0], p[1])
+                }, write: { v, w in w.numbers([v.x, v.y]) }),
+            field(
+                "transform", \.transform, \.transform, on: views,
+                read: { (v, bad) throws(RPCError) in
+                    let t = try numbers(v, 6, "[a, b, c, d, tx, ty]", bad)
+                    return AffineTransform(t[0], t[1], t[2], t[3], t[4], t[5])
+                }, write: { v, w in if let t = v { w.numbers([t.a, t.b, t.c, t.d, t.tx, t.ty]) } else { w.null() } }),
+            bool("hidden", \.hidden, \.hidden, on: views),
+            field(
+                "alpha", \.alpha, \.alpha, on: views,
+                read: { (v, bad) throws(RPCError) in
+                    guard let a = v.doubleValue else { throw bad("expected a number, got \(v.typeName)") }
+                    guard a.isFinite, a >= 0, a <= 1 else { throw bad("alpha must be within 0…1") }
+                    return a
+                }, write: { v, w in w.number(v) }),
+            bool("clipsToBounds", \.clipsToBounds, \.clipsToBounds, on: views),
+            // K1: read into the node's own setting (null: the class default); written as the effective value.
+            NodeField(
+                name: "userInteractionEnabled", kinds: views,
+                readValue: { (v, node, bad) throws(RPCError) in
+                    guard let b = v.boolValue else { throw bad("expected a boolean, got \(v.typeName)") }
+                    node.interactionSetting = b
+                }, writeValue: { node, w in w.bool(node.userInteractionEnabled) },
+                copyValue: { source, node in node.interactionSetting = source.interactionSetting }, written: nil),
+            bool("multipleTouchEnabled", \.multipleTouchEnabled, \.multipleTouchEnabled, on: views),
+            bool("exclusiveTouch", \.exclusiveTouch, \.exclusiveTouch, on: views),
+            bool("enabled", \.enabled, \.enabled, on: controls),
+            field(
+                "windowLevel", \.windowLevel, \.windowLevel, on: { $0 == .window },
+                read: { (v, bad) throws(RPCError) in
+                    guard let l = v.doubleValue, l.isFinite else { throw bad("expected a finite number") }
+                    return l
+                }, write: { v, w in w.number(v) }),
+            bool("key", \.key, \.key, on: { $0 == .window }),
+            bool("canBecomeFirstResponder", \.canBecomeFirstResponder, \.canBecomeFirstResponder, on: anyKind),
+            bool("canResignFirstResponder", \.canResignFirstResponder, \.canResignFirstResponder, on: anyKind),
+            field("hitTest", \.hitTest, \.hitTest, on: views, read: readHitTest, write: writeHitTest),
+            field(
+                "annotations", \.annotations, \.annotations, on: anyKind,
+                read: { (v, bad) throws(RPCError) in
+                    guard let members = v.objectMembers else { throw bad("expected an object of name: string") }
+                    var notes: [String: String] = [:]
+                    for (name, value) in members {
+                        guard !name.isEmpty else { throw bad("annotation names must not be empty") }
+                        guard let text = value.stringValue else {
+                            throw bad("expected a string, got \(value.typeName)", suffix: ".\(name)")
+                        }
+                        notes[name] = text
+                    }
+                    return notes
+                },
+                write: { v, w in
+                    w.beginObject()
+                    for name in v.keys.sorted() {
+                        w.key(name)
+                        w.string(v[name]!)
+                    }
+                    w.endObject()
+                }, written: { !$0.annotations.isEmpty }),
+            field(
+                "handles", \.handles, \.handles, on: anyKind,
+                read: { (v, bad) throws(RPCError) in
+                    guard let members = v.objectMembers else {
+                        throw bad("expected an object of message: \"handle\" | \"handle+super\"")
+                    }
+                    var handles: [String: HandleMode] = [:]
+                    for (message, mode) in members {
+                        guard !message.isEmpty else { throw bad("message names must not be empty") }
+                        guard let m = mode.stringValue.flatMap(HandleMode.init(rawValue:)) else {
+                            throw bad("expected \"handle\" or \"handle+super\"", suffix: ".\(message)")
+                        }
+                        handles[message] = m
+                    }
+                    return handles
+                },
+                write: { v, w in
+                    w.beginObject()
+                    for message in v.keys.sorted() {
+                        w.key(message)
+                        w.string(v[message]!.rawValue)
+                    }
+                    w.endObject()
+                }),
+            field(
+                "vetoes", \.vetoes, \.vetoes, on: anyKind,
+                read: { (v, bad) throws(RPCError) in
+                    guard let a = v.arrayValue else { throw bad("expected an array of action names") }
+                    var out: [String] = []
+                    for element in a {
+                        guard let s = element.stringValue, !s.isEmpty else {
+                            throw bad("expected action names (strings)")
+                        }
+                        out.append(s)
+                    }
+                    return out
+                },
+                write: { v, w in
+                    w.beginArray()
+                    for s in v { w.string(s) }
+                    w.endArray()
+                }),
+            field(
+                "targets", \.targets, \.targets, on: controls, read: readTargets,
+                write: { v, w in
+                    w.beginArray()
+                    for t in v {
+                        w.beginObject()
+                        w.key("event"); w.string(t.event.rawValue)
+                        w.key("action"); w.string(t.action)
+                        w.key("target"); if let target = t.target { w.string(target) } else { w.null() }
+                        w.endObject()
+                    }
+                    w.endArray()
+                }),
+            field(
+                "gestureRecognizers", \.gestureRecognizers, \.gestureRecognizers, on: views, read: readRecognizers,
+                write: { v, w in
+                    w.beginArray()
+                    for r in v { r.write(to: &w) }
+                    w.endArray()
+                }),
+            field(
+                "presentedBy", \.presentedBy, \.presentedBy, on: { $0 == .viewController },
+                read: { (v, bad) throws(RPCError) in
+                    guard let s = v.stringValue, !s.isEmpty else {
+                        throw bad("expected the id of the presenting view controller")
+                    }
+                    return s
+                }, write: { v, w in if let p = v { w.string(p) } else { w.null() } }),
+            bool(
+                "receivesRemoteControlEvents", \.receivesRemoteControlEvents, \.receivesRemoteControlEvents,
+                on: { $0 == .application })
+        ] + uikitFields
 
     static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {
         guard let a = value.arrayValue, a.count == count else { throw bad("expected \(shape)") }
         var out: [Double] = []
         for element in a {
-            guard let n = element.doubleValue else { throw bad("expected \(shape) of numbers, got \(element.typeName)") }
+            guard let n = element.doubleValue else {
+                throw bad("expected \(shape) of numbers, got \(element.typeName)")
+            }
             guard n.isFinite else { throw bad("numbers must be finite") }
             out.append(n)
         }
@@ -388,7 +446,9 @@ extension NodeField {
         for (i, entry) in a.enumerated() {
             var r = try ParamReader(entry, path: "\(bad.field)[\(i)].", errorName: .invalidNode)
             let eventName = try r.requiredString("event")
-            guard let event = ControlEvent(rawValue: eventName) else { throw r.error("event", "unknown control event \"\(eventName)\"") }
+            guard let event = ControlEvent(rawValue: eventName) else {
+                throw r.error("event", "unknown control event \"\(eventName)\"")
+            }
             let action = try r.requiredString("action")
             guard !action.isEmpty else { throw r.error("action", "must not be empty") }
             let target = try r.string("target")
@@ -405,7 +465,12 @@ extension NodeField {
         for (i, entry) in a.enumerated() {
             let recognizer = try GestureRecognizerSpec(json: entry, path: "\(bad.field)[\(i)].")
             if out.contains(where: { $0.id == recognizer.id }) {
-                throw RPCError(.duplicateID, "a recognizer with id \"\(recognizer.id)\" is already in this list", [("field", .string("\(bad.field)[\(i)].id")), ("id", .string(bad.id)), ("recognizer", .string(recognizer.id))])
+                throw RPCError(
+                    .duplicateID, "a recognizer with id \"\(recognizer.id)\" is already in this list",
+                    [
+                        ("field", .string("\(bad.field)[\(i)].id")), ("id", .string(bad.id)),
+                        ("recognizer", .string(recognizer.id))
+                    ])
             }
             out.append(recognizer)
         }
@@ -423,14 +488,18 @@ extension NodeField {
             result.insets = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
         }
         if let mode = try r.string("mode") {
-            guard let m = HitTestOverride.Mode(rawValue: mode) else { throw r.error("mode", "expected default, passThroughSelf or never") }
+            guard let m = HitTestOverride.Mode(rawValue: mode) else {
+                throw r.error("mode", "expected default, passThroughSelf or never")
+            }
             result.mode = m
         }
         if let redirect = r.raw("redirect"), !redirect.isNull {
             var rr = try ParamReader(redirect, path: bad.field + ".redirect.", errorName: .invalidNode)
             let to = try rr.requiredString("to")
             let whenText = try rr.string("when") ?? "self"
-            guard let when = HitTestOverride.RedirectWhen(rawValue: whenText) else { throw rr.error("when", "expected self or nil") }
+            guard let when = HitTestOverride.RedirectWhen(rawValue: whenText) else {
+                throw rr.error("when", "expected self or nil")
+            }
             try rr.finish()
             result.redirect = .init(to: to, when: when)
         }

@@ -149,15 +149,19 @@ public struct NodeSpec: Sendable, Equatable {
 
     /// Whether this responder implements `message`, and how.
     /// Always inlined: called through a pointer to the node, an out-of-line call copied the whole spec first.
-    @inlinable @inline(__always) public func handling(_ message: String) -> HandleMode? { extras.box?.value.handles[message] }
+    @inlinable @inline(__always) public func handling(_ message: String) -> HandleMode? {
+        extras.box?.value.handles[message]
+    }
 
     /// Whether every out-of-line field is certainly at its default (none was ever set).
     var outOfLineFieldsUnset: Bool { extras.box == nil }
 
     /// The wire names of the fields kept out of line (`NodeExtras`) and written from there. A node with no
     /// extras holds each at its default.
-    static let outOfLineFields: Set<String> = ["transform", "baseClass", "hitTest", "handles", "vetoes", "targets",
-                                               "gestureRecognizers", "presentedBy", "annotations"]
+    static let outOfLineFields: Set<String> = [
+        "transform", "baseClass", "hitTest", "handles", "vetoes", "targets",
+        "gestureRecognizers", "presentedBy", "annotations"
+    ]
 }
 
 /// The out-of-line fields of a `NodeSpec`.

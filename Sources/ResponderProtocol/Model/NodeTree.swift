@@ -30,7 +30,8 @@ public struct NodeTree: Sendable, Equatable {
         }
         var prefix = path + "."
         for c in chain.reversed().dropFirst() {
-            prefix = Self.childPrefix(prefix, parentID: entries[entries[c].parent!].spec.id, index: entries[c].childIndex)
+            prefix = Self.childPrefix(
+                prefix, parentID: entries[entries[c].parent!].spec.id, index: entries[c].childIndex)
         }
         return prefix
     }
@@ -68,7 +69,10 @@ public struct NodeTree: Sendable, Equatable {
             head += 1
             let spec: NodeSpec, children: [JSON]
             do throws(RPCError) { (spec, children) = try Self.read(item.json, path: "") } catch {
-                let prefix = item.parent.map { Self.childPrefix(self.path(of: $0), parentID: entries[$0].spec.id, index: item.childIndex) } ?? path + "."
+                let prefix =
+                    item.parent.map {
+                        Self.childPrefix(self.path(of: $0), parentID: entries[$0].spec.id, index: item.childIndex)
+                    } ?? path + "."
                 _ = try Self.read(item.json, path: prefix)
                 throw error  // not reached: reading is deterministic, so the second read throws
             }
@@ -107,7 +111,8 @@ public struct NodeTree: Sendable, Equatable {
         }
         guard let kind = NodeKind(rawValue: kindName) else {
             let all = NodeKind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw invalid("\(path)kind: unknown kind \"\(kindName)\" (expected one of \(all))", field: path + "kind", id: id)
+            throw invalid(
+                "\(path)kind: unknown kind \"\(kindName)\" (expected one of \(all))", field: path + "kind", id: id)
         }
         var node = NodeSpec(id: id, kind: kind)
         // `revision` is read-only: accepted so tree.get output loads back, then reassigned.
@@ -115,7 +120,8 @@ public struct NodeTree: Sendable, Equatable {
         if let list = member("children"), !list.isNull {
             guard let elements = list.arrayValue else {
                 do throws(RPCError) { _ = try r.array("children") } catch { throw error.with("id", .string(id)) }
-                throw invalid("\(path)children: expected an array, got \(list.typeName)", field: path + "children", id: id)
+                throw invalid(
+                    "\(path)children: expected an array, got \(list.typeName)", field: path + "children", id: id)
             }
             children = elements
         } else {
@@ -132,23 +138,29 @@ public struct NodeTree: Sendable, Equatable {
             }
             guard !NodeField.isStructural(member.key) else { continue }
             guard let field = NodeField.named(member.key) else {
-                throw invalid("unknown field \(path)\(member.key) on \(kind.rawValue) \"\(id)\"", field: path + member.key, id: id)
+                throw invalid(
+                    "unknown field \(path)\(member.key) on \(kind.rawValue) \"\(id)\"", field: path + member.key, id: id
+                )
             }
             guard field.applies(to: kind) else {
-                throw invalid("field \(path)\(member.key) does not apply to a \(kind.rawValue)", field: path + member.key, id: id)
+                throw invalid(
+                    "field \(path)\(member.key) does not apply to a \(kind.rawValue)", field: path + member.key, id: id)
             }
             do throws(RPCError) { try field.read(member.value, into: &node, path: path) } catch {
                 throw error.detail("id") == nil ? error.with("id", .string(id)) : error
             }
         }
-        if let (field, message) = node.classFieldError() { throw invalid("\(path)\(field): \(message)", field: path + field, id: id) }
+        if let (field, message) = node.classFieldError() {
+            throw invalid("\(path)\(field): \(message)", field: path + field, id: id)
+        }
         return (node, children)
     }
 
     /// `[x, y, width, height]` as the frame field reads it when nothing is wrong with it; nil otherwise.
     static func plainFrame(_ value: JSON) -> Rect? {
         guard let a = value.arrayValue, a.count == 4,
-              let x = a[0].doubleValue, let y = a[1].doubleValue, let w = a[2].doubleValue, let h = a[3].doubleValue else { return nil }
+            let x = a[0].doubleValue, let y = a[1].doubleValue, let w = a[2].doubleValue, let h = a[3].doubleValue
+        else { return nil }
         return plainFrame(x: x, y: y, width: w, height: h)
     }
 
@@ -170,7 +182,8 @@ public struct NodeTree: Sendable, Equatable {
             w.beginObject()
             w.key("id"); w.string(spec.id)
             w.key("kind"); w.string(spec.kind.rawValue)
-            for field in NodeField.all(for: spec.kind) where field.isWritten(for: spec) && !field.writesAlike(spec, fresh) {
+            for field in NodeField.all(for: spec.kind)
+            where field.isWritten(for: spec) && !field.writesAlike(spec, fresh) {
                 w.key(field.name)
                 field.write(spec, to: &w)
             }
@@ -240,7 +253,8 @@ public struct NodeUpdate: Sendable, Equatable {
     public init(members: [(key: String, value: JSON)], id: String, path: String) throws(RPCError) {
         for (key, value) in members {
             if NodeField.isStructural(key) {
-                throw NodeTree.invalid("\(path)\(key) cannot be changed by update (use insert, move or remove)", field: path + key, id: id)
+                throw NodeTree.invalid(
+                    "\(path)\(key) cannot be changed by update (use insert, move or remove)", field: path + key, id: id)
             }
             guard let field = NodeField.named(key) else {
                 throw NodeTree.invalid("unknown field \(path)\(key) on \"\(id)\"", field: path + key, id: id)

@@ -19,10 +19,14 @@ extension NodeTreeSource {
     /// `changedOnly`: each node's id, kind, revision and only the members reading it back needs
     /// (`NodeField.writeChangedMembers`), as a state snapshot keeps it.
     public func write(_ id: String, to w: inout JSONWriter, changedOnly: Bool = false) {
-        guard let rootChildren = withNode(id, { spec, revision, children in
-            NodeTreeText.writeFields(spec, revision: revision, to: &w, changedOnly: changedOnly)
-            return children
-        }) else {
+        guard
+            let rootChildren = withNode(
+                id,
+                { spec, revision, children in
+                    NodeTreeText.writeFields(spec, revision: revision, to: &w, changedOnly: changedOnly)
+                    return children
+                })
+        else {
             w.null()
             return
         }

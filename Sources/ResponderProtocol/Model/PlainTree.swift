@@ -1,3 +1,5 @@
+import ResponderJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ResponderJSON
 
 /// A node tree read straight from its text, without a `JSON` tree: for a million-node tree.load, parsing the
 /// document into `JSON`, reading the nodes out of it and freeing it would be most of the load's work.
@@ -20,7 +21,9 @@ public enum PlainTree {
     /// The node object starting at `start` in `b` and everything under it, as `NodeTree(document:path:)` reads
     /// it, and where its text ends. nil for anything that reader should read, and for a tree deeper than
     /// `maxDepth` (which the world refuses in its own words).
-    public static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int) -> (tree: NodeTree, end: Int)? {
+    public static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int) -> (
+        tree: NodeTree, end: Int
+    )? {
         read(b, from: start, path: path, maxDepth: maxDepth, revisions: nil).map { ($0.tree, $0.end) }
     }
 
@@ -42,8 +45,10 @@ public enum PlainTree {
     }
 
     /// `revisions`, when given, collects each node's revision (document order while reading, entry order at the end).
-    private static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int,
-                             revisions: UnsafeMutablePointer<[Int?]>?) -> (tree: NodeTree, end: Int)? {
+    private static func read(
+        _ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int,
+        revisions: UnsafeMutablePointer<[Int?]>?
+    ) -> (tree: NodeTree, end: Int)? {
         var s = PlainScanner(b)
         s.i = start
         // In document order (depth first): a node's place is taken when its object opens, its spec set when it
@@ -136,11 +141,15 @@ public enum PlainTree {
     }
 
     /// The node's `revision` member: .some(nil) when it has none, nil when it is not a plain non-negative integer.
-    private static func revision(_ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>) -> Int?? {
+    private static func revision(
+        _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>
+    ) -> Int?? {
         guard let member = fields.first(where: { PlainScanner.same(b, $0.key, "revision") }) else { return .some(nil) }
         var s = PlainScanner(b)
         s.i = member.value.lowerBound
-        guard let (n, _) = s.number(), s.i == member.value.upperBound, n >= 0, n < 1e15, let r = Int(exactly: n) else { return nil }
+        guard let (n, _) = s.number(), s.i == member.value.upperBound, n >= 0, n < 1e15, let r = Int(exactly: n) else {
+            return nil
+        }
         return .some(r)
     }
 
@@ -163,7 +172,9 @@ public enum PlainTree {
     }
 
     /// The node's spec, checked as `NodeTree.read` checks it; nil where that reader would refuse it.
-    private static func finish(_ f: Frame, _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>) -> NodeSpec? {
+    private static func finish(
+        _ f: Frame, _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>
+    ) -> NodeSpec? {
         guard let idRange = f.id, let kindRange = f.kind else { return nil }
         let s = PlainScanner(b)
         let id = s.string(idRange)
@@ -177,7 +188,9 @@ public enum PlainTree {
             let key = s.string(keyRange)
             guard !NodeField.isStructural(key) else { continue }
             guard let field = NodeField.named(key), field.applies(to: kind),
-                  let value = try? JSONCodec.decode(Array(UnsafeBufferPointer(rebasing: b[valueRange])), strings: KnownStrings.table) else { return nil }
+                let value = try? JSONCodec.decode(
+                    Array(UnsafeBufferPointer(rebasing: b[valueRange])), strings: KnownStrings.table)
+            else { return nil }
             do throws(RPCError) { try field.read(value, into: &node, path: "") } catch { return nil }
         }
         guard node.classFieldError() == nil else { return nil }
@@ -211,7 +224,9 @@ public enum PlainTree {
 
     /// Document order (each node's children after it, in order) to `NodeTree`'s: breadth first.
     /// Also the entries' document-order indices, in entry order.
-    private static func breadthFirst(_ specs: inout [NodeSpec?], _ parents: [Int], _ childIndices: [Int], path: String) -> (NodeTree, [Int]) {
+    private static func breadthFirst(_ specs: inout [NodeSpec?], _ parents: [Int], _ childIndices: [Int], path: String)
+        -> (NodeTree, [Int])
+    {
         let n = specs.count
         // Each node's children, in order: in document order they come after it, in their order.
         var firstChild = [Int](repeating: 0, count: n + 1)
@@ -239,7 +254,9 @@ public enum PlainTree {
         for old in order {
             let p = parents[old]
             // Moved, not copied: each spec is read once.
-            entries.append(NodeTree.Entry(spec: specs[old].take()!, parent: p < 0 ? nil : newIndex[p], childIndex: childIndices[old]))
+            entries.append(
+                NodeTree.Entry(
+                    spec: specs[old].take()!, parent: p < 0 ? nil : newIndex[p], childIndex: childIndices[old]))
         }
         return (NodeTree(entries: entries, path: path), order)
     }
@@ -251,14 +268,20 @@ public enum PlainTree {
     /// The kind whose raw value the bytes are, compared as bytes: `NodeKind(rawValue:)` matched a string against
     /// each case's in turn, a fifth of reading a plain node.
     private static func kind(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> NodeKind? {
-        for kind in kinds where kind.text.count == range.count
-            && kind.text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress! + range.lowerBound, range.count) }) == 0 {
+        for kind in kinds
+        where kind.text.count == range.count
+            && kind.text.withUnsafeBufferPointer({
+                memcmp($0.baseAddress!, b.baseAddress! + range.lowerBound, range.count)
+            }) == 0
+        {
             return kind.kind
         }
         return nil
     }
 
-    private static let kinds: [(kind: NodeKind, text: [UInt8])] = NodeKind.allCases.map { ($0, Array($0.rawValue.utf8)) }
+    private static let kinds: [(kind: NodeKind, text: [UInt8])] = NodeKind.allCases.map {
+        ($0, Array($0.rawValue.utf8))
+    }
 
     private enum Key {
         case id, kind, children, field
@@ -278,7 +301,9 @@ extension PlainTree {
     /// A request of one of `methods` whose `params.tree` is read here: its method, that tree, and the request with
     /// the tree's text replaced by `standIn`, for the general reader to read the rest (the envelope, the other
     /// params and every refusal of them). nil when anything is not read here: the general reader then reads it all.
-    public static func split(request body: [UInt8], methods: [String], standIn: [UInt8], maxDepth: Int) -> (method: String, request: [UInt8], tree: NodeTree)? {
+    public static func split(request body: [UInt8], methods: [String], standIn: [UInt8], maxDepth: Int) -> (
+        method: String, request: [UInt8], tree: NodeTree
+    )? {
         var method = ""
         let found = body.withUnsafeBufferPointer { b -> (tree: NodeTree, text: Range<Int>)? in
             var s = PlainScanner(b)
@@ -304,7 +329,8 @@ extension PlainTree {
                             guard let member = s.plainString(), s.colon() else { return nil }
                             if PlainScanner.same(b, member, "tree") {
                                 let start = s.i
-                                guard tree == nil, let read = read(b, from: start, path: "tree", maxDepth: maxDepth) else { return nil }
+                                guard tree == nil, let read = read(b, from: start, path: "tree", maxDepth: maxDepth)
+                                else { return nil }
                                 s.i = read.end
                                 tree = (read.tree, start..<read.end)
                             } else {

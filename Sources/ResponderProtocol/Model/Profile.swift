@@ -1,6 +1,5 @@
 import ResponderJSON
 
-
 /// The dispatch profile of a session: UIKit's behaviour (`uikit`, the default) with a switch for each
 /// point where the sources disagree. Wire form (every field optional, defaults shown first):
 ///
@@ -68,7 +67,7 @@ public struct Profile: Sendable, Equatable {
     static let thresholds: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
         ("tapSlop", \.tapSlop), ("tapInterval", \.tapInterval), ("panThreshold", \.panThreshold),
         ("swipeDistance", \.swipeDistance), ("swipeDuration", \.swipeDuration), ("pinchThreshold", \.pinchThreshold),
-        ("rotationThreshold", \.rotationThreshold), ("scrollDelay", \.scrollDelay),
+        ("rotationThreshold", \.rotationThreshold), ("scrollDelay", \.scrollDelay)
     ]
 
     public init() {}
@@ -85,7 +84,9 @@ public struct Profile: Sendable, Equatable {
         if let name = try r.string("name"), name != "uikit" {
             throw r.error("name", "unknown profile \"\(name)\" (expected uikit)")
         }
-        func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, _ r: inout ParamReader) throws(RPCError) -> E? where E.RawValue == String {
+        func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, _ r: inout ParamReader)
+            throws(RPCError) -> E? where E.RawValue == String
+        {
             guard let text = try r.string(key) else { return nil }
             guard let value = E(rawValue: text) else {
                 let all = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -118,7 +119,7 @@ public struct Profile: Sendable, Equatable {
             ("controlSlop", .number(controlSlop)),
             ("noFirstResponder", .string(noFirstResponder.rawValue)),
             ("becomeOrder", .string(becomeOrder.rawValue)),
-            ("touchOnRemoval", .string(touchOnRemoval.rawValue)),
+            ("touchOnRemoval", .string(touchOnRemoval.rawValue))
         ]
         for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
         return .object(members)
@@ -135,6 +136,8 @@ public struct Profile: Sendable, Equatable {
 
 extension Profile: WireValue, LenientWireValue {
     public init(wire value: JSON, path: String) throws(RPCError) { try self.init(json: value, path: path + ".") }
-    public init(lenientWire value: JSON, path: String) throws(RPCError) { try self.init(json: value, path: path + ".", strict: false) }
+    public init(lenientWire value: JSON, path: String) throws(RPCError) {
+        try self.init(json: value, path: path + ".", strict: false)
+    }
     public var wire: JSON { json }
 }

@@ -49,7 +49,9 @@ public struct GuardedOp: Sendable, Equatable {
                 guard r.has("parent") else { throw r.error("parent", "is required (null creates a detached subtree)") }
                 let parent = try r.string("parent")
                 let index = try r.int("index")
-                guard let node = r.raw("node"), node.objectMembers != nil else { throw r.error("node", "is required and must be an object") }
+                guard let node = r.raw("node"), node.objectMembers != nil else {
+                    throw r.error("node", "is required and must be an object")
+                }
                 op = .insert(parent: parent, index: index, node: try NodeTree(document: node, path: path + "node"))
             case "remove":
                 op = .remove(id: try r.requiredString("id"))
@@ -59,7 +61,9 @@ public struct GuardedOp: Sendable, Equatable {
                 op = .move(id: id, parent: try r.string("parent"), index: try r.int("index"))
             case "update":
                 let id = try r.requiredString("id")
-                guard let set = r.raw("set")?.objectMembers else { throw r.error("set", "is required and must be an object") }
+                guard let set = r.raw("set")?.objectMembers else {
+                    throw r.error("set", "is required and must be an object")
+                }
                 op = .update(id: id, set: try NodeUpdate(members: set, id: id, path: path + "set."))
             default:
                 throw r.error("op", "expected insert, remove, move or update, got \"\(kind)\"")
@@ -114,7 +118,8 @@ public struct WireOps: Sendable, WireValue {
 
     public init(wire value: JSON, path: String) throws(RPCError) {
         guard value.arrayValue != nil else {
-            throw RPCError(.invalidParams, "\(path): expected an array, got \(value.typeName)", [("field", .string(path))])
+            throw RPCError(
+                .invalidParams, "\(path): expected an array, got \(value.typeName)", [("field", .string(path))])
         }
         held = JSONHolder(value)
         typed = nil

@@ -36,20 +36,23 @@ public enum UIKitClass: String, Sendable, CaseIterable {
     /// The class-specific fields (8.2) a node of this class may set.
     public var fields: Set<String> { Self.fieldTable[self] ?? [] }
 
-    private static let fieldTable: [UIKitClass: Set<String>] = Dictionary(uniqueKeysWithValues: allCases.map { cls in
-        var out: Set<String> = []
-        switch cls {
-        case .UISwitch: out = ["on"]
-        case .UISlider: out = ["value", "minimumValue", "maximumValue", "continuous"]
-        case .UIStepper: out = ["value", "minimumValue", "maximumValue", "stepValue"]
-        case .UISegmentedControl: out = ["selectedSegmentIndex", "numberOfSegments"]
-        case .UITextField: out = ["text", "selectedRange", "editable", "secureTextEntry"]
-        case .UITextView: out = ["text", "selectedRange", "editable"]
-        default: break
-        }
-        if cls.isScrollView { out.formUnion(["contentSize", "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"]) }
-        return (cls, out)
-    })
+    private static let fieldTable: [UIKitClass: Set<String>] = Dictionary(
+        uniqueKeysWithValues: allCases.map { cls in
+            var out: Set<String> = []
+            switch cls {
+            case .UISwitch: out = ["on"]
+            case .UISlider: out = ["value", "minimumValue", "maximumValue", "continuous"]
+            case .UIStepper: out = ["value", "minimumValue", "maximumValue", "stepValue"]
+            case .UISegmentedControl: out = ["selectedSegmentIndex", "numberOfSegments"]
+            case .UITextField: out = ["text", "selectedRange", "editable", "secureTextEntry"]
+            case .UITextView: out = ["text", "selectedRange", "editable"]
+            default: break
+            }
+            if cls.isScrollView {
+                out.formUnion(["contentSize", "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"])
+            }
+            return (cls, out)
+        })
 
     /// The classes a node of `kind` may name in `baseClass` or as a known `class`.
     public static func allowed(for kind: NodeKind) -> [UIKitClass] { allCases.filter { $0.kind == kind } }

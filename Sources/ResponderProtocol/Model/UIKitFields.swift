@@ -71,11 +71,14 @@ extension NodeSpec {
         if uikit.setsClassField {
             let uses = uikitClass?.fields ?? []
             for name in UIKitFields.names where !uses.contains(name) && isSet(name) {
-                let owners = UIKitClass.allCases.filter { $0.fields.contains(name) }.map(\.rawValue).joined(separator: ", ")
+                let owners = UIKitClass.allCases.filter { $0.fields.contains(name) }.map(\.rawValue).joined(
+                    separator: ", ")
                 return (name, "applies to \(owners); this node behaves as \(uikitClass?.rawValue ?? className)")
             }
         }
-        if maximumValue < minimumValue { return ("maximumValue", "must not be less than minimumValue (\(minimumValue))") }
+        if maximumValue < minimumValue {
+            return ("maximumValue", "must not be less than minimumValue (\(minimumValue))")
+        }
         if let v = uikit.value, v < minimumValue || v > maximumValue {
             return ("value", "must be within minimumValue…maximumValue (\(minimumValue)…\(maximumValue))")
         }
@@ -119,13 +122,17 @@ extension UIKitFields {
     /// Whether any field of `names` is set: asked for every node written, so without naming them.
     var setsClassField: Bool {
         on != nil || value != nil || minimumValue != nil || maximumValue != nil || stepValue != nil || continuous != nil
-            || selectedSegmentIndex != nil || numberOfSegments != nil || text != nil || selectedRange != nil || editable != nil
-            || secureTextEntry != nil || contentSize != nil || delaysContentTouches != nil || canCancelContentTouches != nil
+            || selectedSegmentIndex != nil || numberOfSegments != nil || text != nil || selectedRange != nil
+            || editable != nil
+            || secureTextEntry != nil || contentSize != nil || delaysContentTouches != nil
+            || canCancelContentTouches != nil
             || scrollEnabled != nil
     }
 
     /// The fields that belong to particular classes (UIKitClass.fields).
-    static let names = ["on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "selectedSegmentIndex",
-                        "numberOfSegments", "text", "selectedRange", "editable", "secureTextEntry", "contentSize",
-                        "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"]
+    static let names = [
+        "on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "selectedSegmentIndex",
+        "numberOfSegments", "text", "selectedRange", "editable", "secureTextEntry", "contentSize",
+        "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"
+    ]
 }

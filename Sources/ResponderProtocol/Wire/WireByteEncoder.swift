@@ -30,15 +30,23 @@ public enum WireByteEncoder {
     /// needs the tree encoder.
     public static func writer<T: Encodable>(for type: T.Type) -> @Sendable (T, inout JSONWriter) -> Bool {
         /// `write` as a writer of `T`: the cast of the function succeeds exactly when `U` is `T`.
-        func known<U>(_ write: @escaping @Sendable (U, inout JSONWriter) -> Void) -> (@Sendable (T, inout JSONWriter) -> Bool)? {
+        func known<U>(_ write: @escaping @Sendable (U, inout JSONWriter) -> Void) -> (
+            @Sendable (T, inout JSONWriter) -> Bool
+        )? {
             guard let write = write as? @Sendable (T, inout JSONWriter) -> Void else { return nil }
             return { value, w in
                 write(value, &w)
                 return true
             }
         }
-        if T.self == String?.self, let writer = known({ (value: String?, w: inout JSONWriter) in w.string(orNull: value) }) { return writer }
-        if T.self == String.self, let writer = known({ (value: String, w: inout JSONWriter) in w.string(value) }) { return writer }
+        if T.self == String?.self,
+            let writer = known({ (value: String?, w: inout JSONWriter) in w.string(orNull: value) })
+        {
+            return writer
+        }
+        if T.self == String.self, let writer = known({ (value: String, w: inout JSONWriter) in w.string(value) }) {
+            return writer
+        }
         return { value, w in write(value, to: &w) }
     }
 
@@ -140,7 +148,9 @@ final class ByteSink {
 
     /// Each element handed to `write` where it is (`for element in elements` copied each one).
     @inline(__always)
-    private static func writeArray<Element>(_ elements: [Element], to w: inout JSONWriter, _ write: (UnsafePointer<Element>, inout JSONWriter) -> Void) {
+    private static func writeArray<Element>(
+        _ elements: [Element], to w: inout JSONWriter, _ write: (UnsafePointer<Element>, inout JSONWriter) -> Void
+    ) {
         w.beginArray()
         elements.withUnsafeBufferPointer { b in
             for i in b.indices { write(b.baseAddress! + i, &w) }
@@ -200,14 +210,26 @@ final class StreamEncoder: Encoder {
             sink.writer.null()
         }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            if WireTraits.of(T.self).contains(.omittable), let omittable = value as? any OmittableMember, omittable.isOmitted { return }
+            if WireTraits.of(T.self).contains(.omittable), let omittable = value as? any OmittableMember,
+                omittable.isOmitted
+            {
+                return
+            }
             sink.writer.key(key.stringValue)
             sink.write(value)
         }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.bool(value) }
-        mutating func encode(_ value: String, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.string(value) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.number(value) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { sink.writer.key(key.stringValue); sink.writer.number(Double(value)) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            sink.writer.key(key.stringValue); sink.writer.bool(value)
+        }
+        mutating func encode(_ value: String, forKey key: Key) throws {
+            sink.writer.key(key.stringValue); sink.writer.string(value)
+        }
+        mutating func encode(_ value: Double, forKey key: Key) throws {
+            sink.writer.key(key.stringValue); sink.writer.number(value)
+        }
+        mutating func encode(_ value: Int, forKey key: Key) throws {
+            sink.writer.key(key.stringValue); sink.writer.number(Double(value))
+        }
         // The tree encoder writes a nil optional as null for these (Codable's default would leave it out).
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
@@ -224,7 +246,9 @@ final class StreamEncoder: Encoder {
         mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
             if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
             sink.failed = true
             return StreamEncoder(sink).container(keyedBy: keyType)
         }
@@ -260,7 +284,9 @@ final class StreamEncoder: Encoder {
         mutating func encode(_ value: String) throws { count += 1; sink.writer.string(value) }
         mutating func encode(_ value: Double) throws { count += 1; sink.writer.number(value) }
         mutating func encode(_ value: Int) throws { count += 1; sink.writer.number(Double(value)) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             sink.failed = true
             return StreamEncoder(sink).container(keyedBy: keyType)
         }

@@ -7,8 +7,10 @@ import ResponderJSON
 /// value, so deep documents are never walked recursively here.
 public enum WireDecoder {
     /// Strict for requests (unknown members are errors); lenient for replies (newer engines may add members).
-    public static func decode<T: Decodable>(_ type: T.Type, from value: JSON, strict: Bool = true,
-                                            errorName: ErrorName = .invalidParams) throws(RPCError) -> T {
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from value: JSON, strict: Bool = true,
+        errorName: ErrorName = .invalidParams
+    ) throws(RPCError) -> T {
         let state = DecodingState(strict: strict, errorName: errorName)
         let decoded: T
         do {
@@ -46,14 +48,17 @@ public protocol WireValue: Codable {
 extension WireValue {
     public init(from decoder: any Decoder) throws {
         guard let wire = decoder as? WireDecoderImpl else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(Self.self) decodes only with WireDecoder"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "\(Self.self) decodes only with WireDecoder"))
         }
         self = try Self(wire: wire.value, path: wire.pathText)
     }
 
     public func encode(to encoder: any Encoder) throws {
         guard let wire = encoder as? WireEncoderImpl else {
-            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "\(Self.self) encodes only with WireEncoder"))
+            throw EncodingError.invalidValue(
+                self,
+                .init(codingPath: encoder.codingPath, debugDescription: "\(Self.self) encodes only with WireEncoder"))
         }
         wire.storage.value = self.wire
     }
@@ -111,7 +116,11 @@ struct WirePathKey: CodingKey {
 func pathText(_ path: [any CodingKey]) -> String {
     var text = ""
     for key in path {
-        if let i = key.intValue { text += "[\(i)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        if let i = key.intValue {
+            text += "[\(i)]"
+        } else {
+            text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
     }
     return text
 }
@@ -143,7 +152,9 @@ final class WireDecoderImpl: Decoder {
         if !state.strict, traits.contains(.lenient), let lenient = T.self as? any LenientWireValue.Type {
             return try lenient.init(lenientWire: value, path: pathText) as! T
         }
-        if traits.contains(.wireValue), let wire = T.self as? any WireValue.Type { return try wire.init(wire: value, path: pathText) as! T }
+        if traits.contains(.wireValue), let wire = T.self as? any WireValue.Type {
+            return try wire.init(wire: value, path: pathText) as! T
+        }
         if traits.contains(.wireEnum), let e = T.self as? any WireEnum.Type {
             guard let text = value.stringValue else { throw typeError("a string") }
             return try e.init(wire: text, path: pathText, errorName: state.errorName) as! T
@@ -155,7 +166,8 @@ final class WireDecoderImpl: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let members = value.objectMembers else { throw typeError("an object") }
         state.objects.append((pathText, members, []))
-        return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, members: members, index: state.objects.count - 1))
+        return KeyedDecodingContainer(
+            KeyedContainer<Key>(decoder: self, members: members, index: state.objects.count - 1))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -221,16 +233,32 @@ final class WireDecoderImpl: Decoder {
             return try child(key, value).decode(T.self)
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(Scalar<Bool>.self, forKey: key).value }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(Scalar<String>.self, forKey: key).value }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(Scalar<Double>.self, forKey: key).value }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try decode(Scalar<Bool>.self, forKey: key).value
+        }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            try decode(Scalar<String>.self, forKey: key).value
+        }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try decode(Scalar<Double>.self, forKey: key).value
+        }
         func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(Scalar<Int>.self, forKey: key).value }
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(Scalar<Bool>.self, forKey: key)?.value }
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(Scalar<String>.self, forKey: key)?.value }
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(Scalar<Double>.self, forKey: key)?.value }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(Scalar<Int>.self, forKey: key)?.value }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            try decodeIfPresent(Scalar<Bool>.self, forKey: key)?.value
+        }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            try decodeIfPresent(Scalar<String>.self, forKey: key)?.value
+        }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            try decodeIfPresent(Scalar<Double>.self, forKey: key)?.value
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            try decodeIfPresent(Scalar<Int>.self, forKey: key)?.value
+        }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try child(key, raw(key) ?? .null).container(keyedBy: type)
         }
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -250,7 +278,9 @@ final class WireDecoderImpl: Decoder {
 
         private mutating func next() throws -> WireDecoderImpl {
             guard !isAtEnd else { throw decoder.error("has too few elements") }
-            let d = WireDecoderImpl(value: elements[currentIndex], path: codingPath + [WirePathKey(intValue: currentIndex)], state: decoder.state)
+            let d = WireDecoderImpl(
+                value: elements[currentIndex], path: codingPath + [WirePathKey(intValue: currentIndex)],
+                state: decoder.state)
             currentIndex += 1
             return d
         }
@@ -265,7 +295,9 @@ final class WireDecoderImpl: Decoder {
         mutating func decode(_ type: String.Type) throws -> String { try next().string() }
         mutating func decode(_ type: Double.Type) throws -> Double { try next().double() }
         mutating func decode(_ type: Int.Type) throws -> Int { try next().int() }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try next().container(keyedBy: type)
         }
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }

@@ -73,7 +73,11 @@ final class EncodingStorage {
     func member(_ key: String) -> EncodingStorage {
         makeObject()
         let child = EncodingStorage()
-        if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = child } else { members.append((key, child)) }
+        if let i = members.firstIndex(where: { $0.key == key }) {
+            members[i].value = child
+        } else {
+            members.append((key, child))
+        }
         return child
     }
 
@@ -128,15 +132,27 @@ final class WireEncoderImpl: Encoder {
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
             if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
         }
-        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeIfPresent(value.map(Wrapped.init), forKey: key) }
-        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeIfPresent(value.map(Wrapped.init), forKey: key) }
-        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeIfPresent(value.map(Wrapped.init), forKey: key) }
-        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeIfPresent(value.map(Wrapped.init), forKey: key) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            WireEncoderImpl(path: codingPath + [key], storage: encoder.storage.member(key.stringValue)).container(keyedBy: keyType)
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            try encodeIfPresent(value.map(Wrapped.init), forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            try encodeIfPresent(value.map(Wrapped.init), forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+            try encodeIfPresent(value.map(Wrapped.init), forKey: key)
+        }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            try encodeIfPresent(value.map(Wrapped.init), forKey: key)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            WireEncoderImpl(path: codingPath + [key], storage: encoder.storage.member(key.stringValue)).container(
+                keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            WireEncoderImpl(path: codingPath + [key], storage: encoder.storage.member(key.stringValue)).unkeyedContainer()
+            WireEncoderImpl(path: codingPath + [key], storage: encoder.storage.member(key.stringValue))
+                .unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder { encoder }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -153,13 +169,17 @@ final class WireEncoderImpl: Encoder {
             let path = codingPath + [WirePathKey(intValue: count)]
             try WireEncoderImpl.encode(value, into: encoder.storage.append(), path: path)
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             WireEncoderImpl(path: codingPath, storage: encoder.storage.append()).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             WireEncoderImpl(path: codingPath, storage: encoder.storage.append()).unkeyedContainer()
         }
-        mutating func superEncoder() -> any Encoder { WireEncoderImpl(path: codingPath, storage: encoder.storage.append()) }
+        mutating func superEncoder() -> any Encoder {
+            WireEncoderImpl(path: codingPath, storage: encoder.storage.append())
+        }
     }
 
     struct Single: SingleValueEncodingContainer {
@@ -201,7 +221,9 @@ public struct Held: Codable, Sendable, Equatable {
         get { holder.value }
         set { holder = JSONHolder(newValue) }
     }
-    public init(from decoder: any Decoder) throws { holder = JSONHolder(try decoder.singleValueContainer().decode(JSON.self)) }
+    public init(from decoder: any Decoder) throws {
+        holder = JSONHolder(try decoder.singleValueContainer().decode(JSON.self))
+    }
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(wrappedValue)

@@ -49,5 +49,7 @@ extension EngineState {
     }
 
     /// A load, with the world as a snapshot keeps it (`WorldSnapshot.encode`).
-    func journalLoaded(_ host: SessionHost, tree: [UInt8], detached: [UInt8]) { journal?.tree(host, .load(tree: tree, detached: detached)) }
+    func journalLoaded(_ host: SessionHost, tree: [UInt8], detached: [UInt8]) {
+        journal?.tree(host, .load(tree: tree, detached: detached))
+    }
 }

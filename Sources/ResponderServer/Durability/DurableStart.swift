@@ -11,13 +11,18 @@ extension StateStore {
         let store: StateStore
         var dropped: [String] = []
         do { store = try StateStore(directory: directory, durability: config.durability) } catch {
-            guard config.recover, case .state = error, FileManager.default.fileExists(atPath: "\(directory)/\(fileName)") else { throw error }
+            guard config.recover, case .state = error,
+                FileManager.default.fileExists(atPath: "\(directory)/\(fileName)")
+            else { throw error }
             let aside = setAside(directory: directory)
             dropped.append("\(error); the database was moved to \(aside ?? "?") and every session in it dropped")
             store = try StateStore(directory: directory, durability: config.durability)
         }
         var restored: Restored
-        do { restored = try store.restore(replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes, recover: config.recover) } catch {
+        do {
+            restored = try store.restore(
+                replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes, recover: config.recover)
+        } catch {
             store.close()
             throw error
         }
@@ -27,7 +32,9 @@ extension StateStore {
         MemoryTrim.afterLargeRequest()
         restored.dropped.insert(contentsOf: dropped, at: 0)
         for line in restored.dropped { logger.warning("--recover: \(line)") }
-        logger.info("state in \(directory): \(restored.hosts.count) session(s) restored", metadata: ["durability": "\(config.durability.rawValue)"])
+        logger.info(
+            "state in \(directory): \(restored.hosts.count) session(s) restored",
+            metadata: ["durability": "\(config.durability.rawValue)"])
         return (store, restored)
     }
 

@@ -122,7 +122,11 @@ final class SQLiteStatement {
         case .text(let t): sqlite3_bind_text(stmt, i, t, -1, transient)
         // An empty blob has no address: any non-null one with length 0 binds an empty blob (null would bind NULL),
         // and SQLite reads no byte of it.
-        case .blob(let b): b.withUnsafeBytes { _ = sqlite3_bind_blob64(stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), transient) }
+        case .blob(let b):
+            b.withUnsafeBytes {
+                _ = sqlite3_bind_blob64(
+                    stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), transient)
+            }
         }
     }
 

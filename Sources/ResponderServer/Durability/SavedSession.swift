@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// A session's durable parts besides its world, as one JSON value (`progress.state`, beside its seq and revision).
 struct SavedSessionState: Codable {
@@ -24,7 +24,9 @@ struct SavedSessionState: Codable {
         owner = host.ownerToken
     }
 
-    var parts: DurableSessionParts { DurableSessionParts(firstResponders: firstResponders, clock: clock, tapCounter: tapCounter) }
+    var parts: DurableSessionParts {
+        DurableSessionParts(firstResponders: firstResponders, clock: clock, tapCounter: tapCounter)
+    }
 
     /// What `WireEncoder.encodeBytes(SavedSessionState(host))` writes, the members in the same order, with the
     /// profile as `profile` (its text, written once per session by the store): a commit follows every dispatch,
@@ -75,7 +77,9 @@ enum WorldSnapshot {
     /// in seconds less, and without the document the general reader builds first); otherwise, and for the
     /// detached subtrees, as any document.
     static func decode(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
-        guard let plain = PlainTree.readSnapshot(tree, path: "tree") else { return try decodeAsDocuments(tree: tree, detached: detached, revision: revision) }
+        guard let plain = PlainTree.readSnapshot(tree, path: "tree") else {
+            return try decodeAsDocuments(tree: tree, detached: detached, revision: revision)
+        }
         var detachedJSON: JSON
         do { detachedJSON = try JSONCodec.decode(detached, strings: KnownStrings.table) } catch {
             throw RPCError(.parseError, "the saved world is not JSON: \(error)")
@@ -84,10 +88,13 @@ enum WorldSnapshot {
         var revisions: [String: Int] = [:]
         collectRevisions(detachedJSON, into: &revisions)
         var subtrees: [NodeTree] = []
-        for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
+        for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() {
+            subtrees.append(try NodeTree(document: d, path: "detached[\(i)]"))
+        }
         return try core { () throws(CoreError) in
-            try World.restored(tree: plain.tree, treeRevisions: plain.revisions, detached: subtrees, nodeRevisions: revisions,
-                               revision: revision, limits: unbounded)
+            try World.restored(
+                tree: plain.tree, treeRevisions: plain.revisions, detached: subtrees, nodeRevisions: revisions,
+                revision: revision, limits: unbounded)
         }
     }
 
@@ -110,9 +117,12 @@ enum WorldSnapshot {
         collectRevisions(detachedJSON, into: &revisions)
         let root = try NodeTree(document: treeJSON, path: "tree")
         var subtrees: [NodeTree] = []
-        for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() { subtrees.append(try NodeTree(document: d, path: "detached[\(i)]")) }
+        for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() {
+            subtrees.append(try NodeTree(document: d, path: "detached[\(i)]"))
+        }
         return try core { () throws(CoreError) in
-            try World.restored(tree: root, detached: subtrees, nodeRevisions: revisions, revision: revision, limits: unbounded)
+            try World.restored(
+                tree: root, detached: subtrees, nodeRevisions: revisions, revision: revision, limits: unbounded)
         }
     }
 
@@ -133,7 +143,9 @@ enum WorldSnapshot {
     /// One logged batch, read back as the typed ops `tree.apply` would have read.
     static func ops(_ bytes: [UInt8]) throws(RPCError) -> [GuardedOp] {
         let value: JSON
-        do { value = try JSONCodec.decode(bytes, strings: KnownStrings.table) } catch { throw RPCError(.parseError, "a saved batch is not JSON: \(error)") }
+        do { value = try JSONCodec.decode(bytes, strings: KnownStrings.table) } catch {
+            throw RPCError(.parseError, "a saved batch is not JSON: \(error)")
+        }
         return try WireOps(wire: value, path: "ops").read()
     }
 

@@ -1,6 +1,6 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 extension StateStore {
     /// The sessions read back, and what `--recover` left out (one line each, for the log).
@@ -19,7 +19,8 @@ extension StateStore {
         do { rows = try self.rows() } catch { throw .state("cannot read the sessions in \(path): \(error)") }
         for row in rows {
             do throws(EngineError) {
-                let (host, problem) = try rebuild(row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: recover)
+                let (host, problem) = try rebuild(
+                    row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: recover)
                 restored.hosts.append(host)
                 if let problem {
                     restored.dropped.append(problem)
@@ -46,7 +47,9 @@ extension StateStore {
 
     /// One session from its row; with `recover`, a log that stops replaying keeps what replayed before
     /// (the problem is returned to be reported).
-    private func rebuild(_ row: Row, replayBuffer: Int, replayBytes: Int, recover: Bool) throws(EngineError) -> (SessionHost, String?) {
+    private func rebuild(_ row: Row, replayBuffer: Int, replayBytes: Int, recover: Bool) throws(EngineError) -> (
+        SessionHost, String?
+    ) {
         let at = "session \"\(row.name)\" in \(path)"
         guard EngineConfig.isValidName(row.name), row.seq >= 0, row.snapshotRevision >= 1 else {
             throw .state("\(at): its row is damaged (name, seq or revision out of range)")
@@ -54,7 +57,9 @@ extension StateStore {
         let saved: SavedSessionState
         var world: World
         let stateJSON: JSON
-        do { stateJSON = try JSONCodec.decode(row.state, strings: KnownStrings.table) } catch { throw .state("\(at): its saved state is not JSON: \(error)") }
+        do { stateJSON = try JSONCodec.decode(row.state, strings: KnownStrings.table) } catch {
+            throw .state("\(at): its saved state is not JSON: \(error)")
+        }
         do throws(RPCError) {
             saved = try WireDecoder.decode(SavedSessionState.self, from: stateJSON)
             world = try WorldSnapshot.decode(tree: row.tree, detached: row.detached, revision: row.snapshotRevision)
@@ -86,10 +91,14 @@ extension StateStore {
         }
         if let problem, !recover { throw .state("\(at): \(problem)") }
         let state = SessionState(restoring: world, profile: saved.profile, parts: saved.parts)
-        let host = SessionHost(name: row.name, state: state, replayBuffer: replayBuffer, replayBytes: replayBytes, seq: row.seq)
+        let host = SessionHost(
+            name: row.name, state: state, replayBuffer: replayBuffer, replayBytes: replayBytes, seq: row.seq)
         host.worldBeforeFirstEvent = saved.worldBeforeFirstEvent
         host.ownerToken = saved.owner
         noteRestored(row.name, snapshotBytes: row.tree.count + row.detached.count, logBytes: logBytes)
-        return (host, problem.map { "session \"\(row.name)\" kept up to revision \(world.revision): \($0); the rest was dropped" })
+        return (
+            host,
+            problem.map { "session \"\(row.name)\" kept up to revision \(world.revision): \($0); the rest was dropped" }
+        )
     }
 }

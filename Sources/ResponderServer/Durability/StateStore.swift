@@ -34,8 +34,10 @@ final class StateStore {
         try StateDirectory.prepare(directory)
         self.directory = directory
         path = "\(directory)/\(Self.fileName)"
-        do { lock = try InstanceLock(directory: directory, name: "state") } catch EngineError.alreadyRunning(_, let pid) {
-            throw .state("the state directory \(directory) is in use by another engine" + (pid.map { " (pid \($0))" } ?? ""))
+        do { lock = try InstanceLock(directory: directory, name: "state") } catch EngineError.alreadyRunning(_, let pid)
+        {
+            throw .state(
+                "the state directory \(directory) is in use by another engine" + (pid.map { " (pid \($0))" } ?? ""))
         } catch {
             throw .state("\(error)")
         }
@@ -50,9 +52,11 @@ final class StateStore {
             try db.execute("PRAGMA journal_size_limit=67108864")
             let check = try db.rows("PRAGMA quick_check").compactMap { $0.first?.string }
             guard check == ["ok"] else {
-                throw SQLiteError(code: 11, message: "integrity check failed: " + check.prefix(3).joined(separator: "; "))
+                throw SQLiteError(
+                    code: 11, message: "integrity check failed: " + check.prefix(3).joined(separator: "; "))
             }
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS engine(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS sessions(
                     name TEXT PRIMARY KEY, seq INTEGER NOT NULL, revision INTEGER NOT NULL, state BLOB NOT NULL,
@@ -74,11 +78,17 @@ final class StateStore {
                 format = 2
             }
             guard format == Self.format else {
-                throw SQLiteError(code: 0, message: "format \(format.map(String.init) ?? "?") is not the format this engine writes (\(Self.format))")
+                throw SQLiteError(
+                    code: 0,
+                    message:
+                        "format \(format.map(String.init) ?? "?") is not the format this engine writes (\(Self.format))"
+                )
             }
         } catch {
             lock.release()
-            throw .state("the state database \(path) cannot be used: \(error). Start with --recover to keep what is valid, or --state-dir none to start without it")
+            throw .state(
+                "the state database \(path) cannot be used: \(error). Start with --recover to keep what is valid, or --state-dir none to start without it"
+            )
         }
     }
 
@@ -113,20 +123,26 @@ final class StateStore {
 
     func rows() throws(SQLiteError) -> [Row] {
         // The snapshot row's own seq, revision and state are those of the snapshot: progress has the latest.
-        try db.rows("""
+        try db.rows(
+            """
             SELECT s.name, COALESCE(p.seq, s.seq), COALESCE(p.revision, s.revision), COALESCE(p.state, s.state),
                 s.snapshot_revision, s.tree, s.detached
             FROM sessions s LEFT JOIN progress p ON p.name = s.name ORDER BY s.name
-            """).map { c in
-            Row(name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
+            """
+        ).map { c in
+            Row(
+                name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
                 snapshotRevision: c[4].int ?? -1, tree: c[5].bytes ?? [], detached: c[6].bytes ?? [])
         }
     }
 
     /// The logged batches of a session after its snapshot, in revision order.
     func batches(_ session: String, after revision: Int) throws(SQLiteError) -> [(revision: Int, ops: [UInt8])] {
-        try db.rows("SELECT revision, ops FROM batches WHERE session = ? AND revision > ? ORDER BY revision", .text(session), .integer(revision))
-            .map { ($0[0].int ?? -1, $0[1].bytes ?? []) }
+        try db.rows(
+            "SELECT revision, ops FROM batches WHERE session = ? AND revision > ? ORDER BY revision", .text(session),
+            .integer(revision)
+        )
+        .map { ($0[0].int ?? -1, $0[1].bytes ?? []) }
     }
 
     /// Records what was read back, for the compaction rule.
@@ -145,7 +161,9 @@ final class StateStore {
         var needsSnapshot = sizes[host.name] == nil || encoded != nil
         if !needsSnapshot {
             for case .apply(let revision, let ops) in records {
-                try db.run("INSERT OR REPLACE INTO batches(session, revision, ops) VALUES(?, ?, ?)", .text(host.name), .integer(revision), .blob(ops))
+                try db.run(
+                    "INSERT OR REPLACE INTO batches(session, revision, ops) VALUES(?, ?, ?)", .text(host.name),
+                    .integer(revision), .blob(ops))
                 size.log += ops.count
             }
             needsSnapshot = size.log > max(Self.minimumLogBytes, size.snapshot)
@@ -153,15 +171,18 @@ final class StateStore {
         let state = SavedSessionState.text(host, profile: profileText(host))
         if needsSnapshot {
             let (tree, detached) = encoded ?? WorldSnapshot.encode(host.state.world)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO sessions(name, seq, revision, state, snapshot_revision, tree, detached) VALUES(?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, revision = excluded.revision, state = excluded.state,
                     snapshot_revision = excluded.snapshot_revision, tree = excluded.tree, detached = excluded.detached
-                """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state), .integer(host.revision), .blob(tree), .blob(detached))
+                """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state),
+                .integer(host.revision), .blob(tree), .blob(detached))
             try db.run("DELETE FROM batches WHERE session = ?", .text(host.name))
             size = (tree.count + detached.count, 0)
         }
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO progress(name, seq, revision, state) VALUES(?, ?, ?, ?)
             ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, revision = excluded.revision, state = excluded.state
             """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state))

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ResponderCore
+import Synchronization
 import ZMQ
 
 /// One thread that reads large requests (`ParsedRequest.prepare`) so the engine thread keeps answering
@@ -14,6 +14,8 @@ final class OffloadWorker: Sendable {
         var peer: PeerStamp?
     }
 
+    /// Sendable by hand-over: the reader thread builds a `Done`, puts it in the locked queue and keeps no reference
+    /// to it (nor to anything its parsed request holds); the engine thread is its only owner from `takeDone` on.
     struct Done: @unchecked Sendable {
         var routingID: [UInt8]
         var delimiter: Bool
@@ -34,8 +36,9 @@ final class OffloadWorker: Sendable {
                 }
                 // Handed over, not copied: whoever holds a request last frees it, iteratively (`release`).
                 let leftovers = Leftovers()
-                var done = Done(routingID: job.routingID, delimiter: job.delimiter,
-                                parsed: ParsedRequest.prepare(job.body, limits: limits, leftovers: leftovers), peer: job.peer)
+                var done = Done(
+                    routingID: job.routingID, delimiter: job.delimiter,
+                    parsed: ParsedRequest.prepare(job.body, limits: limits, leftovers: leftovers), peer: job.peer)
                 var handed: Done? = done
                 done.parsed.release()
                 let kept = queue.withLock { q in

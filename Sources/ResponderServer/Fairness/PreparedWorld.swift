@@ -1,12 +1,15 @@
 import ResponderCore
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// The world of a tree.load or session.create read and validated off the engine thread, or the error that
 /// reading found (raised by the handler in its usual place, after the session and revision checks).
 ///
 /// A box the handler takes the world out of: the request, its context and the handler each hold it, and a
 /// world still shared with any of them is copied whole (a million nodes) the first time the session changes it.
+///
+/// Sendable by hand-over: the reader thread fills it before the request is queued and never touches it again;
+/// from then on only the engine thread reads or takes the world.
 final class PreparedWorld: @unchecked Sendable {
     private var world: Result<World, RPCError>?
 
@@ -24,7 +27,9 @@ extension ParsedRequest {
     /// and validates its world, pure and detached from any session. The tree members are then dropped from
     /// the params (freed here, not on the engine thread); the handler uses the prepared world instead.
     static func prepare(_ body: [UInt8], limits: Limits, leftovers: Leftovers) -> ParsedRequest {
-        if body.count <= limits.maxMessageBytes, let plain = preparePlain(body, limits: limits, leftovers: leftovers) { return plain }
+        if body.count <= limits.maxMessageBytes, let plain = preparePlain(body, limits: limits, leftovers: leftovers) {
+            return plain
+        }
         var request: RPCRequest
         switch RequestProcessor.parse(body, limits: limits) {
         case .request(let r, _): request = r
@@ -40,7 +45,9 @@ extension ParsedRequest {
                 world = Result { () throws(RPCError) in
                     let w = try r.world()
                     leftovers.keep(w)
-                    return try core { () throws(CoreError) in try World.prepared(tree: w.tree, detached: w.detached, limits: limits) }
+                    return try core { () throws(CoreError) in
+                        try World.prepared(tree: w.tree, detached: w.detached, limits: limits)
+                    }
                 }
                 leftovers.keep(r)
                 standIn = ["id": .string(World.rootID), "kind": "application"]
@@ -48,7 +55,11 @@ extension ParsedRequest {
                 let r = try WireDecoder.decode(SessionCreateRequest.self, from: request.params)
                 guard r.tree != nil || !(r.detached ?? []).isEmpty else { return .request(request, prepared: nil) }
                 let root = r.tree ?? NodeTree(root: NodeSpec(id: World.rootID, kind: .application), path: "tree")
-                world = Result { () throws(RPCError) in try core { () throws(CoreError) in try World.prepared(tree: root, detached: r.detached ?? [], limits: limits) } }
+                world = Result { () throws(RPCError) in
+                    try core { () throws(CoreError) in
+                        try World.prepared(tree: root, detached: r.detached ?? [], limits: limits)
+                    }
+                }
                 standIn = .null
             default:
                 return .request(request, prepared: nil)
@@ -72,10 +83,15 @@ extension ParsedRequest {
     /// read by the general reader, with the stand-in in the tree's place. nil: `prepare` reads it all the general
     /// way — also when the rest is refused, so that a refusal is worded as it always is.
     static func preparePlain(_ body: [UInt8], limits: Limits, leftovers: Leftovers) -> ParsedRequest? {
-        guard let split = PlainTree.split(request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
-                                          standIn: standIn, maxDepth: limits.maxDepth) else { return nil }
+        guard
+            let split = PlainTree.split(
+                request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
+                standIn: standIn, maxDepth: limits.maxDepth)
+        else { return nil }
         // The rest is short, but read into a tree whatever its size: the handler's request holds its params as one.
-        guard case .request(var request, _) = RequestProcessor.parseTree(split.request, limits: limits) else { return nil }
+        guard case .request(var request, _) = RequestProcessor.parseTree(split.request, limits: limits) else {
+            return nil
+        }
         let tree = split.tree
         leftovers.keep(tree)
         // The detached subtrees after the tree, as the general way reads them; the tree read here is the one
@@ -86,11 +102,17 @@ extension ParsedRequest {
             leftovers.keep(r)
             world = Result { () throws(RPCError) in
                 let detached = try r.world().detached
-                return try core { () throws(CoreError) in try World.prepared(tree: tree, detached: detached, limits: limits) }
+                return try core { () throws(CoreError) in
+                    try World.prepared(tree: tree, detached: detached, limits: limits)
+                }
             }
         } else {
             guard let r = try? WireDecoder.decode(SessionCreateRequest.self, from: request.params) else { return nil }
-            world = Result { () throws(RPCError) in try core { () throws(CoreError) in try World.prepared(tree: tree, detached: r.detached ?? [], limits: limits) } }
+            world = Result { () throws(RPCError) in
+                try core { () throws(CoreError) in
+                    try World.prepared(tree: tree, detached: r.detached ?? [], limits: limits)
+                }
+            }
         }
         let original = request.params
         // As the general way leaves them: tree.load's handler still reads its (stand-in) tree, session.create's none.
@@ -121,9 +143,13 @@ final class Leftovers {
 
 extension RequestContext {
     /// Loads a world into `state`: the one prepared off the engine thread, or the one `read` gives.
-    func load(into state: inout SessionState, _ read: () throws(RPCError) -> (tree: NodeTree, detached: [NodeTree])) throws(RPCError) -> TreeChange {
+    func load(into state: inout SessionState, _ read: () throws(RPCError) -> (tree: NodeTree, detached: [NodeTree]))
+        throws(RPCError) -> TreeChange
+    {
         if let prepared { return state.load(prepared: try prepared.take()) }
         let world = try read()
-        return try core { () throws(CoreError) in try state.load(tree: world.tree, detached: world.detached, limits: self.state.config.limits) }
+        return try core { () throws(CoreError) in
+            try state.load(tree: world.tree, detached: world.detached, limits: self.state.config.limits)
+        }
     }
 }

@@ -1,5 +1,5 @@
-import ResponderProtocol
 import ResponderLocal
+import ResponderProtocol
 
 /// A message's `User-Id` as the ZAP handler set it: `<principal> <connection number>`. The principal is who
 /// the peer proved to be (`uid:1000`, `curve:<key>`, `insecure-tcp`); the number tells connections apart.
@@ -8,7 +8,9 @@ struct PeerStamp: Equatable {
     let connection: Int
 
     init?(userID: String) {
-        guard let space = userID.lastIndex(of: " "), let n = Int(userID[userID.index(after: space)...]) else { return nil }
+        guard let space = userID.lastIndex(of: " "), let n = Int(userID[userID.index(after: space)...]) else {
+            return nil
+        }
         principal = String(userID[..<space])
         connection = n
     }
@@ -44,14 +46,18 @@ enum ClientClaims {
     /// token prove it is the same client, which then holds the id.
     static func prove(_ client: ClientInfo, by peer: PeerStamp?, token: String?) throws(RPCError) {
         guard let peer, let held = client.token, let token, client.peer?.principal == peer.principal,
-              Secrets.equal(held, token) else {
+            Secrets.equal(held, token)
+        else {
             throw inUse(client)
         }
         client.peer = peer
     }
 
     static func inUse(_ client: ClientInfo) -> RPCError {
-        RPCError(.clientIDInUse, "client id \(client.id) is held by another connection that owns live touches or presses; connect with another routing id, or send client.hello with that client's token", [("client", .string(client.id))])
+        RPCError(
+            .clientIDInUse,
+            "client id \(client.id) is held by another connection that owns live touches or presses; connect with another routing id, or send client.hello with that client's token",
+            [("client", .string(client.id))])
     }
 }
 

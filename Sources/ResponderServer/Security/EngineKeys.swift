@@ -1,7 +1,7 @@
 import Foundation
+import ResponderLocal
 import ResponderProtocol
 import ZMQ
-import ResponderLocal
 
 /// The engine's CURVE keypair, `<state dir>/engine.key` (mode 0600, KeyFile format), made on first use and
 /// kept across restarts so that clients keep trusting the same public key.
@@ -16,15 +16,23 @@ struct EngineKeys {
         let path = "\(directory)/\(fileName)"
         do {
             let bytes = try OwnedFile.contents(path, what: "engine key")
-            guard let text = KeyFile.parse(bytes), let pub = CurveKey(z85: text.public), let sec = CurveKey(z85: text.secret),
-                  (try? CurveKey.publicKey(of: sec)) == pub else {
-                throw EngineError.io("the engine key \(path) is damaged (not a public and a matching secret Z85 key); move it away to make a new one")
+            guard let text = KeyFile.parse(bytes), let pub = CurveKey(z85: text.public),
+                let sec = CurveKey(z85: text.secret),
+                (try? CurveKey.publicKey(of: sec)) == pub
+            else {
+                throw EngineError.io(
+                    "the engine key \(path) is damaged (not a public and a matching secret Z85 key); move it away to make a new one"
+                )
             }
             return EngineKeys(publicKey: pub, secretKey: sec)
         } catch let failure as OwnedFile.Failure where failure.isMissing {
             let pair = try CurveKey.generatePair()
             do {
-                try OwnedFile.create(path, KeyFile.format(public: pair.public.z85, secret: pair.secret.z85, comment: "responderd engine key: keep it secret"), what: "engine key")
+                try OwnedFile.create(
+                    path,
+                    KeyFile.format(
+                        public: pair.public.z85, secret: pair.secret.z85,
+                        comment: "responderd engine key: keep it secret"), what: "engine key")
             } catch { throw EngineError.io(error.message) }
             return EngineKeys(publicKey: pair.public, secretKey: pair.secret)
         } catch let failure as OwnedFile.Failure {
@@ -47,12 +55,19 @@ enum AuthorizedClients {
         }
         var keys: Set<CurveKey> = []
         var bad: [Int] = []
-        for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in String(decoding: bytes, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).enumerated() {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
             let word = String(trimmed.prefix { $0 != " " && $0 != "\t" })
             if let key = CurveKey(z85: word) { keys.insert(key) } else { bad.append(index + 1) }
         }
-        return (keys, bad.isEmpty ? nil : "\(directory)/\(fileName): lines \(bad.map(String.init).joined(separator: ", ")) are not Z85 keys (ignored)")
+        return (
+            keys,
+            bad.isEmpty
+                ? nil
+                : "\(directory)/\(fileName): lines \(bad.map(String.init).joined(separator: ", ")) are not Z85 keys (ignored)"
+        )
     }
 }

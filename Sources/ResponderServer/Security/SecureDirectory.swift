@@ -1,6 +1,6 @@
 import Foundation
-import ResponderProtocol
 import ResponderLocal
+import ResponderProtocol
 
 /// The engine's private directories (runtime: discovery, lock, sockets; state: keys). Another user may have
 /// created the path first (`/tmp/responder-<uid>` sits in a world-writable /tmp): the engine then refuses it
@@ -13,7 +13,8 @@ public enum SecureDirectory {
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }  // "dir/" would make lstat follow a link
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let previous = umask(0o077)
         let made = mkdir(path, 0o700)
@@ -23,7 +24,9 @@ public enum SecureDirectory {
             throw EngineError.io("cannot create \(what) \(path): \(String(cString: strerror(code)))")
         }
         do { try OwnedFile.checkDirectory(path, what: what) } catch { throw EngineError.io(error.message) }
-        guard chmod(path, 0o700) == 0 else { throw EngineError.io("cannot set mode 0700 on \(path): \(String(cString: strerror(errno)))") }
+        guard chmod(path, 0o700) == 0 else {
+            throw EngineError.io("cannot set mode 0700 on \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Removes the ipc socket file at `path` only if it is one: `--rpc ipc:///home/me/notes.txt` must not delete

@@ -13,7 +13,8 @@ struct SocketSecurity {
         rpcPolicy = try TransportPolicy(endpoint: config.rpcEndpoint, insecureTCP: config.security.insecureTCP)
         eventsPolicy = try TransportPolicy(endpoint: config.eventsEndpoint, insecureTCP: config.security.insecureTCP)
         let stateDirectory = StateDirectory.path(for: config)
-        keys = rpcPolicy == .curve || eventsPolicy == .curve ? try EngineKeys.loadOrCreate(directory: stateDirectory) : nil
+        keys =
+            rpcPolicy == .curve || eventsPolicy == .curve ? try EngineKeys.loadOrCreate(directory: stateDirectory) : nil
         zapPolicy = ZAPPolicy(ownUID: geteuid(), allowedUIDs: config.security.allowedUIDs) {
             AuthorizedClients.read(directory: stateDirectory).keys
         }

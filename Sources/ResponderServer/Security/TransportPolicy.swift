@@ -23,13 +23,17 @@ enum TransportPolicy: Equatable {
         }
         if insecureTCP {
             guard endpoint.hasPrefix("tcp://"), let host = Self.host(of: endpoint), Self.isLoopback(host) else {
-                throw EngineError.socket("--insecure-tcp allows plain tcp on a loopback address only (tcp://127.0.0.1:…, tcp://[::1]:…, tcp://localhost:…), not \(endpoint)")
+                throw EngineError.socket(
+                    "--insecure-tcp allows plain tcp on a loopback address only (tcp://127.0.0.1:…, tcp://[::1]:…, tcp://localhost:…), not \(endpoint)"
+                )
             }
             self = .insecureLoopback
             return
         }
         guard ZMQ.has("curve") else {
-            throw EngineError.socket("binding \(endpoint) requires CURVE encryption, which this libzmq lacks (zmq_has(\"curve\") is false); use ipc, or --insecure-tcp on a loopback address")
+            throw EngineError.socket(
+                "binding \(endpoint) requires CURVE encryption, which this libzmq lacks (zmq_has(\"curve\") is false); use ipc, or --insecure-tcp on a loopback address"
+            )
         }
         self = .curve
     }

@@ -21,11 +21,15 @@ struct ZAPPolicy {
         switch (domain, mechanism) {
         case (TransportPolicy.peerUID.zapDomain, "NULL"):
             guard let uid = Self.peerUID(address) else { return .deny("the peer's uid is unknown (no SO_PEERCRED)") }
-            guard uid == ownUID || allowedUIDs.contains(uid) else { return .deny("uid \(uid) is not allowed (--allow-uid)") }
+            guard uid == ownUID || allowedUIDs.contains(uid) else {
+                return .deny("uid \(uid) is not allowed (--allow-uid)")
+            }
             return .allow(principal: "uid:\(uid)")
         case (TransportPolicy.curve.zapDomain, "CURVE"):
             guard let credentials, let key = CurveKey(bytes: credentials) else { return .deny("no client key") }
-            guard authorizedClients().contains(key) else { return .deny("client key \(key.z85) is not in authorized_clients") }
+            guard authorizedClients().contains(key) else {
+                return .deny("client key \(key.z85) is not in authorized_clients")
+            }
             return .allow(principal: "curve:\(key.z85)")
         case (TransportPolicy.insecureLoopback.zapDomain, "NULL"):
             return .allow(principal: "insecure-tcp")
@@ -80,14 +84,20 @@ final class ZAPHandler {
     /// status, text, user id, metadata]. The user id is `<principal> <connection>` (PeerStamp reads it).
     func reply(to frames: [[UInt8]]) -> [[UInt8]] {
         guard frames.count >= 6, frames[0] == Array("1.0".utf8) else {
-            return [Array("1.0".utf8), frames.count > 1 ? frames[1] : [], Array("500".utf8), Array("malformed ZAP request".utf8), [], []]
+            return [
+                Array("1.0".utf8), frames.count > 1 ? frames[1] : [], Array("500".utf8),
+                Array("malformed ZAP request".utf8), [], []
+            ]
         }
         let text = { (i: Int) in String(decoding: frames[i], as: UTF8.self) }
-        let decision = policy.decide(domain: text(2), address: text(3), mechanism: text(5), credentials: frames.count > 6 ? frames[6] : nil)
+        let decision = policy.decide(
+            domain: text(2), address: text(3), mechanism: text(5), credentials: frames.count > 6 ? frames[6] : nil)
         switch decision {
         case .allow(let principal):
             connections += 1
-            return [frames[0], frames[1], Array("200".utf8), Array("OK".utf8), Array("\(principal) \(connections)".utf8), []]
+            return [
+                frames[0], frames[1], Array("200".utf8), Array("OK".utf8), Array("\(principal) \(connections)".utf8), []
+            ]
         case .deny(let reason):
             logger.notice("refused a connection from \(text(3).isEmpty ? "a peer" : text(3)): \(reason)")
             return [frames[0], frames[1], Array("400".utf8), Array(reason.utf8), [], []]

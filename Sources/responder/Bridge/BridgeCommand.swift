@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import ResponderBridge
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// `responder bridge`: the engine's JSON-RPC on stdin/stdout with LSP framing, so that an editor extension
 /// drives the engine with its LSP client library and no libzmq of its own.
@@ -27,7 +27,8 @@ struct BridgeCommand: ParsableCommand {
 
     func validate() throws {
         if responder.session.session != SessionOptions.defaultSession {
-            throw ValidationError("--session does not apply to bridge: bridge.subscribe and each request name their session")
+            throw ValidationError(
+                "--session does not apply to bridge: bridge.subscribe and each request name their session")
         }
         if global.json { throw ValidationError("--json does not apply to bridge: it always speaks JSON-RPC") }
     }
@@ -42,8 +43,12 @@ struct BridgeCommand: ParsableCommand {
         let subscriptions: BridgeSubscriptions
         do {
             let address = try global.address()
-            let connector = EngineThread.Connector(timeoutSeconds: global.replyTimeout, clientName: EngineRelay.clientName, kind: "bridge") { address }
-            relay = try EngineRelay(connector: connector, writer: writer, ids: ids) { () throws(ClientError) in try options.address() }
+            let connector = EngineThread.Connector(
+                timeoutSeconds: global.replyTimeout, clientName: EngineRelay.clientName, kind: "bridge"
+            ) { address }
+            relay = try EngineRelay(connector: connector, writer: writer, ids: ids) { () throws(ClientError) in
+                try options.address()
+            }
             subscriptions = BridgeSubscriptions(writer: writer, connector: connector)
         } catch {
             global.report(error)
@@ -69,7 +74,8 @@ struct BridgeCommand: ParsableCommand {
         }
         subscriptions.stopAll()
         if !relay.finish(timeout: global.replyTimeout) {
-            Self.note("stdin closed; gave up waiting \(Output.number(global.replyTimeout)) s for the engine's last replies")
+            Self.note(
+                "stdin closed; gave up waiting \(Output.number(global.replyTimeout)) s for the engine's last replies")
             throw ExitCode.failure
         }
     }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// One connection to the engine for the length of a command.
 final class Client {
@@ -21,9 +21,10 @@ final class Client {
     init(_ options: GlobalOptions, routingID: String? = nil, lifetime: ClientLifetime = .oneShot) throws(ClientError) {
         self.options = options
         let id = options.clientID ?? routingID
-        connection = try ResponderConnection(address: try options.address(),
-                                             timeoutSeconds: options.timeout ?? Double(GlobalOptions.baseTimeout),
-                                             routingID: id.map { Array($0.utf8) })
+        connection = try ResponderConnection(
+            address: try options.address(),
+            timeoutSeconds: options.timeout ?? Double(GlobalOptions.baseTimeout),
+            routingID: id.map { Array($0.utf8) })
         // Without --timeout, a large request gets longer: the engine reads about a megabyte a second or two.
         if options.timeout == nil { connection.timeoutPerMegabyte = Double(GlobalOptions.timeoutPerMegabyte) }
         connection.progress = StatusLine.report
@@ -116,15 +117,18 @@ extension GlobalOptions {
         guard case .timeout(let method, let seconds, let pid) = error else { return error.description }
         let within = ClientError.seconds(seconds)
         guard let pid else {
-            return "no reply to \(method) within \(within) s: the engine may be busy with a large request, or not running; --timeout waits longer"
+            return
+                "no reply to \(method) within \(within) s: the engine may be busy with a large request, or not running; --timeout waits longer"
         }
         let now: EngineAddress
         do { now = try address() } catch {
             return "no reply to \(method) within \(within) s: the engine (pid \(pid)) is gone: \(error.description)"
         }
         if let other = now.pid, other != pid {
-            return "no reply to \(method) within \(within) s: the engine (pid \(pid)) is gone; another one (pid \(other)) runs now under the same name"
+            return
+                "no reply to \(method) within \(within) s: the engine (pid \(pid)) is gone; another one (pid \(other)) runs now under the same name"
         }
-        return "no reply to \(method): the engine (pid \(pid)) has not answered within \(within) s; it may be busy with a large request; --timeout waits longer"
+        return
+            "no reply to \(method): the engine (pid \(pid)) has not answered within \(within) s; it may be busy with a large request; --timeout waits longer"
     }
 }

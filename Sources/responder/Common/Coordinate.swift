@@ -52,7 +52,8 @@ enum NegativeNumbers {
 
     /// `-5`, `-0.5`, `-.5`, `-1e3`.
     static func isNegativeNumber(_ text: String) -> Bool {
-        guard text.count > 1, text.first == "-", let second = text.dropFirst().first, second.isNumber || second == "." else { return false }
+        guard text.count > 1, text.first == "-", let second = text.dropFirst().first, second.isNumber || second == "."
+        else { return false }
         return Double(text) != nil
     }
 

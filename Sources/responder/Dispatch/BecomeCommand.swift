@@ -16,6 +16,8 @@ struct BecomeCommand: EngineCommand {
     @Argument(help: "Id of the responder.") var id: String
 
     func run(_ client: Client) throws {
-        try client.send(BecomeRequest(session: session.session, id: id).dry(dryRun)) { FirstResponderReply.print($0, verb: .become, id: id) }
+        try client.send(BecomeRequest(session: session.session, id: id).dry(dryRun)) {
+            FirstResponderReply.print($0, verb: .become, id: id)
+        }
     }
 }

@@ -6,7 +6,8 @@ struct CanPerformCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "can-perform",
         abstract: "Ask who would perform an action, without performing it (action.canPerform).",
-        discussion: "The editing-menu question (A5): the walk starts at the key window's first responder with the application as sender, and nothing changes."
+        discussion:
+            "The editing-menu question (A5): the walk starts at the key window's first responder with the application as sender, and nothing changes."
     )
 
     @OptionGroup var global: GlobalOptions

@@ -19,17 +19,31 @@ struct ClockCommand: EngineCommand {
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Advance the clock by this many seconds (0 or more).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Advance the clock by this many seconds (0 or more).", valueName: "seconds"))
     var by: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Advance the clock to this time, in seconds (not before the clock).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Advance the clock to this time, in seconds (not before the clock).", valueName: "seconds"))
     var to: Double?
 
     func validate() throws {
         if by != nil, to != nil { throw ValidationError("give --by or --to, not both") }
-        if let by { guard by.isFinite, by >= 0 else { throw ValidationError("--by must be 0 or more seconds, got \(Output.number(by))") } }
-        if let to { guard to.isFinite, to >= 0 else { throw ValidationError("--to must be 0 or more seconds, got \(Output.number(to))") } }
-        if explain.explain, by == nil, to == nil { throw ValidationError("--explain applies to --by or --to (an advance has a trace)") }
+        if let by {
+            guard by.isFinite, by >= 0 else {
+                throw ValidationError("--by must be 0 or more seconds, got \(Output.number(by))")
+            }
+        }
+        if let to {
+            guard to.isFinite, to >= 0 else {
+                throw ValidationError("--to must be 0 or more seconds, got \(Output.number(to))")
+            }
+        }
+        if explain.explain, by == nil, to == nil {
+            throw ValidationError("--explain applies to --by or --to (an advance has a trace)")
+        }
     }
 
     func run(_ client: Client) throws {
@@ -45,15 +59,21 @@ struct ClockCommand: EngineCommand {
             } else {
                 Output.line()
                 let rows = s.recognizers.map { r in
-                    [r.recognizer, r.kind.rawValue, r.view, r.state.rawValue, r.touches.map(Describe.id).joined(separator: ", "),
-                     r.waitingFor.joined(separator: ", ")]
+                    [
+                        r.recognizer, r.kind.rawValue, r.view, r.state.rawValue,
+                        r.touches.map(Describe.id).joined(separator: ", "),
+                        r.waitingFor.joined(separator: ", ")
+                    ]
                 }
                 Table.print(header: ["RECOGNIZER", "KIND", "VIEW", "STATE", "TOUCHES", "WAITING FOR"], rows: rows)
             }
             guard !s.liveTouches.isEmpty else { return }
             Output.line()
             let rows = s.liveTouches.map { t in
-                [Describe.id(t.touch), t.phase.rawValue, Describe.id(t.view), t.client, (t.heldBy ?? []).joined(separator: ", ")]
+                [
+                    Describe.id(t.touch), t.phase.rawValue, Describe.id(t.view), t.client,
+                    (t.heldBy ?? []).joined(separator: ", ")
+                ]
             }
             Table.print(header: ["TOUCH", "PHASE", "VIEW", "CLIENT", "HELD BY"], rows: rows)
         }

@@ -19,36 +19,52 @@ struct DragCommand: EngineCommand {
     @OptionGroup var session: SessionOptions
     @OptionGroup var explain: ExplainOption
 
-    @Argument(help: "Screen x where the drag begins. Coordinates may be negative (responder drag -5 10 100 10).") var x1: Coordinate
+    @Argument(help: "Screen x where the drag begins. Coordinates may be negative (responder drag -5 10 100 10).")
+    var x1: Coordinate
     @Argument(help: "Screen y where the drag begins.") var y1: Coordinate
     @Argument(help: "Screen x where the drag ends.") var x2: Coordinate
     @Argument(help: "Screen y where the drag ends.") var y2: Coordinate
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Number of moved phases between began and ended (at least 1).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Number of moved phases between began and ended (at least 1).", valueName: "n"))
     var steps = 10
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds from began to ended (0 or more).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds from began to ended (0 or more).", valueName: "seconds"))
     var duration = 0.25
 
-    @Option(name: .customLong("touch"), help: ArgumentHelp("Touch id to use. Default: drag-1, or the next drag-N not live.", valueName: "id"))
+    @Option(
+        name: .customLong("touch"),
+        help: ArgumentHelp("Touch id to use. Default: drag-1, or the next drag-N not live.", valueName: "id"))
     var touchID: String?
 
     func validate() throws {
-        try TouchScript.requireFinite([("X1", x1.value), ("Y1", y1.value), ("X2", x2.value), ("Y2", y2.value), ("--duration", duration)])
+        try TouchScript.requireFinite([
+            ("X1", x1.value), ("Y1", y1.value), ("X2", x2.value), ("Y2", y2.value), ("--duration", duration)
+        ])
         guard steps >= 1 else { throw ValidationError("--steps must be at least 1, got \(steps)") }
-        guard duration >= 0 else { throw ValidationError("--duration must be 0 or more seconds, got \(Output.number(duration))") }
+        guard duration >= 0 else {
+            throw ValidationError("--duration must be 0 or more seconds, got \(Output.number(duration))")
+        }
         if let touchID, touchID.isEmpty { throw ValidationError("--touch must not be empty") }
     }
 
     /// The entries of the drag, starting at `clock`.
     func inputs(touch: EventID, clock: Double) -> [TouchInput] {
         var inputs = [TouchInput(touch: touch, phase: .began, point: Point(x1.value, y1.value), time: clock)]
-        for k in 1 ... steps {
+        for k in 1...steps {
             let f = Double(k) / Double(steps)
-            inputs.append(TouchInput(touch: touch, phase: .moved, point: Point(x1.value + (x2.value - x1.value) * f, y1.value + (y2.value - y1.value) * f),
-                                     time: TouchScript.time(clock, plus: duration * f)))
+            inputs.append(
+                TouchInput(
+                    touch: touch, phase: .moved,
+                    point: Point(x1.value + (x2.value - x1.value) * f, y1.value + (y2.value - y1.value) * f),
+                    time: TouchScript.time(clock, plus: duration * f)))
         }
-        inputs.append(TouchInput(touch: touch, phase: .ended, point: Point(x2.value, y2.value), time: TouchScript.time(clock, plus: duration)))
+        inputs.append(
+            TouchInput(
+                touch: touch, phase: .ended, point: Point(x2.value, y2.value),
+                time: TouchScript.time(clock, plus: duration)))
         return inputs
     }
 

@@ -4,7 +4,10 @@ import ResponderProtocol
 
 /// `--explain` on the commands that dispatch touches or move the clock.
 struct ExplainOption: ParsableArguments {
-    @Flag(help: "After the deliveries, list every step of the trace in order with its rule: hit-testing, each responder asked, control events, which recognizers observe the touch, their state changes, waits, held and released phases.")
+    @Flag(
+        help:
+            "After the deliveries, list every step of the trace in order with its rule: hit-testing, each responder asked, control events, which recognizers observe the touch, their state changes, waits, held and released phases."
+    )
     var explain = false
 }
 
@@ -32,7 +35,11 @@ enum TouchScript {
 
 /// `--dry-run`: ask what a request would do without changing anything (the `dryRun` param, section 12.2).
 struct DryRunOption: ParsableArguments {
-    @Flag(name: .customLong("dry-run"), help: "Only show what would happen: the engine answers on a copy of the session; nothing changes, nothing is published.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help:
+            "Only show what would happen: the engine answers on a copy of the session; nothing changes, nothing is published."
+    )
     var on = false
 }
 

@@ -28,7 +28,10 @@ struct HitCommand: EngineCommand {
             }
             guard explain else { return }
             let rows = hit.visited.map { v in
-                [v.id, v.result.rawValue, v.rule.rawValue, Output.point(v.point), (v.reason?.rawValue ?? "") + (v.to.map { " → \($0)" } ?? "")]
+                [
+                    v.id, v.result.rawValue, v.rule.rawValue, Output.point(v.point),
+                    (v.reason?.rawValue ?? "") + (v.to.map { " → \($0)" } ?? "")
+                ]
             }
             Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
             if let discard = TraceFormatter.discard(in: reply.trace) { Output.line("discarded (\(discard))") }

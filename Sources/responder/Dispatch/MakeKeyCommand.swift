@@ -17,9 +17,10 @@ struct MakeKeyCommand: EngineCommand {
     func run(_ client: Client) throws {
         try client.send(MakeKeyRequest(session: session.session, id: id).dry(dryRun)) { reply in
             let outcome = reply.base.outcome
-            Output.line("\(outcome.key ?? id) is the key window"
-                + (outcome.previous.map { $0 == id ? " (it already was)" : " (was \($0))" } ?? " (there was none)")
-                + ": revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
+            Output.line(
+                "\(outcome.key ?? id) is the key window"
+                    + (outcome.previous.map { $0 == id ? " (it already was)" : " (was \($0))" } ?? " (there was none)")
+                    + ": revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
         }
     }
 }

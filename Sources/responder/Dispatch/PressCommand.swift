@@ -19,7 +19,11 @@ struct PressCommand: EngineCommand {
 
     @Argument(help: "Key or button, e.g. a, return, select, menu.") var key: String
 
-    @Option(name: .customLong("phase"), help: ArgumentHelp("Phase to send: began, changed, ended, cancelled (repeatable, sent in order). Default: began, then ended.", valueName: "phase"))
+    @Option(
+        name: .customLong("phase"),
+        help: ArgumentHelp(
+            "Phase to send: began, changed, ended, cancelled (repeatable, sent in order). Default: began, then ended.",
+            valueName: "phase"))
     var phases: [String] = []
 
     @Option(help: ArgumentHelp("Press id, to continue a press begun earlier.", valueName: "id"))
@@ -29,8 +33,10 @@ struct PressCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         for phase in phases.isEmpty ? ["began", "ended"] : phases {
-            let request = PressRequest(session: session.session, press: DispatchReply.identifier(press), key: key,
-                                       phase: try PressPhase(wire: phase, path: "phase")).dry(dryRun)
+            let request = PressRequest(
+                session: session.session, press: DispatchReply.identifier(press), key: key,
+                phase: try PressPhase(wire: phase, path: "phase")
+            ).dry(dryRun)
             try client.send(request) { DispatchReply.print($0) }
         }
     }

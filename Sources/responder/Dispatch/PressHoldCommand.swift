@@ -21,15 +21,21 @@ struct PressHoldCommand: EngineCommand {
     @Argument(help: "Screen x; may be negative (responder press-hold -5 10).") var x: Coordinate
     @Argument(help: "Screen y.") var y: Coordinate
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to hold the touch down (0 or more).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds to hold the touch down (0 or more).", valueName: "seconds")
+    )
     var duration = 1.0
 
-    @Option(name: .customLong("touch"), help: ArgumentHelp("Touch id to use. Default: hold-1, or the next hold-N not live.", valueName: "id"))
+    @Option(
+        name: .customLong("touch"),
+        help: ArgumentHelp("Touch id to use. Default: hold-1, or the next hold-N not live.", valueName: "id"))
     var touchID: String?
 
     func validate() throws {
         try TouchScript.requireFinite([("X", x.value), ("Y", y.value), ("--duration", duration)])
-        guard duration >= 0 else { throw ValidationError("--duration must be 0 or more seconds, got \(Output.number(duration))") }
+        guard duration >= 0 else {
+            throw ValidationError("--duration must be 0 or more seconds, got \(Output.number(duration))")
+        }
         if let touchID, touchID.isEmpty { throw ValidationError("--touch must not be empty") }
     }
 
@@ -38,14 +44,21 @@ struct PressHoldCommand: EngineCommand {
         if let touchID {
             touch = DispatchReply.identifier(touchID)
         } else {
-            touch = TouchScript.freshID("hold", live: try client.send(SessionSnapshotRequest(session: session.session)).liveTouches)
+            touch = TouchScript.freshID(
+                "hold", live: try client.send(SessionSnapshotRequest(session: session.session)).liveTouches)
         }
         let point = Point(x.value, y.value)
-        try client.send(TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .began, point: point)])) {
+        try client.send(
+            TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .began, point: point)])
+        ) {
             DispatchReply.print($0, explain: explain.explain)
         }
-        try client.send(ClockAdvanceRequest(session: session.session, by: duration)) { DispatchReply.print($0, explain: explain.explain) }
-        try client.send(TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .ended, point: point)])) {
+        try client.send(ClockAdvanceRequest(session: session.session, by: duration)) {
+            DispatchReply.print($0, explain: explain.explain)
+        }
+        try client.send(
+            TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .ended, point: point)])
+        ) {
             DispatchReply.print($0, explain: explain.explain)
         }
     }

@@ -15,7 +15,9 @@ struct RemoteCommand: EngineCommand {
     @Argument(help: "Subtype: play, pause, stop, togglePlayPause, nextTrack, previousTrack, …") var subtype: String
 
     func run(_ client: Client) throws {
-        let request = RemoteControlRequest(session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype")).dry(dryRun)
+        let request = RemoteControlRequest(
+            session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype")
+        ).dry(dryRun)
         try client.send(request) { DispatchReply.print($0) }
     }
 }

@@ -16,6 +16,8 @@ struct ResignCommand: EngineCommand {
     @Argument(help: "Id of the responder.") var id: String
 
     func run(_ client: Client) throws {
-        try client.send(ResignRequest(session: session.session, id: id).dry(dryRun)) { FirstResponderReply.print($0, verb: .resign, id: id) }
+        try client.send(ResignRequest(session: session.session, id: id).dry(dryRun)) {
+            FirstResponderReply.print($0, verb: .resign, id: id)
+        }
     }
 }

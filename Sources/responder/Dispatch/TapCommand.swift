@@ -22,7 +22,9 @@ struct TapCommand: EngineCommand {
     @Argument(help: "Screen y.") var y: Coordinate
 
     func run(_ client: Client) throws {
-        try client.send(TapRequest(session: session.session, point: Point(x.value, y.value)).dry(dryRun)) { DispatchReply.print($0, explain: explain.explain) }
+        try client.send(TapRequest(session: session.session, point: Point(x.value, y.value)).dry(dryRun)) {
+            DispatchReply.print($0, explain: explain.explain)
+        }
         client.noteDryRun(dryRun)
     }
 }

@@ -23,13 +23,19 @@ struct TouchCommand: EngineCommand {
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
-    @Argument(help: ArgumentHelp("Touches as ID:PHASE:X,Y, each optionally followed by @SECONDS (its time).", valueName: "id:phase:x,y"))
+    @Argument(
+        help: ArgumentHelp(
+            "Touches as ID:PHASE:X,Y, each optionally followed by @SECONDS (its time).", valueName: "id:phase:x,y"))
     var specs: [String] = []
 
-    @Option(name: .customLong("touch"), help: ArgumentHelp("Touch id (repeatable; pairs with --phase and --at in order).", valueName: "id"))
+    @Option(
+        name: .customLong("touch"),
+        help: ArgumentHelp("Touch id (repeatable; pairs with --phase and --at in order).", valueName: "id"))
     var touchIDs: [String] = []
 
-    @Option(name: .customLong("phase"), help: ArgumentHelp("Phase of the touch: began, moved, stationary, ended, cancelled.", valueName: "phase"))
+    @Option(
+        name: .customLong("phase"),
+        help: ArgumentHelp("Phase of the touch: began, moved, stationary, ended, cancelled.", valueName: "phase"))
     var phases: [String] = []
 
     @Option(name: .customLong("at"), help: ArgumentHelp("Screen point of the touch.", valueName: "x,y"))
@@ -37,25 +43,34 @@ struct TouchCommand: EngineCommand {
 
     func validate() throws {
         guard touchIDs.count == phases.count, phases.count == points.count else {
-            throw ValidationError("give as many --touch as --phase and --at (got \(touchIDs.count), \(phases.count), \(points.count))")
+            throw ValidationError(
+                "give as many --touch as --phase and --at (got \(touchIDs.count), \(phases.count), \(points.count))")
         }
-        guard !specs.isEmpty || !touchIDs.isEmpty else { throw ValidationError("give at least one touch (ID:PHASE:X,Y or --touch/--phase/--at)") }
+        guard !specs.isEmpty || !touchIDs.isEmpty else {
+            throw ValidationError("give at least one touch (ID:PHASE:X,Y or --touch/--phase/--at)")
+        }
         _ = try touches()
     }
 
     /// The touches as given, in order: id, phase, point (nil: keep the last one), time (nil: the clock's).
     func touches() throws -> [(id: String, phase: String, point: Point?, time: Double?)] {
-        var groups: [(String, String, String, Double?)] = zip(touchIDs, zip(phases, points)).map { ($0, $1.0, $1.1, nil) }
+        var groups: [(String, String, String, Double?)] = zip(touchIDs, zip(phases, points)).map {
+            ($0, $1.0, $1.1, nil)
+        }
         for var spec in specs {
             // A trailing @SECONDS is the phase's time (G11); an @ followed by anything else is part of the group.
             var time: Double?
             if let at = spec.lastIndex(of: "@"), let t = Double(spec[spec.index(after: at)...]) {
-                guard t.isFinite, t >= 0 else { throw ValidationError("\"\(spec)\": the time after @ must be 0 or more seconds") }
+                guard t.isFinite, t >= 0 else {
+                    throw ValidationError("\"\(spec)\": the time after @ must be 0 or more seconds")
+                }
                 time = t
                 spec = String(spec[..<at])
             }
             let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ValidationError("\"\(spec)\": expected ID:PHASE:X,Y") }
+            guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("\"\(spec)\": expected ID:PHASE:X,Y")
+            }
             groups.append((parts[0], parts[1], parts.count == 3 ? parts[2] : "", time))
         }
         return try groups.map { id, phase, at, time in
@@ -72,9 +87,13 @@ struct TouchCommand: EngineCommand {
         var inputs: [TouchInput] = []
         for (i, touch) in try touches().enumerated() {
             let phase = try TouchPhase(wire: touch.phase, path: "touches[\(i)].phase")
-            inputs.append(TouchInput(touch: DispatchReply.identifier(touch.id), phase: phase, point: touch.point, time: touch.time))
+            inputs.append(
+                TouchInput(
+                    touch: DispatchReply.identifier(touch.id), phase: phase, point: touch.point, time: touch.time))
         }
-        try client.send(TouchRequest(session: session.session, touches: inputs).dry(dryRun)) { DispatchReply.print($0, explain: explain.explain) }
+        try client.send(TouchRequest(session: session.session, touches: inputs).dry(dryRun)) {
+            DispatchReply.print($0, explain: explain.explain)
+        }
         client.noteDryRun(dryRun)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 struct CallCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,9 @@ struct CallCommand: SessionlessCommand {
     @Argument(help: "Method name, e.g. engine.info or tree.get.")
     var method: String
 
-    @Argument(help: ArgumentHelp("Params as a JSON object, or @file to read them from a file. Default: {}.", valueName: "params-json"))
+    @Argument(
+        help: ArgumentHelp(
+            "Params as a JSON object, or @file to read them from a file. Default: {}.", valueName: "params-json"))
     var params: String?
 
     func run(_ client: Client) throws {

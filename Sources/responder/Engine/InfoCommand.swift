@@ -5,8 +5,10 @@ import ResponderProtocol
 struct InfoCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show the engine's name, version, endpoints, sessions, limits and methods (engine.info, session.list).",
-        discussion: "Each session is listed with its size (nodes, detached ones included), revision and last event seq. --json prints engine.info's reply."
+        abstract:
+            "Show the engine's name, version, endpoints, sessions, limits and methods (engine.info, session.list).",
+        discussion:
+            "Each session is listed with its size (nodes, detached ones included), revision and last event seq. --json prints engine.info's reply."
     )
 
     @ParentCommand var responder: Responder

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import ResponderClient
 import ResponderImport
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,7 +28,10 @@ struct ImportCommand: ParsableCommand {
 
     @Argument(help: "Dump files (- for stdin).") var files: [String]
 
-    @Flag(help: "Load the world into the session (tree.load; session.create if there is no such session) instead of printing it.")
+    @Flag(
+        help:
+            "Load the world into the session (tree.load; session.create if there is no such session) instead of printing it."
+    )
     var load = false
 
     @Flag(help: "Unreadable lines are errors: report them all and exit 1 without output.")
@@ -42,7 +45,9 @@ struct ImportCommand: ParsableCommand {
             if file == "-" {
                 text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             } else {
-                guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): cannot read the file") }
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw CLIError("\(file): cannot read the file")
+                }
                 text = String(decoding: data, as: UTF8.self)
             }
             dump.read(text, file: file) { lines in
@@ -72,7 +77,9 @@ struct ImportCommand: ParsableCommand {
                 _ = try client.connection.call(SessionCreateRequest.method, params)
             }
             let count = InputFile.countNodes(world)
-            Output.line("imported \(count) node\(count == 1 ? "" : "s") into \(session.session)\(dump.problems.isEmpty ? "" : " (\(dump.problems.count) line\(dump.problems.count == 1 ? "" : "s") skipped)")")
+            Output.line(
+                "imported \(count) node\(count == 1 ? "" : "s") into \(session.session)\(dump.problems.isEmpty ? "" : " (\(dump.problems.count) line\(dump.problems.count == 1 ? "" : "s") skipped)")"
+            )
         }
     }
 }

@@ -35,7 +35,9 @@ struct MCPCommand: ParsableCommand {
         let options = global
         let engine: EngineThread
         do {
-            engine = try EngineThread.mcp(timeoutSeconds: global.replyTimeout) { () throws(ClientError) in try options.address() }
+            engine = try EngineThread.mcp(timeoutSeconds: global.replyTimeout) { () throws(ClientError) in
+                try options.address()
+            }
         } catch {
             Output.error("responder mcp: \(error.description)")
             throw ExitCode.failure

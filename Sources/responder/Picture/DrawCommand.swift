@@ -7,7 +7,8 @@ import ResponderProtocol
 struct DrawCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "draw",
-        abstract: "Draw the world as the user sees it (SVG), or as a graph (Graphviz); with a hit test, a tap or a responder chain over it.",
+        abstract:
+            "Draw the world as the user sees it (SVG), or as a graph (Graphviz); with a hit test, a tap or a responder chain over it.",
         discussion: """
             The SVG shows every window side by side and every view as its frame (transforms and bounds origins \
             applied, clipped where an ancestor clips), labelled with its id and class; first responders are outlined \
@@ -26,10 +27,14 @@ struct DrawCommand: EngineCommand {
     @OptionGroup var session: SessionOptions
     @OptionGroup var dryRun: DryRunOption
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Hit-test this screen point and draw the explanation.", valueName: "x y"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Hit-test this screen point and draw the explanation.", valueName: "x y"))
     var hit: [Coordinate] = []
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Tap this screen point (event.tap) and draw what happened.", valueName: "x y"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Tap this screen point (event.tap) and draw what happened.", valueName: "x y"))
     var tap: [Coordinate] = []
 
     @Option(help: ArgumentHelp("Draw the responder chain from this responder.", valueName: "id"))
@@ -47,20 +52,30 @@ struct DrawCommand: EngineCommand {
     @Option(help: ArgumentHelp("Only this node and what is inside it.", valueName: "id"))
     var subtree: String?
 
-    @Option(help: ArgumentHelp("Levels of the tree to draw below the application (or --subtree); deeper views are counted.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Levels of the tree to draw below the application (or --subtree); deeper views are counted.", valueName: "n"
+        ))
     var depth: Int?
 
-    @Option(name: .customLong("min-size"), help: ArgumentHelp("Views narrower or shorter than this many points are counted, not drawn.", valueName: "points"))
+    @Option(
+        name: .customLong("min-size"),
+        help: ArgumentHelp(
+            "Views narrower or shorter than this many points are counted, not drawn.", valueName: "points"))
     var minSize: Double = 2
 
     func validate() throws {
         if !hit.isEmpty && hit.count != 2 { throw ValidationError("--hit takes two numbers: X Y") }
         if !tap.isEmpty && tap.count != 2 { throw ValidationError("--tap takes two numbers: X Y") }
-        if [!hit.isEmpty, !tap.isEmpty, chain != nil].filter({ $0 }).count > 1 { throw ValidationError("give one of --hit, --tap and --chain") }
+        if [!hit.isEmpty, !tap.isEmpty, chain != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --hit, --tap and --chain")
+        }
         if dryRun.on && tap.isEmpty { throw ValidationError("--dry-run applies to --tap") }
         if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more") }
         if !(minSize >= 0 && minSize.isFinite) { throw ValidationError("--min-size must be 0 or more") }
-        if resolvedFormat == .png && out == nil && isatty(1) != 0 { throw ValidationError("--format png needs --out FILE (or a pipe)") }
+        if resolvedFormat == .png && out == nil && isatty(1) != 0 {
+            throw ValidationError("--format png needs --out FILE (or a pipe)")
+        }
     }
 
     var resolvedFormat: PictureFormat {
@@ -75,10 +90,13 @@ struct DrawCommand: EngineCommand {
         if hit.count == 2 {
             overlay = try OverlayReplies.hit(connection, session: s, point: Point(hit[0].value, hit[1].value))
         } else if tap.count == 2 {
-            overlay = try OverlayReplies.tap(connection, session: s, point: Point(tap[0].value, tap[1].value), dryRun: dryRun.on)
+            overlay = try OverlayReplies.tap(
+                connection, session: s, point: Point(tap[0].value, tap[1].value), dryRun: dryRun.on)
         } else if let chain {
-            overlay = Overlay(title: "responderChain from \(chain)", chain: try OverlayReplies.chain(connection, session: s, id: chain),
-                              chainTitle: "Responder chain of \(chain)")
+            overlay = Overlay(
+                title: "responderChain from \(chain)",
+                chain: try OverlayReplies.chain(connection, session: s, id: chain),
+                chainTitle: "Responder chain of \(chain)")
         }
         // After a tap: the world as the tap left it (a text field it made first responder is marked).
         let state = try WorldState.fetch(connection, session: s)
@@ -86,8 +104,12 @@ struct DrawCommand: EngineCommand {
         let text: String
         do {
             switch resolvedFormat {
-            case .svg: text = try Picture.svg(tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
-            case .dot, .png: text = try Dot.graph(tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
+            case .svg:
+                text = try Picture.svg(
+                    tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
+            case .dot, .png:
+                text = try Dot.graph(
+                    tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
             }
         } catch {
             throw CLIError(error.description)
@@ -101,7 +123,9 @@ struct DrawCommand: EngineCommand {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw CLIError("cannot write \(out)") }
+        guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+            throw CLIError("cannot write \(out)")
+        }
         Output.error("wrote \(out) (\(bytes.count) bytes, \(resolvedFormat.rawValue))")
     }
 }
@@ -114,7 +138,9 @@ enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
 enum Graphviz {
     static func png(dot graph: String) throws -> [UInt8] {
         guard let dot = executable("dot") else {
-            throw CLIError("--format png renders the graph through Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); --format dot writes the graph itself, --format svg the picture")
+            throw CLIError(
+                "--format png renders the graph through Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); --format dot writes the graph itself, --format svg the picture"
+            )
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dot)
@@ -125,13 +151,16 @@ enum Graphviz {
         process.standardError = errors
         try process.run()
         // Write and read at once on separate threads: a large graph fills either pipe.
-        let writer = Thread { input.fileHandleForWriting.write(Data(graph.utf8)); try? input.fileHandleForWriting.close() }
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(graph.utf8)); try? input.fileHandleForWriting.close()
+        }
         writer.start()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CLIError("dot failed (status \(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
+            throw CLIError(
+                "dot failed (status \(process.terminationStatus)): \(String(decoding: message, as: UTF8.self))")
         }
         return Array(data)
     }

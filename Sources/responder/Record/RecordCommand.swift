@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 /// One line of a recording (Protocol/README.md section 19).
 enum Recording {
@@ -15,14 +15,18 @@ enum Recording {
 
     /// `{"type": "request", "seq": [first, last], "method", "params", "trace"}` from the events of one request.
     static func requestLine(seq: Int, method: String, params: JSON) -> JSON {
-        .object([("type", "request"), ("seq", .array([JSON(seq), JSON(seq)])), ("method", .string(method)), ("params", params), ("trace", .null)])
+        .object([
+            ("type", "request"), ("seq", .array([JSON(seq), JSON(seq)])), ("method", .string(method)),
+            ("params", params), ("trace", .null)
+        ])
     }
 }
 
 struct RecordCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a session as JSON Lines: its snapshot, then every request that changed or dispatched, with its trace.",
+        abstract:
+            "Record a session as JSON Lines: its snapshot, then every request that changed or dispatched, with its trace.",
         discussion: """
             The first line is the session's snapshot; each later line is one request (tree.apply, tree.load, a \
             dispatching method) with its method, params and the trace it produced. Joins without missing an event \
@@ -54,10 +58,14 @@ struct RecordCommand: EngineCommand {
             out = h
             let lines = bytes[..<end].split(separator: UInt8(ascii: "\n"))
             if let last = lines.last, let json = try? JSONCodec.decode(Array(last)) {
-                resumeSeq = json["type"]?.stringValue == "snapshot" ? json["seq"]?.intValue : json["seq"]?.arrayValue?.last?.intValue
+                resumeSeq =
+                    json["type"]?.stringValue == "snapshot"
+                    ? json["seq"]?.intValue : json["seq"]?.arrayValue?.last?.intValue
             }
         } else {
-            guard FileManager.default.createFile(atPath: file, contents: nil), let h = FileHandle(forWritingAtPath: file) else {
+            guard FileManager.default.createFile(atPath: file, contents: nil),
+                let h = FileHandle(forWritingAtPath: file)
+            else {
                 throw CLIError("\(file): cannot write the file")
             }
             out = h
@@ -67,7 +75,9 @@ struct RecordCommand: EngineCommand {
         if let s = since {
             let current = try client.connection.send(SessionSnapshotRequest(session: session.session)).seq
             if current < s {
-                Output.error("record: \(session.session) is at seq \(current), before the recording's \(s): the session restarted; a new snapshot follows")
+                Output.error(
+                    "record: \(session.session) is at seq \(current), before the recording's \(s): the session restarted; a new snapshot follows"
+                )
                 since = nil
             } else {
                 Output.error("record: resuming \(file) after seq \(s)")
@@ -91,7 +101,9 @@ struct RecordCommand: EngineCommand {
             case .snapshot(let s):
                 flush()
                 if resumeSeq != nil {
-                    Output.error("record: a new snapshot at seq \(s.seq): the requests after seq \(resumeSeq!) and before it are lost")
+                    Output.error(
+                        "record: a new snapshot at seq \(s.seq): the requests after seq \(resumeSeq!) and before it are lost"
+                    )
                 }
                 write(Recording.snapshotLine(s))
             case .event(let e):
@@ -101,21 +113,36 @@ struct RecordCommand: EngineCommand {
                 let stream = body["stream"]?.stringValue
                 if stream == "trace", body["request"] == nil, let p = pending, p.cause == cause {
                     // A tree change's dispatch consequences (12.6): the trace of the pending tree request.
-                    pending!.line = p.line.setting("trace", body["trace"] ?? .null).setting("seq", .array([p.line["seq"]?.arrayValue?.first ?? JSON(seq), JSON(seq)]))
+                    pending!.line = p.line.setting("trace", body["trace"] ?? .null).setting(
+                        "seq", .array([p.line["seq"]?.arrayValue?.first ?? JSON(seq), JSON(seq)]))
                     continue
                 }
                 if stream == "focus", let p = pending, p.cause == cause {
-                    pending!.line = p.line.setting("seq", .array([p.line["seq"]?.arrayValue?.first ?? JSON(seq), JSON(seq)]))
+                    pending!.line = p.line.setting(
+                        "seq", .array([p.line["seq"]?.arrayValue?.first ?? JSON(seq), JSON(seq)]))
                     continue
                 }
                 flush()
                 if count.map({ written >= $0 }) ?? false { break }
                 if stream == "trace", let request = body["request"], let method = request["method"]?.stringValue {
-                    pending = (Recording.requestLine(seq: seq, method: method, params: request["params"] ?? [:]).setting("trace", body["trace"] ?? .null), cause)
+                    pending = (
+                        Recording.requestLine(seq: seq, method: method, params: request["params"] ?? [:]).setting(
+                            "trace", body["trace"] ?? .null), cause
+                    )
                 } else if stream == "tree", body["change"]?.stringValue == "apply" {
-                    pending = (Recording.requestLine(seq: seq, method: "tree.apply", params: .object([("ops", body["ops"] ?? .array([]))])), cause)
+                    pending = (
+                        Recording.requestLine(
+                            seq: seq, method: "tree.apply", params: .object([("ops", body["ops"] ?? .array([]))])),
+                        cause
+                    )
                 } else if stream == "tree", body["change"]?.stringValue == "load" {
-                    pending = (Recording.requestLine(seq: seq, method: "tree.load", params: .object([("tree", body["tree"] ?? .null), ("detached", body["detached"] ?? .array([]))])), cause)
+                    pending = (
+                        Recording.requestLine(
+                            seq: seq, method: "tree.load",
+                            params: .object([
+                                ("tree", body["tree"] ?? .null), ("detached", body["detached"] ?? .array([]))
+                            ])), cause
+                    )
                 }
             case .recovered, .system:
                 continue
@@ -143,12 +170,17 @@ struct ReplayCommand: EngineCommand {
 
     @Flag(help: "Compare each new trace with the recorded one; exit 1 on a difference.") var check = false
 
-    @Option(help: "Name of the session to replay into (default: a fresh replay-… name; deleted afterwards).") var into: String?
+    @Option(help: "Name of the session to replay into (default: a fresh replay-… name; deleted afterwards).") var into:
+        String?
 
     func run(_ client: Client) throws {
         let data: Data
-        if file == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else {
-            guard let d = FileManager.default.contents(atPath: file) else { throw CLIError("\(file): cannot read the file") }
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let d = FileManager.default.contents(atPath: file) else {
+                throw CLIError("\(file): cannot read the file")
+            }
             data = d
         }
         var lines: [(number: Int, value: JSON)] = []
@@ -171,8 +203,11 @@ struct ReplayCommand: EngineCommand {
         for (number, line) in lines {
             switch line["type"]?.stringValue {
             case "snapshot":
-                if !(line["liveTouches"]?.arrayValue ?? []).isEmpty || !(line["livePresses"]?.arrayValue ?? []).isEmpty {
-                    Output.error("warning: \(file):\(number): the snapshot has touches or presses in progress; they are not replayed")
+                if !(line["liveTouches"]?.arrayValue ?? []).isEmpty || !(line["livePresses"]?.arrayValue ?? []).isEmpty
+                {
+                    Output.error(
+                        "warning: \(file):\(number): the snapshot has touches or presses in progress; they are not replayed"
+                    )
                 }
                 var params: [(key: String, value: JSON)] = [("session", .string(name)), ("tree", line["tree"] ?? .null)]
                 if let d = line["detached"], !(d.arrayValue ?? []).isEmpty { params.append(("detached", d)) }
@@ -184,20 +219,26 @@ struct ReplayCommand: EngineCommand {
                     _ = try conn.call(TreeLoadRequest.method, .object(params))
                 }
                 if let clock = line["clock"]?.doubleValue, clock > 0 {
-                    _ = try conn.call(ClockAdvanceRequest.method, .object([("session", .string(name)), ("to", JSON(clock))]))
+                    _ = try conn.call(
+                        ClockAdvanceRequest.method, .object([("session", .string(name)), ("to", JSON(clock))]))
                 }
                 for (_, responder) in line["firstResponders"]?.objectMembers ?? [] {
                     if let id = responder.stringValue {
-                        _ = try conn.call(BecomeRequest.method, .object([("session", .string(name)), ("id", .string(id))]))
+                        _ = try conn.call(
+                            BecomeRequest.method, .object([("session", .string(name)), ("id", .string(id))]))
                     }
                 }
             case "request":
                 requests += 1
-                guard let method = line["method"]?.stringValue else { throw CLIError("\(file):\(number): a request line needs a method") }
+                guard let method = line["method"]?.stringValue else {
+                    throw CLIError("\(file):\(number): a request line needs a method")
+                }
                 let params = (line["params"] ?? [:]).setting("session", .string(name))
                 let label = "request \(requests) (line \(number), \(method) \(Self.short(line["params"] ?? [:])))"
                 let trace: JSON
-                switch Result(catching: { () throws(ClientError) -> JSON in try Self.send(conn, method, params, session: name) }) {
+                switch Result(catching: { () throws(ClientError) -> JSON in
+                    try Self.send(conn, method, params, session: name)
+                }) {
                 case .success(let t): trace = t
                 case .failure(let error):
                     let text: String
@@ -208,11 +249,14 @@ struct ReplayCommand: EngineCommand {
                 let recorded = line["trace"] ?? .null
                 // Fresh tap touches are named tap-<n> by a per-session counter the snapshot does not carry:
                 // they are compared by order of first appearance.
-                if recordedTaps.canon(recorded) == replayedTaps.canon(trace) { matched += 1 } else if check {
+                if recordedTaps.canon(recorded) == replayedTaps.canon(trace) {
+                    matched += 1
+                } else if check {
                     differences.append(Self.diff(label, recorded: recorded, replayed: trace))
                 }
             default:
-                throw CLIError("\(file):\(number): unknown line type \(line["type"].map { PrettyJSON.render($0) } ?? "(none)")")
+                throw CLIError(
+                    "\(file):\(number): unknown line type \(line["type"].map { PrettyJSON.render($0) } ?? "(none)")")
             }
             if check && !differences.isEmpty { break }
         }
@@ -222,7 +266,9 @@ struct ReplayCommand: EngineCommand {
                 return
             }
             for d in differences { Output.line(d) }
-            Output.line("replay differs from the recording (\(matched) of \(requests) request\(requests == 1 ? "" : "s") matched before it)")
+            Output.line(
+                "replay differs from the recording (\(matched) of \(requests) request\(requests == 1 ? "" : "s") matched before it)"
+            )
             throw ExitCode.failure
         }
         for d in differences { Output.error(d) }
@@ -231,15 +277,20 @@ struct ReplayCommand: EngineCommand {
 
     /// Sends one recorded request; returns the trace it produced (tree.apply and tree.load publish their
     /// consequences' trace rather than return it: it is read back with trace.replay).
-    static func send(_ conn: ResponderConnection, _ method: String, _ params: JSON, session: String) throws(ClientError) -> JSON {
+    static func send(_ conn: ResponderConnection, _ method: String, _ params: JSON, session: String) throws(ClientError)
+        -> JSON
+    {
         let reply = try conn.call(method, params)
         if let t = reply["trace"] { return t }
         var trace: JSON = .null
         if let range = reply["seqRange"]?.arrayValue, let a = range.first?.intValue, let b = range.last?.intValue {
-            let events = try conn.call(TraceReplayRequest.method, .object([("session", .string(session)), ("after", JSON(a - 1))]))
+            let events = try conn.call(
+                TraceReplayRequest.method, .object([("session", .string(session)), ("after", JSON(a - 1))]))
             for entry in events["events"]?.arrayValue ?? [] {
                 let e = entry["event"] ?? .null
-                if e["stream"]?.stringValue == "trace", let s = e["seq"]?.intValue, s <= b { trace = e["trace"] ?? .null }
+                if e["stream"]?.stringValue == "trace", let s = e["seq"]?.intValue, s <= b {
+                    trace = e["trace"] ?? .null
+                }
             }
         }
         return trace
@@ -252,7 +303,9 @@ struct ReplayCommand: EngineCommand {
 
     /// Which step (or the outcome) differs first, both sides shown.
     static func diff(_ label: String, recorded: JSON, replayed: JSON) -> String {
-        func render(_ j: JSON?) -> String { j.map { String(decoding: JSONCodec.encode($0), as: UTF8.self) } ?? "(none)" }
+        func render(_ j: JSON?) -> String {
+            j.map { String(decoding: JSONCodec.encode($0), as: UTF8.self) } ?? "(none)"
+        }
         var lines = ["\(label): the trace differs"]
         let a = recorded["steps"]?.arrayValue ?? [], b = replayed["steps"]?.arrayValue ?? []
         if recorded["kind"] != replayed["kind"] {

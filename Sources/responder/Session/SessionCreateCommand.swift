@@ -1,7 +1,7 @@
 import ArgumentParser
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 struct SessionCreateCommand: SessionlessCommand {
     static let configuration = CommandConfiguration(
@@ -15,10 +15,15 @@ struct SessionCreateCommand: SessionlessCommand {
     @Argument(help: "Name of the new session ([A-Za-z0-9_-], at most 64).")
     var name: String
 
-    @Argument(help: ArgumentHelp("World file to start from: {\"tree\": …, \"detached\"?: …} or a bare application node; - reads stdin. The same as --tree. Default: an application with no children.", valueName: "file"))
+    @Argument(
+        help: ArgumentHelp(
+            "World file to start from: {\"tree\": …, \"detached\"?: …} or a bare application node; - reads stdin. The same as --tree. Default: an application with no children.",
+            valueName: "file"))
     var file: String?
 
-    @Option(help: ArgumentHelp("Dispatch profile as inline JSON, or @file to read it from a file.", valueName: "json|@file"))
+    @Option(
+        help: ArgumentHelp("Dispatch profile as inline JSON, or @file to read it from a file.", valueName: "json|@file")
+    )
     var profile: String?
 
     @Option(help: ArgumentHelp("World file to start from, as the FILE argument gives it.", valueName: "file"))
@@ -26,7 +31,9 @@ struct SessionCreateCommand: SessionlessCommand {
 
     func validate() throws {
         try refuseSession()
-        if file != nil, tree != nil { throw ValidationError("give the world file once: as FILE or with --tree, not both") }
+        if file != nil, tree != nil {
+            throw ValidationError("give the world file once: as FILE or with --tree, not both")
+        }
     }
 
     func run(_ client: Client) throws {
@@ -43,7 +50,9 @@ struct SessionCreateCommand: SessionlessCommand {
         params = []
         defer { JSON.release(&body) }
         try client.send(SessionCreateRequest.self, params: body) { reply in
-            Output.line("created session \(name) at revision \(reply.revision), seq \(reply.seq), profile \(reply.profile.name)")
+            Output.line(
+                "created session \(name) at revision \(reply.revision), seq \(reply.seq), profile \(reply.profile.name)"
+            )
         }
     }
 }

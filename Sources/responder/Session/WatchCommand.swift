@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 struct WatchCommand: EngineCommand {
     static let configuration = CommandConfiguration(
@@ -23,11 +23,14 @@ struct WatchCommand: EngineCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    @Option(name: .customLong("stream"), parsing: .upToNextOption,
-            help: ArgumentHelp("Streams to print (repeatable or space-separated). Default: all.", valueName: "stream"))
+    @Option(
+        name: .customLong("stream"), parsing: .upToNextOption,
+        help: ArgumentHelp("Streams to print (repeatable or space-separated). Default: all.", valueName: "stream"))
     var streams: [EventStream] = []
 
-    @Option(help: ArgumentHelp("Replay the events after this seq first, instead of starting from a snapshot.", valueName: "seq"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay the events after this seq first, instead of starting from a snapshot.", valueName: "seq"))
     var since: Int?
 
     func validate() throws {
@@ -44,8 +47,9 @@ struct WatchCommand: EngineCommand {
     func run(_ client: Client) throws {
         // The follower receives every stream and hands out only these: seq runs across all streams, so
         // skipping the others is no gap to recover.
-        let follower = try SessionFollower(connection: client.connection, session: session.session,
-                                           streams: streams.isEmpty ? nil : streams, since: since)
+        let follower = try SessionFollower(
+            connection: client.connection, session: session.session,
+            streams: streams.isEmpty ? nil : streams, since: since)
         if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
         var quietSince = Date()
         var nextHello = Date().addingTimeInterval(Self.helloInterval)
@@ -76,19 +80,32 @@ struct WatchCommand: EngineCommand {
     private func show(_ item: SessionFollower.Item) -> Bool {
         switch item {
         case .snapshot(let s):
-            if global.json { emit(JSONCodec.encodeString(["snapshot": WireEncoder.encode(s)])) } else {
+            if global.json {
+                emit(JSONCodec.encodeString(["snapshot": WireEncoder.encode(s)]))
+            } else {
                 let nodes = InputFile.countNodes(s.tree)
-                emit("following \(session.session) from seq \(s.seq) (revision \(s.revision), \(nodes) node\(nodes == 1 ? "" : "s"))")
+                emit(
+                    "following \(session.session) from seq \(s.seq) (revision \(s.revision), \(nodes) node\(nodes == 1 ? "" : "s"))"
+                )
             }
         case .event(let e):
             emit(global.json ? JSONCodec.encodeString(e.body) : EventFormatter.line(e.body))
         case .recovered(let after, let through, let count):
-            emit(global.json ? JSONCodec.encodeString(["recovered": ["after": JSON(after), "through": JSON(through), "count": JSON(count)]])
-                 : "recovered \(count) event\(count == 1 ? "" : "s") (\(after + 1)…\(through))")
+            emit(
+                global.json
+                    ? JSONCodec.encodeString([
+                        "recovered": ["after": JSON(after), "through": JSON(through), "count": JSON(count)]
+                    ])
+                    : "recovered \(count) event\(count == 1 ? "" : "s") (\(after + 1)…\(through))")
         case .system(let e):
             guard e.topic == "$sys/sessions", e.body["session"]?.stringValue == session.session,
-                  e.body["action"]?.stringValue == "deleted" else { return true }
-            if global.json { emit(JSONCodec.encodeString(e.body)) } else { emit("session \(session.session) was deleted") }
+                e.body["action"]?.stringValue == "deleted"
+            else { return true }
+            if global.json {
+                emit(JSONCodec.encodeString(e.body))
+            } else {
+                emit("session \(session.session) was deleted")
+            }
             return false
         }
         return true

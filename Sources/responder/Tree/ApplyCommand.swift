@@ -1,13 +1,14 @@
 import ArgumentParser
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 struct ApplyCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "apply",
         abstract: "Apply a batch of tree ops atomically (tree.apply).",
-        discussion: "FILE holds {\"ops\": […], \"ifRevision\"?: N} or a bare array of ops; - reads stdin. Either every op applies or none does."
+        discussion:
+            "FILE holds {\"ops\": […], \"ifRevision\"?: N} or a bare array of ops; - reads stdin. Either every op applies or none does."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -17,7 +18,10 @@ struct ApplyCommand: EngineCommand {
     @Argument(help: "Ops file, or - for stdin.")
     var file: String
 
-    @Option(help: ArgumentHelp("Only apply if the session is still at this revision (overrides the file's ifRevision).", valueName: "revision"))
+    @Option(
+        help: ArgumentHelp(
+            "Only apply if the session is still at this revision (overrides the file's ifRevision).",
+            valueName: "revision"))
     var ifRevision: Int?
 
     func run(_ client: Client) throws {
@@ -43,7 +47,9 @@ struct ApplyCommand: EngineCommand {
         }
         try client.send(TreeApplyRequest.self, params: params) { reply in
             let count = ops.arrayValue?.count ?? 0
-            Output.line("applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
+            Output.line(
+                "applied \(count) op\(count == 1 ? "" : "s") to \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))"
+            )
             client.noteDryRun(dryRun)
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
+import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
-import ResponderJSON
 
 struct LoadCommand: EngineCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,9 @@ struct LoadCommand: EngineCommand {
     @Argument(help: "World file, or - for stdin.")
     var file: String
 
-    @Option(help: ArgumentHelp("Only load if the session is still at this revision (else REVISION_CONFLICT).", valueName: "revision"))
+    @Option(
+        help: ArgumentHelp(
+            "Only load if the session is still at this revision (else REVISION_CONFLICT).", valueName: "revision"))
     var ifRevision: Int?
 
     func run(_ client: Client) throws {
@@ -32,8 +34,12 @@ struct LoadCommand: EngineCommand {
             InputFile.release(&world)
         }
         try client.send(TreeLoadRequest.self, params: params) { reply in
-            let count = InputFile.countNodes(world.tree) + (world.detached?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
-            Output.line("loaded \(count) node\(count == 1 ? "" : "s") into \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
+            let count =
+                InputFile.countNodes(world.tree)
+                + (world.detached?.arrayValue ?? []).reduce(0) { $0 + InputFile.countNodes($1) }
+            Output.line(
+                "loaded \(count) node\(count == 1 ? "" : "s") into \(session.session): revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))"
+            )
         }
     }
 }

@@ -32,8 +32,10 @@ struct TreeCommand: EngineCommand {
         }
         // The whole world: the snapshot also names the first responders.
         let snapshot = try client.send(SessionSnapshotRequest(session: session.session))
-        let drawer = TreeDrawer(firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)), maxGuideDepth: maxIndent,
-                                recognizerStates: Dictionary(snapshot.recognizers.map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a }))
+        let drawer = TreeDrawer(
+            firstResponders: Set(snapshot.firstResponders.entries.compactMap(\.responder)), maxGuideDepth: maxIndent,
+            recognizerStates: Dictionary(
+                snapshot.recognizers.map { ($0.recognizer, $0) }, uniquingKeysWith: { a, _ in a }))
         drawer.draw(snapshot.tree) { Output.line($0) }
         let detached = snapshot.detached.arrayValue ?? []
         if !detached.isEmpty {

@@ -11,7 +11,8 @@ import Synchronization
 struct WebCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
-        abstract: "A live inspector in the browser: the world drawn, its tree, every event of the session as it happens.",
+        abstract:
+            "A live inspector in the browser: the world drawn, its tree, every event of the session as it happens.",
         discussion: """
             Serves a page on http://127.0.0.1:PORT/ (static files inside this binary; nothing is fetched from the \
             internet) that follows the session as `watch` does, without gaps, from every client attached to it. Click \
@@ -47,17 +48,23 @@ struct WebCommand: ParsableCommand {
             throw ExitCode.failure
         }
         if !host.hasPrefix("127.") && host != "localhost" && host != "::1" {
-            Output.error("warning: serving on \(host): anyone who can reach it can see this session and tap in it (the engine's own access rules still apply to this process)")
+            Output.error(
+                "warning: serving on \(host): anyone who can reach it can see this session and tap in it (the engine's own access rules still apply to this process)"
+            )
         }
         let timeout = global.timeout ?? Double(GlobalOptions.baseTimeout * 3)
         let inspector = Inspector(session: session.session, capacity: history)
         let global = self.global
-        let connector = EngineThread.Connector(timeoutSeconds: timeout, clientName: "responder web", kind: "cli-web") { address }
+        let connector = EngineThread.Connector(timeoutSeconds: timeout, clientName: "responder web", kind: "cli-web") {
+            address
+        }
         let requests: EngineThread
         do {
             requests = try EngineThread(name: "engine-requests", connector: connector)
-            _ = try EngineFeed.start(connector: connector.finding { () throws(ClientError) in try global.address() }, session: session.session,
-                                     inspector: inspector)
+            _ = try EngineFeed.start(
+                connector: connector.finding { () throws(ClientError) in try global.address() },
+                session: session.session,
+                inspector: inspector)
         } catch {
             global.report(error)
             throw ExitCode.failure
@@ -89,7 +96,9 @@ struct WebCommand: ParsableCommand {
                 case .ip4(_, let p)?, .ip6(_, let p)?: port = Int(p)
                 default: break
                 }
-                Output.line("responder web: http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)/?token=\(token) (session \(session); Ctrl-C stops)")
+                Output.line(
+                    "responder web: http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)/?token=\(token) (session \(session); Ctrl-C stops)"
+                )
                 Output.flush()
                 try await run.value
             } catch {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import ResponderClient
-import ResponderProtocol
 import ResponderJSON
+import ResponderProtocol
 
 /// A sample subscriber in Swift, built on the same client library as the `responder` CLI. It shows the
 /// snapshot+delta join: subscribe and wait for the welcome, take session.snapshot, then apply events with a
@@ -65,7 +65,9 @@ struct SampleSubscriber: ParsableCommand {
                         }
                     }
                     let cause = e.body["cause"]?["client"]?.stringValue ?? "?"
-                    say("#\(e.seq ?? 0) \(e.stream ?? "?") by \(cause) revision \(e.body["revision"]?.intValue ?? 0) nodes \(nodes)")
+                    say(
+                        "#\(e.seq ?? 0) \(e.stream ?? "?") by \(cause) revision \(e.body["revision"]?.intValue ?? 0) nodes \(nodes)"
+                    )
                 }
             }
         } catch {
