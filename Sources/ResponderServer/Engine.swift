@@ -48,6 +48,14 @@ public final class Engine: Sendable {
                 throw EngineError.initialWorld(source: config.initialWorldSource, error)
             }
         }
+        // An explicit ipc path is not covered by the lock: one a live process listens on is refused, not taken.
+        do {
+            try LiveSocketProbe.refuseIfTaken(config.rpcEndpoint, flag: "--rpc")
+            try LiveSocketProbe.refuseIfTaken(config.eventsEndpoint, flag: "--events")
+        } catch {
+            durable?.store.close()
+            throw error
+        }
         // We hold the lock, so whatever is there was left by a dead engine: take it over.
         DiscoveryFile.remove(discoveryPath)
         DiscoveryFile.removeSocketFile(of: config.rpcEndpoint)

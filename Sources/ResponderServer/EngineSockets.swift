@@ -47,8 +47,8 @@ final class EngineSockets {
                 context: context, sockets: [("rpc", rpc), ("events", events)],
                 maxClients: config.bounds.maxClients, logger: logger)
             gate = madeGate!
-            try rpc.bind(config.rpcEndpoint)
-            try events.bind(config.eventsEndpoint)
+            try rpc.bind(TransportPolicy.bindable(config.rpcEndpoint))
+            try events.bind(TransportPolicy.bindable(config.eventsEndpoint))
             // tcp://…:* binds report the real port.
             rpcEndpoint = try rpc.lastEndpoint
             eventsEndpoint = try events.lastEndpoint

@@ -19,7 +19,13 @@ enum FileLimit {
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { rl = raised }
         }
         let limit = rl.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(rl.rlim_cur)
-        let fits = max(1, (limit - margin) / 2)
-        return (min(maxClients, fits), limit)
+        return (min(maxClients, fitting(limit)), limit)
+    }
+
+    /// Clients per socket that `limit` descriptors hold. Under a low hard limit (1024 is common) the full margin
+    /// would leave nothing for clients: the margin shrinks to a quarter of the limit, never under 64.
+    static func fitting(_ limit: Int) -> Int {
+        let reserve = limit == Int.max ? margin : max(64, min(margin, limit / 4))
+        return max(1, (limit - reserve) / 2)
     }
 }

@@ -13,7 +13,7 @@ struct Responderd: ParsableCommand {
         abstract: "The Responder Engine: a live UIKit-style responder world per session, reached over ZeroMQ.",
         discussion: """
             Binds an rpc ROUTER socket (JSON-RPC 2.0) and an events XPUB socket, writes a discovery file \
-            <dir>/<name>.json so that clients find it, and runs until SIGINT or SIGTERM. See Protocol/README.md.
+            <dir>/<name>.json so that clients find it, and runs until SIGINT or SIGTERM (also SIGALRM; SIGHUP is ignored). See Protocol/README.md.
             """,
         version: EngineConfig.version
     )
@@ -200,18 +200,9 @@ struct Responderd: ParsableCommand {
             maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions,
             handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()), maxClientStringBytes: maxClientStringBytes)
         let engine = Engine(config: config, logger: logger)
-        // SIGINT and SIGTERM are blocked here, before any thread exists to inherit an unblocked mask, and a thread
-        // of ours takes them with sigwait: a signal right after start-up is never lost. (A DispatchSource registers
-        // asynchronously; with the signal ignored meanwhile, one that came first was discarded and the engine ran on.)
-        var stopSignals = Self.stopSignals
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        let signalThread = Thread {
-            var set = Self.stopSignals
-            var received: Int32 = 0
-            while sigwait(&set, &received) == 0 { engine.stop() }
-        }
-        signalThread.name = "responderd-signals"
-        signalThread.start()
+        Signals.prepare()
+        Signals.handle(for: engine, logger: logger)
+        Signals.removeOnCrash(engine.discoveryPath)
         // The warning comes before the discovery file: whoever finds the engine can already read it.
         do {
             try engine.start { rpc, events in if insecureTcp { InsecureWarning.print(rpc: rpc, events: events) } }
@@ -237,14 +228,5 @@ struct Responderd: ParsableCommand {
     func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("responderd: \(message)\n".utf8))
         Foundation.exit(1)
-    }
-
-    /// SIGINT and SIGTERM: both stop the engine cleanly.
-    static var stopSignals: sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        return set
     }
 }

@@ -232,8 +232,14 @@ def test_the_open_file_limit_is_raised_to_what_the_cap_needs(engines):
 
 def test_a_hard_limit_too_low_for_the_cap_lowers_the_cap_and_says_so(engines):
     e = start(engines, "--max-clients", "1024", files=1500, soft_files=256)
-    assert e.client().call("engine.info")["limits"]["maxClients"] == (1500 - 1024) // 2
+    # The margin shrinks to a quarter of a low limit (FileLimit.fitting), so the cap stays useful.
+    assert e.client().call("engine.info")["limits"]["maxClients"] == (1500 - 1500 // 4) // 2
     assert "raise it with ulimit -n" in e.stderr_text()
+
+
+def test_a_common_hard_limit_of_1024_still_holds_hundreds_of_clients(engines):
+    e = start(engines, files=1024, soft_files=1024)
+    assert e.client().call("engine.info")["limits"]["maxClients"] == (1024 - 256) // 2
 
 
 def test_an_oversized_frame_is_dropped_before_it_is_buffered(engines):

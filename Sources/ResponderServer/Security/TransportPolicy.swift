@@ -38,6 +38,13 @@ enum TransportPolicy: Equatable {
         self = .curve
     }
 
+    /// `endpoint` as libzmq binds it: a tcp bind takes an address or an interface name, and `localhost` is
+    /// neither (it fails with ENODEV), so `tcp://localhost:P` binds IPv4 loopback, `tcp://127.0.0.1:P`.
+    static func bindable(_ endpoint: String) -> String {
+        guard endpoint.hasPrefix("tcp://"), host(of: endpoint) == "localhost" else { return endpoint }
+        return "tcp://127.0.0.1" + endpoint.dropFirst("tcp://localhost".count)
+    }
+
     /// "127.0.0.1" of tcp://127.0.0.1:5555, "::1" of tcp://[::1]:5555.
     static func host(of endpoint: String) -> String? {
         let rest = endpoint.dropFirst("tcp://".count)

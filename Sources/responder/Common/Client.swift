@@ -86,7 +86,7 @@ extension GlobalOptions {
         do {
             try body(try Client(self, routingID: routingID, lifetime: lifetime))
         } catch let error as ClientError {
-            report(error)
+            report(error, clientID: clientID ?? routingID)
             throw ExitCode.failure
         } catch let error as RPCError {
             // A value read here by the engine's own rules (a phase, a subtype): the error the engine would give.
@@ -98,9 +98,10 @@ extension GlobalOptions {
         }
     }
 
-    func report(_ error: ClientError) {
+    /// `clientID`: the routing id the connection was made with, if it chose one.
+    func report(_ error: ClientError, clientID: String? = nil) {
         guard case .rpc(let e) = error else {
-            let message = describe(error)
+            let message = describe(error, clientID: clientID)
             if json { Output.printJSON(["error": ["message": .string(message)]]) }
             Output.error("error: \(message)")
             return
@@ -113,7 +114,9 @@ extension GlobalOptions {
 extension GlobalOptions {
     /// A failure in words. A timeout tells a busy engine from a gone one: the discovery file is read again,
     /// and an engine whose process still runs is busy (a large request takes it a while), else it is gone.
-    func describe(_ error: ClientError) -> String {
+    /// A connection that chose its client id gets no answer at all while another connection holds that id (the
+    /// engine's socket ignores the second one): said so, beside a busy engine, when the engine still runs.
+    func describe(_ error: ClientError, clientID: String? = nil) -> String {
         guard case .timeout(let method, let seconds, let pid) = error else { return error.description }
         let within = ClientError.seconds(seconds)
         guard let pid else {
@@ -127,6 +130,10 @@ extension GlobalOptions {
         if let other = now.pid, other != pid {
             return
                 "no reply to \(method) within \(within) s: the engine (pid \(pid)) is gone; another one (pid \(other)) runs now under the same name"
+        }
+        if let clientID {
+            return
+                "no reply to \(method): the engine (pid \(pid)) runs but has not answered within \(within) s; another connection may hold client id \"\(clientID)\" (a second connection with the same id is ignored: --client-id <other> picks another), or the engine is busy with a large request (--timeout waits longer)"
         }
         return
             "no reply to \(method): the engine (pid \(pid)) has not answered within \(within) s; it may be busy with a large request; --timeout waits longer"
