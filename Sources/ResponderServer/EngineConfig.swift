@@ -86,6 +86,9 @@ public enum EngineError: Error, CustomStringConvertible {
     case socket(String)
     /// The durable state cannot be used (what and where); `--recover` keeps what is valid.
     case state(String)
+    /// The state directory cannot be used at all (not ours, or held by another engine): `--recover` does not
+    /// apply, and nothing in it has been touched.
+    case stateDirectory(String)
     /// The initial world (from `source`, a file name) cannot be loaded; field paths are from the file's top.
     case initialWorld(source: String?, RPCError)
 
@@ -94,7 +97,7 @@ public enum EngineError: Error, CustomStringConvertible {
         case .alreadyRunning(let name, let pid):
             return "an engine named \"\(name)\" is already running" + (pid.map { " (pid \($0))" } ?? "")
                 + "; stop it or choose another --name"
-        case .io(let m), .socket(let m), .state(let m): return m
+        case .io(let m), .socket(let m), .state(let m), .stateDirectory(let m): return m
         case .initialWorld(let source, let error):
             var text =
                 "cannot load the initial world" + (source.map { " from \($0)" } ?? "")

@@ -332,3 +332,30 @@ def test_a_format_1_state_opens_as_format_2_keeping_every_session(engines, tmp_p
     assert db.execute("SELECT value FROM engine WHERE key = 'format'").fetchone()[0] == 2
     assert db.execute("SELECT seq FROM progress WHERE name = 's'").fetchone()[0] == tapped["seq"]
     db.close()
+
+
+def _listing(directory: Path) -> dict:
+    """Every file in `directory` with its inode, size and modification time."""
+    return {p.name: (p.stat().st_ino, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(directory.iterdir())}
+
+
+def test_recover_on_a_running_engines_state_directory_changes_no_file(engines, tmp_path):
+    """The same --name from another runtime directory (another XDG_RUNTIME_DIR) is not stopped by the name's
+    lock: the state directory's own lock must refuse it before --recover touches anything."""
+    state = tmp_path / "state"
+    running = durable(engines, state)
+    c = running.client()
+    root = c.call("tree.get")["tree"]["id"]
+    c.call("tree.apply", ops=[{"op": "insert", "parent": root, "node": {"id": "kept", "kind": "window", "frame": [0, 0, 100, 100]}}])
+    before = _listing(state)
+    intruder = durable(engines, state, name=running.name, args=["--recover"], start=False)
+    intruder.start(wait=False)
+    assert intruder.wait() == 1
+    assert "in use by another engine" in intruder.stderr_text()
+    assert "moved to" not in intruder.stderr_text()
+    after = _listing(state)
+    assert {k: v[0] for k, v in after.items()} == {k: v[0] for k, v in before.items()}, "a file was moved or replaced"
+    # The running engine's acknowledged writes still land in the files a restart reads.
+    c.call("tree.apply", ops=[{"op": "update", "id": "kept", "set": {"alpha": 0.5}}])
+    again = restart(engines, running)
+    assert find(again.client().call("tree.get")["tree"], "kept")["alpha"] == 0.5

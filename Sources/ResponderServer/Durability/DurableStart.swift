@@ -11,6 +11,8 @@ extension StateStore {
         let store: StateStore
         var dropped: [String] = []
         do { store = try StateStore(directory: directory, durability: config.durability) } catch {
+            // Only a database that cannot be read is set aside: a directory that is not ours or that another
+            // engine holds is refused (`.stateDirectory`) before any file in it is touched.
             guard config.recover, case .state = error,
                 FileManager.default.fileExists(atPath: "\(directory)/\(fileName)")
             else { throw error }

@@ -39,27 +39,29 @@ public enum StateDirectory {
             try FileManager.default.createDirectory(
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .state("cannot create the state directory \(path): \(error.localizedDescription)")
+            throw .stateDirectory("cannot create the state directory \(path): \(error.localizedDescription)")
         }
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            throw .state("cannot read the state directory \(path): \(String(cString: strerror(errno)))")
+            throw .stateDirectory("cannot read the state directory \(path): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw .state("the state directory \(path) is not a directory (a symlink or a file): refusing to use it")
+            throw .stateDirectory(
+                "the state directory \(path) is not a directory (a symlink or a file): refusing to use it")
         }
         guard info.st_uid == geteuid() else {
-            throw .state(
+            throw .stateDirectory(
                 "the state directory \(path) belongs to uid \(info.st_uid), not to this user (uid \(geteuid())): refusing to use it"
             )
         }
         guard info.st_mode & 0o022 == 0 else {
-            throw .state(
+            throw .stateDirectory(
                 "the state directory \(path) is writable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))): someone else may have put files in it; refusing to use it (if everything in it is yours, chmod 700 it)"
             )
         }
         if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
-            throw .state("cannot set mode 0700 on the state directory \(path): \(String(cString: strerror(errno)))")
+            throw .stateDirectory(
+                "cannot set mode 0700 on the state directory \(path): \(String(cString: strerror(errno)))")
         }
     }
 }

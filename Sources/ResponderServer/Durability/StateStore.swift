@@ -36,10 +36,10 @@ final class StateStore {
         path = "\(directory)/\(Self.fileName)"
         do { lock = try InstanceLock(directory: directory, name: "state") } catch EngineError.alreadyRunning(_, let pid)
         {
-            throw .state(
+            throw .stateDirectory(
                 "the state directory \(directory) is in use by another engine" + (pid.map { " (pid \($0))" } ?? ""))
         } catch {
-            throw .state("\(error)")
+            throw .stateDirectory("\(error)")
         }
         // Created 0600 here, never through a symlink; SQLite gives its -wal and -shm files the same mode.
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
