@@ -107,8 +107,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
-        .testTarget(name: "ResponderJSONTests", dependencies: ["ResponderJSON"]),
-        .testTarget(name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON"]),
+        // What tests of every layer share and that depends on nothing (a thread with a small stack).
+        .target(name: "ResponderTestBasics", path: "Tests/Basics"),
+        .testTarget(name: "ResponderJSONTests", dependencies: ["ResponderJSON", "ResponderTestBasics"]),
+        .testTarget(
+            name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON", "ResponderTestBasics"]),
         .testTarget(name: "ResponderLocalTests", dependencies: ["ResponderLocal", "ResponderJSON"]),
         .testTarget(
             name: "ResponderPictureTests", dependencies: ["ResponderPicture", "ResponderProtocol", "ResponderJSON"]),
@@ -152,7 +155,8 @@ let package = Package(
         .testTarget(
             name: "ResponderCLITests",
             dependencies: [
-                "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON"
+                "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON",
+                "ResponderTestSupport"
             ])
     ]
 )

@@ -3,6 +3,7 @@ import ResponderClient
 import ResponderCore
 import ResponderJSON
 import ResponderProtocol
+import ResponderTestSupport
 import Testing
 
 @testable import ResponderServer
@@ -1145,12 +1146,12 @@ final class RunningCLI: @unchecked Sendable {
 /// An in-process engine (TestEngine: own name, own short /tmp directory) with the Fixtures world, and
 /// helpers to run the binary against it.
 final class CLIEngine {
-    let engine: TestEngine
+    let engine: LiveEngine
     var name: String { engine.name }
     var directory: String { engine.directory }
 
     init(world: JSON = Fixtures.world) throws {
-        engine = try TestEngine(name: "cli-" + String(UInt32.random(in: 0 ... .max), radix: 36), world: world)
+        engine = try LiveEngine(world: world, tickMilliseconds: 1000)
     }
 
     var target: [String] { ["--dir", directory, "--name", name, "--timeout", "\(Int(patienceSeconds))"] }

@@ -1,3 +1,4 @@
+import ResponderTestBasics
 import Testing
 
 @testable import ResponderJSON

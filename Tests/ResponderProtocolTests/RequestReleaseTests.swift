@@ -1,4 +1,5 @@
 import ResponderJSON
+import ResponderTestBasics
 import Testing
 
 @testable import ResponderProtocol

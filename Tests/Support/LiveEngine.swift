@@ -12,10 +12,11 @@ package final class LiveEngine: Sendable {
     package let directory: String
     package let name = "t"
 
-    package init(world: JSON? = LiveEngine.world) throws {
+    package init(world: JSON? = LiveEngine.world, tickMilliseconds: Int = 200) throws {
         directory = "/tmp/re-" + String(UInt32.random(in: 0 ... .max), radix: 36)
         engine = Engine(
-            config: EngineConfig(name: name, directory: directory, tickMilliseconds: 200, initialWorld: world))
+            config: EngineConfig(
+                name: name, directory: directory, tickMilliseconds: tickMilliseconds, initialWorld: world))
         try engine.start()
     }
 

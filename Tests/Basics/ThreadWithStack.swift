@@ -2,11 +2,11 @@ import Foundation
 
 /// Runs a closure on a thread with a small stack and waits for it: a deep value freed (or walked) recursively
 /// there overflows the stack and crashes the test run, so a test passing there proves the work is iterative.
-enum ThreadWithStack {
+package enum ThreadWithStack {
     /// 512 KiB: room for about 3,000 levels of a recursive free, against documents a million levels deep.
-    static let small = 512 << 10
+    package static let small = 512 << 10
 
-    static func run(stackSize: Int = small, _ body: @escaping @Sendable () -> Void) {
+    package static func run(stackSize: Int = small, _ body: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             body()
