@@ -157,7 +157,8 @@ def multipart(scale: float) -> None:
     e = Engine()
     before = e.rss()
     e.reset_peak()
-    count = int(1536 * scale)
+    # Past about 1,200 frames the connection breaks under the sender here: 1,000 shows the growth.
+    count = int(1000 * scale)
     attack(e, "multipart", count, MIB, hold=5)
     report(f"unfinished multipart {count} × 1 MiB", "NONE (libzmq 4.3 counts messages)", before, e.peak(), settle(e))
     e.stop()
