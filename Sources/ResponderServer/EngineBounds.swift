@@ -47,10 +47,12 @@ public struct EngineBounds: Sendable, Equatable {
         limits.maxMessageBytes > Int.max / 2 ? Int.max : 2 * limits.maxMessageBytes
     }
 
-    /// Subscription messages are a topic prefix with a flag byte (or a ZMTP 3.1 command name): a frame larger than
-    /// that is dropped by libzmq from its size header, and its connection closed.
     /// Subscription messages libzmq holds for the engine per connection (the events socket's ZMQ_RCVHWM).
     static let subscriptionPipe = 16
 
-    var maxSubscriptionFrameBytes: Int64 { Int64(subscriptions.topicBytes) + 16 }
+    /// The largest frame on the events socket: libzmq drops a larger one from its size header and closes its
+    /// connection. Subscription messages are a topic with a flag byte (or a ZMTP 3.1 command name), but the CURVE
+    /// handshake's INITIATE (257 bytes and the peer's properties) is a frame too; a topic over `topicBytes` that
+    /// fits is the engine's to refuse.
+    var maxSubscriptionFrameBytes: Int64 { Int64(max(4096, subscriptions.topicBytes + 64)) }
 }
