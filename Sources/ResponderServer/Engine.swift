@@ -92,7 +92,10 @@ public final class Engine: Sendable {
             DiscoveryFile.removeSocketFile(of: sockets.eventsEndpoint)
         }
         let now = Date()
-        let xpub = XPubSink(socket: sockets.events, logger: logger)
+        let events = sockets.eventsEndpoint
+        let xpub = XPubSink(socket: sockets.events, bounds: capped.bounds.subscriptions, logger: logger) {
+            PeerCut.shutdown(endpoint: events, peerAddress: $0)
+        }
         // With a store, a group's events wait for its commit.
         let held = durable.map { _ in HeldEventSink(xpub) }
         let sink: EventSink = held ?? xpub
@@ -219,6 +222,12 @@ public final class Engine: Sendable {
                         "dropped \(dropped) replies to clients that do not read them (--reply-hwm \(config.bounds.replyHighWaterMark))"
                     )
                 }
+                let refused = server.takeRefusedQueued()
+                if refused > 0 {
+                    logger.warning(
+                        "refused \(refused) requests queued behind a request being read (--max-queued-bytes \(config.bounds.queuedBytesPerClient), --max-queued-bytes-total \(config.bounds.queuedBytesTotal))"
+                    )
+                }
                 state.sink.drainSubscriptions()
                 state.forgetIdleClients(now: Date())
                 state.publishTick()
@@ -234,41 +243,4 @@ public final class Engine: Sendable {
 struct UnsafeTransfer<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
-}
-
-/// Sends events on the XPUB socket without ever blocking: a subscriber past its high-water mark loses
-/// messages (and recovers them by seq and trace.replay) rather than slowing the engine down.
-final class XPubSink: EventSink {
-    let socket: ZMQSocket
-    private let logger: Logger
-    /// The topic prefixes subscribed to. XPUB (not verbose) passes a prefix's first subscription and its last
-    /// unsubscription only, so a set follows it exactly.
-    private var subscribed: Set<[UInt8]> = []
-
-    init(socket: ZMQSocket, logger: Logger) {
-        self.socket = socket
-        self.logger = logger
-    }
-
-    func send(topic: [UInt8], body: [UInt8]) {
-        _ = try? socket.send([topic, body], dontWait: true)
-    }
-
-    /// XPUB hands us subscribe/unsubscribe messages; the welcome message is sent by libzmq itself.
-    func drainSubscriptions() {
-        while let frames = try? socket.receiveMultipart(dontWait: true) {
-            guard let first = frames.first, let flag = first.first else { continue }
-            let prefix = Array(first.dropFirst())
-            if flag == 1 { subscribed.insert(prefix) } else { subscribed.remove(prefix) }
-            logger.debug("\(flag == 1 ? "subscribe" : "unsubscribe") \"\(String(decoding: prefix, as: UTF8.self))\"")
-        }
-    }
-
-    /// Reads pending subscriptions first: a client that saw its welcome message (libzmq sends it once the
-    /// subscription is in place) and then sent a request must be counted, though the poll loop has not read
-    /// the subscription yet.
-    func mayDeliver(topic: [UInt8]) -> Bool {
-        drainSubscriptions()
-        return subscribed.contains { topic.starts(with: $0) }
-    }
 }

@@ -17,6 +17,17 @@ public struct EngineBounds: Sendable, Equatable {
     public var handshakeTimeoutMs: Int
     /// Longest `client.hello` `name` and `kind`, in bytes: the engine keeps both per client (`--max-client-string-bytes`).
     public var maxClientStringBytes: Int
+    /// Subscriptions on the events socket: topic bytes, count and bytes per connection and on the socket
+    /// (`--max-subscription-bytes`, `--max-subscriptions`, `--subscription-bytes`, `--max-subscriptions-total`,
+    /// `--subscription-bytes-total`). A connection that goes over one is cut.
+    public var subscriptions = SubscriptionBudget.Bounds(
+        topicBytes: 256, perConnection: 10_000, bytesPerConnection: 1 << 20, total: 100_000, bytesTotal: 16 << 20)
+    /// Bytes of requests held for one client behind its request being read off the engine thread, and for all
+    /// clients (`--max-queued-bytes`, `--max-queued-bytes-total`); a request past either is refused unread.
+    public var queuedBytesPerClient = 256 << 20
+    public var queuedBytesTotal = 1 << 30
+    /// Bytes of events kept for trace.replay in all sessions together (`--replay-bytes-total`).
+    public var replayBytesTotal = 1 << 30
 
     public init(
         maxClients: Int = 1024, replyHighWaterMark: Int = 10_000, replayBytes: Int = 32 << 20, maxSessions: Int = 1000,
@@ -36,6 +47,12 @@ public struct EngineBounds: Sendable, Equatable {
         limits.maxMessageBytes > Int.max / 2 ? Int.max : 2 * limits.maxMessageBytes
     }
 
-    /// Subscription messages are topic prefixes: a larger frame on the events socket is dropped at once.
-    static let maxSubscriptionBytes: Int64 = 4096
+    /// Subscription messages libzmq holds for the engine per connection (the events socket's ZMQ_RCVHWM).
+    static let subscriptionPipe = 16
+
+    /// The largest frame on the events socket: libzmq drops a larger one from its size header and closes its
+    /// connection. Subscription messages are a topic with a flag byte (or a ZMTP 3.1 command name), but the CURVE
+    /// handshake's INITIATE (257 bytes and the peer's properties) is a frame too; a topic over `topicBytes` that
+    /// fits is the engine's to refuse.
+    var maxSubscriptionFrameBytes: Int64 { Int64(max(4096, subscriptions.topicBytes + 64)) }
 }

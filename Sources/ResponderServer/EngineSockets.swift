@@ -38,7 +38,13 @@ final class EngineSockets {
             try rpc.setHandshakeInterval(config.bounds.handshakeTimeoutMs)
             try events.setLinger(0)
             try events.setSendHWM(config.publishHighWaterMark)
-            try events.setMaxMessageSize(EngineBounds.maxSubscriptionBytes)
+            try events.setMaxMessageSize(config.bounds.maxSubscriptionFrameBytes)
+            // Every subscription and unsubscription reaches the engine, which counts them per connection.
+            try events.setXPubVerboser(true)
+            // libzmq files each subscription in its trie before the engine reads it, as long as its connection's
+            // pipe has more: a short pipe runs dry sooner, so the engine reads (and cuts a peer over its bounds)
+            // before much more is filed.
+            try events.setReceiveHWM(EngineBounds.subscriptionPipe)
             try events.setHandshakeInterval(config.bounds.handshakeTimeoutMs)
             try events.setXPubWelcomeMessage("$sys/welcome")
             try security.apply(security.rpcPolicy, to: rpc)

@@ -35,6 +35,8 @@ final class EngineState {
     let epoch = Epoch.make()
     /// What the current request changed, for the state store; nil when nothing is kept (ephemeral).
     var journal: ChangeJournal?
+    /// Bytes of events in every session's replay ring together (`--replay-bytes-total`).
+    let replayBudget: ReplayBudget
 
     /// `initial`: the default session's state, from `initialSession(config)` (read before anything is bound,
     /// so that a bad world file leaves nothing behind); nil reads it here.
@@ -44,13 +46,18 @@ final class EngineState {
         self.config = config
         self.sink = sink
         self.startedAt = now
-        for host in restored { sessions[host.name] = host }
+        replayBudget = ReplayBudget(maxBytes: config.bounds.replayBytesTotal)
+        for host in restored {
+            host.shareReplay(replayBudget)
+            sessions[host.name] = host
+        }
         // A restored `default` is the one the engine had; the configuration's world is only for a first start.
         guard sessions["default"] == nil else { return }
         let state: SessionState
         if let initial { state = initial } else { state = try Self.initialSession(config) }
         let host = SessionHost(
-            name: "default", state: state, replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes)
+            name: "default", state: state, replayBuffer: config.replayBuffer, replayBytes: config.bounds.replayBytes,
+            budget: replayBudget)
         // Its world at seq 0 is in no event: replaying from 0 cannot rebuild it (Protocol/README.md 14.1).
         host.worldBeforeFirstEvent = config.initialWorld != nil
         sessions["default"] = host

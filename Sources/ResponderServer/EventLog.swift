@@ -1,5 +1,15 @@
+/// Bytes of events held by every session's replay ring together, against `--replay-bytes-total`: shared by the
+/// rings, on the engine thread.
+final class ReplayBudget {
+    let maxBytes: Int
+    fileprivate(set) var bytes = 0
+
+    init(maxBytes: Int) { self.maxBytes = maxBytes }
+}
+
 /// The last N published events of a session, for `trace.replay`: a fixed-capacity ring, also bounded in bytes
-/// (`--replay-bytes`): the oldest events go first, but the newest is always kept.
+/// (`--replay-bytes`, and with the other sessions' rings `--replay-bytes-total`): the oldest events go first, but
+/// the newest is always kept.
 struct EventLog {
     struct Entry {
         var seq: Int
@@ -27,10 +37,26 @@ struct EventLog {
     /// Bytes of the topics and bodies held.
     private(set) var bytes = 0
     let maxBytes: Int
+    /// Shared with the other sessions' rings; nil: no bound on them together.
+    private(set) var budget: ReplayBudget?
 
-    init(capacity: Int, maxBytes: Int = .max) {
+    init(capacity: Int, maxBytes: Int = .max, budget: ReplayBudget? = nil) {
         ring = Array(repeating: nil, count: max(1, capacity))
         self.maxBytes = maxBytes
+        self.budget = budget
+    }
+
+    /// Counts this ring against `budget` from now on.
+    mutating func share(_ budget: ReplayBudget) {
+        leaveBudget()
+        budget.bytes += bytes
+        self.budget = budget
+    }
+
+    /// Gives this ring's bytes back to the budget, for a session that goes.
+    mutating func leaveBudget() {
+        budget?.bytes -= bytes
+        budget = nil
     }
 
     var capacity: Int { ring.count }
@@ -40,11 +66,15 @@ struct EventLog {
         ring[(start + count) % ring.count] = entry
         count += 1
         bytes += entry.size
+        budget?.bytes += entry.size
         while bytes > maxBytes, count > 1 { dropOldest() }
+        // Over the total, the session that publishes gives up its oldest events: one that stays quiet keeps its own.
+        while let budget, budget.bytes > budget.maxBytes, count > 1 { dropOldest() }
     }
 
     private mutating func dropOldest() {
         bytes -= ring[start]!.size
+        budget?.bytes -= ring[start]!.size
         ring[start] = nil
         start = (start + 1) % ring.count
         count -= 1

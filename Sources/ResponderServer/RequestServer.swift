@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ResponderJSON
 import ResponderProtocol
 import ZMQ
 
@@ -23,6 +24,11 @@ final class RequestServer<Store: GroupStore> {
     private var outgoing: [(routingID: [UInt8], delimiter: Bool, body: [UInt8])] = []
     /// Clients with a request being read off-thread → their requests received since, in order.
     private var waiting: [[UInt8]: [OffloadWorker.Job]] = [:]
+    /// Bytes of the requests in `waiting`, per client and in all, against `--max-queued-bytes(-total)`.
+    private var queuedBytes: [[UInt8]: Int] = [:]
+    private var queuedTotal = 0
+    /// Requests refused since the last tick because too much was queued.
+    private var refusedQueued = 0
     /// Replies dropped since the last tick because their client's queue was full (`--reply-hwm`, section 10).
     private var droppedReplies = 0
     /// Set when the state could not be saved: the engine stops rather than acknowledge what is not on disk.
@@ -134,12 +140,17 @@ final class RequestServer<Store: GroupStore> {
             let d = (routingID: done[i].routingID, delimiter: done[i].delimiter)
             serve(&done[i].parsed, d.routingID, d.delimiter, done[i].peer)
             var queued = waiting.removeValue(forKey: d.routingID) ?? []
-            while !queued.isEmpty, waiting[d.routingID] == nil { accept(queued.removeFirst()) }
+            while !queued.isEmpty, waiting[d.routingID] == nil { accept(unqueue(queued.removeFirst())) }
             if !queued.isEmpty { waiting[d.routingID, default: []].append(contentsOf: queued) }
         }
         deliver(rpc)
         done.removeAll()
         MemoryTrim.afterLargeRequest()
+    }
+
+    func takeRefusedQueued() -> Int {
+        defer { refusedQueued = 0 }
+        return refusedQueued
     }
 
     func takeDroppedReplies() -> Int {
@@ -150,7 +161,11 @@ final class RequestServer<Store: GroupStore> {
     private func accept(_ job: OffloadWorker.Job) {
         // Empty but while a large request is read: no routing id hashed for nothing.
         if !waiting.isEmpty, waiting[job.routingID] != nil {
-            waiting[job.routingID]!.append(job)
+            waiting[job.routingID]!.append(queue(job))
+        } else if let refusal = job.refusal {
+            // Answered in its place among the client's replies, with id null: it was never read.
+            var parsed = ParsedRequest.unreadable(id: .null, idText: nil, refusal)
+            serve(&parsed, job.routingID, job.delimiter, job.peer)
         } else if job.body.count >= state.config.offloadBytes {
             waiting[job.routingID] = []
             worker.submit(job)
@@ -158,6 +173,41 @@ final class RequestServer<Store: GroupStore> {
             var parsed = RequestProcessor.parse(job.body, limits: state.config.limits)
             serve(&parsed, job.routingID, job.delimiter, job.peer)
         }
+    }
+
+    /// Counts a request held behind its client's request being read, or keeps only its place (a refusal) when
+    /// it would take the client or all clients over their bound.
+    private func queue(_ job: OffloadWorker.Job) -> OffloadWorker.Job {
+        let bounds = state.config.bounds
+        let mine = queuedBytes[job.routingID, default: 0]
+        var limit: (name: String, max: Int, what: String)?
+        if mine + job.body.count > bounds.queuedBytesPerClient {
+            limit = ("queuedBytes", bounds.queuedBytesPerClient, "this client's")
+        } else if queuedTotal + job.body.count > bounds.queuedBytesTotal {
+            limit = ("queuedBytesTotal", bounds.queuedBytesTotal, "all clients'")
+        }
+        guard let limit else {
+            queuedBytes[job.routingID] = mine + job.body.count
+            queuedTotal += job.body.count
+            return job
+        }
+        refusedQueued += 1
+        var refused = job
+        refused.body = []
+        refused.refusal = RPCError(
+            .limitExceeded,
+            "the request is \(job.body.count) bytes and \(limit.what) requests waiting behind a request being read hold more than \(limit.max) with it",
+            [("limit", .string(limit.name)), ("max", JSON(limit.max))])
+        return refused
+    }
+
+    /// A queued request leaves the queue to be served.
+    private func unqueue(_ job: OffloadWorker.Job) -> OffloadWorker.Job {
+        guard !job.body.isEmpty else { return job }
+        queuedTotal -= job.body.count
+        let left = queuedBytes[job.routingID, default: 0] - job.body.count
+        queuedBytes[job.routingID] = left > 0 ? left : nil
+        return job
     }
 
     private func serve(_ parsed: inout ParsedRequest, _ routingID: [UInt8], _ delimiter: Bool, _ peer: PeerStamp?) {

@@ -16,12 +16,21 @@ final class SessionHost {
     var ownerToken: String?
 
     /// `seq`: the last seq a restored session had published; its next event continues after it.
-    init(name: String, state: SessionState, replayBuffer: Int, replayBytes: Int = .max, seq: Int = 0) {
+    init(
+        name: String, state: SessionState, replayBuffer: Int, replayBytes: Int = .max, budget: ReplayBudget? = nil,
+        seq: Int = 0
+    ) {
         self.name = name
         self.state = state
         self.seq = seq
-        self.log = EventLog(capacity: replayBuffer, maxBytes: replayBytes)
+        self.log = EventLog(capacity: replayBuffer, maxBytes: replayBytes, budget: budget)
     }
+
+    /// The ring's events go with the session: their bytes no longer count against the engine's total.
+    deinit { log.leaveBudget() }
+
+    /// Counts the replay ring against the engine's total (a session restored before the engine's state existed).
+    func shareReplay(_ budget: ReplayBudget) { log.share(budget) }
 
     var revision: Int { state.world.revision }
 

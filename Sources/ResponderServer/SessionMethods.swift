@@ -68,7 +68,7 @@ enum SessionMethods {
         }
         let host = SessionHost(
             name: name, state: state, replayBuffer: ctx.state.config.replayBuffer,
-            replayBytes: ctx.state.config.bounds.replayBytes)
+            replayBytes: ctx.state.config.bounds.replayBytes, budget: ctx.state.replayBudget)
         host.ownerToken = r.owner
         ctx.state.sessions[name] = host
         ctx.client.attach(name)

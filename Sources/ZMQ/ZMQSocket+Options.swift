@@ -30,6 +30,10 @@ extension ZMQSocket {
     public func setXPubVerbose(_ on: Bool) throws(ZMQError) {
         try set(ZMQ_XPUB_VERBOSE, int: on ? 1 : 0, "XPUB_VERBOSE")
     }
+    /// XPUB: pass every subscription and every unsubscription message up, a departing peer's included.
+    public func setXPubVerboser(_ on: Bool) throws(ZMQError) {
+        try set(ZMQ_XPUB_VERBOSER, int: on ? 1 : 0, "XPUB_VERBOSER")
+    }
     /// XPUB: message sent to every new subscriber on connect.
     public func setXPubWelcomeMessage(_ message: String) throws(ZMQError) {
         try set(ZMQ_XPUB_WELCOME_MSG, bytes: Array(message.utf8), "XPUB_WELCOME_MSG")

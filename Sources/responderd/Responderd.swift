@@ -139,6 +139,58 @@ struct Responderd: ParsableCommand {
     @Option(name: .long, help: "Longest client.hello name and kind, in bytes (the engine keeps both per client).")
     var maxClientStringBytes = EngineBounds().maxClientStringBytes
 
+    @Option(
+        name: .long,
+        help:
+            "Longest topic a subscriber may subscribe to, in bytes; a connection that subscribes to a longer one is cut (libzmq keeps about 32 bytes of memory per topic byte)."
+    )
+    var maxSubscriptionBytes = EngineBounds().subscriptions.topicBytes
+
+    @Option(
+        name: .long,
+        help: "Most subscriptions per connection to the events socket; a connection that makes more is cut.")
+    var maxSubscriptions = EngineBounds().subscriptions.perConnection
+
+    @Option(
+        name: .long,
+        help: "Most bytes of subscribed topics per connection to the events socket; a connection past it is cut.")
+    var subscriptionBytes = EngineBounds().subscriptions.bytesPerConnection
+
+    @Option(
+        name: .long,
+        help:
+            "Most subscriptions on the events socket, all connections together; the connection whose subscription goes past it is cut."
+    )
+    var maxSubscriptionsTotal = EngineBounds().subscriptions.total
+
+    @Option(
+        name: .long,
+        help:
+            "Most bytes of subscribed topics on the events socket, all connections together; the connection whose subscription goes past it is cut."
+    )
+    var subscriptionBytesTotal = EngineBounds().subscriptions.bytesTotal
+
+    @Option(
+        name: .long,
+        help:
+            "Bytes of requests held for one client while its large request is read; a request past it is answered LIMIT_EXCEEDED (queuedBytes) unread."
+    )
+    var maxQueuedBytes = EngineBounds().queuedBytesPerClient
+
+    @Option(
+        name: .long,
+        help:
+            "Bytes of requests held for all clients while large requests are read; a request past it is answered LIMIT_EXCEEDED (queuedBytesTotal) unread."
+    )
+    var maxQueuedBytesTotal = EngineBounds().queuedBytesTotal
+
+    @Option(
+        name: .long,
+        help:
+            "Bytes of events kept for trace.replay in all sessions together; past it, the publishing session drops its oldest (each keeps its newest)."
+    )
+    var replayBytesTotal = EngineBounds().replayBytesTotal
+
     @Option(name: .long, help: "Log level.")
     var logLevel = LogLevel.info
 
@@ -149,7 +201,11 @@ struct Responderd: ParsableCommand {
             ("--max-message-bytes", maxMessageBytes), ("--max-ops", maxOps), ("--tick-ms", tickMs),
             ("--publish-hwm", publishHwm), ("--client-idle-seconds", clientIdleSeconds),
             ("--max-clients", maxClients), ("--reply-hwm", replyHwm), ("--replay-bytes", replayBytes),
-            ("--max-sessions", maxSessions), ("--max-client-string-bytes", maxClientStringBytes)
+            ("--max-sessions", maxSessions), ("--max-client-string-bytes", maxClientStringBytes),
+            ("--max-subscription-bytes", maxSubscriptionBytes), ("--max-subscriptions", maxSubscriptions),
+            ("--subscription-bytes", subscriptionBytes), ("--max-subscriptions-total", maxSubscriptionsTotal),
+            ("--subscription-bytes-total", subscriptionBytesTotal), ("--max-queued-bytes", maxQueuedBytes),
+            ("--max-queued-bytes-total", maxQueuedBytesTotal), ("--replay-bytes-total", replayBytesTotal)
         ] where value < 1 {
             throw ValidationError("\(flag) must be at least 1")
         }
@@ -199,6 +255,12 @@ struct Responderd: ParsableCommand {
         config.bounds = EngineBounds(
             maxClients: maxClients, replyHighWaterMark: replyHwm, replayBytes: replayBytes, maxSessions: maxSessions,
             handshakeTimeoutMs: Int((handshakeTimeout * 1000).rounded()), maxClientStringBytes: maxClientStringBytes)
+        config.bounds.subscriptions = SubscriptionBudget.Bounds(
+            topicBytes: maxSubscriptionBytes, perConnection: maxSubscriptions, bytesPerConnection: subscriptionBytes,
+            total: maxSubscriptionsTotal, bytesTotal: subscriptionBytesTotal)
+        config.bounds.queuedBytesPerClient = maxQueuedBytes
+        config.bounds.queuedBytesTotal = maxQueuedBytesTotal
+        config.bounds.replayBytesTotal = replayBytesTotal
         let engine = Engine(config: config, logger: logger)
         Signals.prepare()
         Signals.handle(for: engine, logger: logger)

@@ -26,4 +26,19 @@ struct EventLogTests {
         log.append(entry(7, bytes: 100))
         #expect(log.count == 1 && log.oldestSeq == 7)
     }
+
+    @Test(
+        "rings sharing a budget stay under it together: the publishing ring drops its oldest, a quiet one keeps its own"
+    )
+    func sharedBudget() {
+        let budget = ReplayBudget(maxBytes: 1500)
+        var quiet = EventLog(capacity: 1000, maxBytes: 1000, budget: budget)
+        var busy = EventLog(capacity: 1000, maxBytes: 1000, budget: budget)
+        for seq in 1...8 { quiet.append(entry(seq, bytes: 100)) }
+        for seq in 1...25 { busy.append(entry(seq, bytes: 100)) }
+        #expect(quiet.count == 8 && busy.count == 7 && budget.bytes == 1500)
+        #expect(busy.oldestSeq == 19)
+        busy.leaveBudget()
+        #expect(budget.bytes == 800)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ResponderCore
+import ResponderProtocol
 import Synchronization
 import ZMQ
 
@@ -12,6 +13,8 @@ final class OffloadWorker: Sendable {
         var delimiter: Bool
         var body: [UInt8]
         var peer: PeerStamp?
+        /// Why it is answered unread: it came when too much was queued (`--max-queued-bytes`), so its body is gone.
+        var refusal: RPCError? = nil
     }
 
     /// Sendable by hand-over: the reader thread builds a `Done`, puts it in the locked queue and keeps no reference
