@@ -8,28 +8,27 @@ import ResponderProtocol
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
         table.add(HitTestRequest.self, quick: HitTestRequest.init(quick:)) { r, host, _ in
-            let outcome = host.query { $0.hitTestOutcome(at: r.point) }
-            guard r.wantsTrace else { return .written(capacity: 96) { outcome.writeUntracedReply(to: &$0) } }
-            return .written(capacity: outcome.tracedReplyRoom) { SessionState.writeHitTestReply(outcome, to: &$0) }
+            HitTestBody(outcome: host.query { $0.hitTestOutcome(at: r.point) }, withTrace: r.wantsTrace)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.query { (s) throws(RPCError) in
                 try core { () throws(CoreError) in try s.responderChain(from: r.id) }
             }
-            return r.wantsTrace ? .typed(traced) : .encoded(WireByteEncoder.encode(traced.outcome, capacity: 256))
+            guard r.wantsTrace else { return EncodedResponse(WireByteEncoder.encode(traced.outcome, capacity: 256)) }
+            return traced
         }
         table.add(FirstResponderRequest.self, quick: FirstResponderRequest.init(quick:)) {
             (r, host, _) throws(RPCError) in
-            .typed(
-                try host.query { (s) throws(RPCError) in
-                    try core { () throws(CoreError) in try s.firstResponder(window: r.window) }
-                })
+            try host.query { (s) throws(RPCError) in
+                try core { () throws(CoreError) in try s.firstResponder(window: r.window) }
+            }
         }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.query { (s) throws(RPCError) in
                 try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) }
             }
-            return r.wantsTrace ? .typed(traced) : .encoded(traced.outcome.untracedReply)
+            guard r.wantsTrace else { return EncodedResponse(traced.outcome.untracedReply) }
+            return traced
         }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in
             try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client)
@@ -55,78 +54,35 @@ enum DispatchMethods {
 
     /// A method that dispatches: the state changes (or the request fails and nothing does), and the trace
     /// is published and returned beside the outcome. The trace is encoded once, straight to bytes: the event
-    /// carries those bytes and the reply copies them (12.2: the two are equal), its own members being the
-    /// outcome's, copied from inside the trace. With `trace: "none"` the reply is those members alone.
+    /// carries those bytes and the reply copies them (`DispatchBody`).
     static func dispatch<R: DryRunnable & TraceSelecting, Outcome>(
         _ table: inout MethodTable, _ type: R.Type, quick: (@Sendable (PlainParams) -> R?)? = nil,
         _ body: @escaping @Sendable (R, inout SessionState, String) throws(CoreError) -> Traced<Outcome>
     ) where R.Response == Published<Traced<Outcome>> {
         table.add(type, quick: quick) {
-            (request: R, host: SessionHost, ctx: inout RequestContext) throws -> Reply<R.Response> in
+            (request: R, host: SessionHost, ctx: inout RequestContext) throws -> any ResponseBody<R.Response> in
             // Touches and presses belong to a client id: only the connection holding it dispatches under it.
             guard ctx.holdsClientID else { throw ClientClaims.inUse(ctx.client) }
             let withTrace = request.wantsTrace
             if request.isDryRun {
                 // What if: the same dispatch on a copy of the (value-typed) state; nothing is kept or published.
-                // The reply is written as a live one is, with no seq range and `dryRun`.
+                // The reply is a live one's, with no seq range and `dryRun`.
                 var copy = host.state
                 let traced = try core { () throws(CoreError) in try body(request, &copy, ctx.client.id) }
-                let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
-                let seq = host.seq
-                return .written(capacity: (withTrace ? trace.bytes.count : trace.outcome.count) + 80) {
-                    writeReply(trace, seq: seq, seqRange: nil, withTrace: withTrace, dryRun: true, to: &$0)
-                }
+                return DispatchBody(
+                    trace: DispatchBody.traceBody(traced), seq: host.seq, seqRange: nil, withTrace: withTrace,
+                    dryRun: true)
             }
             let traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
-            let trace = WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
+            let trace = DispatchBody.traceBody(traced)
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
             ctx.publish(
                 trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
                 request: requestMember(R.method, request.withoutTrace))
-            let (seq, seqRange) = (host.seq, published.range)
-            return .written(capacity: (withTrace ? trace.bytes.count : trace.outcome.count) + 64) {
-                writeReply(trace, seq: seq, seqRange: seqRange, withTrace: withTrace, to: &$0)
-            }
+            return DispatchBody(
+                trace: trace, seq: host.seq, seqRange: published.range, withTrace: withTrace, dryRun: false)
         }
-    }
-
-    /// `{<the outcome's members>, trace, seq, seqRange}`, as `Published<Traced<Outcome>>` encodes it; without
-    /// `trace` when the request asked for none (then the reply is the event's `trace.outcome`, seq and seqRange).
-    /// A dry run's ends with `dryRun: true`. Written into `w`, a reply's envelope, so that it is not copied into one.
-    static func writeReply(
-        _ trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool,
-        dryRun: Bool = false, to w: inout JSONWriter
-    ) {
-        w.beginObject()
-        w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
-        if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
-        w.key(static: "seq"); w.number(Double(seq))
-        w.key(static: "seqRange")
-        if let seqRange {
-            w.beginArray()
-            for n in seqRange { w.number(Double(n)) }
-            w.endArray()
-        } else {
-            w.null()
-        }
-        if dryRun { w.key(static: "dryRun"); w.bool(true) }
-        w.endObject()
-    }
-
-    /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.
-    static func encodedTraceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
-        let body = WireEncoder.encode(traced.traceBody)
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("kind"); w.value(body["kind"] ?? .null)
-        w.key("steps"); w.value(body["steps"] ?? .null)
-        w.key("outcome")
-        let start = w.count
-        w.value(body["outcome"] ?? [:])
-        let end = w.count
-        w.endObject()
-        return (w.takeBytes(), start..<end)
     }
 
     static let notRecorded: Set<String> = ["session", "dryRun", "trace"]
@@ -163,27 +119,28 @@ enum DispatchMethods {
         return ["method": .string(method), "params": params]
     }
 
-    /// F4: applied as a tree batch; its trace is returned, not published.
+    /// F4: applied as a tree batch; its trace is returned, not published. A dry run answers what the live one
+    /// would, with the revision it would reach, no seq range and `dryRun`.
     static func makeKey(_ r: MakeKeyRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError)
-        -> Reply<MakeKeyRequest.Response>
+        -> any ResponseBody<MakeKeyRequest.Response>
     {
+        let reply: Published<Traced<MakeKeyOutcome>>
         if r.isDryRun {
             var copy = host.state
             let (_, traced) = try core { () throws(CoreError) in try copy.makeKey(r.id) }
-            let result =
-                r.wantsTrace
-                ? WireEncoder.encode(Published(traced, revision: copy.world.revision, seq: host.seq, seqRange: nil))
-                : WireEncoder.encode(
-                    Published(traced.outcome, revision: copy.world.revision, seq: host.seq, seqRange: nil))
-            return .json(result.setting("dryRun", true))
+            reply = Published(traced, revision: copy.world.revision, seq: host.seq, seqRange: nil, dryRun: true)
+        } else {
+            let (change, traced) = try core { () throws(CoreError) in try host.state.makeKey(r.id) }
+            var published = SeqRange()
+            ctx.publishApplied(change, host, &published)
+            reply = published.reply(traced, host, revision: host.revision)
         }
-        let (change, traced) = try core { () throws(CoreError) in try host.state.makeKey(r.id) }
-        var published = SeqRange()
-        ctx.publishApplied(change, host, &published)
         guard r.wantsTrace else {
-            return .encoded(
-                WireByteEncoder.encode(published.reply(traced.outcome, host, revision: host.revision), capacity: 256))
+            let untraced = Published(
+                reply.base.outcome, revision: reply.revision, seq: reply.seq, seqRange: reply.seqRange,
+                dryRun: reply.dryRun)
+            return EncodedResponse(WireByteEncoder.encode(untraced, capacity: 256))
         }
-        return .typed(published.reply(traced, host, revision: host.revision))
+        return reply
     }
 }

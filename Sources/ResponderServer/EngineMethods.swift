@@ -23,7 +23,7 @@ enum EngineMethods {
             info.epoch = ctx.state.epoch
             info.durability = EngineDurability(
                 mode: c.isDurable ? c.durability.rawValue : "none", stateDir: c.isDurable ? c.stateDirectory : nil)
-            return .typed(info)
+            return info
         }
         // Names the calling client; its name then appears in events' `cause.client`.
         table.add(ClientHelloRequest.self) { r, ctx in
@@ -37,7 +37,7 @@ enum EngineMethods {
             if let token = r.token { ctx.client.token = token }
             ctx.client.name = r.name
             ctx.client.kind = r.kind
-            return .typed(.init(client: ctx.client.id, name: r.name))
+            return ClientHelloRequest.Response(client: ctx.client.id, name: r.name)
         }
     }
 }

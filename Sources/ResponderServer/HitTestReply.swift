@@ -8,9 +8,23 @@ extension SessionState {
         let outcome = hitTestOutcome(at: point)
         return outcome.tracedReply(trailing: Self.hitTestEnd(outcome))
     }
+}
 
-    /// The hitTest reply of `outcome` (`hitTestReply(at:)`), written into `w`: a reply's envelope.
-    static func writeHitTestReply(_ outcome: HitTestOutcome, to w: inout JSONWriter) {
-        outcome.writeTracedReply(trailing: hitTestEnd(outcome), to: &w)
+/// hitTest's reply over the core's outcome: the `Traced<HitTestOutcome>` of `hitTestReply(at:)`, or with
+/// `trace: "none"` the untraced reply. Written straight from the outcome, with no trace built.
+struct HitTestBody: ResponseBody {
+    typealias Response = Traced<HitTestOutcome>
+    let outcome: HitTestOutcome
+    let withTrace: Bool
+
+    var room: Int { withTrace ? outcome.tracedReplyRoom : 96 }
+
+    func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
+        if withTrace {
+            outcome.writeTracedReply(trailing: SessionState.hitTestEnd(outcome), to: &w)
+        } else {
+            outcome.writeUntracedReply(to: &w)
+        }
+        return true
     }
 }

@@ -30,14 +30,6 @@ struct RequestContext {
     }
 }
 
-/// A handler's answer: a JSON value, or a result already encoded (large trees, replayed events).
-enum ReplyBody {
-    case json(JSON)
-    case encoded([UInt8])
-    /// The whole reply, its envelope included (`RequestProcessor.beginReply`).
-    case reply([UInt8])
-}
-
 /// The seq range a request's events were published under, for the reply.
 struct SeqRange {
     var first: Int?

@@ -53,10 +53,10 @@ struct RequestProcessor {
         let holds = ClientClaims.claim(client, by: peer, in: state)
         let id: JSON?
         var idText: [UInt8]? = nil
-        let outcome: Result<ReplyBody, RPCError>
+        let outcome: Result<[UInt8]?, RPCError>
         switch parsed {
         case .silent: return nil
-        case .unreadable(let id, let idText, let error): return encode(id: id, idText: idText, .failure(error))
+        case .unreadable(let id, let idText, let error): return encode(id: id, idText: idText, error)
         case .refused(let request, let error):
             id = request.id
             idText = request.idText
@@ -77,14 +77,18 @@ struct RequestProcessor {
                 holds: holds, prepared: nil)
         }
         parsed.release()
-        guard let id else { return nil }
-        return encode(id: id, idText: idText, outcome)
+        switch outcome {
+        case .success(let reply): return reply
+        case .failure(let error):
+            guard let id else { return nil }
+            return encode(id: id, idText: idText, error)
+        }
     }
 
     private func handle(
         _ method: String, _ params: RequestParams, id: JSON?, idText: [UInt8]?, client: ClientInfo, peer: PeerStamp?,
         holds: Bool, prepared: PreparedWorld?
-    ) -> Result<ReplyBody, RPCError> {
+    ) -> Result<[UInt8]?, RPCError> {
         guard let handler = Methods.all[method] else {
             return .failure(RPCError(.methodNotFound, "no method \"\(method)\"", [("method", .string(method))]))
         }
@@ -100,24 +104,11 @@ struct RequestProcessor {
         }
     }
 
-    /// `idText`: a numeric id as the client wrote it, echoed exactly.
-    private func encode(id: JSON, idText: [UInt8]? = nil, _ outcome: Result<ReplyBody, RPCError>) -> [UInt8] {
-        if case .success(.reply(let bytes)) = outcome { return bytes }
-        // Room for an encoded result and the envelope around it: growing to a 4 KB reply copied it twice.
-        var capacity = 256
-        if case .success(.encoded(let bytes)) = outcome { capacity += bytes.count }
-        var w = JSONWriter(reservingCapacity: capacity)
+    /// The reply of a request that failed. `idText`: a numeric id as the client wrote it, echoed exactly.
+    private func encode(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 256)
         Self.beginReply(id: id, idText: idText, to: &w)
-        switch outcome {
-        case .success(.json(let result)):
-            w.key("result"); w.value(result)
-        case .success(.encoded(let bytes)):
-            w.key("result"); w.raw(bytes)
-        case .success(.reply):
-            preconditionFailure("a whole reply is returned above")
-        case .failure(let error):
-            w.key("error"); w.value(error.conformed.json)
-        }
+        w.key("error"); w.value(error.conformed.json)
         w.endObject()
         return w.takeBytes()
     }

@@ -8,12 +8,11 @@ enum SessionMethods {
     static func register(_ table: inout MethodTable) {
         table.add(SessionCreateRequest.self, create)
         table.add(SessionListRequest.self) { _, ctx in
-            .typed(
-                .init(
-                    sessions: ctx.state.sessions.keys.sorted().map { name in
-                        let s = ctx.state.sessions[name]!
-                        return .init(session: name, revision: s.revision, seq: s.seq, nodes: s.state.world.count)
-                    }))
+            SessionListRequest.Response(
+                sessions: ctx.state.sessions.keys.sorted().map { name in
+                    let s = ctx.state.sessions[name]!
+                    return .init(session: name, revision: s.revision, seq: s.seq, nodes: s.state.world.count)
+                })
         }
         table.add(SessionDeleteRequest.self) { host, ctx in
             ctx.state.sessions[host.name] = nil
@@ -21,9 +20,11 @@ enum SessionMethods {
             ctx.state.publishSys(
                 stream: "sessions",
                 [("action", "deleted"), ("session", .string(host.name)), ("lastSeq", JSON(host.seq))])
-            return .typed(.init(session: host.name, deleted: true))
+            return SessionDeleteRequest.Response(session: host.name, deleted: true)
         }
-        table.add(SessionSnapshotRequest.self) { _, host, ctx in .encoded(snapshot(host, epoch: ctx.state.epoch)) }
+        table.add(SessionSnapshotRequest.self) { _, host, ctx in
+            EncodedResponse(snapshot(host, epoch: ctx.state.epoch))
+        }
         table.add(SessionClientsRequest.self) { _, host, ctx in
             // libzmq does not tell a ROUTER when a peer goes away, so "attached" means: addressed this session
             // and sent a request within the idle window.
@@ -31,7 +32,7 @@ enum SessionMethods {
             let attached = ctx.state.clients.values
                 .filter { $0.attached.contains(host.name) && $0.lastSeen >= cutoff }
                 .sorted { $0.id < $1.id }
-            return .typed(.init(session: host.name, clients: attached.map(\.summary)))
+            return SessionClientsRequest.Response(session: host.name, clients: attached.map(\.summary))
         }
     }
 
@@ -41,9 +42,9 @@ enum SessionMethods {
         }
     }
 
-    static func create(_ r: SessionCreateRequest, _ ctx: inout RequestContext) throws(RPCError) -> Reply<
-        SessionCreateRequest.Response
-    > {
+    static func create(_ r: SessionCreateRequest, _ ctx: inout RequestContext) throws(RPCError)
+        -> any ResponseBody<SessionCreateRequest.Response>
+    {
         let name = r.sessionName
         try checkName(name)
         try SessionOwnership.validate(r.owner)
@@ -75,8 +76,8 @@ enum SessionMethods {
         var published = SeqRange()
         ctx.publishLoaded(host, consequences: nil, &published)
         ctx.state.publishSys(stream: "sessions", [("action", "created"), ("session", .string(name))])
-        return .typed(
-            .init(session: name, revision: host.revision, seq: host.seq, seqRange: published.range, profile: profile))
+        return SessionCreateRequest.Response(
+            session: name, revision: host.revision, seq: host.seq, seqRange: published.range, profile: profile)
     }
 
     /// Everything a joining client needs to start from; events with a greater seq come after it. The tree is
@@ -104,7 +105,8 @@ enum SessionMethods {
 extension MethodTable {
     /// A session method whose params are only `session`.
     mutating func add<R: SessionRequest>(
-        _ type: R.Type, _ body: @escaping @Sendable (SessionHost, inout RequestContext) throws -> Reply<R.Response>
+        _ type: R.Type,
+        _ body: @escaping @Sendable (SessionHost, inout RequestContext) throws -> any ResponseBody<R.Response>
     ) {
         add(type) { (_: R, host: SessionHost, ctx: inout RequestContext) throws in try body(host, &ctx) }
     }

@@ -10,7 +10,7 @@ enum StreamMethods {
     }
 
     static func replay(_ r: TraceReplayRequest, _ host: SessionHost, _ ctx: inout RequestContext) throws(RPCError)
-        -> Reply<TraceReplayRequest.Response>
+        -> any ResponseBody<TraceReplayRequest.Response>
     {
         let after = r.after
         // Section 14.1: the world the session started with is in no event, so the events after 0 are not its
@@ -22,7 +22,7 @@ enum StreamMethods {
                 [("oldest", JSON(1)), ("seq", JSON(host.seq)), ("session", .string(host.name))])
         }
         guard after < host.seq else {
-            return .encoded(
+            return EncodedResponse(
                 JSONCodec.encode(["session": .string(host.name), "seq": JSON(host.seq), "events": [], "complete": true])
             )
         }
@@ -51,6 +51,6 @@ enum StreamMethods {
         // More remain when the reply was capped: the client asks again after the last seq it got.
         w.key("complete"); w.bool((entries.last?.seq ?? after) >= host.seq)
         w.endObject()
-        return .encoded(w.takeBytes())
+        return EncodedResponse(w.takeBytes())
     }
 }

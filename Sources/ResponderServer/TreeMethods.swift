@@ -16,14 +16,14 @@ enum TreeMethods {
             w.key("seq"); w.number(Double(host.seq))
             w.key("tree"); host.state.world.write(id, to: &w)
             w.endObject()
-            return .encoded(w.takeBytes())
+            return EncodedResponse(w.takeBytes())
         }
         table.add(TreeLoadRequest.self) { (r, host, ctx) throws(RPCError) in
             try checkRevision(r.ifRevision, host)
             let change = try ctx.load(into: &host.state) { () throws(RPCError) in try r.world() }
             var published = SeqRange()
             ctx.publishLoaded(host, consequences: change.consequences, &published)
-            return .typed(published.reply(Empty(), host, revision: host.revision))
+            return published.reply(Empty(), host, revision: host.revision)
         }
         table.add(TreeApplyRequest.self) { (r, host, ctx) throws(RPCError) in
             // Section 11: an out-of-date batch is a conflict before any op is read.
@@ -36,12 +36,9 @@ enum TreeMethods {
                 let change = try core { () throws(CoreError) in
                     try copy.apply(ops, ifRevision: r.ifRevision, limits: ctx.state.config.limits)
                 }
-                var reply = WireEncoder.encode(
-                    Published(Empty(), revision: copy.world.revision, seq: host.seq, seqRange: nil))
-                if let consequences = change.consequences {
-                    reply = reply.setting("trace", WireEncoder.encode(consequences.traceBody))
-                }
-                return .json(reply.setting("dryRun", true))
+                return Published(
+                    Empty(), revision: copy.world.revision, seq: host.seq, seqRange: nil,
+                    consequences: change.consequences, dryRun: true)
             }
             let ops = try r.ops.read()
             let change = try core { () throws(CoreError) in
@@ -50,7 +47,7 @@ enum TreeMethods {
             var published = SeqRange()
             ctx.publishApplied(change, sent: r.ops.sent, host, &published)
             ctx.publishDispatchChanges(host, &published)  // a control's touchCancel action may edit (K6)
-            return .typed(published.reply(Empty(), host, revision: host.revision))
+            return published.reply(Empty(), host, revision: host.revision)
         }
     }
 

@@ -1,0 +1,56 @@
+import ResponderJSON
+import ResponderProtocol
+
+/// A dispatching method's reply, live or dry: `{<the outcome's members>, trace, seq, seqRange}`, as
+/// `Published<Traced<Outcome>>` encodes it, made from the trace event's bytes (12.2: the reply's trace is the
+/// event's), its own members being the outcome's, copied from inside the trace. Without `trace` when the request
+/// asked for none (then the reply is the event's `trace.outcome`, seq and seqRange); a dry run's ends with
+/// `dryRun: true`.
+struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
+    typealias Response = Published<Traced<Outcome>>
+    let trace: (bytes: [UInt8], outcome: Range<Int>)
+    let seq: Int
+    let seqRange: [Int]?
+    let withTrace: Bool
+    let dryRun: Bool
+
+    var room: Int { (withTrace ? trace.bytes.count : trace.outcome.count) + (dryRun ? 80 : 64) }
+
+    func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
+        w.beginObject()
+        w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
+        if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
+        w.key(static: "seq"); w.number(Double(seq))
+        w.key(static: "seqRange")
+        if let seqRange {
+            w.beginArray()
+            for n in seqRange { w.number(Double(n)) }
+            w.endArray()
+        } else {
+            w.null()
+        }
+        if dryRun { w.key(static: "dryRun"); w.bool(true) }
+        w.endObject()
+        return true
+    }
+
+    /// The trace event's body `{kind, steps, outcome}` of `traced`, and where its outcome is in it.
+    static func traceBody(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
+        WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
+    }
+
+    /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.
+    private static func encodedTraceBody(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
+        let body = WireEncoder.encode(traced.traceBody)
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("kind"); w.value(body["kind"] ?? .null)
+        w.key("steps"); w.value(body["steps"] ?? .null)
+        w.key("outcome")
+        let start = w.count
+        w.value(body["outcome"] ?? [:])
+        let end = w.count
+        w.endObject()
+        return (w.takeBytes(), start..<end)
+    }
+}
