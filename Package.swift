@@ -108,7 +108,7 @@ let package = Package(
             ]),
         .testTarget(name: "ZMQTests", dependencies: ["ZMQ"]),
         // What tests of every layer share and that depends on nothing (a thread with a small stack).
-        .target(name: "ResponderTestBasics", path: "Tests/Basics"),
+        .target(name: "ResponderTestBasics", dependencies: ["ResponderJSON"], path: "Tests/Basics"),
         .testTarget(name: "ResponderJSONTests", dependencies: ["ResponderJSON", "ResponderTestBasics"]),
         .testTarget(
             name: "ResponderProtocolTests", dependencies: ["ResponderProtocol", "ResponderJSON", "ResponderTestBasics"]),
@@ -148,7 +148,7 @@ let package = Package(
             name: "ResponderServerTests",
             dependencies: [
                 "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON",
-                "ResponderLocal",
+                "ResponderLocal", "ResponderTestBasics",
                 "ZMQ", .product(name: "Logging", package: "swift-log")
             ]),
         // The built `responder` binary end to end (run as a child process against an in-process engine).
@@ -156,7 +156,7 @@ let package = Package(
             name: "ResponderCLITests",
             dependencies: [
                 "ResponderServer", "ResponderClient", "ResponderCore", "ResponderProtocol", "ResponderJSON",
-                "ResponderTestSupport"
+                "ResponderTestSupport", "ResponderTestBasics"
             ])
     ]
 )

@@ -3,6 +3,7 @@ import ResponderClient
 import ResponderCore
 import ResponderJSON
 import ResponderProtocol
+import ResponderTestBasics
 import ResponderTestSupport
 import Testing
 

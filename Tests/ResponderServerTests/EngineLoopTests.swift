@@ -2,6 +2,7 @@ import Foundation
 import ResponderClient
 import ResponderJSON
 import ResponderProtocol
+import ResponderTestBasics
 import Synchronization
 import Testing
 

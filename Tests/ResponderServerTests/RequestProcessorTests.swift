@@ -2,6 +2,7 @@ import Foundation
 import ResponderCore
 import ResponderJSON
 import ResponderProtocol
+import ResponderTestBasics
 import Testing
 
 @testable import ResponderServer

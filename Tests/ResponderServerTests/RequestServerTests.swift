@@ -3,6 +3,7 @@ import Logging
 import ResponderCore
 import ResponderJSON
 import ResponderProtocol
+import ResponderTestBasics
 import Testing
 import ZMQ
 

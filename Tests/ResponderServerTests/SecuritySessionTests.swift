@@ -1,6 +1,7 @@
 import Foundation
 import ResponderJSON
 import ResponderProtocol
+import ResponderTestBasics
 import Testing
 
 @testable import ResponderServer

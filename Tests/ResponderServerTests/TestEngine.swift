@@ -105,35 +105,6 @@ struct TestEngineError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A small world: key window W with RVC whose root view R holds A and a button B.
-enum Fixtures {
-    static let world: JSON = [
-        "tree": [
-            "id": "app", "kind": "application",
-            "children": [
-                ["id": "AD", "kind": "appDelegate"],
-                [
-                    "id": "W", "kind": "window", "frame": [0, 0, 400, 800], "key": true,
-                    "children": [
-                        [
-                            "id": "RVC", "kind": "viewController",
-                            "children": [
-                                [
-                                    "id": "R", "kind": "view", "frame": [0, 0, 400, 800],
-                                    "children": [
-                                        ["id": "A", "kind": "view", "frame": [0, 0, 300, 300]],
-                                        ["id": "B", "kind": "control", "class": "UIButton", "frame": [10, 400, 100, 44]]
-                                    ]
-                                ]
-                            ]
-                        ]
-                    ]
-                ]
-            ]
-        ]
-    ]
-}
-
 extension ClientError {
     var rpcName: ErrorName? {
         if case .rpc(let e) = self { return e.name }

@@ -1,14 +1,9 @@
-import Foundation
-import ResponderClient
 import ResponderJSON
-import ResponderProtocol
-import ResponderServer
-import ResponderTestSupport
 
-/// A small world: key window W with RVC whose root view R holds A and a button B (as ResponderServerTests'
-/// `Fixtures.world`, whose output the CLI tests check line by line).
-enum Fixtures {
-    static let world: JSON = [
+/// A small world: key window W with RVC whose root view R holds A and a button B, which the engine and CLI
+/// tests check line by line.
+package enum Fixtures {
+    package static let world: JSON = [
         "tree": [
             "id": "app", "kind": "application",
             "children": [
