@@ -108,7 +108,10 @@ struct RequestServerTests {
         s.port.queue("c2", id: 3, "session.create", #"{"session":"new"}"#)
         #expect(s.server.serveReady(s.port))
         #expect(s.server.failure == nil, "a full disk does not stop the engine")
-        #expect(s.port.replies.suffix(2).map { $0.body["error"]?["data"]?["name"]?.stringValue } == ["STORAGE_FULL", "STORAGE_FULL"])
+        #expect(
+            s.port.replies.suffix(2).map { $0.body["error"]?["data"]?["name"]?.stringValue } == [
+                "STORAGE_FULL", "STORAGE_FULL"
+            ])
         #expect(s.published.topics.count == published, "nothing of the refused group is published")
         let now = try #require(s.state.sessions["default"])
         #expect(now.revision == before.revision && now.seq == before.seq)
@@ -308,7 +311,9 @@ final class MemoryStore: GroupStore {
         log.entries.append("rollback")
     }
 
-    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String: SessionHost] {
+    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String:
+        SessionHost]
+    {
         var hosts: [String: SessionHost] = [:]
         for name in names {
             guard let kept = committedHosts[name] else { continue }

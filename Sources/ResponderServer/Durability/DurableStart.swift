@@ -10,7 +10,9 @@ extension StateStore {
         guard let directory = config.stateDirectory else { throw .state("no state directory") }
         let store: StateStore
         var dropped: [String] = []
-        do { store = try StateStore(directory: directory, durability: config.durability, recover: config.recover) } catch {
+        do {
+            store = try StateStore(directory: directory, durability: config.durability, recover: config.recover)
+        } catch {
             // Only a database that cannot be read is set aside: a directory that is not ours or that another
             // engine holds is refused (`.stateDirectory`) before any file in it is touched.
             guard config.recover, case .state = error,

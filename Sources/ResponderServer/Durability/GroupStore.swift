@@ -14,7 +14,8 @@ protocol GroupStore: AnyObject {
     func abandon()
     /// The sessions named as last committed (a name without one is absent): what a group that could not be saved
     /// leaves them as.
-    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String: SessionHost]
+    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String:
+        SessionHost]
 }
 
 extension StateStore: GroupStore {}

@@ -65,7 +65,9 @@ enum LogCheck {
     private static func readFully(_ fd: Int32, _ buffer: inout [UInt8], at offset: Int) -> Bool {
         var done = 0
         while done < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            let n = buffer.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done))
+            }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return false }
             done += n

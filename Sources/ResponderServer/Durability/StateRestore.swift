@@ -46,18 +46,23 @@ extension StateStore {
     private static func cameBack(_ row: Row, _ host: SessionHost, after loss: StateLoss) -> String {
         let back = "session \"\(row.name)\" came back at revision \(row.revision) (seq \(row.seq))"
         guard loss.ceiling != nil else {
-            return back + "; with no state mark to continue above, its next seqs may repeat ones published before the loss"
+            return back
+                + "; with no state mark to continue above, its next seqs may repeat ones published before the loss"
         }
         return back
             + "; it continues after revision \(host.revision) and seq \(host.seq), above any it may have reached before the loss"
     }
 
-    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String: SessionHost] {
+    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String:
+        SessionHost]
+    {
         var hosts: [String: SessionHost] = [:]
         for name in names {
             forget(name)
             let rows: [Row]
-            do { rows = try self.rows(named: name) } catch { throw .state("cannot read the sessions in \(path): \(error)") }
+            do { rows = try self.rows(named: name) } catch {
+                throw .state("cannot read the sessions in \(path): \(error)")
+            }
             for row in rows {
                 hosts[name] = try rebuild(
                     row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: false, above: nil

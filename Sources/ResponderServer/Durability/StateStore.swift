@@ -120,8 +120,9 @@ final class StateStore {
         }
         do throws(EngineError) {
             let generation: Int
-            do { generation = try db.rows("SELECT value FROM engine WHERE key = 'generation'").first?.first?.int ?? 0 }
-            catch { throw .state("the state database \(path) cannot be read: \(error)") }
+            do {
+                generation = try db.rows("SELECT value FROM engine WHERE key = 'generation'").first?.first?.int ?? 0
+            } catch { throw .state("the state database \(path) cannot be read: \(error)") }
             if loss == nil,
                 let behind = StateLoss.behind(database: path, generation: generation, mark: mark, hadLog: hadLog)
             {
@@ -195,7 +196,9 @@ final class StateStore {
             FROM sessions s LEFT JOIN progress p ON p.name = s.name
             """
         let found: [[SQLiteValue]]
-        if let name { found = try db.rows(select + " WHERE s.name = ?", .text(name)) } else {
+        if let name {
+            found = try db.rows(select + " WHERE s.name = ?", .text(name))
+        } else {
             found = try db.rows(select + " ORDER BY s.name")
         }
         return found.map { c in
