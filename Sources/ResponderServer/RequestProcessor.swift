@@ -28,6 +28,8 @@ struct RequestProcessor {
                     "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted",
                     [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
         }
+        // Strings are read in NFC (`NormalizedText`): the same bytes unless the body holds text beyond ASCII.
+        let body = NormalizedText.json(body)
         // The common small request is read without a `JSON` tree; anything else by the general reader.
         if body.count <= plainBytes, let plain = PlainRequest.read(body) { return .plain(plain) }
         return parseTree(body, limits: limits)
