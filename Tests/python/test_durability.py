@@ -551,3 +551,34 @@ def test_a_full_disk_refuses_writes_with_storage_full_and_keeps_answering_reads(
     assert applied["revision"] == before["revision"] + 1 and applied["seqRange"][0] == before["seq"] + 1
     e = restart(engines, e)
     assert find(e.client().call("tree.get", session="s")["tree"], "note99") is not None
+
+
+def test_recover_keeps_every_session_sqlite_can_still_read_from_a_damaged_database(engines, tmp_path):
+    """A database whose structure fails SQLite's check is set aside whole, but the sessions whose rows still read
+    come back from it: here the sessions table's index is destroyed, and every session is in the table."""
+    state = tmp_path / "state"
+    e = durable(engines, state)
+    c = e.client()
+    trees = {}
+    for name in ("a", "b", "c"):
+        c.call("session.create", session=name, tree=demo_tree())
+        c.call("tree.apply", session=name, ops=[{"op": "update", "id": "title", "set": {"alpha": 0.25}}])
+        trees[name] = c.call("tree.get", session=name)["tree"]
+    e.stop(signal.SIGTERM)
+    db = sqlite3.connect(f"file:{state / 'state.db'}?mode=ro", uri=True)
+    page = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_sessions_1'").fetchone()[0]
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(state / "state.db", "r+b") as f:
+        f.seek((page - 1) * size)
+        f.write(b"\xff" * size)
+    assert "--recover" in start_fails(state)
+    e = again(engines, e, "--recover")
+    c = e.client()
+    for name, tree in trees.items():
+        assert c.call("tree.get", session=name)["tree"] == tree
+    log = e.stderr_text()
+    back = re.search(r"read back from it: (.*)", log)
+    assert back and set(re.findall(r'"([^"]+)"', back.group(1))) == {"a", "b", "c", "default"}, log
+    assert "moved to" in log
+    assert list(state.glob("state.db.damaged-*"))

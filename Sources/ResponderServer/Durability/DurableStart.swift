@@ -19,8 +19,16 @@ extension StateStore {
                 FileManager.default.fileExists(atPath: "\(directory)/\(fileName)")
             else { throw error }
             let aside = setAside(directory: directory)
-            dropped.append("\(error); the database was moved to \(aside ?? "?") and every session in it dropped")
-            store = try StateStore(directory: directory, durability: config.durability)
+            store = try StateStore(directory: directory, durability: config.durability, recover: true)
+            // What SQLite can still read of the damaged file comes back: each session whose rows read whole.
+            let salvaged = aside.map { store.salvage(from: $0) } ?? (kept: [], lost: [])
+            dropped.append(
+                "\(error); the database was moved to \(aside ?? "?")"
+                    + (salvaged.kept.isEmpty
+                        ? "" : "; read back from it: " + salvaged.kept.map { "\"\($0)\"" }.joined(separator: ", "))
+                    + (salvaged.lost.isEmpty
+                        ? (salvaged.kept.isEmpty ? "; no session in it could be read" : "")
+                        : "; dropped: " + salvaged.lost.joined(separator: "; ")))
         }
         var restored: Restored
         do {

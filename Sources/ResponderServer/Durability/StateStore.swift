@@ -337,3 +337,52 @@ final class StateStore {
         inTransaction = true
     }
 }
+
+extension StateStore {
+    /// Copies into this (new, empty) store every session of the damaged database at `path` whose rows SQLite can
+    /// still read whole — its snapshot, progress and logged batches — reading the tables without their indexes,
+    /// which a damaged index would otherwise fail. Returns the sessions kept and, for the others, why not. The
+    /// damaged file is only read.
+    func salvage(from path: String) -> (kept: [String], lost: [String]) {
+        guard let old = try? SQLiteDatabase(path: path, readOnly: true) else {
+            return ([], ["the file cannot be opened"])
+        }
+        defer { old.closeKeepingLog() }
+        let names: [String]
+        do {
+            names = try old.rows("SELECT name FROM sessions NOT INDEXED").compactMap { $0.first?.string }
+        } catch {
+            return ([], ["the list of sessions cannot be read: \(error)"])
+        }
+        var kept: [String] = []
+        var lost: [String] = []
+        for name in names {
+            do {
+                let session = try old.rows(
+                    """
+                    SELECT name, seq, revision, state, snapshot_revision, tree, detached FROM sessions NOT INDEXED
+                    WHERE name = ?
+                    """, .text(name))
+                let progress = try old.rows(
+                    "SELECT name, seq, revision, state FROM progress NOT INDEXED WHERE name = ?", .text(name))
+                let batches = try old.rows("SELECT session, revision, ops FROM batches WHERE session = ?", .text(name))
+                try begin()
+                for row in session {
+                    try db.run(
+                        "INSERT INTO sessions VALUES(?, ?, ?, ?, ?, ?, ?)", row[0], row[1], row[2], row[3], row[4],
+                        row[5], row[6])
+                }
+                for row in progress {
+                    try db.run("INSERT INTO progress VALUES(?, ?, ?, ?)", row[0], row[1], row[2], row[3])
+                }
+                for row in batches { try db.run("INSERT INTO batches VALUES(?, ?, ?)", row[0], row[1], row[2]) }
+                try commit()
+                kept.append(name)
+            } catch {
+                rollback()
+                lost.append("session \"\(name)\": \(error)")
+            }
+        }
+        return (kept, lost)
+    }
+}
