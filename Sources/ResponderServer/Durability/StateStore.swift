@@ -28,6 +28,8 @@ final class StateStore {
     /// The mark on disk (`StateMark`), and the one the group being written needs before it commits.
     private(set) var mark = StateMark()
     private var pendingMark: StateMark?
+    /// A checkpoint folded the log into the database, and the generation is still to be raised.
+    private var generationDue = false
     /// What was lost before this start, when `--recover` went on anyway.
     private(set) var loss: StateLoss?
     /// Bytes of each session's snapshot and of its log since, for the compaction rule.
@@ -303,12 +305,20 @@ final class StateStore {
         // Prepared once (`run` keeps its statements): `execute` parses the text again on every commit, and a
         // commit follows every tap.
         try db.run("COMMIT")
+        foldLogIfDue()
+    }
+
+    /// After a commit, once the log is long: folds it into the database, then raises the generation. Neither
+    /// can undo the commit before it, so a failure is not the commit's: both are tried again after the next
+    /// one. (Until the generation is raised, a log lost meanwhile would go unnoticed.)
+    private func foldLogIfDue() {
         if db.logPages >= Self.checkpointPages {
-            try db.checkpoint()
-            do { try startGeneration(after: mark.generation) } catch {
-                throw SQLiteError(code: SQLITE_IOERR, message: "\(error)")
-            }
+            do {
+                try db.checkpoint()
+                generationDue = true
+            } catch {}
         }
+        if generationDue, (try? startGeneration(after: mark.generation)) != nil { generationDue = false }
     }
 
     /// Abandons the group's writes (a write failed: none of the group's replies will say it succeeded).
