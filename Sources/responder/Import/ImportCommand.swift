@@ -37,6 +37,12 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Unreadable lines are errors: report them all and exit 1 without output.")
     var strict = false
 
+    @Flag(
+        help:
+            "Accept a world the dump does not fully give: no window in it (a stand-in window holds its views), or a view nested in a line that could not be read."
+    )
+    var partial = false
+
     func run() throws {
         var dump = HierarchyDump()
         let tty = isatty(2) != 0
@@ -55,8 +61,19 @@ struct ImportCommand: ParsableCommand {
             }
         }
         var world = dump.world()
-        for p in dump.problems { Output.error((strict ? "error: " : "warning: ") + p.text) }
-        if strict && !dump.problems.isEmpty {
+        let summary = ImportSummary(world: world)
+        let refusals = partial ? [] : Self.refusals(dump, summary)
+        for p in dump.problems {
+            let fatal = strict || (p.breaksTheWorld && !partial)
+            Output.error((fatal ? "error: " : "warning: ") + p.text)
+        }
+        let unread = dump.problems.count
+        Output.error(
+            "import: \(dump.lineCount) line\(dump.lineCount == 1 ? "" : "s") read: \(summary.text)"
+                + (unread == 0 ? "" : "; \(unread) problem\(unread == 1 ? "" : "s") above"))
+        for r in refusals { Output.error("error: " + r) }
+        if (strict && !dump.problems.isEmpty) || !refusals.isEmpty {
+            if !refusals.isEmpty { Output.error("(--partial accepts this world as it is)") }
             throw ExitCode.failure
         }
         var document: JSON = .object([("tree", world)])
@@ -81,5 +98,28 @@ struct ImportCommand: ParsableCommand {
                 "imported \(count) node\(count == 1 ? "" : "s") into \(session.session)\(dump.problems.isEmpty ? "" : " (\(dump.problems.count) line\(dump.problems.count == 1 ? "" : "s") skipped)")"
             )
         }
+    }
+
+    /// Why the world is not the app's screen, when it is not: no window in the dump (its views would sit in a
+    /// stand-in, without the window and the controllers above them in the chain), or a lost line that had children.
+    static func refusals(_ dump: HierarchyDump, _ summary: ImportSummary) -> [String] {
+        var out: [String] = []
+        if dump.roots.isEmpty {
+            out.append(
+                "no view line was read: the input holds no recursiveDescription output (see docs/importing.md for the lldb commands)"
+            )
+        } else if summary.windows == 0 {
+            let top = dump.roots[0]
+            out.append(
+                "the dump shows no window (its top view is \(top.className) \(top.id)): its views would sit in a stand-in window; dump the key window to import the screen"
+            )
+        }
+        let lost = dump.problems.filter(\.breaksTheWorld).count
+        if lost > 0 {
+            out.append(
+                "\(lost) line\(lost == 1 ? " that was not read had" : "s that were not read had") children: they would be misplaced"
+            )
+        }
+        return out
     }
 }
