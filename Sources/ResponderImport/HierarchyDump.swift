@@ -58,7 +58,9 @@ package struct HierarchyDump {
     package private(set) var controllers: [ControllerLine] = []
     package private(set) var problems: [Problem] = []
     private var viewsByID: [String: ViewLine] = [:]
-    private var viewStack: [(depth: Int, view: ViewLine)] = []
+    /// The open views by depth; an entry without a view is a line that could not be read, which still holds
+    /// its place so that the lines nested in it are known to have lost their parent.
+    private var viewStack: [(depth: Int, view: ViewLine?, line: Int)] = []
     private var controllerStack: [(depth: Int, controller: ControllerLine)] = []
     /// The last line of the current file that could not be read, so a view nested under it can name it.
     private var lastUnread: Int?
@@ -129,19 +131,21 @@ package struct HierarchyDump {
 
     // MARK: views
 
-    private mutating func unreadView(_ file: String, _ number: Int, _ message: String) {
+    private mutating func unreadView(_ file: String, _ number: Int, _ depth: Int, _ message: String) {
         lastUnread = number
+        while let top = viewStack.last, top.depth >= depth { viewStack.removeLast() }
+        viewStack.append((depth, nil, number))
         problem(file, number, message)
     }
 
     private mutating func readView(_ text: Substring, depth: Int, number: Int, file: String) {
         guard let parsed = ViewLineText(text) else {
-            return unreadView(file, number, "unreadable view line (no closing >): \(Self.excerpt(text))")
+            return unreadView(file, number, depth, "unreadable view line (no closing >): \(Self.excerpt(text))")
         }
         let head = parsed.head
         guard let colon = head.range(of: ": 0x") else {
             return unreadView(
-                file, number, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
+                file, number, depth, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
         }
         let className = head[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
         let address = "0x" + head[colon.upperBound...].trimmingCharacters(in: .whitespaces)
@@ -149,7 +153,7 @@ package struct HierarchyDump {
             address.dropFirst(2).allSatisfy(\.isHexDigit)
         else {
             return unreadView(
-                file, number, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
+                file, number, depth, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
         }
         guard viewsByID[address] == nil else {
             return problem(file, number, "duplicate address \(address): line skipped")
@@ -166,14 +170,17 @@ package struct HierarchyDump {
         }
         view.annotations += ViewLineText.trailingAnnotations(parsed.trailing)
         if let note = Self.settle(view, depth: depth) { problem(file, number, note) }
-        // Parent: the nearest earlier line with less depth. A line one level deeper than that parent is its child;
-        // deeper means the line in between was not read, and the view lands in the wrong coordinate space.
+        // Parent: the nearest earlier line with less depth. When that line could not be read, or is more than
+        // one level up (a line in between is not there at all), the view lands in the wrong coordinate space.
         while let top = viewStack.last, top.depth >= depth { viewStack.removeLast() }
+        let unreadParent = viewStack.last.flatMap { $0.view == nil ? $0.line : nil }
+        while let top = viewStack.last, top.view == nil { viewStack.removeLast() }
         let parentDepth = viewStack.last?.depth ?? -1
-        if depth > 0, parentDepth < depth - 1 {
-            let lost = lastUnread.map { "line \($0)" } ?? "a line that is not in the dump"
-            if reportedLost.insert(lastUnread ?? -number).inserted {
-                let placed = viewStack.last.map { "under \($0.view.id)" } ?? "at the top"
+        if depth > 0, unreadParent != nil || parentDepth < depth - 1 {
+            let lostLine = unreadParent ?? lastUnread
+            let lost = lostLine.map { "line \($0)" } ?? "a line that is not in the dump"
+            if reportedLost.insert(lostLine ?? -number).inserted {
+                let placed = viewStack.last?.view.map { "under \($0.id)" } ?? "at the top"
                 problem(
                     file, number,
                     "\(address) is nested in a view that was not read (\(lost)): it is placed \(placed), where its frame means something else",
@@ -186,7 +193,7 @@ package struct HierarchyDump {
         } else {
             roots.append(view)
         }
-        viewStack.append((depth, view))
+        viewStack.append((depth, view, number))
         viewsByID[address] = view
     }
 
