@@ -30,6 +30,7 @@ package struct HierarchyDump {
         var frameText = ""
         var transform: [Double]?
         var baseClass: String?
+        var contentSize: (size: [Double], text: String)?
         init(id: String, className: String) {
             self.id = id
             self.className = className
@@ -260,6 +261,11 @@ package struct HierarchyDump {
         case "contentOffset", "bounds.origin":
             guard let p = numbers(value, open: "{", close: "}"), p.count == 2 else { return bad("{x, y}") }
             set("boundsOrigin", .array(p.map { JSON($0) }))
+        case "contentSize":
+            guard let p = numbers(value, open: "{", close: "}"), p.count == 2, p.allSatisfy({ $0 >= 0 }) else {
+                return bad("{width, height}, not negative")
+            }
+            view.contentSize = (p, value)
         case "tag":
             guard Int(value) != nil else { return bad("an integer") }
             view.annotations.append(("tag", value))
@@ -304,6 +310,15 @@ package struct HierarchyDump {
             !view.members.contains(where: { $0.key == "userInteractionEnabled" })
         {
             set("userInteractionEnabled", .bool(true))
+        }
+        // K8: a scroll view's pan scrolls only over its content, so its size is a field of the scroll classes;
+        // on any other class it is a note.
+        if let content = view.contentSize {
+            if resolved?.isScrollView == true {
+                set("contentSize", .array(content.size.map { JSON($0) }))
+            } else {
+                view.annotations.append(("contentSize", content.text))
+            }
         }
         var note: String?
         if let t = view.transform {

@@ -153,7 +153,8 @@ def test_the_plain_dump_builds_the_screen_and_says_what_it_made(engine, client, 
     assert find(tree, PLAIN_CELL)["class"] == "UITableViewCell"
     assert find(tree, CELL_CONTENT)["class"] == "UITableViewCellContentView"
     assert find(tree, PHOTO_CELL)["annotations"]["baseClass"] == "UICollectionViewCell"
-    assert find(tree, TABLE)["boundsOrigin"] == [0, -100]
+    table = find(tree, TABLE)
+    assert table["boundsOrigin"] == [0, -100] and table["contentSize"] == [390, 500]
     # Keys after quoted text with an apostrophe and quotes survive.
     link = find(tree, LINK_LABEL)["annotations"]
     assert link["text"] == 'Don\'t have an account? "Sign up"' and link["tag"] == "12"

@@ -14,12 +14,18 @@ struct ImportCommand: ParsableCommand {
             Each FILE holds `recursiveDescription` output (views: `<Class: 0xADDRESS; frame = (x y; w h); …>`, \
             nesting shown by `   | `), `_printHierarchy` output (view controllers: `<Class 0xADDRESS>, state: …, \
             view: <ViewClass 0xADDRESS>`, `   + ` for presented ones), or both; the kind is read from each line. \
-            Node ids are the addresses as printed and `class` the printed class. frame, hidden, alpha, \
-            userInteractionEnabled, clipsToBounds, transform and a scroll view's contentOffset (boundsOrigin) become \
-            fields; tag, text, contentSize, gestureRecognizers (their presence) and any other key become annotations. \
-            Controllers are put above their root views (matched by address); presented ones under their window \
-            with presentedBy. Prints {"tree": …} on stdout, or loads it with --load. Lines that cannot be read \
-            are reported on stderr with their line numbers and skipped (--strict: an error, nothing is output).
+            Read as lldb prints them: Objective-C `po` and `expr -l objc -O --`, Swift `po` (its `▿ Optional<Any>` \
+            wrapper, or the whole dump as one escaped string), `p` of a string, with LF, CRLF or CR line endings. \
+            Node ids are the addresses as printed and `class` the printed class; `baseClass = UIButton` makes a \
+            custom class behave as that UIKit class. frame (a transformed view's printed frame is its bounding \
+            box: bounds and center are derived), hidden, alpha, userInteractionEnabled (printed only when NO), \
+            clipsToBounds, transform, a scroll view's contentOffset (boundsOrigin) and contentSize become fields; \
+            tag, text, gestureRecognizers (their presence), text after a line's closing > and any other key \
+            become annotations. Controllers are put above their root views (matched by address); presented ones \
+            under their window with presentedBy. Prints {"tree": …} on stdout, or loads it with --load; stderr \
+            says what was made and lists every line that could not be read with its line number. A dump with \
+            no window, or a lost line that had children, is refused (exit 1) unless --partial; --strict makes \
+            any unreadable line an error. Nothing is output when the import is refused.
             """
     )
 
