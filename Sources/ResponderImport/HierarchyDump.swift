@@ -422,6 +422,11 @@ package struct HierarchyDump {
         if !windows.isEmpty, !windows.contains(where: { w in w.members.contains { $0.key == "key" } }) {
             windows[0].members.append(("key", .bool(true)))
         }
+        var unnamed = windows
+        while let node = unnamed.popLast() {
+            node.annotations.append(("displayName", DisplayName.of(node)))
+            unnamed += node.children
+        }
         let app = ViewLine(id: "app", className: "UIApplication")
         app.kind = .application
         app.children = windows

@@ -15,7 +15,7 @@ package struct ImportSummary: Equatable {
     package var placeholderViews = 0
     /// Views that name a UIKit class through `baseClass`.
     package var baseClasses = 0
-    /// Annotation entries kept (keys the engine does not use).
+    /// Annotation entries kept from the dump (keys the engine does not use; not the import's own notes).
     package var annotations = 0
 
     package init(world: JSON) {
@@ -35,7 +35,7 @@ package struct ImportSummary: Equatable {
             if addedByImport, kind != "window" { placeholderViews += 1 }
             if node["baseClass"] != nil { baseClasses += 1 }
             if case .object(let entries)? = notes {
-                annotations += entries.count - (addedByImport ? 1 : 0)
+                annotations += entries.filter { $0.key != "imported" && $0.key != "displayName" }.count
             }
             stack.append(contentsOf: node["children"]?.arrayValue ?? [])
         }

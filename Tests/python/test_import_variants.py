@@ -29,7 +29,7 @@ TABLE, CELL, CELL_CONTENT, CELL_LABEL, SWITCH = ("0x7f8a5c507000", "0x7f8a5c5080
 PLAIN_CELL, PLAIN_CELL_CONTENT = "0x7f8a5c50c000", "0x7f8a5c50d000"
 LINK_LABEL, CHIP, BADGE = "0x7f8a5c50e000", "0x7f8a5c50f000", "0x7f8a5c510000"
 COLLECTION, PHOTO_CELL, PHOTO_CONTENT = "0x7f8a5c516000", "0x7f8a5c518000", "0x7f8a5c519000"
-EFFECT, EFFECT_CONTENT, SIGN_IN = "0x7f8a5c511000", "0x7f8a5c513000", "0x7f8a5c514000"
+EFFECT, EFFECT_CONTENT, SIGN_IN, SIGN_IN_LABEL = "0x7f8a5c511000", "0x7f8a5c513000", "0x7f8a5c514000", "0x7f8a5c515000"
 NAV_VC, SETTINGS_VC = "0x7f8a5d010000", "0x7f8a5c611000"
 
 VIEWS = f"""\
@@ -57,7 +57,7 @@ VIEWS = f"""\
    |    |    |    |    |    |    |    | <_UIVisualEffectBackdropView: 0x7f8a5c512000; frame = (0 0; 390 100); autoresize = W+H; userInteractionEnabled = NO; layer = <UICABackdropLayer: 0x600001c201d0>>
    |    |    |    |    |    |    |    | <_UIVisualEffectContentView: {EFFECT_CONTENT}; frame = (0 0; 390 100); autoresize = W+H; layer = <CALayer: 0x600001c201e0>>
    |    |    |    |    |    |    |    |    | <UIButton: {SIGN_IN}; frame = (20 20; 350 50); opaque = NO; layer = <CALayer: 0x600001c201f0>>
-   |    |    |    |    |    |    |    |    |    | <UIButtonLabel: 0x7f8a5c515000; frame = (140 15; 70 20); text = 'Sign in'; opaque = NO; userInteractionEnabled = NO; layer = <_UILabelLayer: 0x600001c20200>>
+   |    |    |    |    |    |    |    |    |    | <UIButtonLabel: {SIGN_IN_LABEL}; frame = (140 15; 70 20); text = 'Sign in'; opaque = NO; userInteractionEnabled = NO; layer = <_UILabelLayer: 0x600001c20200>>
    |    |    |    | <UINavigationBar: {NAV_BAR}; frame = (0 47; 390 44); opaque = NO; autoresize = W; layer = <CALayer: 0x600001c20210>>
 """
 
@@ -244,3 +244,25 @@ def test_a_dump_without_a_window_is_refused_unless_partial(engine, tmp_path):
     assert "1 stand-in window" in err and world["tree"]["children"][0]["children"][0]["id"] == ROOT_VIEW, err
     _, err = imported(engine, write(tmp_path, "none.txt", "nothing to see\n"), ok=False)
     assert "none.txt:1: not a hierarchy line" in err and "no view line was read" in err, err
+
+
+# ------------------------------------------------------------------------------------------ names
+
+def test_imported_views_keep_display_names_and_find_lists_them(engine, client, plain):
+    tree = plain["tree"]
+    # A button's title is printed on its UIButtonLabel; a cell's text on the label in its content view.
+    assert find(tree, SIGN_IN)["annotations"]["displayName"] == 'UIButton "Sign in"'
+    assert find(tree, CELL)["annotations"]["displayName"] == 'MyApp.ToggleCell "Wi-Fi"'
+    assert find(tree, PLAIN_CELL)["annotations"]["displayName"] == 'UITableViewCell "About"'
+    assert find(tree, SWITCH)["annotations"]["displayName"] == "UISwitch"
+    assert find(tree, SETTINGS_VC)["annotations"]["displayName"] == "MyApp.SettingsViewController"
+    session = new_session(client, "find", tree=tree)
+    r = cli(engine, "find", "sign in", "--session", session)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [f'{SIGN_IN}  UIButton "Sign in"  control',
+                                     f'{SIGN_IN_LABEL}  UIButtonLabel "Sign in"  view'], r.stdout
+    r = cli(engine, "find", "ThemeChip", "--session", session, "--json")
+    assert json.loads(r.stdout) == [{"id": CHIP, "kind": "control", "class": "MyApp.ThemeChip",
+                                     "displayName": "MyApp.ThemeChip"}], r.stdout
+    r = cli(engine, "find", "no such words", "--session", session)
+    assert r.returncode == 1 and r.stdout == "" and 'no node matches "no such words"' in r.stderr, r.stderr
