@@ -58,6 +58,8 @@ package struct HierarchyDump {
     package private(set) var roots: [ViewLine] = []
     package private(set) var controllers: [ControllerLine] = []
     package private(set) var problems: [Problem] = []
+    /// What was read but had to be assumed (a rotated view's bounds): said, not refused, even with --strict.
+    package private(set) var notes: [Problem] = []
     private var viewsByID: [String: ViewLine] = [:]
     /// The open views by depth; an entry without a view is a line that could not be read, which still holds
     /// its place so that the lines nested in it are known to have lost their parent.
@@ -170,7 +172,7 @@ package struct HierarchyDump {
             }
         }
         view.annotations += ViewLineText.trailingAnnotations(parsed.trailing)
-        if let note = Self.settle(view, depth: depth) { problem(file, number, note) }
+        if let note = Self.settle(view, depth: depth) { notes.append(Problem(file: file, line: number, message: note)) }
         // Parent: the nearest earlier line with less depth. When that line could not be read, or is more than
         // one level up (a line in between is not there at all), the view lands in the wrong coordinate space.
         while let top = viewStack.last, top.depth >= depth { viewStack.removeLast() }

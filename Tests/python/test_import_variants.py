@@ -266,3 +266,21 @@ def test_imported_views_keep_display_names_and_find_lists_them(engine, client, p
                                      "displayName": "MyApp.ThemeChip"}], r.stdout
     r = cli(engine, "find", "no such words", "--session", session)
     assert r.returncode == 1 and r.stdout == "" and 'no node matches "no such words"' in r.stderr, r.stderr
+
+
+def test_a_view_rotated_by_45_degrees_is_read_as_square_and_says_so(engine, client, tmp_path):
+    # UIKit prints cos 45° with all its digits; the box of a 45° turn fixes only width + height.
+    c = "0.70710678118654757"
+    dump = (f"<UIWindow: {WINDOW}; frame = (0 0; 390 844); layer = <UIWindowLayer: 0x600001c20010>>\n"
+            f"   | <MyApp.Dial: {BADGE}; frame = (100 100; 141.4213562373095 141.4213562373095); "
+            f"transform = [{c}, {c}, -{c}, {c}, 0, 0]; layer = <CALayer: 0x600001c20160>>\n")
+    r = cli(engine, "import", "--strict", write(tmp_path, "dial.txt", dump))
+    assert r.returncode == 0 and "note: " in r.stderr and "dial.txt:2: frame: bounds assumed square" in r.stderr, r.stderr
+    dial = find(json.loads(r.stdout)["tree"], BADGE)
+    assert [round(v, 6) for v in dial["frame"]] == [120.710678, 120.710678, 100, 100], dial
+    assert "square" in dial["annotations"]["frameAssumption"]
+    session = new_session(client, "dial", tree=json.loads(r.stdout)["tree"])
+    # The box's center and a point near its top corner (the rotated square's top vertex) hit the dial.
+    assert client.call("hitTest", session=session, point=[170.7, 170.7])["view"] == BADGE
+    assert client.call("hitTest", session=session, point=[170.7, 105])["view"] == BADGE
+    assert client.call("hitTest", session=session, point=[105, 105])["view"] == WINDOW

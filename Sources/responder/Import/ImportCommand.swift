@@ -73,6 +73,7 @@ struct ImportCommand: ParsableCommand {
             let fatal = strict || (p.breaksTheWorld && !partial)
             Output.error((fatal ? "error: " : "warning: ") + p.text)
         }
+        for n in dump.notes { Output.error("note: " + n.text) }
         let unread = dump.problems.count
         Output.error(
             "import: \(dump.lineCount) line\(dump.lineCount == 1 ? "" : "s") read: \(summary.text)"
