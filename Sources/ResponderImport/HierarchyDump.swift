@@ -4,7 +4,8 @@ import ResponderProtocol
 
 /// Reads lldb hierarchy dumps into a world (the `tree` of tree.load): `recursiveDescription` lines (views) and
 /// `_printHierarchy` lines (view controllers). Each line is classified by its content, so one file may hold
-/// either kind or both. Node ids are the addresses as printed; `class` is the printed class.
+/// either kind or both. Node ids are the addresses as printed; `class` is the printed class. What lldb wraps
+/// around a dump, and the line endings, are DumpText's; the parts of a view line are ViewLineText's.
 package struct HierarchyDump {
     /// A line that could not be read (or a value in it): reported with its place, skipped.
     package struct Problem {
@@ -69,8 +70,6 @@ package struct HierarchyDump {
     private var lastUnread: Int?
     private var reportedLost: Set<Int> = []
     package private(set) var lineCount = 0
-    /// Lines that were lldb's wrappers around a dump (`▿ Optional<Any>`), read past without a problem.
-    package private(set) var wrapperLines = 0
 
     package init() {}
 
@@ -85,7 +84,7 @@ package struct HierarchyDump {
             lineCount += 1
             if lineCount % 50_000 == 0 { progress?(lineCount) }
             switch DumpText.piece(raw) {
-            case .wrapper: wrapperLines += 1
+            case .wrapper: continue
             case .line(let line): readText(line, number: number, file: file)
             case .escaped(let inner, let complete):
                 // One file line holding the whole dump: its lines are reported under that line's number.
