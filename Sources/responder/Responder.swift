@@ -22,7 +22,7 @@ struct Responder: ParsableCommand {
                 subcommands: [
                     InfoCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self, TreeCommand.self,
                     WatchCommand.self, DrawCommand.self, WebCommand.self, CallCommand.self, ClientsCommand.self,
-                    ImportCommand.self, RecordCommand.self, ReplayCommand.self
+                    ImportCommand.self, FindCommand.self, RecordCommand.self, ReplayCommand.self
                 ]),
             CommandGroup(
                 name: "Dispatch",

@@ -336,7 +336,7 @@ import Testing
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
         ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
         ["clock"],
-        ["mcp"], ["bridge"], ["import"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
+        ["mcp"], ["bridge"], ["import"], ["find"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
     ]
 
     @Test(.tags(.slow), arguments: commands)

@@ -154,6 +154,7 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             ])
             text, imported = ok(await m.call_tool("import_hierarchy", {"text": dump, "session": s}))
             assert f"imported" in text and "skipped lines:" in text and "text:5:" in text, text
+            assert "6 nodes: 1 window, 1 controller, 1 control" in text, text
             assert imported["revision"] == raw(client, "tree.get", session=s)["revision"]
             hit = raw(client, "hitTest", session=s, point=[45, 125])
             assert hit["view"] == "0x7f04", hit

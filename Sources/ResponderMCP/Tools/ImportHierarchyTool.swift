@@ -56,6 +56,7 @@ package enum ImportHierarchyTool: MCPTool {
         var text =
             "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(session): revision \(Describe.number(reply["revision"]?.intValue))"
             + Describe.seqRange(reply["seqRange"]?.arrayValue?.compactMap(\.intValue))
+        if let tree = request.params["tree"] { text += "\n" + ImportSummary(world: tree).text }
         if let skipped = request.subject { text += "\nskipped lines:\n" + skipped }
         return text
     }
