@@ -334,7 +334,7 @@ import Testing
     static let commands: [[String]] = [
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
-        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
+        ["action"], ["can-perform"], ["why"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
         ["clock"],
         ["mcp"], ["bridge"], ["import"], ["find"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
     ]
@@ -495,6 +495,10 @@ import Testing
                 "save: A → R → RVC: available: RVC would perform it"
             ])
         #expect(try t.run(["can-perform", "nothing:"]).lines == ["nothing: app → AD: not available"])
+        // whyNot (A4): A is asked first and does not implement it; RVC does.
+        let why = try t.run(["why", "R", "--action", "save:", "--sender", "A"]).lines
+        #expect(why.first == "R: not ok (A4, not-implemented): R does not implement save:; RVC performs it.")
+        #expect(try t.run(["why", "RVC", "--action", "save:", "--sender", "A"]).lines.first == "RVC: ok")
         let shake = try t.run(["shake"])
         #expect(
             shake.lines == [
