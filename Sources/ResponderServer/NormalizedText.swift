@@ -12,6 +12,7 @@ public enum NormalizedText {
     /// written again and every other byte (numbers, an id's exact text, layout) is kept. Text that is not JSON is
     /// left for the parser to refuse.
     public static func json(_ json: [UInt8]) -> [UInt8] {
+        guard mayNeed(json) else { return json }
         let needed = json.withUnsafeBufferPointer { p -> Bool in
             var high: UInt8 = 0
             var escapes = false
@@ -55,6 +56,30 @@ public enum NormalizedText {
             i = end + 1
         }
         return out
+    }
+
+    /// Whether `json` holds a byte above 0x7F or a backslash, eight bytes at a time: the common request has
+    /// neither, and this is all it pays.
+    private static func mayNeed(_ json: [UInt8]) -> Bool {
+        json.withUnsafeBytes { raw -> Bool in
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            var found: UInt64 = 0
+            var i = 0
+            while i + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // A byte of `word ^ backslashes` is zero where `word` has a backslash: the classic test for a
+                // zero byte sets that byte's high bit (and may set others only where one is zero).
+                let x = word ^ (ones &* UInt64(backslash))
+                found |= word | ((x &- ones) & ~x)
+                i += 8
+            }
+            while i < raw.count {
+                if raw[i] >= 0x80 || raw[i] == backslash { return true }
+                i += 1
+            }
+            return found & highs != 0
+        }
     }
 
     /// A string in NFC.

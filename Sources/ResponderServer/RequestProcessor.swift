@@ -28,11 +28,11 @@ struct RequestProcessor {
                     "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted",
                     [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
         }
-        // Strings are read in NFC (`NormalizedText`): the same bytes unless the body holds text beyond ASCII.
-        let body = NormalizedText.json(body)
-        // The common small request is read without a `JSON` tree; anything else by the general reader.
+        // The common small request is read without a `JSON` tree; anything else by the general reader. The plain
+        // reader takes only ASCII strings without escapes, which are in NFC as they are; the general one reads
+        // strings in NFC (`NormalizedText`).
         if body.count <= plainBytes, let plain = PlainRequest.read(body) { return .plain(plain) }
-        return parseTree(body, limits: limits)
+        return parseTree(NormalizedText.json(body), limits: limits)
     }
 
     /// Reads a request body into a `JSON` tree (`RPCRequest.parse`), the size already checked.
