@@ -29,7 +29,7 @@ import Testing
         defer { t.stop() }
         let ok = try t.run(["why", "B"])
         #expect(ok.status == 0, "\(ok)")
-        #expect(ok.lines == ["B: ok", "hittable over 100% of it, e.g. at (60, 422)"])
+        #expect(ok.lines == ["B: ok", "hittable over 100% of it, e.g. at (58.4375, 421.3125)"])
         try cover(t)
         let covered = try t.run(["why", "B"])
         #expect(covered.status == 1, "\(covered)")
@@ -46,7 +46,8 @@ import Testing
         defer { t.stop() }
         let tapped = try t.run(["tap", "--view", "B"])
         #expect(tapped.status == 0, "\(tapped)")
-        #expect(tapped.lines.first == "tap B at (60, 422): hittable over 100% of it, e.g. at (60, 422)")
+        #expect(
+            tapped.lines.first == "tap B at (58.4375, 421.3125): hittable over 100% of it, e.g. at (58.4375, 421.3125)")
         #expect(
             tapped.lines.dropFirst().first?.hasPrefix("touch tap-1 began on B: touchesBegan: B") == true, "\(tapped)")
 

@@ -246,10 +246,9 @@ def test_an_agent_imports_a_dump_into_its_own_session_asks_why_not_and_taps_by_i
             assert asked["ok"] is True and asked["cause"] is None and text.startswith(f"{SIGN_IN}: ok"), text
             x, y = asked["hittable"]["point"]
             text, tap = ok(await m.call_tool("tap", {"view": SIGN_IN, "session": s}))
-            assert text.startswith(f"tap at ({x:g}, {y:g}) on {SIGN_IN}"), text
-            began = tap["deliveries"][0]
-            assert began["hitView"] == SIGN_IN if "hitView" in began else tap["trace"]["steps"], tap
-            assert "touchUpInside" in text, text
+            assert text.startswith(f"tap at ({x:.10g}, {y:.10g}) on {SIGN_IN}"), text
+            assert f"touch tap-1 began on {SIGN_IN}: " in text and "touchUpInside" in text, text
+            assert tap["trace"]["kind"] == "touch" and tap["trace"]["steps"][0]["point"] is not None
             text, err = failed(await m.call_tool("tap", {"view": SIGN_IN, "x": 1, "y": 1, "session": s}))
             assert err["error"]["data"]["field"] == "view", text
 

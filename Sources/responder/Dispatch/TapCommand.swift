@@ -30,7 +30,7 @@ struct TapCommand: EngineCommand {
     func validate() throws {
         switch (x, y, view) {
         case (nil, nil, nil): throw ValidationError("give a point (x y) or --view ID")
-        case (.some, nil, _): throw ValidationError("give y after x")
+        case (.some, nil, _): throw ValidationError("Missing expected argument '<y>'")
         case (.some, .some, .some): throw ValidationError("give a point (x y) or --view ID, not both")
         default: break
         }
