@@ -22,8 +22,8 @@ from test_import_variants import CELL_LABEL, CONTROLLERS, SIGN_IN, SIGN_IN_LABEL
 # speaks the handshake revisions (2025-11-25), where it is how a client hears of changes.
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
-TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "become_first_responder", "get_world",
-         "apply_ops", "load_world", "create_session", "import_hierarchy"]
+TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "can_perform", "become_first_responder",
+         "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy"]
 
 
 def run(fn):
@@ -109,6 +109,12 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             text, chain = ok(await m.call_tool("responder_chain", {"id": "textField", "session": s}))
             assert chain["chain"] == ["textField", "card", "root", "rootVC", "window", "app", "delegate"]
             assert "rootVC → window N2" in text and "rules: N1, N2, N3" in text, text
+
+            # can_perform: who would, changing nothing (no trace is published).
+            text, can = ok(await m.call_tool("can_perform", {"action": "buttonTapped:", "sender": "button", "session": s}))
+            assert can == raw(client, "action.canPerform", session=s, action="buttonTapped:", sender="button")
+            assert can["available"] is True and can["by"] == "rootVC", can
+            assert text.startswith("buttonTapped: button → ") and "available: rootVC would perform it" in text, text
 
             text, become = ok(await m.call_tool("become_first_responder", {"id": "textField", "session": s}))
             assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == become["trace"]

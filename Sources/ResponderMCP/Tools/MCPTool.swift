@@ -70,7 +70,7 @@ package struct ToolCall: Sendable {
 package enum ToolCatalog {
     package static let all: [any MCPTool.Type] = [
         HitTestTool.self, WhyNotTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self,
-        BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
+        CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
         CreateSessionTool.self, ImportHierarchyTool.self
     ]
 
