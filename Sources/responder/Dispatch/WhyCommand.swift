@@ -7,7 +7,7 @@ struct WhyCommand: EngineCommand {
         commandName: "why",
         abstract: "Ask why a view does not get a touch, an action or the first responder (whyNot).",
         discussion:
-            "A touch anywhere on the view by default, or at --at X Y; --action asks about a nil-targeted action, --become about becoming first responder. Prints the decisive cause with its rule id, then the others, then where a tap is the view's own. Nothing changes."
+            "A touch anywhere on the view by default, or at --at X Y; --action asks about a nil-targeted action, --become about becoming first responder. Prints the decisive cause with its rule id, then the others, then where a tap is the view's own. Nothing changes. Exit status 1 when the answer is not ok."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -37,20 +37,10 @@ struct WhyCommand: EngineCommand {
         let request = WhyNotRequest(
             session: session.session, view: view, point: point, action: action, sender: sender,
             become: become ? true : nil)
-        try client.send(request) { answer in
-            if answer.ok {
-                Output.line("\(view): ok")
-            }
-            for (i, cause) in answer.causes.enumerated() {
-                let lead = i == 0 ? "\(view): not ok" : "  also"
-                Output.line("\(lead) (\(cause.rule.rawValue), \(cause.reason.rawValue)): \(cause.detail)")
-            }
-            let share = Int((answer.hittable.fraction * 100).rounded())
-            if let p = answer.hittable.point {
-                Output.line("hittable over \(share)% of it, e.g. at \(Output.point(p))")
-            } else {
-                Output.line("hittable nowhere")
-            }
+        let answer = try client.answer(request) { answer in
+            for line in WhyNotText.lines(answer, view: view) { Output.line(line) }
         }
+        // A script or CI step asks "does this view get it?": the status answers.
+        if !answer.ok { throw ExitCode.failure }
     }
 }
