@@ -8,8 +8,10 @@ package enum FirstResponderReply {
     }
 
     /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.
-    package static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?) -> String {
-        let subject = id.map { "\($0) " } ?? ""
+    package static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?, names: NodeNames = .none)
+        -> String
+    {
+        let subject = id.map { "\(names.label($0)) " } ?? ""
         var text: String
         switch (verb, outcome.result) {
         case (.become, true): text = "\(subject)became first responder"
@@ -18,7 +20,7 @@ package enum FirstResponderReply {
         default: text = "\(subject)did not resign first responder"
         }
         text += " (\(outcome.reason.rawValue))"
-        if verb == .become, let resigned = outcome.resigned { text += ", replacing \(resigned)" }
+        if verb == .become, let resigned = outcome.resigned { text += ", replacing \(names.label(resigned))" }
         return text
     }
 }

@@ -20,21 +20,26 @@ struct HitCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         try client.send(HitTestRequest(session: session.session, point: Point(x.value, y.value))) { reply in
+            let names = try client.names(session: session.session)
             let hit = reply.outcome
             if let view = hit.view {
-                Output.line("hit \(view) in window \(Describe.id(hit.window)) at local \(Output.point(hit.localPoint))")
+                Output.line(
+                    "hit \(names.label(view)) in window \(names.label(hit.window)) at local \(Output.point(hit.localPoint))"
+                )
             } else {
-                Output.line("no view at (\(Output.number(x.value)), \(Output.number(y.value)))")
+                Output.line("no view at (\(Output.coordinate(x.value)), \(Output.coordinate(y.value)))")
             }
             guard explain else { return }
             let rows = hit.visited.map { v in
                 [
-                    v.id, v.result.rawValue, v.rule.rawValue, Output.point(v.point),
-                    (v.reason?.rawValue ?? "") + (v.to.map { " → \($0)" } ?? "")
+                    names.label(v.id), v.result.rawValue, v.rule.rawValue, Output.point(v.point),
+                    (v.reason?.rawValue ?? "") + (v.to.map { " → \(names.label($0))" } ?? "")
                 ]
             }
             Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
             if let discard = TraceFormatter.discard(in: reply.trace) { Output.line("discarded (\(discard))") }
+            let cited = Set(hit.visited.map(\.rule) + StepFormatter.rules(reply.trace)).sorted()
+            for line in StepFormatter.legend(cited) { Output.line(line) }
         }
     }
 }

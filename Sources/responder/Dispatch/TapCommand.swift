@@ -23,7 +23,7 @@ struct TapCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         try client.send(TapRequest(session: session.session, point: Point(x.value, y.value)).dry(dryRun)) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         client.noteDryRun(dryRun)
     }
