@@ -2,9 +2,11 @@ import ResponderProtocol
 
 /// Printing the reply of responder.become / responder.resign: `{result, reason, resigned, trace}`.
 package enum FirstResponderReply {
-    package static func print(_ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String) {
-        Output.line(summary(reply.base.outcome, verb: verb, id: id))
-        for line in DispatchReply.focusLines(reply.base.trace) { Output.line(line) }
+    package static func print(
+        _ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String, names: NodeNames = .none
+    ) {
+        Output.line(summary(reply.base.outcome, verb: verb, id: id, names: names))
+        for line in DispatchReply.focusLines(reply.base.trace, names: names) { Output.line(line) }
     }
 
     /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.

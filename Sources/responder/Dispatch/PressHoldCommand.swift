@@ -51,15 +51,15 @@ struct PressHoldCommand: EngineCommand {
         try client.send(
             TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .began, point: point)])
         ) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         try client.send(ClockAdvanceRequest(session: session.session, by: duration)) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         try client.send(
             TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .ended, point: point)])
         ) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
     }
 }
