@@ -22,27 +22,15 @@ package struct NodeNames: Sendable {
     package mutating func add(_ root: JSON) {
         var stack = [root]
         while let node = stack.popLast() {
-            if let id = node["id"]?.stringValue, let name = Self.displayName(of: node) { byID[id] = name }
+            if let id = node["id"]?.stringValue, let name = NodeDisplayName.of(node) { byID[id] = name }
             stack.append(contentsOf: node["children"]?.arrayValue ?? [])
         }
     }
 
     package var isEmpty: Bool { byID.isEmpty }
 
-    /// The name a node's annotations give it, if any.
-    package static func displayName(of node: JSON) -> String? {
-        guard let name = node["annotations"]?["displayName"]?.stringValue, !name.isEmpty else { return nil }
-        return name
-    }
-
     /// `id (UIButton "Sign in")`, or the id alone.
-    package func label(_ id: String) -> String { Self.label(id, name: byID[id]) }
-
-    /// The one way every output writes a node beside its name.
-    package static func label(_ id: String, name: String?) -> String {
-        guard let name else { return id }
-        return "\(id) (\(name))"
-    }
+    package func label(_ id: String) -> String { NodeDisplayName.label(id, name: byID[id]) }
 
     /// `-` for none.
     package func label(_ id: String?) -> String { id.map(label) ?? "-" }

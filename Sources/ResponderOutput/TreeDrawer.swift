@@ -48,7 +48,7 @@ package struct TreeDrawer {
     /// `0x7f8a5c514000 (UIButton "Sign in")`.
     package func describe(_ node: JSON) -> String {
         let id = node["id"]?.stringValue ?? "?"
-        var parts = [NodeNames.label(id, name: NodeNames.displayName(of: node)), node["kind"]?.stringValue ?? "?"]
+        var parts = [NodeDisplayName.label(id, name: NodeDisplayName.of(node)), node["kind"]?.stringValue ?? "?"]
         if let cls = node["class"]?.stringValue {
             parts.append(cls + (node["baseClass"]?.stringValue.map { ": \($0)" } ?? ""))
         }

@@ -139,3 +139,16 @@ def test_frames_and_points_are_rounded_to_two_decimals(engine, client):
     assert run(engine, "hit", "50", "50", "--session", session) == ["hit v in window w at local (39.67, 29.87)"]
     line = next(line for line in run(engine, "tree", "--session", session) if line.lstrip("└─ ").startswith("v "))
     assert "(10.33, 20.13, 100, 44)" in line or "(10.33, 20.13, 100.01, 44)" in line, line
+
+
+def test_draw_labels_the_views_and_names_the_hit_path_by_display_name(engine, screen, tmp_path):
+    session, _ = screen
+    out = tmp_path / "hit.svg"
+    run(engine, "draw", "--hit", "100", "790", "--out", str(out), "--session", session)
+    svg = out.read_text()
+    # The view's hover text, the hit path's and the chain's, and the legend (which wraps its long lines).
+    assert f"<title>{SIGN_IN} · UIButton &quot;Sign in&quot; · control</title>" in svg
+    assert f"<title>11. {SIGN_IN} (UIButton &quot;Sign in&quot;): hit" in svg
+    assert f"<title>1. {SIGN_IN} (UIButton &quot;Sign in&quot;)</title>" in svg
+    assert f">Hit {SIGN_IN} (UIButton &quot;Sign in&quot;) in<" in svg
+    assert f">11. {SIGN_IN} (UIButton &quot;Sign in&quot;) — hit (H2),<" in svg
