@@ -6,7 +6,11 @@ struct HitCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "hit",
         abstract: "Hit-test a point in screen coordinates: which view a touch there would go to (hitTest).",
-        discussion: "With --explain lists every node asked, whether it was hit, missed or skipped, why, and the rule."
+        discussion: """
+            With --explain lists every node asked, whether it was hit, missed or skipped, why, and the rule, then \
+            what each rule cited means. A node with a display name (an imported one) shows it beside its id: \
+            `0x7f8a5c514000 (UIButton "Sign in")`.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -15,7 +19,10 @@ struct HitCommand: EngineCommand {
     @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x: Coordinate
     @Argument(help: "Screen y.") var y: Coordinate
 
-    @Flag(help: "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why.")
+    @Flag(
+        help:
+            "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why; then what each rule means."
+    )
     var explain = false
 
     func run(_ client: Client) throws {
