@@ -152,3 +152,13 @@ def test_draw_labels_the_views_and_names_the_hit_path_by_display_name(engine, sc
     assert f"<title>1. {SIGN_IN} (UIButton &quot;Sign in&quot;)</title>" in svg
     assert f">Hit {SIGN_IN} (UIButton &quot;Sign in&quot;) in<" in svg
     assert f">11. {SIGN_IN} (UIButton &quot;Sign in&quot;) — hit (H2),<" in svg
+
+
+def test_why_names_the_view_and_says_what_its_rules_mean(engine, screen):
+    session, _ = screen
+    r = cli(engine, "why", SIGN_IN_LABEL, "--session", session)
+    out = r.stdout.splitlines()
+    assert out[0].startswith(f'{SIGN_IN_LABEL} (UIButtonLabel "Sign in"): not ok ('), out
+    rule = out[0].split("not ok (")[1].split(",")[0]
+    legend = out[out.index("rules:") + 1:]
+    assert any(line.split()[0] == rule and len(line.split()) > 1 for line in legend), out

@@ -7,7 +7,7 @@ struct WhyCommand: EngineCommand {
         commandName: "why",
         abstract: "Ask why a view does not get a touch, an action or the first responder (whyNot).",
         discussion:
-            "A touch anywhere on the view by default, or at --at X Y; --action asks about a nil-targeted action, --become about becoming first responder. Prints the decisive cause with its rule id, then the others, then where a tap is the view's own. Nothing changes."
+            "A touch anywhere on the view by default, or at --at X Y; --action asks about a nil-targeted action, --become about becoming first responder. Prints the decisive cause with its rule id, then the others, then where a tap is the view's own, then what each rule cited means. Nothing changes."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -38,11 +38,12 @@ struct WhyCommand: EngineCommand {
             session: session.session, view: view, point: point, action: action, sender: sender,
             become: become ? true : nil)
         try client.send(request) { answer in
+            let name = try client.names(session: session.session).label(view)
             if answer.ok {
-                Output.line("\(view): ok")
+                Output.line("\(name): ok")
             }
             for (i, cause) in answer.causes.enumerated() {
-                let lead = i == 0 ? "\(view): not ok" : "  also"
+                let lead = i == 0 ? "\(name): not ok" : "  also"
                 Output.line("\(lead) (\(cause.rule.rawValue), \(cause.reason.rawValue)): \(cause.detail)")
             }
             let share = Int((answer.hittable.fraction * 100).rounded())
@@ -51,6 +52,7 @@ struct WhyCommand: EngineCommand {
             } else {
                 Output.line("hittable nowhere")
             }
+            for line in StepFormatter.legend(Set(answer.causes.map(\.rule)).sorted()) { Output.line(line) }
         }
     }
 }
