@@ -10,7 +10,7 @@ package struct NodeNames: Sendable {
     /// Ids alone: for answers that have no tree to read names from.
     package static let none = NodeNames(byID: [:])
 
-    package init(byID: [String: String]) { self.byID = byID }
+    private init(byID: [String: String]) { self.byID = byID }
 
     /// The names of every node of `trees` (a `tree.get` tree, a snapshot's tree and its detached roots).
     package init(trees: [JSON]) {
@@ -26,8 +26,6 @@ package struct NodeNames: Sendable {
             stack.append(contentsOf: node["children"]?.arrayValue ?? [])
         }
     }
-
-    package var isEmpty: Bool { byID.isEmpty }
 
     /// `id (UIButton "Sign in")`, or the id alone.
     package func label(_ id: String) -> String { NodeDisplayName.label(id, name: byID[id]) }
