@@ -425,7 +425,7 @@ package struct HierarchyDump {
         }
         var unnamed = windows
         while let node = unnamed.popLast() {
-            node.annotations.append(("displayName", DisplayName.of(node)))
+            node.annotations.append((NodeDisplayName.key, DisplayName.of(node)))
             unnamed += node.children
         }
         let app = ViewLine(id: "app", className: "UIApplication")

@@ -1,4 +1,5 @@
 import ResponderJSON
+import ResponderProtocol
 
 /// What an import made, counted from the world it built, so the user sees at once whether the dump came in whole:
 /// a window that is a stand-in, or controllers whose root views are placeholders, mean the dump was not all there.
@@ -35,7 +36,7 @@ package struct ImportSummary: Equatable {
             if addedByImport, kind != "window" { placeholderViews += 1 }
             if node["baseClass"] != nil { baseClasses += 1 }
             if case .object(let entries)? = notes {
-                annotations += entries.filter { $0.key != "imported" && $0.key != "displayName" }.count
+                annotations += entries.filter { $0.key != "imported" && $0.key != NodeDisplayName.key }.count
             }
             stack.append(contentsOf: node["children"]?.arrayValue ?? [])
         }

@@ -44,7 +44,7 @@ struct TapCommand: EngineCommand {
         }
         guard let point else { return }
         try client.send(TapRequest(session: session.session, point: point).dry(dryRun)) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         client.noteDryRun(dryRun)
     }
@@ -53,13 +53,14 @@ struct TapCommand: EngineCommand {
     /// --json, whyNot's answer).
     private func hittablePoint(of view: String, _ client: Client) throws -> Point? {
         let answer = try client.connection.send(WhyNotRequest(session: session.session, view: view))
+        let name = global.json ? view : try client.names(session: session.session).label(view)
         guard let point = answer.hittable.point else {
             if global.json { Output.printJSON(WireEncoder.encode(answer)) }
-            for line in WhyNotText.lines(answer, view: view) { Output.error(line) }
+            for line in WhyNotText.lines(answer, view: name) { Output.error(line) }
             return nil
         }
         if !global.json {
-            Output.line("tap \(view) at \(Output.point(point)): \(WhyNotText.hittable(answer.hittable))")
+            Output.line("tap \(name) at \(Output.point(point)): \(WhyNotText.hittable(answer.hittable))")
         }
         return point
     }

@@ -7,7 +7,7 @@ struct WhyCommand: EngineCommand {
         commandName: "why",
         abstract: "Ask why a view does not get a touch, an action or the first responder (whyNot).",
         discussion:
-            "A touch anywhere on the view by default, or at --at X Y; --action asks about a nil-targeted action, --become about becoming first responder. Prints the decisive cause with its rule id, then the others, then where a tap is the view's own. Nothing changes. Exit status 1 when the answer is not ok."
+            "A touch anywhere on the view by default, or at --at X Y; --action asks about a nil-targeted action, --become about becoming first responder. Prints the decisive cause with its rule id, then the others, then where a tap is the view's own, then what each rule cited means. Nothing changes. Exit status 1 when the answer is not ok."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -38,7 +38,9 @@ struct WhyCommand: EngineCommand {
             session: session.session, view: view, point: point, action: action, sender: sender,
             become: become ? true : nil)
         let answer = try client.answer(request) { answer in
-            for line in WhyNotText.lines(answer, view: view) { Output.line(line) }
+            let name = try client.names(session: session.session).label(view)
+            for line in WhyNotText.lines(answer, view: name) { Output.line(line) }
+            for line in StepFormatter.legend(Set(answer.causes.map(\.rule)).sorted()) { Output.line(line) }
         }
         // A script or CI step asks "does this view get it?": the status answers.
         if !answer.ok { throw ExitCode.failure }

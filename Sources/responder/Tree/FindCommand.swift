@@ -46,7 +46,7 @@ struct FindCommand: EngineCommand {
         var json: JSON {
             var members: [(key: String, value: JSON)] = [("id", .string(id)), ("kind", .string(kind))]
             if let className { members.append(("class", .string(className))) }
-            if let displayName { members.append(("displayName", .string(displayName))) }
+            if let displayName { members.append((NodeDisplayName.key, .string(displayName))) }
             return .object(members)
         }
     }
@@ -58,13 +58,13 @@ struct FindCommand: EngineCommand {
         var stack: [JSON] = [tree]
         while let node = stack.popLast() {
             let notes = node["annotations"]
-            var fields = [node["id"]?.stringValue, node["class"]?.stringValue, notes?["displayName"]?.stringValue]
+            var fields = [node["id"]?.stringValue, node["class"]?.stringValue, NodeDisplayName.of(node)]
             fields += DisplayName.wordKeys.map { notes?[$0]?.stringValue }
             if fields.contains(where: { $0?.lowercased().contains(needle) == true }) {
                 out.append(
                     Match(
                         id: node["id"]?.stringValue ?? "?", kind: node["kind"]?.stringValue ?? "?",
-                        className: node["class"]?.stringValue, displayName: notes?["displayName"]?.stringValue))
+                        className: node["class"]?.stringValue, displayName: NodeDisplayName.of(node)))
             }
             stack.append(contentsOf: (node["children"]?.arrayValue ?? []).reversed())
         }
