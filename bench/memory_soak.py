@@ -3,9 +3,8 @@
 bounds: for each, the engine's resident size before, at the peak and after the peer is gone, beside the bound
 that holds it (docs/limits.md, "Memory a peer can make the engine hold").
 
-    swift build -c release --product responderd
-    RESPONDERD=.build/release/responderd python3 bench/memory_soak.py           # full size (minutes)
-    python3 bench/memory_soak.py --quick                                         # a short run (CI)
+    ./dev soak                     # full size against a release build (minutes)
+    ./dev soak --quick --debug     # a tenth of the size on the debug build (CI)
 
 The unfinished-multipart attack is not bounded (libzmq 4.3 holds a message's frames before the engine sees
 any): it is run at a size the machine can hold and reported as such."""

@@ -1,6 +1,12 @@
 import ResponderProtocol
 
 extension World {
+    /// Moves the world's revision forward to `revision` (never back), its nodes keeping theirs: a session restored
+    /// after a loss continues above every revision it may have reached, so none is used twice.
+    public mutating func continueRevision(after revision: Int) {
+        if revision > self.revision { self.revision = revision }
+    }
+
     /// A world read from a saved snapshot: the tree as `load` reads it, then each node's revision and the
     /// world's revision put back as they were saved.
     public static func restored(

@@ -4,24 +4,34 @@ import ResponderProtocol
 
 /// Reads lldb hierarchy dumps into a world (the `tree` of tree.load): `recursiveDescription` lines (views) and
 /// `_printHierarchy` lines (view controllers). Each line is classified by its content, so one file may hold
-/// either kind or both. Node ids are the addresses as printed; `class` is the printed class.
+/// either kind or both. Node ids are the addresses as printed; `class` is the printed class. What lldb wraps
+/// around a dump, and the line endings, are DumpText's; the parts of a view line are ViewLineText's.
 package struct HierarchyDump {
     /// A line that could not be read (or a value in it): reported with its place, skipped.
     package struct Problem {
         package var file: String
         package var line: Int
         package var message: String
+        /// The world built without this line is wrong, not just smaller (a line that had children was lost):
+        /// the import refuses it unless the user accepts a partial world.
+        package var breaksTheWorld = false
         package var text: String { "\(file):\(line): \(message)" }
     }
 
     package final class ViewLine {
-        var id: String
-        var className: String
+        package var id: String
+        package var className: String
         var kind: NodeKind = .view
         var members: [(key: String, value: JSON)] = []
         var annotations: [(String, String)] = []
         var children: [ViewLine] = []
         weak var parent: ViewLine?
+        /// Read from the line, settled into `members` once the whole line is read.
+        var frame: [Double]?
+        var frameText = ""
+        var transform: [Double]?
+        var baseClass: String?
+        var contentSize: (size: [Double], text: String)?
         init(id: String, className: String) {
             self.id = id
             self.className = className
@@ -49,9 +59,16 @@ package struct HierarchyDump {
     package private(set) var roots: [ViewLine] = []
     package private(set) var controllers: [ControllerLine] = []
     package private(set) var problems: [Problem] = []
+    /// What was read but had to be assumed (a rotated view's bounds): said, not refused, even with --strict.
+    package private(set) var notes: [Problem] = []
     private var viewsByID: [String: ViewLine] = [:]
-    private var viewStack: [(depth: Int, view: ViewLine)] = []
+    /// The open views by depth; an entry without a view is a line that could not be read, which still holds
+    /// its place so that the lines nested in it are known to have lost their parent.
+    private var viewStack: [(depth: Int, view: ViewLine?, line: Int)] = []
     private var controllerStack: [(depth: Int, controller: ControllerLine)] = []
+    /// The last line of the current file that could not be read, so a view nested under it can name it.
+    private var lastUnread: Int?
+    private var reportedLost: Set<Int> = []
     package private(set) var lineCount = 0
 
     package init() {}
@@ -60,21 +77,31 @@ package struct HierarchyDump {
     package mutating func read(_ text: String, file: String, progress: ((Int) -> Void)? = nil) {
         viewStack = []
         controllerStack = []
+        lastUnread = nil
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in DumpText.lines(text) {
             number += 1
             lineCount += 1
             if lineCount % 50_000 == 0 { progress?(lineCount) }
-            var line = Substring(raw)
-            if line.last == "\r" { line = line.dropLast() }
-            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            if trimmed.isEmpty || trimmed.hasPrefix("(lldb)") { continue }
-            readLine(String(line), number: number, file: file)
+            switch DumpText.piece(raw) {
+            case .wrapper: continue
+            case .line(let line): readText(line, number: number, file: file)
+            case .escaped(let inner, let complete):
+                // One file line holding the whole dump: its lines are reported under that line's number.
+                for line in DumpText.lines(inner) { readText(line, number: number, file: file) }
+                if !complete { problem(file, number, "the quoted dump has no closing quote: lldb cut it short") }
+            }
         }
     }
 
-    private mutating func problem(_ file: String, _ line: Int, _ message: String) {
-        problems.append(Problem(file: file, line: line, message: message))
+    private mutating func readText(_ line: Substring, number: Int, file: String) {
+        let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+        if trimmed.isEmpty || trimmed.hasPrefix("(lldb)") { return }
+        readLine(String(line), number: number, file: file)
+    }
+
+    private mutating func problem(_ file: String, _ line: Int, _ message: String, breaksTheWorld: Bool = false) {
+        problems.append(Problem(file: file, line: line, message: message, breaksTheWorld: breaksTheWorld))
     }
 
     /// Splits `   |    | <…>` / `   + <…>` into the markers before the `<` and the rest.
@@ -87,6 +114,7 @@ package struct HierarchyDump {
 
     private mutating func readLine(_ line: String, number: Int, file: String) {
         guard let (markers, rest) = Self.prefix(line) else {
+            lastUnread = number
             return problem(file, number, "not a hierarchy line: \(Self.excerpt(line))")
         }
         if rest.contains(">, state:")
@@ -105,31 +133,35 @@ package struct HierarchyDump {
 
     // MARK: views
 
+    private mutating func unreadView(_ file: String, _ number: Int, _ depth: Int, _ message: String) {
+        lastUnread = number
+        while let top = viewStack.last, top.depth >= depth { viewStack.removeLast() }
+        viewStack.append((depth, nil, number))
+        problem(file, number, message)
+    }
+
     private mutating func readView(_ text: Substring, depth: Int, number: Int, file: String) {
-        guard text.hasPrefix("<"), text.hasSuffix(">") else {
-            return problem(file, number, "unreadable view line (no closing >): \(Self.excerpt(text))")
+        guard let parsed = ViewLineText(text) else {
+            return unreadView(file, number, depth, "unreadable view line (no closing >): \(Self.excerpt(text))")
         }
-        let body = text.dropFirst().dropLast()
-        let parts = Self.splitTopLevel(body, separator: ";")
-        guard let head = parts.first, let colon = head.range(of: ": 0x") else {
-            return problem(file, number, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
+        let head = parsed.head
+        guard let colon = head.range(of: ": 0x") else {
+            return unreadView(
+                file, number, depth, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
         }
         let className = head[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
         let address = "0x" + head[colon.upperBound...].trimmingCharacters(in: .whitespaces)
         guard !className.isEmpty, !className.contains(" "), address.count > 2,
             address.dropFirst(2).allSatisfy(\.isHexDigit)
         else {
-            return problem(file, number, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
+            return unreadView(
+                file, number, depth, "unreadable view line (expected <Class: 0xADDRESS; …>): \(Self.excerpt(text))")
         }
         guard viewsByID[address] == nil else {
             return problem(file, number, "duplicate address \(address): line skipped")
         }
         let view = ViewLine(id: address, className: className)
-        view.kind = Self.kind(className)
-        if view.kind == .window && depth > 0 { view.kind = .view }  // a window only at the top
-        for part in parts.dropFirst() {
-            let item = part.trimmingCharacters(in: .whitespaces)
-            if item.isEmpty { continue }
+        for item in parsed.items {
             guard let (key, value) = Self.keyValue(item) else {
                 view.annotations.append((item, ""))
                 continue
@@ -138,16 +170,32 @@ package struct HierarchyDump {
                 problem(file, number, "\(key): \(message)")
             }
         }
-        Self.defaults(view)
-        // Parent: the nearest earlier line with less depth (damaged lines in between are skipped).
+        view.annotations += ViewLineText.trailingAnnotations(parsed.trailing)
+        if let note = Self.settle(view, depth: depth) { notes.append(Problem(file: file, line: number, message: note)) }
+        // Parent: the nearest earlier line with less depth. When that line could not be read, or is more than
+        // one level up (a line in between is not there at all), the view lands in the wrong coordinate space.
         while let top = viewStack.last, top.depth >= depth { viewStack.removeLast() }
+        let unreadParent = viewStack.last.flatMap { $0.view == nil ? $0.line : nil }
+        while let top = viewStack.last, top.view == nil { viewStack.removeLast() }
+        let parentDepth = viewStack.last?.depth ?? -1
+        if depth > 0, unreadParent != nil || parentDepth < depth - 1 {
+            let lostLine = unreadParent ?? lastUnread
+            let lost = lostLine.map { "line \($0)" } ?? "a line that is not in the dump"
+            if reportedLost.insert(lostLine ?? -number).inserted {
+                let placed = viewStack.last?.view.map { "under \($0.id)" } ?? "at the top"
+                problem(
+                    file, number,
+                    "\(address) is nested in a view that was not read (\(lost)): it is placed \(placed), where its frame means something else",
+                    breaksTheWorld: true)
+            }
+        }
         if depth > 0, let parent = viewStack.last?.view {
             view.parent = parent
             parent.children.append(view)
         } else {
             roots.append(view)
         }
-        viewStack.append((depth, view))
+        viewStack.append((depth, view, number))
         viewsByID[address] = view
     }
 
@@ -196,7 +244,8 @@ package struct HierarchyDump {
         case "frame":
             guard let f = numbers(value, open: "(", close: ")"), f.count == 4 else { return bad("(x y; w h)") }
             guard f[2] >= 0, f[3] >= 0 else { return bad("a non-negative width and height") }
-            set("frame", .array(f.map { JSON($0) }))
+            view.frame = f
+            view.frameText = value
         case "hidden", "clipsToBounds", "userInteractionEnabled", "multipleTouchEnabled", "exclusiveTouch", "enabled":
             guard let b = yesNo(value) else { return bad("YES or NO") }
             set(key, .bool(b))
@@ -207,10 +256,17 @@ package struct HierarchyDump {
             guard let t = numbers(value, open: "[", close: "]"), t.count == 6 else {
                 return bad("[a, b, c, d, tx, ty]")
             }
-            if t != [1, 0, 0, 1, 0, 0] { set("transform", .array(t.map { JSON($0) })) }
+            view.transform = t == [1, 0, 0, 1, 0, 0] ? nil : t
+        case "baseClass":
+            view.baseClass = value
         case "contentOffset", "bounds.origin":
             guard let p = numbers(value, open: "{", close: "}"), p.count == 2 else { return bad("{x, y}") }
             set("boundsOrigin", .array(p.map { JSON($0) }))
+        case "contentSize":
+            guard let p = numbers(value, open: "{", close: "}"), p.count == 2, p.allSatisfy({ $0 >= 0 }) else {
+                return bad("{width, height}, not negative")
+            }
+            view.contentSize = (p, value)
         case "tag":
             guard Int(value) != nil else { return bad("an integer") }
             view.annotations.append(("tag", value))
@@ -227,15 +283,58 @@ package struct HierarchyDump {
         return nil
     }
 
-    /// What the dump's silence means for some classes: UILabel and UIImageView are created with
-    /// userInteractionEnabled NO (UIKit's default for them), and a window in a dump is shown.
-    package static func defaults(_ view: ViewLine) {
-        let name = view.className
-        if ["UILabel", "UIImageView"].contains(name),
+    /// Settles what the whole line says: the kind (from the class, or the UIKit class `baseClass` names), the
+    /// K1 default, and the frame of a transformed view. Returns a note when something had to be assumed.
+    package static func settle(_ view: ViewLine, depth: Int) -> String? {
+        func set(_ name: String, _ v: JSON) { view.members.append((name, v)) }
+        view.kind = kind(view.className)
+        var resolved = UIKitClass(rawValue: view.className)
+        if let base = view.baseClass {
+            // `baseClass = UIButton` on `MyApp.ThemeChip`: the chip is a button in every K rule. A base the engine
+            // does not know (UITableViewCell, UIStackView) is kept as a note and still names the kind.
+            let known = UIKitClass(rawValue: base)
+            if resolved == nil, let known, known.kind.isView, known.kind != .window || depth == 0 {
+                resolved = known
+                view.kind = known.kind
+                set("baseClass", .string(base))
+            } else {
+                view.annotations.append(("baseClass", base))
+                if resolved == nil, view.kind == .view, kind(base) != .window { view.kind = kind(base) }
+            }
+        }
+        if view.kind == .window && depth > 0 { view.kind = .view }  // a window only at the top
+        // K1: `-[UIView description]` prints `userInteractionEnabled = NO` whenever it is NO and nothing when it is
+        // YES, whatever the class (a label or image view left at UIKit's default shows the NO). A line without the
+        // key is therefore enabled, and a label or image view must say so, or the engine's K1 default would turn
+        // it off.
+        if let resolved, !resolved.defaultUserInteractionEnabled,
             !view.members.contains(where: { $0.key == "userInteractionEnabled" })
         {
-            view.members.append(("userInteractionEnabled", .bool(false)))
+            set("userInteractionEnabled", .bool(true))
         }
+        // K8: a scroll view's pan scrolls only over its content, so its size is a field of the scroll classes;
+        // on any other class it is a note.
+        if let content = view.contentSize {
+            if resolved?.isScrollView == true {
+                set("contentSize", .array(content.size.map { JSON($0) }))
+            } else {
+                view.annotations.append(("contentSize", content.text))
+            }
+        }
+        var note: String?
+        if let t = view.transform {
+            set("transform", .array(t.map { JSON($0) }))
+            if let box = view.frame, let derived = TransformedFrame.derive(box: box, transform: t) {
+                view.frame = derived.frame
+                view.annotations.append(("printedFrame", view.frameText))
+                if let assumption = derived.assumption {
+                    view.annotations.append(("frameAssumption", assumption))
+                    note = "frame: \(assumption)"
+                }
+            }
+        }
+        if let f = view.frame { set("frame", .array(f.map { JSON($0) })) }
+        return note
     }
 
     // MARK: the world
@@ -323,6 +422,11 @@ package struct HierarchyDump {
         }
         if !windows.isEmpty, !windows.contains(where: { w in w.members.contains { $0.key == "key" } }) {
             windows[0].members.append(("key", .bool(true)))
+        }
+        var unnamed = windows
+        while let node = unnamed.popLast() {
+            node.annotations.append((NodeDisplayName.key, DisplayName.of(node)))
+            unnamed += node.children
         }
         let app = ViewLine(id: "app", className: "UIApplication")
         app.kind = .application

@@ -83,20 +83,32 @@ package struct ResourceCatalog: Sendable {
         return now["seq"]?.intValue ?? 0
     }
 
-    /// `{session, seq, traces: [{seq, cause, summary, trace}]}`, oldest first: the trace events among the
-    /// last `lookBack` events, or among those the engine still holds.
+    /// `{session, seq, traces: [{seq, cause, summary, trace}], note?}`, oldest first: the trace events among
+    /// the last `lookBack` events, or among those the engine still holds.
     private func traces(_ session: String, uri: String) async throws -> JSON {
         let seq = try await currentSeq(session, uri: uri)
         var after = max(0, seq - Self.lookBack)
         var found: [JSON] = []
+        var note: String?
         while true {
             let reply = await engine.call(
                 TraceReplayRequest.method, ["session": .string(session), "after": JSON(after)])
-            if case .failure(.rpc(let e)) = reply, e.name == .replayExpired, let oldest = e.detail("oldest")?.intValue,
-                oldest - 1 > after
-            {
-                after = oldest - 1
-                continue
+            if case .failure(.rpc(let e)) = reply, e.name == .replayExpired, let oldest = e.detail("oldest")?.intValue {
+                if oldest - 1 > after {
+                    after = oldest - 1
+                    continue
+                }
+                // A session that started with a world in no event (`responderd --world`, the engine's default
+                // session under `./dev run`) replays nothing after seq 0, since those events cannot rebuild its
+                // world. The traces need no world: they are read from the next seq on, and the one event
+                // that cannot be read is said.
+                if after == 0 {
+                    guard seq > 0 else { break }
+                    after = 1
+                    note =
+                        "event 1 of \(session) is not listed: the session started with a world that is in no event (responderd --world), and the engine replays such a session's events from seq 2 on"
+                    continue
+                }
             }
             var page = try value(reply, uri: uri)
             defer { JSON.release(&page) }
@@ -112,7 +124,9 @@ package struct ResourceCatalog: Sendable {
             }
             if page["complete"]?.boolValue != false { break }
         }
-        return ["session": .string(session), "seq": JSON(seq), "traces": .array(found)]
+        var body: JSON = ["session": .string(session), "seq": JSON(seq), "traces": .array(found)]
+        if let note { body = body.setting("note", .string(note)) }
+        return body
     }
 
     /// The result, or the error as MCP sees it: a session that does not exist is a resource that does not (-32002).

@@ -23,6 +23,24 @@ package struct ToolArguments {
         return n
     }
 
+    /// `x` and `y` together, or neither (nil); one without the other names the one missing.
+    package mutating func optionalPoint(_ x: String, _ y: String) throws(RPCError) -> (x: Double, y: Double)? {
+        switch (
+            members.contains { $0.key == x && !$0.value.isNull }, members.contains { $0.key == y && !$0.value.isNull }
+        ) {
+        case (false, false): return nil
+        case (true, false): throw Self.invalid(y, "is required with \(x)")
+        case (false, true): throw Self.invalid(x, "is required with \(y)")
+        case (true, true): return (try number(x), try number(y))
+        }
+    }
+
+    package mutating func optionalBool(_ key: String) throws(RPCError) -> Bool? {
+        guard let value = take(key) else { return nil }
+        guard let b = value.boolValue else { throw Self.invalid(key, "must be a boolean, got \(value.typeName)") }
+        return b
+    }
+
     package mutating func string(_ key: String) throws(RPCError) -> String {
         guard let s = try optionalString(key) else { throw Self.invalid(key, "is required: a string") }
         return s

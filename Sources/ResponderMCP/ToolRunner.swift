@@ -18,19 +18,24 @@ package struct ToolRunner: Sendable {
         guard let tool = ToolCatalog.tool(named: name) else { throw MCPError.invalidParams("no tool named \(name)") }
         var args = ToolArguments(ValueBridge.json(.object(arguments ?? [:])))
         let request: EngineRequest
-        do {
-            let session = try args.optionalString("session") ?? defaultSession
+        do throws(RPCError) {
+            let given = try args.optionalString("session")
+            // A tool that makes a session needs its name: the default one exists already.
+            if given == nil, tool.required.contains("session") { throw ToolArguments.invalid("session", "is required") }
+            let session = given ?? defaultSession
             request = try tool.request(&args, session: session)
             try args.done()
         } catch {
             return ToolReply.failure(error)
         }
-        switch await engine.call(request.method, request.params) {
+        let done = await tool.perform(request, on: engine)
+        switch done.reply {
         case .success(var reply):
             defer { JSON.release(&reply) }
-            var text = tool.text(reply, for: request)
+            var text = tool.text(reply, for: done.request)
             if let rules = RuleCitation.line(reply) { text += "\n" + rules }
-            return ToolReply.success(text: text, reply: reply, session: request.params["session"]?.stringValue)
+            return ToolReply.success(
+                text: text, reply: reply, session: done.request.params["session"]?.stringValue, isError: done.declined)
         case .failure(.rpc(let error)):
             return ToolReply.failure(Self.renaming(error, tool.renamedFields))
         case .failure(let error):
@@ -56,16 +61,20 @@ package struct ToolRunner: Sendable {
 
 /// The shapes of a tool's result.
 package enum ToolReply {
-    package static func success(text: String, reply: JSON, session: String?) -> CallTool.Result {
+    /// `isError`: the tool declined (ToolCall.declined); the reply says why.
+    package static func success(text: String, reply: JSON, session: String?, isError: Bool = false)
+        -> CallTool.Result
+    {
         let (structured, truncated) = ValueBridge.value(reply)
         var text = text
         if truncated, let session {
             text +=
                 "\n(the structured content is cut below \(ValueBridge.maxDepth) levels of nesting; read responder://\(session)/world for all of it)"
         }
+        let content: Value? = structured
+        let failed: Bool? = isError
         return CallTool.Result(
-            content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: Optional(structured),
-            isError: false)
+            content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: content, isError: failed)
     }
 
     /// An error the engine (or the argument check, which reads arguments as the engine reads params) gave:

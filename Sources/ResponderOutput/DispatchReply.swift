@@ -3,33 +3,38 @@ import ResponderProtocol
 /// Printing the reply of a dispatching request: the outcome's paths (TraceFormatter) followed by any
 /// first-responder changes the dispatch made.
 package enum DispatchReply {
-    /// With `explain`, every step of the trace follows, numbered (StepFormatter).
+    /// With `explain`, every step of the trace follows, numbered (StepFormatter), then what each rule it cites
+    /// means. `names` names the nodes.
     package static func print<Outcome: DispatchOutcome>(
-        _ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false
+        _ reply: Published<Traced<Outcome>>, message: String? = nil, explain: Bool = false, names: NodeNames = .none
     ) {
         let traced = reply.base
-        for line in traced.outcome.lines(message: message, trace: traced.trace) { Output.line(line) }
-        for line in focusLines(traced.trace) { Output.line(line) }
-        for line in changeLines(traced.trace) { Output.line(line) }
+        for line in traced.outcome.lines(message: message, trace: traced.trace, names: names) { Output.line(line) }
+        for line in focusLines(traced.trace, names: names) { Output.line(line) }
+        for line in changeLines(traced.trace, names: names) { Output.line(line) }
         guard explain else { return }
         Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
-        for line in StepFormatter.lines(traced.trace) { Output.line("  " + line) }
+        for line in StepFormatter.lines(traced.trace, names: names) { Output.line("  " + line) }
+        for line in StepFormatter.legend(StepFormatter.rules(traced.trace)) { Output.line(line) }
     }
 
     /// `focus window w1: a → b (reason)` for each first-responder change of a trace.
-    package static func focusLines(_ trace: Trace) -> [String] { trace.focusChanges.map(TraceFormatter.focus) }
+    package static func focusLines(_ trace: Trace, names: NodeNames = .none) -> [String] {
+        trace.focusChanges.map { TraceFormatter.focus($0, names: names) }
+    }
 
     /// `change toggle.on: false → true (K3)` for each node field the dispatch changed (1.6; also published as a
     /// `dispatch` tree event).
-    package static func changeLines(_ trace: Trace) -> [String] {
+    package static func changeLines(_ trace: Trace, names: NodeNames = .none) -> [String] {
         trace.steps.compactMap { step in
             guard case .change(let c) = step else { return nil }
-            return change(c)
+            return change(c, names: names)
         }
     }
 
-    package static func change(_ c: FieldChange) -> String {
-        "change \(c.id).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))"
+    /// `change toggle.on: …`, or `change 0x7f8a5c50b000 (UISwitch).on: …` for a named node.
+    package static func change(_ c: FieldChange, names: NodeNames = .none) -> String {
+        "change \(names.label(c.id)).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))"
     }
 
     /// Touch and press ids: integers when they look like integers, strings otherwise.

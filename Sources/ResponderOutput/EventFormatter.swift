@@ -3,20 +3,20 @@ import ResponderProtocol
 
 /// One readable line per session event: `#seq stream (cause client) summary`.
 package enum EventFormatter {
-    package static func line(_ body: JSON) -> String {
+    package static func line(_ body: JSON, names: NodeNames = .none) -> String {
         let seq = body["seq"]?.intValue.map(String.init) ?? "?"
         let stream = body["stream"]?.stringValue ?? "?"
         let client = body["cause"]?["client"]?.stringValue ?? "?"
-        return "#\(seq) \(stream) (\(client)) \(summary(body))"
+        return "#\(seq) \(stream) (\(client)) \(summary(body, names: names))"
     }
 
-    package static func summary(_ body: JSON) -> String {
+    package static func summary(_ body: JSON, names: NodeNames = .none) -> String {
         switch body["stream"]?.stringValue {
-        case "tree": return tree(body)
-        case "trace": return TraceFormatter.summary(trace: body["trace"] ?? .null)
+        case "tree": return tree(body, names: names)
+        case "trace": return TraceFormatter.summary(trace: body["trace"] ?? .null, names: names)
         case "focus":
             if let change = try? WireDecoder.decode(FocusChange.self, from: body["change"] ?? .null, strict: false) {
-                return TraceFormatter.focus(change)
+                return TraceFormatter.focus(change, names: names)
             }
             fallthrough
         default:
@@ -27,7 +27,7 @@ package enum EventFormatter {
     }
 
     /// `load: 12 nodes` or `apply (3 ops): insert v1 into w1; update v2 hidden, alpha; remove v3`.
-    package static func tree(_ body: JSON) -> String {
+    package static func tree(_ body: JSON, names: NodeNames = .none) -> String {
         let revision = body["revision"]?.intValue.map { " → revision \($0)" } ?? ""
         switch body["change"]?.stringValue {
         case "load":
@@ -37,7 +37,7 @@ package enum EventFormatter {
                 + revision
         case "apply", "dispatch":  // dispatch (1.6): the fields a dispatch changed, K3–K8
             let ops = body["ops"]?.arrayValue ?? []
-            let shown = ops.prefix(5).map(op).joined(separator: "; ")
+            let shown = ops.prefix(5).map { op($0, names: names) }.joined(separator: "; ")
             let more = ops.count > 5 ? "; … \(ops.count - 5) more" : ""
             return
                 "\(body["change"]!.stringValue!) (\(ops.count) op\(ops.count == 1 ? "" : "s")): \(shown)\(more)\(revision)"
@@ -46,21 +46,25 @@ package enum EventFormatter {
         }
     }
 
-    package static func op(_ op: JSON) -> String {
+    package static func op(_ op: JSON, names: NodeNames = .none) -> String {
         let kind = op["op"]?.stringValue ?? "?"
         let index = op["index"]?.intValue.map { " @\($0)" } ?? ""
-        func parent() -> String { op["parent"].map { $0.isNull ? "detached" : "into \(Describe.id($0))" } ?? "" }
+        func id(_ value: JSON?) -> String {
+            let id = Describe.id(value)
+            return id == "-" ? id : names.label(id)
+        }
+        func parent() -> String { op["parent"].map { $0.isNull ? "detached" : "into \(id($0))" } ?? "" }
         switch kind {
         case "insert":
             let node = op["node"] ?? .null
             let count = InputFile.countNodes(node)
             let extra = count > 1 ? " (+\(count - 1) descendants)" : ""
-            return "insert \(Describe.id(node)) (\(node["kind"]?.stringValue ?? "?"))\(extra) \(parent())\(index)"
-        case "remove": return "remove \(Describe.id(op["id"]))"
-        case "move": return "move \(Describe.id(op["id"])) \(parent())\(index)"
+            return "insert \(id(node)) (\(node["kind"]?.stringValue ?? "?"))\(extra) \(parent())\(index)"
+        case "remove": return "remove \(id(op["id"]))"
+        case "move": return "move \(id(op["id"])) \(parent())\(index)"
         case "update":
             let fields = (op["set"]?.objectMembers ?? []).map(\.key).joined(separator: ", ")
-            return "update \(Describe.id(op["id"])) \(fields)"
+            return "update \(id(op["id"])) \(fields)"
         default: return kind
         }
     }

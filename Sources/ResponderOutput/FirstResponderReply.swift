@@ -2,14 +2,18 @@ import ResponderProtocol
 
 /// Printing the reply of responder.become / responder.resign: `{result, reason, resigned, trace}`.
 package enum FirstResponderReply {
-    package static func print(_ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String) {
-        Output.line(summary(reply.base.outcome, verb: verb, id: id))
-        for line in DispatchReply.focusLines(reply.base.trace) { Output.line(line) }
+    package static func print(
+        _ reply: Published<Traced<FocusOutcome>>, verb: TraceKind, id: String, names: NodeNames = .none
+    ) {
+        Output.line(summary(reply.base.outcome, verb: verb, id: id, names: names))
+        for line in DispatchReply.focusLines(reply.base.trace, names: names) { Output.line(line) }
     }
 
     /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.
-    package static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?) -> String {
-        let subject = id.map { "\($0) " } ?? ""
+    package static func summary(_ outcome: FocusOutcome, verb: TraceKind, id: String?, names: NodeNames = .none)
+        -> String
+    {
+        let subject = id.map { "\(names.label($0)) " } ?? ""
         var text: String
         switch (verb, outcome.result) {
         case (.become, true): text = "\(subject)became first responder"
@@ -18,7 +22,7 @@ package enum FirstResponderReply {
         default: text = "\(subject)did not resign first responder"
         }
         text += " (\(outcome.reason.rawValue))"
-        if verb == .become, let resigned = outcome.resigned { text += ", replacing \(resigned)" }
+        if verb == .become, let resigned = outcome.resigned { text += ", replacing \(names.label(resigned))" }
         return text
     }
 }

@@ -14,9 +14,11 @@ package struct GestureOrder {
     private var nextGesture = 0
     private var nextAction = 0
     private var deliveryCursor = 0
+    private let names: NodeNames
 
-    package init(trace: Trace) {
+    package init(trace: Trace, names: NodeNames = .none) {
         steps = trace.steps
+        self.names = names
         for (i, step) in steps.enumerated() {
             switch step {
             case .gesture: gestureSteps.append(i)
@@ -28,7 +30,7 @@ package struct GestureOrder {
 
     /// A delivery and, indented below it, what recognizers decided during it.
     package mutating func deliveryLines(_ d: TouchDelivery) -> [String] {
-        [TraceFormatter.delivery(d)]
+        [TraceFormatter.delivery(d, names: names)]
             + lines(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map {
                 "  " + $0
             }
@@ -48,19 +50,19 @@ package struct GestureOrder {
         var items: [(at: Int, item: Item)] = []
         for t in transitions {
             guard let at = walk.take(t) else {
-                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries)
+                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries, names: names)
             }
             items.append((at, .line(TraceFormatter.gesture(t))))
         }
         for a in actions {
             guard let at = walk.take(a) else {
-                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries)
+                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries, names: names)
             }
-            items.append((at, .line(TraceFormatter.gestureAction(a))))
+            items.append((at, .line(TraceFormatter.gestureAction(a, names: names))))
         }
         for d in deliveries {
             guard let at = walk.start(of: d) else {
-                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries)
+                return Self.unordered(transitions: transitions, actions: actions, deliveries: deliveries, names: names)
             }
             walk.deliveryCursor = at + 1
             items.append((at, .delivery(d)))
@@ -71,7 +73,7 @@ package struct GestureOrder {
             switch entry.element.item {
             case .line(let text): return [text]
             // A delivery a recognizer caused carries no decisions of its own in practice: printed grouped if it does.
-            case .delivery(let d): return Self.unordered(transitions: [], actions: [], deliveries: [d])
+            case .delivery(let d): return Self.unordered(transitions: [], actions: [], deliveries: [d], names: names)
             }
         }
     }
@@ -114,7 +116,8 @@ package struct GestureOrder {
     /// Without a trace to follow: each transition, then the actions it sent (G3: one per target on each
     /// recognized, began, changed and ended), then the deliveries.
     package static func unordered(
-        transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery]
+        transitions: [GestureTransition], actions: [GestureActionSent], deliveries: [TouchDelivery],
+        names: NodeNames = .none
     ) -> [String] {
         var out: [String] = []
         var pending = actions
@@ -125,14 +128,16 @@ package struct GestureOrder {
             let total = actions.filter { $0.recognizer == t.recognizer }.count
             var share = sending > 0 ? max(1, total / sending) : 0
             while share > 0, let i = pending.firstIndex(where: { $0.recognizer == t.recognizer }) {
-                out.append(TraceFormatter.gestureAction(pending.remove(at: i)))
+                out.append(TraceFormatter.gestureAction(pending.remove(at: i), names: names))
                 share -= 1
             }
         }
-        out += pending.map(TraceFormatter.gestureAction)
+        out += pending.map { TraceFormatter.gestureAction($0, names: names) }
         for d in deliveries {
-            out.append(TraceFormatter.delivery(d))
-            out += unordered(transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries).map {
+            out.append(TraceFormatter.delivery(d, names: names))
+            out += unordered(
+                transitions: d.gestures, actions: d.gestureActions, deliveries: d.gestureDeliveries, names: names
+            ).map {
                 "  " + $0
             }
         }

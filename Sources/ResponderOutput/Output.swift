@@ -42,6 +42,20 @@ package enum Output {
         return String(n)
     }
 
+    /// A coordinate or length (a frame, a point) to two decimals: what a screen shows, without the tails that
+    /// transforms and conversions leave (`33.333333333333336` reads `33.33`).
+    package static func coordinate(_ n: Double) -> String {
+        guard n.isFinite else { return number(n) }
+        let rounded = (n * 100).rounded() / 100
+        return number(rounded == 0 ? 0 : rounded)
+    }
+
+    package static func coordinate(_ value: JSON?) -> String {
+        guard let value else { return "?" }
+        if let n = value.doubleValue { return coordinate(n) }
+        return plain(value)
+    }
+
     package static func number(_ value: JSON?) -> String {
         guard let value else { return "?" }
         if let n = value.doubleValue { return number(n) }
@@ -51,6 +65,6 @@ package enum Output {
     /// `(x, y)`; `null` when there is no point (a view whose transform cannot be inverted).
     package static func point(_ p: Point?) -> String {
         guard let p else { return "null" }
-        return "(\(number(p.x)), \(number(p.y)))"
+        return "(\(coordinate(p.x)), \(coordinate(p.y)))"
     }
 }

@@ -7,14 +7,14 @@ import ResponderProtocol
 package enum TraceFormatter {
     /// A trace event's `trace` on one line: `kind: ` and the outcome's paths joined with "; " (the number of
     /// steps when the outcome is not one this client reads).
-    package static func summary(trace value: JSON) -> String {
+    package static func summary(trace value: JSON, names: NodeNames = .none) -> String {
         let kind = value["kind"]?.stringValue ?? "dispatch"
         var parts: [String] = []
         if let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false),
             let outcome = outcome(of: trace.kind, from: value["outcome"] ?? .null)
         {
             // One line: the indented details of a delivery (recognizers) become parts of their own.
-            parts = outcome.lines(message: nil, trace: trace).map { String($0.drop { $0 == " " }) }
+            parts = outcome.lines(message: nil, trace: trace, names: names).map { String($0.drop { $0 == " " }) }
         }
         if parts.isEmpty {
             let steps = value["steps"]?.arrayValue?.count ?? 0
@@ -42,8 +42,9 @@ package enum TraceFormatter {
     }
 
     /// `touch 1 began on E: touchesBegan: E → C → …, handled by RVC [control events: touchDown] [actions: …]`.
-    package static func delivery(_ d: TouchDelivery) -> String {
-        var text = "touch \(Describe.id(d.touch)) \(d.phase.rawValue)" + (d.view.map { " on \($0)" } ?? "") + ": "
+    package static func delivery(_ d: TouchDelivery, names: NodeNames = .none) -> String {
+        var text =
+            "touch \(Describe.id(d.touch)) \(d.phase.rawValue)" + (d.view.map { " on \(names.label($0))" } ?? "") + ": "
         let reason = d.reason?.rawValue
         if d.dropped {
             text += "dropped (\(reason ?? "?"))"
@@ -61,9 +62,9 @@ package enum TraceFormatter {
             text += "nothing delivered (\(reason))"
         } else if d.visited.isEmpty, let reason {
             let rule = d.rule.map { ", \($0.rawValue)" } ?? ""
-            text += "delivered to no one (\(reason)\(rule))" + (d.hitView.map { " at \($0)" } ?? "")
+            text += "delivered to no one (\(reason)\(rule))" + (d.hitView.map { " at \(names.label($0))" } ?? "")
         } else {
-            text += path(message: d.message, visited: d.visited, handledBy: d.handledBy, discard: nil)
+            text += path(message: d.message, visited: d.visited, handledBy: d.handledBy, discard: nil, names: names)
             // Reasons of recognizers (released, cancelled-by-gesture) name their rule; the older ones never did.
             if let reason {
                 text +=
@@ -75,7 +76,7 @@ package enum TraceFormatter {
             text += " [control events: " + d.controlEvents.map(\.rawValue).joined(separator: ", ") + "]"
         }
         if !d.actions.isEmpty {
-            text += " [actions: " + d.actions.map(actionEntry).joined(separator: "; ") + "]"
+            text += " [actions: " + d.actions.map { actionEntry($0, names: names) }.joined(separator: "; ") + "]"
         }
         return text
     }
@@ -93,8 +94,8 @@ package enum TraceFormatter {
     }
 
     /// `action dismissKeyboard: dismissTap → rootVC, performed (G3)`, or `…, not performed (not-implemented, G3)`.
-    package static func gestureAction(_ a: GestureActionSent) -> String {
-        "action \(label(a.action))\(a.recognizer) → \(a.target), "
+    package static func gestureAction(_ a: GestureActionSent, names: NodeNames = .none) -> String {
+        "action \(label(a.action))\(a.recognizer) → \(names.label(a.target)), "
             + (a.performed ? "performed (G3)" : "not performed (\(a.reason?.rawValue ?? "?"), G3)")
     }
 
@@ -110,7 +111,8 @@ package enum TraceFormatter {
     /// `message: a → b → c, handled by X` or `…, discarded (no responder handled it)`; a message that never
     /// started (no `start`, nothing visited) shows the trace's discard reason.
     package static func path(
-        message: String?, start: String? = nil, visited: [String], handledBy: [String], discard: String?
+        message: String?, start: String? = nil, visited: [String], handledBy: [String], discard: String?,
+        names: NodeNames = .none
     ) -> String {
         var steps = visited
         if steps.isEmpty, let start { steps = [start] }
@@ -118,19 +120,17 @@ package enum TraceFormatter {
         if steps.isEmpty {
             return text + "discarded" + (discard.map { " (\($0))" } ?? " (no responder)")
         }
-        text += Describe.path(steps)
-        text +=
-            handledBy.isEmpty
-            ? ", discarded (no responder handled it)" : ", handled by " + handledBy.joined(separator: ", ")
+        text += names.path(steps)
+        text += handledBy.isEmpty ? ", discarded (no responder handled it)" : ", handled by " + names.list(handledBy)
         return text
     }
 
     /// `copy: A → B, performed by B` or `copy: A → B, not performed (end-of-chain)`.
-    package static func action(_ outcome: ActionOutcome, name: String?) -> String {
+    package static func action(_ outcome: ActionOutcome, name: String?, names: NodeNames = .none) -> String {
         var text = name.map(label) ?? ""
-        text += outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
+        text += outcome.visited.isEmpty ? "(no responders)" : names.path(outcome.visited)
         if outcome.performed {
-            text += ", performed by " + (outcome.by ?? "?")
+            text += ", performed by " + (outcome.by.map(names.label) ?? "?")
         } else {
             text += ", not performed (" + (outcome.reason?.rawValue ?? "no responder performed it") + ")"
         }
@@ -138,34 +138,36 @@ package enum TraceFormatter {
     }
 
     /// An entry of a delivery's `actions`: `save: → VC` or `save: not performed`.
-    package static func actionEntry(_ a: ControlAction) -> String {
+    package static func actionEntry(_ a: ControlAction, names: NodeNames = .none) -> String {
         guard a.performed else { return "\(a.action) not performed" }
-        return a.by.map { "\(a.action) → \($0)" } ?? a.action
+        return a.by.map { "\(a.action) → \(names.label($0))" } ?? a.action
     }
 
     /// A `treeChange` outcome: cancelled touches, cancelled presses, forced resignations, then recognizers
     /// cancelled or failed because their view left, and the phases they released.
-    package static func treeChange(_ outcome: TreeChangeOutcome, trace: Trace) -> [String] {
-        var out = outcome.touches.map(delivery)
+    package static func treeChange(_ outcome: TreeChangeOutcome, trace: Trace, names: NodeNames = .none) -> [String] {
+        var out = outcome.touches.map { delivery($0, names: names) }
         for p in outcome.presses {
             out.append(
                 "press \(Describe.id(p.press)): "
                     + path(
-                        message: p.message, start: p.responder, visited: p.visited, handledBy: p.handledBy, discard: nil
-                    ) + " (\(p.reason))")
+                        message: p.message, start: p.responder, visited: p.visited, handledBy: p.handledBy,
+                        discard: nil,
+                        names: names) + " (\(p.reason))")
         }
         for r in outcome.resigned {
-            out.append("\(r.from) resigned first responder of \(r.window) (left its window)")
+            out.append("\(names.label(r.from)) resigned first responder of \(names.label(r.window)) (left its window)")
         }
-        var order = GestureOrder(trace: trace)
+        var order = GestureOrder(trace: trace, names: names)
         out += order.lines(
             transitions: outcome.gestures ?? [], actions: [], deliveries: outcome.gestureDeliveries ?? [])
         return out
     }
 
     /// `focus window w1: tf1 → tf2 (become)`: a trace's first-responder change, or a focus event's.
-    package static func focus(_ change: FocusChange) -> String {
-        "focus window \(change.window): \(Describe.id(change.from)) → \(Describe.id(change.to)) (\(change.reason.rawValue))"
+    package static func focus(_ change: FocusChange, names: NodeNames = .none) -> String {
+        "focus window \(names.label(change.window)): \(names.label(change.from)) → \(names.label(change.to))"
+            + " (\(change.reason.rawValue))"
     }
 
     /// Who a become/resign trace is about: the responder that changed, else the first node checked.

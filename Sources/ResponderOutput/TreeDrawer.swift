@@ -44,15 +44,16 @@ package struct TreeDrawer {
         }
     }
 
-    /// `id  kind  class  (x, y, w, h)  [flags]  ⟨recognizer⟩…`.
+    /// `id  kind  class  (x, y, w, h)  [flags]  ⟨recognizer⟩…`; an imported node's id carries its display name,
+    /// `0x7f8a5c514000 (UIButton "Sign in")`.
     package func describe(_ node: JSON) -> String {
         let id = node["id"]?.stringValue ?? "?"
-        var parts = [id, node["kind"]?.stringValue ?? "?"]
+        var parts = [NodeDisplayName.label(id, name: NodeDisplayName.of(node)), node["kind"]?.stringValue ?? "?"]
         if let cls = node["class"]?.stringValue {
             parts.append(cls + (node["baseClass"]?.stringValue.map { ": \($0)" } ?? ""))
         }
         if let frame = node["frame"]?.arrayValue {
-            parts.append("(" + frame.map { Output.number($0) }.joined(separator: ", ") + ")")
+            parts.append("(" + frame.map { Output.coordinate($0) }.joined(separator: ", ") + ")")
         }
         var flags: [String] = []
         if node["hidden"]?.boolValue == true { flags.append("hidden") }

@@ -96,13 +96,13 @@ package enum OverlayReplies {
 
 /// A trace in words, as `watch` and the dispatch commands print it.
 package enum TraceLines {
-    package static func lines(trace: JSON) -> [String] {
+    package static func lines(trace: JSON, names: NodeNames = .none) -> [String] {
         guard let typed = try? WireDecoder.decode(Trace.self, from: trace, strict: false),
             let outcome = TraceFormatter.outcome(of: typed.kind, from: trace["outcome"] ?? .null)
         else {
-            return [TraceFormatter.summary(trace: trace)]
+            return [TraceFormatter.summary(trace: trace, names: names)]
         }
-        return outcome.lines(message: nil, trace: typed).map { String($0.drop { $0 == " " }) }
-            + DispatchReply.focusLines(typed)
+        return outcome.lines(message: nil, trace: typed, names: names).map { String($0.drop { $0 == " " }) }
+            + DispatchReply.focusLines(typed, names: names)
     }
 }

@@ -1,9 +1,9 @@
 import ResponderJSON
 import ResponderProtocol
 
-/// The world as a Graphviz graph (`dot`): one box per node labelled with its id and class, parent → child
-/// edges, the hit path colored (views passed over red, with their reason), and the responder chain as
-/// numbered orange edges. `--depth` and `--subtree` apply; what is cut off is counted on its ancestor.
+/// The world as a Graphviz graph (`dot`): one box per node labelled with its id and its display name or class,
+/// parent → child edges, the hit path colored (views passed over red, with their reason), and the responder
+/// chain as numbered orange edges. `--depth` and `--subtree` apply; what is cut off is counted on its ancestor.
 public enum Dot {
     public static func graph(
         tree: JSON, options: PictureOptions = .init(), overlay: Overlay = .init(),
@@ -58,7 +58,7 @@ public enum Dot {
         out += "  edge [color=\"#9aa3b2\", arrowsize=0.6];\n"
         for i in nodes.indices where shown[i] {
             let n = nodes[i]
-            var label = "<b>\(html(n.id))</b><br/><font point-size=\"9\" color=\"#5b6474\">\(html(n.className))</font>"
+            var label = "<b>\(html(n.id))</b><br/><font point-size=\"9\" color=\"#5b6474\">\(html(n.name))</font>"
             var attrs: [String] = []
             if let (k, v) = visits[n.id] {
                 label +=

@@ -14,12 +14,13 @@ public struct Legend: Sendable {
 
     public private(set) var lines: [Line] = []
 
-    public init(overlay: Overlay) {
+    /// `label` writes a node as the answers do: its id, with its display name beside it when it has one.
+    public init(overlay: Overlay, label: (String) -> String = { $0 }) {
         if let title = overlay.title { add(.title, title) }
         if let hit = overlay.hit {
             let at = SVGText.point(hit.point.x, hit.point.y)
             if let view = hit.view {
-                add(.heading, "Hit \(view) in \(hit.window ?? "?") at \(at)", node: view)
+                add(.heading, "Hit \(label(view)) in \(hit.window.map(label) ?? "?") at \(at)", node: view)
             } else {
                 add(.heading, "No view at \(at) (no-hit, H1)")
             }
@@ -35,9 +36,9 @@ public struct Legend: Sendable {
                     if outsideListed >= 6 { continue }
                 }
                 // `4. textField — miss: outside-bounds (H3), local (28, -46)`
-                var text = "\(k + 1). \(v.id) — \(v.result)"
+                var text = "\(k + 1). \(label(v.id)) — \(v.result)"
                 if let reason = v.reason { text += ": \(reason)" }
-                if let to = v.to { text += " → \(to)" }
+                if let to = v.to { text += " → \(label(to))" }
                 text += " (\(v.rule))"
                 if let p = v.point { text += ", local \(SVGText.point(p.x, p.y))" }
                 let style: Style =
@@ -57,7 +58,7 @@ public struct Legend: Sendable {
         }
         if !overlay.chain.isEmpty {
             add(.heading, overlay.chainTitle)
-            for (k, id) in overlay.chain.enumerated() { add(.chain, "\(k + 1). \(id)", node: id) }
+            for (k, id) in overlay.chain.enumerated() { add(.chain, "\(k + 1). \(label(id))", node: id) }
         }
         if !overlay.notes.isEmpty {
             add(.heading, "What happened")

@@ -39,7 +39,7 @@ public struct OverlaySVG {
                 "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(v.id))\" data-hit=\"\(v.dataHit)\" data-result=\"\(SVGText.escape(v.result))\""
             if let reason = v.reason { out += " data-reason=\"\(SVGText.escape(reason))\"" }
             out +=
-                " data-rule=\"\(SVGText.escape(v.rule))\" data-order=\"\(k + 1)\" \(n.svgGeometry)><title>\(k + 1). \(SVGText.escape(v.id)): \(SVGText.escape(v.result))"
+                " data-rule=\"\(SVGText.escape(v.rule))\" data-order=\"\(k + 1)\" \(n.svgGeometry)><title>\(k + 1). \(SVGText.escape(scene.label(v.id))): \(SVGText.escape(v.result))"
             if let reason = v.reason {
                 out += " (\(SVGText.escape(reason)), \(SVGText.escape(v.rule)))"
             } else {
@@ -119,7 +119,7 @@ public struct OverlaySVG {
         }
         for (k, (id, p)) in points.enumerated() {
             out +=
-                "<g class=\"step\" data-node-id=\"\(SVGText.escape(id))\" data-chain=\"\(k + 1)\"><title>\(k + 1). \(SVGText.escape(id))</title>"
+                "<g class=\"step\" data-node-id=\"\(SVGText.escape(id))\" data-chain=\"\(k + 1)\"><title>\(k + 1). \(SVGText.escape(scene.label(id)))</title>"
             out +=
                 "<circle cx=\"\(SVGText.number(p.x))\" cy=\"\(SVGText.number(p.y))\" r=\"10\"/><text x=\"\(SVGText.number(p.x))\" y=\"\(SVGText.number(p.y + 4))\">\(k + 1)</text></g>"
         }

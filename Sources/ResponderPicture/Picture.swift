@@ -80,7 +80,7 @@ public enum Picture {
         var legend = ""
         if !overlay.isEmpty {
             let x = crop.maxX + 8
-            let (svg, height) = Legend(overlay: overlay).render(x: x + 16, y: Scene.margin)
+            let (svg, height) = Legend(overlay: overlay, label: scene.label).render(x: x + 16, y: Scene.margin)
             legend =
                 "<rect class=\"lgbox\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(Scene.margin - 8))\" width=\"\(SVGText.number(Legend.width))\" height=\"\(SVGText.number(height + 8))\" rx=\"8\"/>"
                 + svg

@@ -7,6 +7,10 @@ public struct SceneNode: Sendable {
     public var id: String
     public var kind: String
     public var className: String
+    /// The name a developer recognises it by (`UIButton "Sign in"`, an imported node's annotation), if any.
+    public var displayName: String?
+    /// What the picture and the outline call it beside its id: its display name, else its class.
+    public var name: String { displayName ?? className }
     /// Depth in the node tree: the application is 0, its windows 1 (as `responder tree` draws it).
     public var depth: Int
     public var parent: Int?
@@ -54,6 +58,12 @@ public struct Scene: Sendable {
     public private(set) var size: Point = .zero
 
     public static let margin = 24.0
+
+    /// `0x7f8a5c514000 (UIButton "Sign in")`: a node's id with its display name beside it, as every answer writes
+    /// it; the id alone for a node without one, or not in the scene.
+    public func label(_ id: String) -> String {
+        NodeDisplayName.label(id, name: index[id].flatMap { nodes[$0].displayName })
+    }
     public static let headerHeight = 44.0
     public static let titleHeight = 28.0
     public static let panelGap = 48.0
@@ -116,7 +126,8 @@ public struct Scene: Sendable {
             let kind = json["kind"]?.stringValue ?? "?"
             let isView = json["frame"]?.arrayValue != nil || Self.viewKinds.contains(kind)
             var node = SceneNode(
-                id: id, kind: kind, className: json["class"]?.stringValue ?? kind, depth: p.depth,
+                id: id, kind: kind, className: json["class"]?.stringValue ?? kind,
+                displayName: NodeDisplayName.of(json), depth: p.depth,
                 parent: p.parent, window: p.window, isView: isView, bounds: .zero, toPicture: .identity,
                 box: .zero, clip: p.clip, invisible: p.invisible, alpha: p.alpha, rootView: nil,
                 flags: Self.flags(json))

@@ -1,8 +1,8 @@
 import ResponderProtocol
 
 /// Draws the world: window panels side by side, every drawn view as its frame (transforms and bounds origins
-/// applied, clipped where an ancestor clips) labelled with its id and class, the first responders marked, and
-/// a count where views were left out. Every view's shape carries `data-node-id`.
+/// applied, clipped where an ancestor clips) labelled with its id and its display name or class, the first
+/// responders marked, and a count where views were left out. Every view's shape carries `data-node-id`.
 public struct WorldSVG {
     public let scene: Scene
     public let selection: Selection
@@ -79,7 +79,7 @@ public struct WorldSVG {
         var x = selection.crop.x + Scene.margin
         for i in scene.topResponders {
             let n = scene.nodes[i]
-            let text = "\(n.id) · \(n.className)"
+            let text = "\(n.id) · \(n.name)"
             let w = SVGText.width(text, size: 12) + 20 + Self.markerRoom
             out +=
                 "<g class=\"responder\" data-node-id=\"\(SVGText.escape(n.id))\"><rect class=\"pill\" x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(Scene.margin))\" width=\"\(SVGText.number(w))\" height=\"24\" rx=\"12\"/>"
@@ -94,7 +94,7 @@ public struct WorldSVG {
 
     /// A window's title: id, class, key, first responder.
     static func title(_ n: SceneNode, firstResponders: [String: String]) -> String {
-        var title = "\(n.id) · \(n.className)"
+        var title = "\(n.id) · \(n.name)"
         if n.flags.contains("key") { title += " · key" }
         if let fr = firstResponders[n.id] { title += " · first responder: \(fr)" }
         return title
@@ -106,7 +106,7 @@ public struct WorldSVG {
         var x = crop.x + Scene.margin
         for i in scene.topResponders {
             let n = scene.nodes[i]
-            let w = SVGText.width("\(n.id) · \(n.className)", size: 12) + 20 + markerRoom
+            let w = SVGText.width("\(n.id) · \(n.name)", size: 12) + 20 + markerRoom
             anchors[n.id] = Point(x + w - markerRoom / 2 - 2, Scene.margin + 12)
             x += w + 10
         }
@@ -135,18 +135,18 @@ public struct WorldSVG {
             out += "/>"
             return
         }
-        var tip = "\(n.id) · \(n.className) · \(n.kind)"
+        var tip = "\(n.id) · \(n.name) · \(n.kind)"
         if !n.flags.isEmpty { tip += " · " + n.flags.joined(separator: ", ") }
         if firstResponder { tip += " · first responder" }
         out += "><title>\(SVGText.escape(tip))</title></rect>"
     }
 
-    /// `id Class` at the view's top left, when it fits inside and does not cover another label.
+    /// `id Name` (the display name, else the class) at the view's top left, when it fits inside and does not cover another label.
     private func label(_ n: SceneNode, _ labels: inout Occupancy, _ out: inout String) {
         guard !n.invisible, n.kind != "window" else { return }
         let b = n.box
         guard b.height >= 15, b.width >= 24 else { return }
-        let full = SVGText.width(n.id + " " + n.className) + 8
+        let full = SVGText.width(n.id + " " + n.name) + 8
         let short = SVGText.width(n.id) + 8
         let withClass = full <= b.width
         guard withClass || short <= b.width else { return }
@@ -156,7 +156,7 @@ public struct WorldSVG {
             let (x, y) = labels.place(
                 b.x + 2, b.y + 1, w, 14, dx: 0, dy: 14, tries: axis ? max(1, min(4, Int(b.height / 14) - 1)) : 1)
         else { return }
-        let cls = withClass ? "<tspan class=\"c\"> \(SVGText.escape(n.className))</tspan>" : ""
+        let cls = withClass ? "<tspan class=\"c\"> \(SVGText.escape(n.name))</tspan>" : ""
         if axis {
             out +=
                 "<text class=\"l\" x=\"\(SVGText.number(x + 3))\" y=\"\(SVGText.number(y + 11))\">\(SVGText.escape(n.id))\(cls)</text>"

@@ -28,6 +28,8 @@ public enum ErrorName: String, Sendable, CaseIterable {
     // Security (protocol 1.7)
     case sessionOwned = "SESSION_OWNED"
     case clientIDInUse = "CLIENT_ID_IN_USE"
+    // Durability (protocol 1.11)
+    case storageFull = "STORAGE_FULL"
 
     public var code: Int {
         switch self {
@@ -53,6 +55,7 @@ public enum ErrorName: String, Sendable, CaseIterable {
         case .wrongKind: return -32015
         case .sessionOwned: return -32040
         case .clientIDInUse: return -32041
+        case .storageFull: return -32050
         }
     }
 }

@@ -19,7 +19,7 @@ final class ClientInfo {
 
     init(routingID: [UInt8], now: Date) {
         self.routingID = routingID
-        self.id = routingID.map { String(format: "%02x", $0) }.joined()
+        self.id = GeneratedRoutingID.shown(routingID).map { String(format: "%02x", $0) }.joined()
         self.lastSeen = now
     }
 

@@ -30,6 +30,11 @@ enum DispatchMethods {
             guard r.wantsTrace else { return EncodedResponse(traced.outcome.untracedReply) }
             return traced
         }
+        table.add(WhyNotRequest.self) { (r, host, _) throws(RPCError) in
+            try host.query { (s) throws(RPCError) in
+                try core { () throws(CoreError) in try s.whyNot(r.view, r.question) }
+            }
+        }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in
             try s.touch(r.touches, tapCount: r.tapCount ?? 1, client: client)
         }
@@ -142,5 +147,14 @@ enum DispatchMethods {
             return EncodedResponse(WireByteEncoder.encode(untraced, capacity: 256))
         }
         return reply
+    }
+}
+
+extension WhyNotRequest {
+    /// The question the params ask: an action or a become question when they name one, else a touch.
+    var question: WhyNotQuestion {
+        if let action { return .action(action, sender: sender) }
+        if become == true { return .become }
+        return .touch(at: point)
     }
 }

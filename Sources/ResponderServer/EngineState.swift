@@ -76,6 +76,18 @@ final class EngineState {
         return state
     }
 
+    /// Puts the sessions named back as `committed` holds them; a name it lacks had no saved session.
+    func putBack(_ names: Set<String>, _ committed: [String: SessionHost]) {
+        for name in names {
+            if let host = committed[name] {
+                host.shareReplay(replayBudget)
+                sessions[name] = host
+            } else {
+                sessions[name] = nil
+            }
+        }
+    }
+
     func client(for routingID: [UInt8], now: Date) -> ClientInfo {
         // A tool sends request after request on one connection: the last client is compared before the table
         // is hashed. It is in the table: only `forgetIdleClients` removes clients, and it clears this.

@@ -28,9 +28,11 @@ struct RequestProcessor {
                     "the request is \(body.count) bytes; at most \(limits.maxMessageBytes) are accepted",
                     [("limit", "messageBytes"), ("max", JSON(limits.maxMessageBytes))]))
         }
-        // The common small request is read without a `JSON` tree; anything else by the general reader.
+        // The common small request is read without a `JSON` tree; anything else by the general reader. The plain
+        // reader takes only ASCII strings without escapes, which are in NFC as they are; the general one reads
+        // strings in NFC (`NormalizedText`).
         if body.count <= plainBytes, let plain = PlainRequest.read(body) { return .plain(plain) }
-        return parseTree(body, limits: limits)
+        return parseTree(NormalizedText.json(body), limits: limits)
     }
 
     /// Reads a request body into a `JSON` tree (`RPCRequest.parse`), the size already checked.
@@ -104,8 +106,12 @@ struct RequestProcessor {
         }
     }
 
-    /// The reply of a request that failed. `idText`: a numeric id as the client wrote it, echoed exactly.
     private func encode(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> [UInt8] {
+        Self.errorReply(id: id, idText: idText, error)
+    }
+
+    /// The reply of a request that failed. `idText`: a numeric id as the client wrote it, echoed exactly.
+    static func errorReply(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: 256)
         Self.beginReply(id: id, idText: idText, to: &w)
         w.key("error"); w.value(error.conformed.json)
@@ -136,6 +142,16 @@ enum ParsedRequest {
 }
 
 extension ParsedRequest {
+    /// The id a reply to this request carries, as the client wrote it; nil for a notification (no reply).
+    var replyID: (id: JSON, idText: [UInt8]?)? {
+        switch self {
+        case .silent: return nil
+        case .unreadable(let id, let idText, _): return (id, idText)
+        case .refused(let request, _), .request(let request, _): return request.id.map { ($0, request.idText) }
+        case .plain(let request): return (request.id, request.idText)
+        }
+    }
+
     /// Frees the params (but for parts the world keeps, which stay whole) iteratively and leaves nothing
     /// behind: taken out of the enum first, so that the release below holds the only reference.
     mutating func release() {

@@ -33,6 +33,14 @@ final class RequestServer<Store: GroupStore> {
     private var droppedReplies = 0
     /// Set when the state could not be saved: the engine stops rather than acknowledge what is not on disk.
     private(set) var failure: String?
+    /// Set when the group could not be saved because the disk is full: the group is undone and refused
+    /// (`STORAGE_FULL`), and the engine goes on.
+    private var storageFull: SQLiteError?
+    /// The sessions the group being served wrote, and the reply ids of `outgoing`, for undoing and refusing it.
+    private var groupSessions: Set<String> = []
+    private var outgoingIDs: [(id: JSON, idText: [UInt8]?)?] = []
+    /// Whether the last group found the disk full (logged once until a commit succeeds again).
+    private var diskFull = false
     /// The last "User-Id" read and its stamp: a connection's messages all carry the same one.
     private var lastUserID: [CChar] = []
     private var lastPeer: PeerStamp?
@@ -215,21 +223,80 @@ final class RequestServer<Store: GroupStore> {
             parsed.release()
             return
         }
+        let replyID = store == nil ? nil : parsed.replyID
         let reply = processor.run(&parsed, from: routingID, peer: peer, now: Date())
         if let store, let journal = state.journal, !journal.isEmpty {
-            do { try journal.write(to: store) } catch {
-                failure = "cannot save the state in \(store.path): \(error)"
-                return
+            groupSessions.formUnion(journal.sessionNames)
+            if storageFull != nil {
+                journal.forget()
+            } else {
+                do { try journal.write(to: store) } catch {
+                    if error.isStorageFull {
+                        storageFull = error
+                    } else {
+                        failure = "cannot save the state in \(store.path): \(error)"
+                        return
+                    }
+                }
             }
         }
         guard let reply else { return }
         outgoing.append((routingID, delimiter, reply))
+        if store != nil { outgoingIDs.append(replyID) }
+    }
+
+    /// Undoes a group whose changes could not be saved because the disk is full: the sessions it wrote go back to
+    /// what was last committed, its events are dropped, and each of its requests is answered `STORAGE_FULL`
+    /// (one that only read may have seen a change now undone, so it is refused too; alone it is answered).
+    private func refuseGroup(_ full: SQLiteError) {
+        guard let store else { return }
+        store.abandon()
+        events?.discard()
+        do {
+            let committed = try store.committed(
+                groupSessions, replayBuffer: state.config.replayBuffer, replayBytes: state.config.bounds.replayBytes)
+            state.putBack(groupSessions, committed)
+        } catch {
+            failure = "cannot read back the saved state in \(store.path) after a full disk: \(error)"
+            return
+        }
+        let refusal = RPCError(
+            .storageFull,
+            "the state in \(store.path) cannot be written (\(full.message)): this request changed nothing; requests that only read are still answered",
+            [("path", .string(store.path))])
+        for i in outgoing.indices {
+            guard let id = outgoingIDs[i] else { continue }
+            outgoing[i].body = RequestProcessor.errorReply(id: id.id, idText: id.idText, refusal)
+        }
+        if !diskFull {
+            diskFull = true
+            logger.error(
+                "the state in \(store.path) cannot be written (\(full)): requests that write are refused with STORAGE_FULL until it can"
+            )
+        }
     }
 
     /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
     private func deliver(_ rpc: some RequestPort) {
-        if failure == nil, let store {
-            do { try store.commit() } catch { failure = "cannot commit the state in \(store.path): \(error)" }
+        defer {
+            groupSessions.removeAll()
+            outgoingIDs.removeAll(keepingCapacity: true)
+        }
+        if failure == nil, storageFull == nil, let store {
+            do { try store.commit() } catch {
+                if error.isStorageFull {
+                    storageFull = error
+                } else {
+                    failure = "cannot commit the state in \(store.path): \(error)"
+                }
+            }
+        }
+        if failure == nil, let full = storageFull {
+            storageFull = nil
+            refuseGroup(full)
+        } else if failure == nil, diskFull, !groupSessions.isEmpty {
+            diskFull = false
+            logger.notice("the state is saved again: requests that write are served")
         }
         if let failure {
             store?.rollback()

@@ -65,6 +65,7 @@ extension SessionCreateRequest.Response: TypedResponse {}
 extension SessionListRequest.Response: TypedResponse {}
 extension SessionDeleteRequest.Response: TypedResponse {}
 extension SessionClientsRequest.Response: TypedResponse {}
+extension WhyNotAnswer: TypedResponse {}
 
 /// Text already encoded as a `Response` (a stored tree, replayed events, a snapshot) or as the lighter reply
 /// of `trace: "none"`: copied into the envelope as it is.

@@ -260,7 +260,7 @@ private struct State {
         let firsts = Set(firstResponders.values)
         let outline: [JSON] = scene.nodes.map { n in
             [
-                .string(n.id), .string(n.kind), .string(n.className), JSON(n.depth),
+                .string(n.id), .string(n.kind), .string(n.name), JSON(n.depth),
                 .string(n.flags.joined(separator: ", ")), .bool(firsts.contains(n.id))
             ]
         }
@@ -282,7 +282,7 @@ private struct State {
     func overlayMessage(_ overlay: Overlay, source: String, seq: Int?, scene: Scene) -> JSON {
         let crop = Rect(0, 0, scene.size.x, scene.size.y)
         let svg = OverlaySVG(scene: scene, crop: crop, overlay: overlay, firstResponders: firstResponders).render()
-        let lines: [JSON] = Legend(overlay: overlay).lines.map {
+        let lines: [JSON] = Legend(overlay: overlay, label: scene.label).lines.map {
             ["style": .string($0.style.rawValue), "text": .string($0.text), "node": JSON($0.node)]
         }
         return [

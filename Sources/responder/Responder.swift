@@ -22,7 +22,7 @@ struct Responder: ParsableCommand {
                 subcommands: [
                     InfoCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self, TreeCommand.self,
                     WatchCommand.self, DrawCommand.self, WebCommand.self, CallCommand.self, ClientsCommand.self,
-                    ImportCommand.self, RecordCommand.self, ReplayCommand.self
+                    ImportCommand.self, FindCommand.self, RecordCommand.self, ReplayCommand.self
                 ]),
             CommandGroup(
                 name: "Dispatch",
@@ -30,7 +30,7 @@ struct Responder: ParsableCommand {
                     HitCommand.self, TapCommand.self, TouchCommand.self, DragCommand.self, PressHoldCommand.self,
                     ClockCommand.self,
                     ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self,
-                    CanPerformCommand.self, ShakeCommand.self, PressCommand.self,
+                    CanPerformCommand.self, WhyCommand.self, ShakeCommand.self, PressCommand.self,
                     RemoteCommand.self, MakeKeyCommand.self
                 ]),
             CommandGroup(

@@ -233,7 +233,7 @@ struct Responderd: ParsableCommand {
                 fail("--world \(world): cannot read the file")
             }
             // Straight into the configuration, which holds it alone and frees it without recursion however deep.
-            do { config.initialWorld = try JSONCodec.decode(Array(data)) } catch {
+            do { config.initialWorld = try JSONCodec.decode(NormalizedText.json(Array(data))) } catch {
                 fail("--world \(world): not valid JSON: \(error)")
             }
             let shape = "a world file is {\"tree\": <application node>, \"detached\"?: [<node>…]}"

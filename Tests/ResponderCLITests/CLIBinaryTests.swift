@@ -334,9 +334,9 @@ import Testing
     static let commands: [[String]] = [
         ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
-        ["action"], ["can-perform"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
+        ["action"], ["can-perform"], ["why"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
         ["clock"],
-        ["mcp"], ["bridge"], ["import"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
+        ["mcp"], ["bridge"], ["import"], ["find"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
     ]
 
     @Test(.tags(.slow), arguments: commands)
@@ -382,11 +382,18 @@ import Testing
         #expect(r.lines.first == "hit A in window W at local (50, 60)")
         #expect(r.lines.dropFirst().first?.hasPrefix("NODE") == true)
         // Front-most first: B is asked (and missed) before A.
-        let rows = r.lines.dropFirst(2).map {
+        // The rows, then what each rule cited means.
+        let legend = r.lines.firstIndex(of: "rules:") ?? r.lines.endIndex
+        let rows = r.lines[..<legend].dropFirst(2).map {
             $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         }
         #expect(rows.map { $0.first ?? "" } == ["W", "R", "B", "A"])
         #expect(rows[2].starts(with: ["B", "miss", "H3"]) && rows[2].last == "outside-bounds")
+        #expect(
+            Array(r.lines[legend...]) == [
+                "rules:", "  H2  hitTest: exclusions, then the front-most subview, then the view itself",
+                "  H3  point(inside:) is the bounds rectangle"
+            ], "\(r)")
         let nothing = try t.run(["hit", "500", "900"])
         #expect(nothing.lines == ["no view at (500, 900)"])
     }
@@ -495,6 +502,10 @@ import Testing
                 "save: A → R → RVC: available: RVC would perform it"
             ])
         #expect(try t.run(["can-perform", "nothing:"]).lines == ["nothing: app → AD: not available"])
+        // whyNot (A4): A is asked first and does not implement it; RVC does.
+        let why = try t.run(["why", "R", "--action", "save:", "--sender", "A"]).lines
+        #expect(why.first == "R: not ok (A4, not-implemented): R does not implement save:; RVC performs it.")
+        #expect(try t.run(["why", "RVC", "--action", "save:", "--sender", "A"]).lines.first == "RVC: ok")
         let shake = try t.run(["shake"])
         #expect(
             shake.lines == [
@@ -576,7 +587,15 @@ import Testing
             "\(explained)")
         #expect(
             explained.lines.contains("  14. action dismissKeyboard: dismissTap → RVC, performed (G3)"), "\(explained)")
-        #expect(explained.lines.last == "  22. gesture dismissTap: recognized → possible (G2, reset)", "\(explained)")
+        // The steps end with the last one; then what each rule they cite means, in the order of docs/rules.md.
+        let legend = explained.lines.firstIndex(of: "rules:") ?? explained.lines.endIndex
+        #expect(explained.lines[..<legend].last == "  22. gesture dismissTap: recognized → possible (G2, reset)")
+        #expect(
+            Array(explained.lines[legend...].prefix(3)) == [
+                "rules:", "  H2  hitTest: exclusions, then the front-most subview, then the view itself",
+                "  H3  point(inside:) is the bounds rectangle"
+            ], "\(explained)")
+        #expect(explained.lines.contains("  G3  A recognizer's actions go straight to their targets"), "\(explained)")
         // watch prints the same on one line, the recognizers' parts among the deliveries.
         let line = try watch.waitFor { $0.contains("touch tap-1 ended") }
         #expect(

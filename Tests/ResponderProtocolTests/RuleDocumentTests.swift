@@ -9,6 +9,7 @@ struct RuleDocumentTests {
     /// One rule's entry: `### H1 — title`, a paragraph saying what it does, and a `Rests on:` line.
     struct Entry {
         var id: String
+        var title = ""
         var family: String?
         var body: [Substring] = []
 
@@ -37,8 +38,8 @@ struct RuleDocumentTests {
                     family = line.wholeMatch(of: #/## ([A-Z]) — \S.*/#).map { String($0.1) }
                     current = nil
                 } else if line.hasPrefix("### ") {
-                    if let m = line.wholeMatch(of: #/### ([A-Z][0-9]+) — \S.*/#) {
-                        entries.append(Entry(id: String(m.1), family: family))
+                    if let m = line.wholeMatch(of: #/### ([A-Z][0-9]+) — (\S.*)/#) {
+                        entries.append(Entry(id: String(m.1), title: String(m.2), family: family))
                         current = entries.count - 1
                     } else {
                         malformed.append(String(line))
@@ -100,6 +101,14 @@ struct RuleDocumentTests {
         for entry in try Self.document().entries {
             #expect(!entry.description.isEmpty, "\(entry.id) has no text before `Rests on:`")
             #expect(entry.restsOn.map { !$0.isEmpty } == true, "\(entry.id) has no `Rests on:` line naming its source")
+        }
+    }
+
+    @Test("each rule's one-line meaning, printed beside its id, is the title of its entry")
+    func titlesAreTheEntriesTitles() throws {
+        for entry in try Self.document().entries {
+            guard let rule = Rule(rawValue: entry.id) else { continue }
+            #expect(rule.title == entry.title, "\(entry.id): Rule.title differs from docs/rules.md")
         }
     }
 }

@@ -160,14 +160,17 @@ struct ClientTableTests {
             name: "clients", directory: "/nonexistent", rpcEndpoint: "inproc://rpc", eventsEndpoint: "inproc://events")
         let state = try EngineState(config: config, sink: CapturingSink(), now: Date())
         let p = RequestProcessor(state: state)
+        // Routing ids of the form libzmq assigns: their client ids are shown permuted (GeneratedRoutingID).
         let a: [UInt8] = [0, 1, 2, 3, 4], b: [UInt8] = [0, 9, 9, 9, 9]
+        let shownA = GeneratedRoutingID.shown(a).map { String(format: "%02x", $0) }.joined()
+        let shownB = GeneratedRoutingID.shown(b).map { String(format: "%02x", $0) }.joined()
         let create = Array(#"{"jsonrpc":"2.0","id":3,"method":"session.create","params":{"session":"other"}}"#.utf8)
         _ = p.process(create, from: b, now: Date())
 
         // Alternating sessions, then the same one twice: each must list the client.
         for s in ["default", "other", "default", "default"] { try first(p, session: s, from: a) }
-        #expect(try listed(p, session: "default", by: b).contains("0001020304"))
-        #expect(try listed(p, session: "other", by: b).contains("0001020304"))
+        #expect(try listed(p, session: "default", by: b).contains(shownA))
+        #expect(try listed(p, session: "other", by: b).contains(shownA))
 
         try first(p, session: "default", from: a)
         state.forgetIdleClients(now: Date().addingTimeInterval(2 * config.clientIdleSeconds))
@@ -175,6 +178,6 @@ struct ClientTableTests {
         // The same connection again, right after it was forgotten: it must be back in the table.
         try first(p, session: "default", from: a)
         #expect(state.clients[a] != nil)
-        #expect(try listed(p, session: "default", by: b) == ["0001020304", "0009090909"])
+        #expect(try Set(listed(p, session: "default", by: b)) == [shownA, shownB])
     }
 }

@@ -92,6 +92,46 @@ struct RequestServerTests {
     }
 
     @Test(
+        "a group that cannot be saved on a full disk is undone and refused with STORAGE_FULL; reads are answered, and writes again once there is room"
+    )
+    func fullDiskRefusesTheGroupAndGoesOn() throws {
+        let s = try EmbeddedServer()
+        defer { s.close() }
+        s.port.queue("c1", id: 1, "event.tap", #"{"point":[20,20]}"#)
+        #expect(s.server.serveReady(s.port))
+        let host = try #require(s.state.sessions["default"])
+        let before = (revision: host.revision, seq: host.seq, world: WorldSnapshot.encode(host.state.world).tree)
+        let published = s.published.topics.count
+
+        s.store.full = true
+        s.port.queue("c1", id: 2, "tree.apply", #"{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}"#)
+        s.port.queue("c2", id: 3, "session.create", #"{"session":"new"}"#)
+        #expect(s.server.serveReady(s.port))
+        #expect(s.server.failure == nil, "a full disk does not stop the engine")
+        #expect(
+            s.port.replies.suffix(2).map { $0.body["error"]?["data"]?["name"]?.stringValue } == [
+                "STORAGE_FULL", "STORAGE_FULL"
+            ])
+        #expect(s.published.topics.count == published, "nothing of the refused group is published")
+        let now = try #require(s.state.sessions["default"])
+        #expect(now.revision == before.revision && now.seq == before.seq)
+        #expect(WorldSnapshot.encode(now.state.world).tree == before.world)
+        #expect(s.state.sessions["new"] == nil)
+
+        // A read alone is answered while the disk stays full.
+        s.port.queue("c2", id: 4, "tree.get", "{}")
+        #expect(s.server.serveReady(s.port))
+        #expect(s.port.replies.last?.body["result"] != nil, "\(String(describing: s.port.replies.last))")
+
+        // With room again, writes are saved and answered.
+        s.store.full = false
+        s.port.queue("c1", id: 5, "tree.apply", #"{"ops":[{"op":"update","id":"A","set":{"alpha":0.5}}]}"#)
+        #expect(s.server.serveReady(s.port))
+        #expect(s.port.replies.last?.body["result"]?["revision"]?.intValue == before.revision + 1)
+        #expect(s.store.committed["default"]?.revision == before.revision + 1)
+    }
+
+    @Test(
         "a failed batch in a group: its client gets the error, the tree and the store keep their revision, it publishes nothing"
     )
     func failedBatchInAGroup() throws {
@@ -219,26 +259,32 @@ final class MemoryStore: GroupStore {
     let log: ServerLog
     var failSaves = false
     var failCommits = false
+    /// Saves fail as SQLite's do on a full disk (SQLITE_FULL).
+    var full = false
+    /// What each session was when last committed, to put it back.
+    private var committedHosts: [String: (state: SessionState, seq: Int)] = [:]
     private(set) var committed: [String: Saved] = [:]
     private(set) var commits = 0
     private(set) var rollbacks = 0
     /// The open transaction's writes, in order (nil: a deletion); nil when none is open.
-    private var pending: [(name: String, saved: Saved?)]?
+    private var pending: [(name: String, saved: Saved?, host: SessionHost?)]?
 
     init(log: ServerLog) { self.log = log }
 
     func save(_ host: SessionHost, records: [TreeRecord]) throws(SQLiteError) {
         // A write opens the transaction before it can fail, as SQLite's BEGIN comes before the INSERT.
         pending = pending ?? []
-        if failSaves { throw SQLiteError(code: 13, message: "database or disk is full") }
-        pending?.append((host.name, Saved(host)))
+        if failSaves { throw SQLiteError(code: 10, message: "disk I/O error") }
+        if full { throw SQLiteError(code: 13, message: "database or disk is full") }
+        pending?.append((host.name, Saved(host), host))
         log.entries.append("save \(host.name)")
     }
 
     func delete(_ name: String) throws(SQLiteError) {
         pending = pending ?? []
-        if failSaves { throw SQLiteError(code: 13, message: "database or disk is full") }
-        pending?.append((name, nil))
+        if failSaves { throw SQLiteError(code: 10, message: "disk I/O error") }
+        if full { throw SQLiteError(code: 13, message: "database or disk is full") }
+        pending?.append((name, nil, nil))
         log.entries.append("delete \(name)")
     }
 
@@ -246,6 +292,7 @@ final class MemoryStore: GroupStore {
         guard let writes = pending else { return }
         if failCommits { throw SQLiteError(code: 10, message: "disk I/O error") }
         for write in writes { committed[write.name] = write.saved }
+        for write in writes { committedHosts[write.name] = write.host.map { ($0.state, $0.seq) } }
         pending = nil
         commits += 1
         log.entries.append("commit")
@@ -256,6 +303,23 @@ final class MemoryStore: GroupStore {
         pending = nil
         rollbacks += 1
         log.entries.append("rollback")
+    }
+
+    func abandon() {
+        pending = nil
+        rollbacks += 1
+        log.entries.append("rollback")
+    }
+
+    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String:
+        SessionHost]
+    {
+        var hosts: [String: SessionHost] = [:]
+        for name in names {
+            guard let kept = committedHosts[name] else { continue }
+            hosts[name] = SessionHost(name: name, state: kept.state, replayBuffer: replayBuffer, seq: kept.seq)
+        }
+        return hosts
     }
 }
 

@@ -359,3 +359,226 @@ def test_recover_on_a_running_engines_state_directory_changes_no_file(engines, t
     c.call("tree.apply", ops=[{"op": "update", "id": "kept", "set": {"alpha": 0.5}}])
     again = restart(engines, running)
     assert find(again.client().call("tree.get")["tree"], "kept")["alpha"] == 0.5
+
+
+def _history(engines, state: Path, batches: int = 200):
+    """Session "s" saved through 15 batches and a clean stop, then taken through `batches` more and SIGKILL: those
+    are in the write-ahead log only (SQLite folds it into the database every 1,000 pages; this writes fewer)."""
+    e = durable(engines, state)
+    c = e.client()
+    c.call("session.create", session="s", tree=demo_tree())
+    for i in range(15):
+        c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"alpha": 0.5}}])
+    e.stop(signal.SIGTERM)  # a clean stop folds the log into the database: these come back whatever follows
+    e = again(engines, e)
+    c = e.client()
+    for i in range(batches):
+        last = c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"alpha": (i % 10) / 10}}])
+    e.stop(signal.SIGKILL)
+    assert (state / "state.db-wal").stat().st_size > 0
+    return e, last
+
+
+def again(engines, e, *args: str):
+    """Starts the stopped engine `e` again over its state directory, with `args` instead of its own extras."""
+    return engines(name=e.name, runtime_dir=e.runtime_dir, args=[*[a for a in e.args if a != "--recover"], *args])
+
+
+def _recovered_above(engines, e, last: dict):
+    """Starts `e` again with --recover and checks that session "s" goes on above every seq and revision it had
+    acknowledged: a subscriber that held them sees a gap, never a seq it already has."""
+    e = again(engines, e, "--recover")
+    c = e.client()
+    snap = c.call("session.snapshot", session="s")
+    assert snap["seq"] > last["seq"] and snap["revision"] > last["revision"], (snap["seq"], snap["revision"], last)
+    sub = e.subscriber("s/")
+    applied = c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"alpha": 1}}])
+    while (event := sub.next()[1])["stream"] != "tree":
+        pass
+    assert event["seq"] == applied["seq"] > last["seq"] + 1
+    log = e.stderr_text()
+    assert re.search(r'--recover: session "s" came back at revision \d+ \(seq \d+\); it continues after revision', log), log
+    # What was recovered is what the next start finds, with nothing to report.
+    e.stop(signal.SIGTERM)
+    plain = again(engines, e)
+    assert plain.client().call("session.snapshot", session="s")["revision"] == applied["revision"]
+    assert "--recover" not in plain.stderr_text()
+    return log
+
+
+def test_a_lost_write_ahead_log_is_refused_and_recover_goes_on_above_every_acknowledged_seq(engines, tmp_path):
+    state = tmp_path / "state"
+    e, last = _history(engines, state)
+    (state / "state.db-wal").unlink()
+    (state / "state.db-shm").unlink(missing_ok=True)
+    err = start_fails(state)
+    assert f"the write-ahead log {state / 'state.db-wal'} is missing" in err and "--recover" in err, err
+    assert start_fails(state) == err, "a refusal changes nothing that the next start reads"
+    log = _recovered_above(engines, e, last)
+    assert "is missing" in log
+
+
+def test_a_damaged_write_ahead_log_is_refused_and_recover_keeps_a_copy(engines, tmp_path):
+    state = tmp_path / "state"
+    e, last = _history(engines, state)
+    wal = state / "state.db-wal"
+    data = bytearray(wal.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 64] = os.urandom(64)
+    wal.write_bytes(bytes(data))
+    err = start_fails(state)
+    assert f"the write-ahead log {wal} is damaged at frame" in err and "--recover" in err, err
+    _recovered_above(engines, e, last)
+    copies = list(state.glob("state.db-wal.damaged-*"))
+    assert len(copies) == 1 and copies[0].read_bytes() == bytes(data), "the damaged log is kept as it was"
+
+
+def test_a_log_with_a_damaged_header_is_refused(engines, tmp_path):
+    state = tmp_path / "state"
+    _history(engines, state, batches=20)
+    wal = state / "state.db-wal"
+    data = bytearray(wal.read_bytes())
+    data[0:8] = b"\0" * 8
+    wal.write_bytes(bytes(data))
+    assert "has a damaged header" in start_fails(state)
+
+
+def test_a_torn_last_frame_is_not_a_loss(engines, tmp_path):
+    """The end of a write that never completed (a power cut mid-frame) held nothing acknowledged: no refusal."""
+    state = tmp_path / "state"
+    e, last = _history(engines, state, batches=20)
+    with open(state / "state.db-wal", "ab") as f:
+        f.write(os.urandom(4096 + 24 + 100))
+    e = again(engines, e)
+    assert e.client().call("session.snapshot", session="s")["seq"] == last["seq"]
+    assert "--recover" not in e.stderr_text()
+
+
+def test_an_empty_or_missing_database_beside_a_history_is_refused(engines, tmp_path):
+    state = tmp_path / "state"
+    e = durable(engines, state)
+    e.client().call("session.create", session="s", tree=demo_tree())
+    e.stop(signal.SIGTERM)
+    (state / "state.db").write_bytes(b"")
+    assert f"the state database {state / 'state.db'} is empty, but this directory held sessions" in start_fails(state)
+    assert (state / "state.db").stat().st_size == 0, "the refusal touched the file"
+    (state / "state.db").unlink()
+    assert "is missing, but this directory held sessions" in start_fails(state)
+    e = again(engines, e, "--recover")
+    assert [s["session"] for s in e.client().call("session.list")["sessions"]] == ["default"]
+    assert "--recover: no session came back" in e.stderr_text()
+    e.stop(signal.SIGTERM)
+    assert "--recover" not in again(engines, e).stderr_text()
+
+
+def test_a_log_lost_after_the_engines_own_checkpoint_is_still_noticed(engines, tmp_path):
+    """Past 1,000 pages of log the engine folds the log into the database itself and raises the generation: the
+    changes after that checkpoint are in the log only, and losing them is noticed like any other."""
+    state = tmp_path / "state"
+    e = durable(engines, state)
+    c = e.client()
+    c.call("session.create", session="s", tree=demo_tree())
+    big = demo_tree()
+    find(big, "window")["children"].append({"id": "notes", "kind": "view", "frame": [0, 0, 1, 1], "children": [
+        {"id": f"note{i}", "kind": "view", "frame": [0, 0, 1, 1], "annotations": {"text": "x" * 4000}}
+        for i in range(100)]})
+    for _ in range(12):  # about 100 pages of snapshot each
+        c.call("tree.load", session="s", tree=big)
+    mark = (state / "state.mark").read_text()
+    generation = int(re.search(r"generation (\d+)", mark).group(1))
+    assert generation >= 2, f"no checkpoint raised the generation: {mark}"
+    for i in range(10):
+        last = c.call("tree.apply", session="s", ops=[{"op": "update", "id": "title", "set": {"alpha": i / 10}}])
+    e.stop(signal.SIGKILL)
+    (state / "state.db-wal").unlink()
+    assert f"the write-ahead log {state / 'state.db-wal'} is missing" in start_fails(state)
+    _recovered_above(engines, e, last)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 4 MiB file system (tmpfs): mounting one needs root and the right to mount, else the test is skipped."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    run = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", str(disk)],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {run.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def fill(path: Path) -> None:
+    """Writes `path` until the file system has no room left."""
+    with open(path, "wb", buffering=0) as f:
+        chunk = b"\0" * 65536
+        while True:
+            try:
+                f.write(chunk)
+            except OSError:
+                chunk = chunk[:len(chunk) // 2]
+                if not chunk:
+                    return
+
+
+def test_a_full_disk_refuses_writes_with_storage_full_and_keeps_answering_reads(engines, small_disk):
+    state = small_disk / "state"
+    e = durable(engines, state)
+    c = e.client()
+    c.call("session.create", session="s", tree=demo_tree())
+    before = c.call("session.snapshot", session="s")
+    sub = e.subscriber("s/")
+    notes = {"op": "insert", "parent": "window", "node": {"id": "notes", "kind": "view", "frame": [0, 0, 1, 1], "children": [
+        {"id": f"note{i}", "kind": "view", "frame": [0, 0, 1, 1], "annotations": {"text": "x" * 4000}} for i in range(100)]}}
+    fill(small_disk / "filler")
+
+    with pytest.raises(RPCError) as refused:
+        c.call("tree.apply", session="s", ops=[notes])
+    assert refused.value.name == "STORAGE_FULL" and refused.value.code == -32050, refused.value
+    assert refused.value.data["path"] == str(state / "state.db")
+    # Nothing changed and nothing was published; reads are answered, and the engine is still there.
+    assert c.call("session.snapshot", session="s") == before
+    sub.nothing(timeout=0.5)
+    assert c.call("hitTest", session="s", point=[60, 150])["view"] == "button"
+    assert e.proc.poll() is None
+    assert "requests that write are refused with STORAGE_FULL" in e.stderr_text()
+
+    # With room again the same request is saved, continuing the seq as if the refused one had never been.
+    (small_disk / "filler").unlink()
+    applied = c.call("tree.apply", session="s", ops=[notes])
+    assert applied["revision"] == before["revision"] + 1 and applied["seqRange"][0] == before["seq"] + 1
+    e = restart(engines, e)
+    assert find(e.client().call("tree.get", session="s")["tree"], "note99") is not None
+
+
+def test_recover_keeps_every_session_sqlite_can_still_read_from_a_damaged_database(engines, tmp_path):
+    """A database whose structure fails SQLite's check is set aside whole, but the sessions whose rows still read
+    come back from it: here the sessions table's index is destroyed, and every session is in the table."""
+    state = tmp_path / "state"
+    e = durable(engines, state)
+    c = e.client()
+    trees = {}
+    for name in ("a", "b", "c"):
+        c.call("session.create", session=name, tree=demo_tree())
+        c.call("tree.apply", session=name, ops=[{"op": "update", "id": "title", "set": {"alpha": 0.25}}])
+        trees[name] = c.call("tree.get", session=name)["tree"]
+    e.stop(signal.SIGTERM)
+    db = sqlite3.connect(f"file:{state / 'state.db'}?mode=ro", uri=True)
+    page = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_sessions_1'").fetchone()[0]
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(state / "state.db", "r+b") as f:
+        f.seek((page - 1) * size)
+        f.write(b"\xff" * size)
+    assert "--recover" in start_fails(state)
+    e = again(engines, e, "--recover")
+    c = e.client()
+    for name, tree in trees.items():
+        assert c.call("tree.get", session=name)["tree"] == tree
+    log = e.stderr_text()
+    back = re.search(r"read back from it: (.*)", log)
+    assert back and set(re.findall(r'"([^"]+)"', back.group(1))) == {"a", "b", "c", "default"}, log
+    assert "moved to" in log
+    assert list(state.glob("state.db.damaged-*"))

@@ -32,8 +32,8 @@ def wait_for(condition, what: str, timeout: float = PATIENCE):
 # ------------------------------------------------------------------------------------------------- dumps
 
 # A key window's recursiveDescription: 11 levels deep, every key the importer reads, a scroll view with an
-# offset, a label and an image view (interaction off by default), a hidden view, a transformed one, unknown
-# keys, a truncated line (15) and a stray line (19).
+# offset, a label and an image view (interaction off, which lldb prints as it does for every view), a hidden
+# view, a transformed one, unknown keys, a truncated line (16) and a stray line (21).
 VIEWS = """\
 (lldb) po UIApplication.shared.keyWindow!.value(forKey: "recursiveDescription")
 <UIWindow: 0x7fa1e8c05a30; frame = (0 0; 390 844); gestureRecognizers = <NSArray: 0x600000c0c2a0>; layer = <UIWindowLayer: 0x600000c0c1e0>>
@@ -45,11 +45,11 @@ VIEWS = """\
    |    |    |    |    |    | <UIView: 0x7fa1e8d06000; frame = (0 0; 390 844); autoresize = W+H; backgroundColor = UIExtendedGrayColorSpace 1 1; layer = <CALayer: 0x600000c10500>>
    |    |    |    |    |    |    | <UIScrollView: 0x7fa1e8d07000; frame = (0 100; 390 744); clipsToBounds = YES; gestureRecognizers = <NSArray: 0x600000c0c3a0>; layer = <CALayer: 0x600000c10600>; contentOffset: {0, 200}; contentSize: {390, 2000}; adjustedContentInset: {0, 0, 34, 0}>
    |    |    |    |    |    |    |    | <MyApp.CardView: 0x7fa1e8d08000; frame = (16 220; 358 200); tag = 7; layer = <CALayer: 0x600000c10700>>
-   |    |    |    |    |    |    |    |    | <UILabel: 0x7fa1e8d09000; frame = (16 16; 200 30); text = 'Edit; profile'; opaque = NO; layer = <_UILabelLayer: 0x600000c10800>>
+   |    |    |    |    |    |    |    |    | <UILabel: 0x7fa1e8d09000; frame = (16 16; 200 30); text = 'Edit; profile'; opaque = NO; userInteractionEnabled = NO; layer = <_UILabelLayer: 0x600000c10800>>
    |    |    |    |    |    |    |    |    | <UIButton: 0x7fa1e8d0a000; frame = (16 100; 120 44); opaque = NO; layer = <CALayer: 0x600000c10900>>
    |    |    |    |    |    |    |    |    |    | <UIButtonLabel: 0x7fa1e8d0b000; frame = (30 12; 60 20); text = 'Save'; userInteractionEnabled = NO; layer = <_UILabelLayer: 0x600000c10a00>>
    |    |    |    |    |    |    |    |    | <MyApp.AvatarView: 0x7fa1e8d0c000; frame = (250 16; 80 80); hidden = YES; layer = <CALayer: 0x600000c10b00>>
-   |    |    |    |    |    |    |    |    | <UIImageView: 0x7fa1e8d0d000; frame = (250 100; 80 80); alpha = 0.5; transform = [0.5, 0, 0, 0.5, 0, 0]; layer = <CALayer: 0x600000c10c00>>
+   |    |    |    |    |    |    |    |    | <UIImageView: 0x7fa1e8d0d000; frame = (250 100; 80 80); alpha = 0.5; transform = [0.5, 0, 0, 0.5, 0, 0]; userInteractionEnabled = NO; layer = <CALayer: 0x600000c10c00>>
    |    |    |    |    |    |    |    |    | <UIView: 0x7fa1e8d0e000; frame = (16 160; 100 30
    |    |    |    |    |    |    |    |    | <UIView: 0x7fa1e8d10000; frame = (150 150; 60 40); alpha = 0.005; layer = <CALayer: 0x600000c10e00>>
    |    |    |    |    |    |    | <UIView: 0x7fa1e8d0f000; frame = (0 0; 390 100); userInteractionEnabled = NO; weird = thing; layer = <CALayer: 0x600000c10d00>>
@@ -94,7 +94,7 @@ def test_import_both_dumps_loads_a_world_whose_hits_and_chains_match_the_app(eng
         assert window["annotations"]["gestureRecognizers"] == "<NSArray: 0x600000c0c2a0>"
         scroll = find(tree, "0x7fa1e8d07000")
         assert scroll["class"] == "UIScrollView" and scroll["boundsOrigin"] == [0, 200] and scroll["clipsToBounds"] is True
-        assert scroll["annotations"]["contentSize"] == "{390, 2000}"
+        assert scroll["contentSize"] == [390, 2000] and "contentSize" not in scroll["annotations"]
         card = find(tree, "0x7fa1e8d08000")
         assert card["class"] == "MyApp.CardView" and card["annotations"]["tag"] == "7"
         label = find(tree, "0x7fa1e8d09000")
@@ -103,6 +103,8 @@ def test_import_both_dumps_loads_a_world_whose_hits_and_chains_match_the_app(eng
         assert find(tree, "0x7fa1e8d0c000")["hidden"] is True
         image = find(tree, "0x7fa1e8d0d000")
         assert image["alpha"] == 0.5 and image["transform"] == [0.5, 0, 0, 0.5, 0, 0] and image["userInteractionEnabled"] is False
+        # The printed frame is the scaled box: the bounds are twice its size about the same center.
+        assert image["frame"] == [210, 60, 160, 160] and image["annotations"]["printedFrame"] == "(250 100; 80 80)"
         assert find(tree, "0x7fa1e8d0f000")["annotations"]["weird"] == "thing"
         assert find(tree, "0x7fa1e8d0e000") is None, "the truncated line is skipped"
         # Controllers sit above their root views; the presented one under the window, with presentedBy.
@@ -159,18 +161,24 @@ def test_import_prints_the_world_and_strict_refuses_damaged_lines(engine, dumps)
     assert r.returncode == 1 and r.stdout == ""
     assert "views.txt:16:" in r.stderr and "views.txt:21:" in r.stderr
 
+    # Controllers alone are readable (strict passes them) but hold no window: refused unless --partial.
     r = cli(engine, "import", "--strict", str(dumps / "vcs.txt"))
+    assert r.returncode == 1 and "no view line was read" in r.stderr and "vcs.txt:" not in r.stderr, r.stderr
+    r = cli(engine, "import", "--strict", "--partial", str(dumps / "vcs.txt"))
     assert r.returncode == 0, r.stderr
 
 
 def test_import_a_subview_dump_and_a_controllers_only_dump(engine, tmp_path):
-    # `po someView.recursiveDescription` of a view that is not a window: it is put in a window of its size.
+    # `po someView.recursiveDescription` of a view that is not a window: with --partial, it is put in a window of
+    # its size.
     (tmp_path / "sub.txt").write_text(
         "<MyApp.Toolbar: 0x600001a00000; frame = (0 0; 320 44); layer = <CALayer: 0x6000>>\n"
         "   | <UIButton: 0x600001a01000; frame = (8 4; 36 36); layer = <CALayer: 0x6001>>\n"
         "   | <UIButton: 0x600001a02000; frame = (276 4; 36 36); userInteractionEnabled = NO; layer = <CALayer: 0x6002>>\n")
     (tmp_path / "only-vcs.txt").write_text(CONTROLLERS)
     r = cli(engine, "import", str(tmp_path / "sub.txt"), "-", stdin=CONTROLLERS)
+    assert r.returncode == 1 and "shows no window" in r.stderr and r.stdout == "", r.stderr
+    r = cli(engine, "import", "--partial", str(tmp_path / "sub.txt"), "-", stdin=CONTROLLERS)
     assert r.returncode == 0, r.stderr
     tree = json.loads(r.stdout)["tree"]
     windows = tree["children"]

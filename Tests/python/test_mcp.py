@@ -14,15 +14,16 @@ import anyio.to_thread
 import mcp  # noqa: F401  (the official Python SDK, the client under test: pip install mcp)
 import pytest
 
-from harness import PATIENCE, SCHEMAS, demo_tree, find, new_session, unique_name
+from harness import DEMO_WORLD, PATIENCE, SCHEMAS, demo_tree, find, new_session, unique_name
 from stdio_harness import mcp_session, responder_path, target_args
+from test_import_variants import CELL_LABEL, CONTROLLERS, SIGN_IN, SIGN_IN_LABEL, SWITCH, VIEWS
 
 # The SDK warns that resources/subscribe is gone from its newest (stateless) protocol revision; this server
 # speaks the handshake revisions (2025-11-25), where it is how a client hears of changes.
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
-TOOLS = ["hit_test", "tap", "responder_chain", "send_action", "become_first_responder", "get_world", "apply_ops",
-         "load_world", "import_hierarchy"]
+TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "can_perform", "become_first_responder",
+         "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy"]
 
 
 def run(fn):
@@ -109,6 +110,12 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             assert chain["chain"] == ["textField", "card", "root", "rootVC", "window", "app", "delegate"]
             assert "rootVC → window N2" in text and "rules: N1, N2, N3" in text, text
 
+            # can_perform: who would, changing nothing (no trace is published).
+            text, can = ok(await m.call_tool("can_perform", {"action": "buttonTapped:", "sender": "button", "session": s}))
+            assert can == raw(client, "action.canPerform", session=s, action="buttonTapped:", sender="button")
+            assert can["available"] is True and can["by"] == "rootVC", can
+            assert text.startswith("buttonTapped: button → ") and "available: rootVC would perform it" in text, text
+
             text, become = ok(await m.call_tool("become_first_responder", {"id": "textField", "session": s}))
             assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == become["trace"]
             assert become["result"] is True and become["reason"] == "became"
@@ -154,6 +161,7 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             ])
             text, imported = ok(await m.call_tool("import_hierarchy", {"text": dump, "session": s}))
             assert f"imported" in text and "skipped lines:" in text and "text:5:" in text, text
+            assert "6 nodes: 1 window, 1 controller, 1 control" in text, text
             assert imported["revision"] == raw(client, "tree.get", session=s)["revision"]
             hit = raw(client, "hitTest", session=s, point=[45, 125])
             assert hit["view"] == "0x7f04", hit
@@ -192,6 +200,105 @@ def test_engine_errors_are_tool_errors_naming_the_error_and_the_field(engine, cl
             assert err["error"]["data"]["field"] == "tree", text
             text, err = failed(await m.call_tool("become_first_responder", {"session": s}))
             assert err["error"]["data"]["field"] == "id", text
+    run(body)
+
+
+# ----------------------------------------------------------------------------------------------- the target question
+
+def test_an_agent_imports_a_dump_into_its_own_session_asks_why_not_and_taps_by_id(engine, client):
+    """The first hour of an agent: a session of its own, the app's screen from lldb, why a view does not get
+    the tap (its culprit and rule), a tap on a view by id where the tap is its own, and the traces it made."""
+    s = unique_name("mcpwhy")[:64]
+
+    async def body():
+        async with mcp_session(target_args(engine)) as m:
+            text, created = ok(await m.call_tool("create_session", {"session": s}))
+            assert created["session"] == s and f"created session {s} with 1 node" in text, text
+            text, err = failed(await m.call_tool("create_session", {"session": s}))
+            assert "SESSION_EXISTS" in text and err["error"]["data"]["field"] == "session", text
+            text, err = failed(await m.call_tool("create_session", {}))
+            assert err["error"]["data"]["field"] == "session", "the default session exists already: a name is needed"
+
+            text, imported = ok(await m.call_tool("import_hierarchy", {"text": VIEWS + CONTROLLERS, "session": s}))
+            assert f"into {s}: revision" in text and "a new session" not in text, text
+            assert imported["revision"] == raw(client, "tree.get", session=s)["revision"]
+
+            # A label UIKit prints with userInteractionEnabled = NO: the label itself is to blame (H2).
+            text, why = ok(await m.call_tool("why_not", {"view": SIGN_IN_LABEL, "session": s}))
+            assert why == raw(client, "whyNot", session=s, view=SIGN_IN_LABEL), "the engine's answer, unchanged"
+            assert why["ok"] is False and why["hittable"] == {"fraction": 0, "point": None}
+            assert (why["cause"]["rule"], why["cause"]["reason"], why["cause"]["culprit"]) == \
+                ("H2", "interaction-disabled", SIGN_IN_LABEL), why
+            lines = text.splitlines()
+            assert lines[0].startswith(f"{SIGN_IN_LABEL}: not ok (H2, interaction-disabled): "), text
+            assert lines[-1] == "hittable nowhere", text
+            # The same question at a point, and one about an action: the arguments reach the engine.
+            text, at = ok(await m.call_tool("why_not", {"view": CELL_LABEL, "x": 60, "y": 122, "session": s}))
+            assert at == raw(client, "whyNot", session=s, view=CELL_LABEL, point=[60, 122]) and at["ok"] is False
+            text, err = failed(await m.call_tool("why_not", {"view": CELL_LABEL, "x": 60, "session": s}))
+            assert err["error"]["data"]["field"] == "y", text
+            text, err = failed(await m.call_tool("why_not", {"view": "0xnope", "session": s}))
+            assert "NODE_NOT_FOUND" in text and err["error"]["data"]["field"] == "view", text
+
+            # A tap on the label's view is no tap: the answer is why not, and nothing is published.
+            before = raw(client, "trace.replay", session=s, after=1 << 52)["seq"]
+            text, declined = failed(await m.call_tool("tap", {"view": SIGN_IN_LABEL, "session": s}))
+            assert text.splitlines()[0] == f"did not tap {SIGN_IN_LABEL}: no point of it is a tap its own", text
+            assert "(H2, interaction-disabled)" in text and declined == why, text
+            assert raw(client, "trace.replay", session=s, after=1 << 52)["seq"] == before, "nothing was tapped"
+
+            # The button around it is tappable: tapped by id where the tap is its own.
+            text, asked = ok(await m.call_tool("why_not", {"view": SIGN_IN, "session": s}))
+            assert asked["ok"] is True and asked["cause"] is None and text.startswith(f"{SIGN_IN}: ok"), text
+            x, y = asked["hittable"]["point"]
+            text, tap = ok(await m.call_tool("tap", {"view": SIGN_IN, "session": s}))
+            assert text.startswith(f"tap at ({x:.10g}, {y:.10g}) on {SIGN_IN}"), text
+            assert f"touch tap-1 began on {SIGN_IN}: " in text and "touchUpInside" in text, text
+            assert tap["trace"]["kind"] == "touch" and tap["trace"]["steps"][0]["point"] is not None
+            text, err = failed(await m.call_tool("tap", {"view": SIGN_IN, "x": 1, "y": 1, "session": s}))
+            assert err["error"]["data"]["field"] == "view", text
+
+            # The traces resource holds that tap, caused by this client.
+            traces = json.loads((await m.read_resource(f"responder://{s}/traces")).contents[0].text)
+            assert [t["seq"] for t in traces["traces"]] == [tap["seqRange"][0]], traces
+            assert traces["traces"][0]["cause"]["client"] == "mcp:pytest-mcp" and "note" not in traces
+    run(body)
+
+
+def test_import_hierarchy_creates_the_session_it_names(engine, client):
+    s = unique_name("mcpnew")[:64]
+
+    async def body():
+        async with mcp_session(target_args(engine)) as m:
+            text, imported = ok(await m.call_tool("import_hierarchy", {"text": VIEWS + CONTROLLERS, "session": s}))
+            assert f"into a new session {s}: revision" in text, text
+            assert raw(client, "hitTest", session=s, point=[340, 121])["view"] == SWITCH
+            # A load that waits on a revision is only a load: there is no session to wait on.
+            other = unique_name("mcpnone")[:64]
+            text, err = failed(await m.call_tool("import_hierarchy",
+                                                 {"text": VIEWS, "session": other, "ifRevision": 1}))
+            assert "SESSION_NOT_FOUND" in text, text
+    run(body)
+
+
+def test_the_traces_resource_of_a_world_engines_default_session(engines):
+    """`responderd --world` (how `./dev run` starts it) gives the default session a world that is in no event:
+    the engine replays none of its events from seq 0, and the resource reads those it can."""
+    e = engines(args=["--world", str(DEMO_WORLD)])
+
+    async def body():
+        async with mcp_session(target_args(e)) as m:
+            uri = "responder://default/traces"
+            empty = json.loads((await m.read_resource(uri)).contents[0].text)
+            assert empty["traces"] == [] and empty["seq"] == 0, empty
+            taps = [ok(await m.call_tool("tap", {"view": "button"}))[1] for _ in range(3)]
+            traces = json.loads((await m.read_resource(uri)).contents[0].text)
+            seqs = [t["seq"] for t in traces["traces"]]
+            held = [t["seqRange"][0] for t in taps if t["seqRange"][0] > 1]
+            assert seqs == held and len(held) >= 2, (seqs, taps)
+            assert all(t["trace"]["kind"] == "touch" for t in traces["traces"])
+            # Only an event 1 the engine cannot replay is left out, and then the resource says so.
+            assert ("note" in traces) == (taps[0]["seqRange"][0] == 1), traces
     run(body)
 
 

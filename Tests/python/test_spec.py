@@ -17,7 +17,7 @@ FOUNDATION = ["engine.info", "client.hello", "session.create", "session.list", "
               "session.snapshot", "session.clients", "tree.get", "tree.load", "tree.apply", "trace.replay"]
 DISPATCH = ["hitTest", "responderChain", "event.touch", "event.tap", "event.motion", "event.remoteControl",
             "event.press", "responder.become", "responder.resign", "responder.first", "window.makeKey",
-            "action.send", "action.canPerform", "clock.advance"]
+            "action.send", "action.canPerform", "clock.advance", "whyNot"]
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS.documents))
@@ -61,7 +61,7 @@ def test_errors_json_agrees_with_error_response_schema():
     for e in ERRORS:
         good = {"jsonrpc": "2.0", "id": 1, "error": {"code": e["code"], "message": "m", "data": {
             "name": e["name"], "field": "f", "id": "x", "revision": 1, "expected": 2, "limit": "nodes", "max": 1,
-            "oldest": 1, "seq": 2, "session": "s", "client": "00ab"}}}
+            "oldest": 1, "seq": 2, "session": "s", "client": "00ab", "path": "/state/state.db"}}}
         assert SCHEMAS.errors("error-response.json", good) == []
         bad = json.loads(json.dumps(good))
         bad["error"]["code"] = e["code"] - 1000
@@ -77,7 +77,7 @@ def test_errors_json_agrees_with_readme_table():
 @pytest.mark.parametrize("name,required", [
     ("LIMIT_EXCEEDED", ["limit", "max"]), ("REVISION_CONFLICT", ["revision", "expected"]),
     ("INVALID_NODE", ["field"]), ("INVALID_PARAMS", ["field"]), ("NODE_NOT_FOUND", ["id"]),
-    ("SESSION_OWNED", ["session", "field"]), ("CLIENT_ID_IN_USE", ["client"]),
+    ("SESSION_OWNED", ["session", "field"]), ("CLIENT_ID_IN_USE", ["client"]), ("STORAGE_FULL", ["path"]),
 ])
 def test_error_schema_requires_details(name, required):
     code = next(e["code"] for e in ERRORS if e["name"] == name)

@@ -100,3 +100,54 @@ def test_error_details_keep_to_their_schema(client, method, params, field):
     # An id that cannot name a node is a bad param, not a missing node.
     if field in ("id", "ops[0].id", "ops[0].parent"):
         assert data["name"] == "INVALID_PARAMS"
+
+
+def _ids(tree: dict) -> list[str]:
+    return [tree["id"], *(i for c in tree.get("children", []) for i in _ids(c))]
+
+
+def _raw_request(client, id_text: str, method: str, params: dict) -> bytes:
+    """Sends params as raw UTF-8 (no \\u escapes) and returns the reply's bytes."""
+    text = f'{{"jsonrpc":"2.0","id":{id_text},"method":"{method}","params":{json.dumps(params, ensure_ascii=False)}}}'
+    client.send_json_text(text.encode())
+    return client.recv_frames()[-1]
+
+
+@pytest.mark.parametrize("escaped", [True, False], ids=["escaped", "raw-utf8"])
+def test_ids_are_read_in_nfc_so_canonically_equivalent_spellings_are_one_id(client, escaped):
+    """Protocol/README.md section 5: every string is read in Unicode NFC. A precomposed "é" and "e" + U+0301 are
+    one id, as are "K" and the KELVIN SIGN; the engine shows the NFC spelling, whichever came in."""
+    s = new_session(client)
+    window = "window"
+    decomposed, precomposed = "cafe\u0301", "caf\u00e9"
+    kelvin, k = "\u212aelvin", "Kelvin"
+
+    def call(method, params, id_text="7"):
+        if escaped:
+            return client.rpc(method, params)
+        reply = json.loads(_raw_request(client, id_text, method, params))
+        check_response(method, reply)
+        return reply
+
+    inserted = call("tree.apply", {"session": s, "ops": [
+        {"op": "insert", "parent": window, "node": {"id": decomposed, "kind": "view", "frame": [0, 0, 10, 10]}},
+        {"op": "insert", "parent": window, "node": {"id": kelvin, "kind": "view", "frame": [0, 0, 10, 10],
+                                                    "annotations": {"text": "Ångström e\u0301"}}}]})
+    assert "result" in inserted, inserted
+    tree = client.call("tree.get", session=s)["tree"]
+    assert precomposed in _ids(tree) and decomposed not in _ids(tree)
+    assert k in _ids(tree) and kelvin not in _ids(tree)
+    assert "é" in json.dumps(tree, ensure_ascii=False) and "e\u0301" not in json.dumps(tree, ensure_ascii=False)
+    # The other spelling names the same node: an update finds it, an insert is a duplicate.
+    assert "result" in call("tree.apply", {"session": s, "ops": [{"op": "update", "id": precomposed, "set": {"alpha": 0.5}}]})
+    dup = call("tree.apply", {"session": s, "ops": [
+        {"op": "insert", "parent": window, "node": {"id": k, "kind": "view", "frame": [0, 0, 1, 1]}}]})
+    assert dup["error"]["data"]["name"] == "DUPLICATE_ID" and dup["error"]["data"]["id"] == k, dup
+
+
+def test_a_request_with_text_beyond_ascii_keeps_its_numeric_id_and_layout(client):
+    s = new_session(client)
+    reply = _raw_request(client, "1.50", "tree.apply", {"session": s, "ops": [
+        {"op": "update", "id": "title", "set": {"annotations": {"text": "e\u0301t\u00e9"}}}]})
+    assert raw_id(reply) == b"1.50"
+    assert "result" in json.loads(reply), reply

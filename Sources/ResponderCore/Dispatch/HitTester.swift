@@ -154,6 +154,27 @@ struct HitTester {
         case inSuperview(Point)
     }
 
+    /// The checks a view makes whatever the point, in the order it makes them (H6 never, H2.1, K1, K10, K9, H7):
+    /// nil when it goes on to its point test. `whyNot` asks the same of every view between a window and a view.
+    @inline(__always)
+    static func exclusion(_ node: UnsafePointer<Node>, _ id: String, world: World, profile: Profile) -> (
+        reason: HitReason, rule: Rule
+    )? {
+        if node.pointee.spec.hitTestMode == .never { return (.never, .h6) }
+        if node.pointee.spec.hidden { return (.hidden, .h2) }
+        // Each view checks only its own alpha.
+        if !profile.isHittable(alpha: node.pointee.spec.alpha) { return (.alpha, .h2) }
+        if !node.pointee.spec.userInteractionEnabled {
+            // K1: the class default (an image view, a label) when the node does not set it.
+            return (.interactionDisabled, node.pointee.spec.interactionSetting == nil ? .k1 : .h2)
+        }
+        // K10: the model frame is tested, as UIKit does.
+        if node.pointee.spec.animatingAllowsInteraction == false { return (.animating, .k10) }
+        if world.presentedOver(id) { return (.presentedOver, .k9) }
+        if node.pointee.spec.kind.isControl && !node.pointee.spec.enabled { return (.disabledControl, .h7) }
+        return nil
+    }
+
     private mutating func start(_ id: String, _ given: Given, asking: Asking) -> Start {
         let profile = self.profile
         let world = self.world
@@ -171,23 +192,12 @@ struct HitTester {
                 case .local(let p): point = p
                 case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
                 }
-                // H6 never: always nil, the whole subtree is hidden from touches.
                 let mode = node.pointee.spec.hitTestMode
-                if mode == .never { return Checked(point: point, never: true) }
                 var c = Checked(point: point)
-                if node.pointee.spec.hidden {
-                    c.exclusion = (.hidden, .h2)
-                } else if !profile.isHittable(alpha: node.pointee.spec.alpha) {
-                    c.exclusion = (.alpha, .h2)  // each view checks only its own alpha
-                } else if !node.pointee.spec.userInteractionEnabled {
-                    // K1: the class default (an image view, a label) when the node does not set it.
-                    c.exclusion = (.interactionDisabled, node.pointee.spec.interactionSetting == nil ? .k1 : .h2)
-                } else if node.pointee.spec.animatingAllowsInteraction == false {
-                    c.exclusion = (.animating, .k10)  // K10: the model frame is tested, as UIKit does
-                } else if world.presentedOver(id) {
-                    c.exclusion = (.presentedOver, .k9)
-                } else if node.pointee.spec.kind.isControl && !node.pointee.spec.enabled {
-                    c.exclusion = (.disabledControl, .h7)
+                if let excluded = Self.exclusion(node, id, world: world, profile: profile) {
+                    // H6 never: always nil, the whole subtree is hidden from touches.
+                    if excluded.reason == .never { return Checked(point: point, never: true) }
+                    c.exclusion = excluded
                 } else if let p = point {
                     // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
                     // is only asked when its superview contained the point, so clipsToBounds plays no part.

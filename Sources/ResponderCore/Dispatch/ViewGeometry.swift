@@ -39,6 +39,17 @@ struct SuperviewConversion {
         let centered = inverse.apply(Point(p.x - (frame.x + halfW), p.y - (frame.y + halfH)))
         return Point(centered.x + halfW + boundsOrigin.x, centered.y + halfH + boundsOrigin.y)
     }
+
+    /// H4 the other way: a point in the view's bounds coordinates, in its superview's (for a window, the
+    /// screen's). Where a view lies on the screen, which `whyNot` samples.
+    func unapply(_ q: Point) -> Point {
+        guard let t = transform, t != .identity else {
+            return Point(q.x + frame.x - boundsOrigin.x, q.y + frame.y - boundsOrigin.y)
+        }
+        let halfW = frame.width / 2, halfH = frame.height / 2
+        let turned = t.apply(Point(q.x - halfW - boundsOrigin.x, q.y - halfH - boundsOrigin.y))
+        return Point(turned.x + frame.x + halfW, turned.y + frame.y + halfH)
+    }
 }
 
 extension Node {

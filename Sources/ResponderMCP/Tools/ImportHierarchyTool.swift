@@ -1,3 +1,4 @@
+import ResponderClient
 import ResponderImport
 import ResponderJSON
 import ResponderOutput
@@ -9,7 +10,7 @@ package enum ImportHierarchyTool: MCPTool {
     package static let title = "Import a running app's hierarchy"
     package static let description = """
         Turn the view and view-controller hierarchy of a running iOS app, as lldb prints it, into the session's \
-        world, replacing it. text holds the output of `po [[UIWindow keyWindow] recursiveDescription]` (views: \
+        world, replacing it; a session that does not exist yet is created with it. text holds the output of `po [[UIWindow keyWindow] recursiveDescription]` (views: \
         `<Class: 0xADDRESS; frame = (x y; w h); …>`, nesting shown by `   | `) and/or of `po \
         UIApplication.shared.keyWindow?.rootViewController?.value(forKey: "_printHierarchy")` (controllers); both \
         may be pasted together. Node ids are the addresses as printed, so later hit tests and chains name the views \
@@ -50,12 +51,30 @@ package enum ImportHierarchyTool: MCPTool {
             subject: skipped.isEmpty ? nil : skipped.joined(separator: "\n"))
     }
 
+    /// Loads into the session, or creates it with the tree when there is none of that name (a load that
+    /// waits on a revision is only a load: a new session has no revision to wait on).
+    package static func perform(_ request: EngineRequest, on engine: EngineThread) async -> ToolCall {
+        let loaded = await engine.call(request.method, request.params)
+        guard case .failure(.rpc(let e)) = loaded, e.name == .sessionNotFound, request.params["ifRevision"] == nil
+        else { return ToolCall(reply: loaded, request: request) }
+        var create = request
+        create.method = SessionCreateRequest.method
+        let created = await engine.call(create.method, create.params)
+        // Another client created it meanwhile: then it is a load after all.
+        if case .failure(.rpc(let e)) = created, e.name == .sessionExists {
+            return ToolCall(reply: await engine.call(request.method, request.params), request: request)
+        }
+        return ToolCall(reply: created, request: create)
+    }
+
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         let nodes = InputFile.countNodes(request.params["tree"])
         let session = request.params["session"]?.stringValue ?? "?"
+        let into = request.method == SessionCreateRequest.method ? "a new session \(session)" : session
         var text =
-            "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(session): revision \(Describe.number(reply["revision"]?.intValue))"
+            "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(into): revision \(Describe.number(reply["revision"]?.intValue))"
             + Describe.seqRange(reply["seqRange"]?.arrayValue?.compactMap(\.intValue))
+        if let tree = request.params["tree"] { text += "\n" + ImportSummary(world: tree).text }
         if let skipped = request.subject { text += "\nskipped lines:\n" + skipped }
         return text
     }

@@ -1,3 +1,4 @@
+import ResponderClient
 import ResponderJSON
 import ResponderProtocol
 
@@ -20,10 +21,17 @@ package protocol MCPTool: Sendable {
     static func request(_ arguments: inout ToolArguments, session: String) throws(RPCError) -> EngineRequest
     /// What happened and why, in a few lines, citing rule ids.
     static func text(_ reply: JSON, for request: EngineRequest) -> String
+    /// Sends the request: one engine call, unless the tool needs an answer first (a tap on a view asks
+    /// whyNot where) or a session made on the way (an import into a new session).
+    static func perform(_ request: EngineRequest, on engine: EngineThread) async -> ToolCall
 }
 
 extension MCPTool {
     package static var renamedFields: [String: String] { [:] }
+
+    package static func perform(_ request: EngineRequest, on engine: EngineThread) async -> ToolCall {
+        ToolCall(reply: await engine.call(request.method, request.params), request: request)
+    }
 
     /// The reply typed, read leniently (members this client does not know are ignored); nil if it does not fit.
     package static func typed<T: Decodable>(_: T.Type, _ reply: JSON) -> T? {
@@ -49,11 +57,21 @@ package struct EngineRequest: Sendable {
     package var subject: String?
 }
 
+/// What a tool's call came to: the last engine reply and the request it answers (its text reads them), and
+/// whether the tool declined to do what was asked (a tap on a view nowhere hittable answers why not): then
+/// the result is an error for the model, with the reply that says why.
+package struct ToolCall: Sendable {
+    package var reply: Result<JSON, ClientError>
+    package var request: EngineRequest
+    package var declined = false
+}
+
 /// Every tool, in the order `tools/list` gives them. There is no `draw` tool: pictures are `responder draw`'s.
 package enum ToolCatalog {
     package static let all: [any MCPTool.Type] = [
-        HitTestTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self, BecomeFirstResponderTool.self,
-        GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self, ImportHierarchyTool.self
+        HitTestTool.self, WhyNotTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self,
+        CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
+        CreateSessionTool.self, ImportHierarchyTool.self
     ]
 
     package static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }

@@ -298,3 +298,39 @@ public struct CanPerformRequest: SessionRequest, ValidatedParams, TraceSelecting
     }
     public typealias Response = Traced<CanPerformOutcome>
 }
+
+/// `whyNot`: why a view does not get a touch (H1–H7, K1, K9, K10), an action (A3, A4) or the first responder
+/// (F2); a query, answered from the same rules the dispatching methods use.
+public struct WhyNotRequest: SessionRequest, ValidatedParams {
+    public static let method = "whyNot"
+    public var session: String?
+    public var view: String
+    /// A touch at this screen point; absent: anywhere on the view.
+    public var point: Point?
+    /// An action sent with a nil target from `sender` (A3).
+    public var action: String?
+    public var sender: String?
+    /// Whether the view can become first responder (F2).
+    public var become: Bool?
+    public init(
+        session: String?, view: String, point: Point? = nil, action: String? = nil, sender: String? = nil,
+        become: Bool? = nil
+    ) {
+        self.session = session
+        self.view = view
+        self.point = point
+        self.action = action
+        self.sender = sender
+        self.become = become
+    }
+    public func validate() throws(RPCError) {
+        // One question at a time: a point belongs to a touch, a sender to an action.
+        if let action, action.isEmpty { throw invalid("action", "must not be empty") }
+        if become == true, action != nil { throw invalid("become", "asks another question than action") }
+        if point != nil, action != nil || become == true {
+            throw invalid("point", "belongs to a touch question, not an action or become question")
+        }
+        if sender != nil, action == nil { throw invalid("sender", "is only taken with action") }
+    }
+    public typealias Response = WhyNotAnswer
+}

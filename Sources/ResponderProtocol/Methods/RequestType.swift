@@ -38,7 +38,7 @@ public enum MethodRegistry {
         HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, ClockAdvanceRequest.self,
         MotionRequest.self, RemoteControlRequest.self,
         PressRequest.self, BecomeRequest.self, ResignRequest.self, FirstResponderRequest.self, MakeKeyRequest.self,
-        SendActionRequest.self, CanPerformRequest.self
+        SendActionRequest.self, CanPerformRequest.self, WhyNotRequest.self
     ]
 
     public static var names: [String] { all.map { $0.method }.sorted() }

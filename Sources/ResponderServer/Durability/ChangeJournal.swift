@@ -13,6 +13,22 @@ final class ChangeJournal {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The sessions the request saved or deleted.
+    var sessionNames: [String] {
+        entries.map {
+            switch $0 {
+            case .save(let host): host.name
+            case .delete(let name): name
+            }
+        }
+    }
+
+    /// Drops the request's changes unwritten (its group can no longer be saved).
+    func forget() {
+        entries.removeAll()
+        records.removeAll()
+    }
+
     func touched(_ host: SessionHost) {
         let key = ObjectIdentifier(host)
         guard records[key] == nil else { return }

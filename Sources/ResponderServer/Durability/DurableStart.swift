@@ -10,15 +10,25 @@ extension StateStore {
         guard let directory = config.stateDirectory else { throw .state("no state directory") }
         let store: StateStore
         var dropped: [String] = []
-        do { store = try StateStore(directory: directory, durability: config.durability) } catch {
+        do {
+            store = try StateStore(directory: directory, durability: config.durability, recover: config.recover)
+        } catch {
             // Only a database that cannot be read is set aside: a directory that is not ours or that another
             // engine holds is refused (`.stateDirectory`) before any file in it is touched.
             guard config.recover, case .state = error,
                 FileManager.default.fileExists(atPath: "\(directory)/\(fileName)")
             else { throw error }
             let aside = setAside(directory: directory)
-            dropped.append("\(error); the database was moved to \(aside ?? "?") and every session in it dropped")
-            store = try StateStore(directory: directory, durability: config.durability)
+            store = try StateStore(directory: directory, durability: config.durability, recover: true)
+            // What SQLite can still read of the damaged file comes back: each session whose rows read whole.
+            let salvaged = aside.map { store.salvage(from: $0) } ?? (kept: [], lost: [])
+            dropped.append(
+                "\(error); the database was moved to \(aside ?? "?")"
+                    + (salvaged.kept.isEmpty
+                        ? "" : "; read back from it: " + salvaged.kept.map { "\"\($0)\"" }.joined(separator: ", "))
+                    + (salvaged.lost.isEmpty
+                        ? (salvaged.kept.isEmpty ? "; no session in it could be read" : "")
+                        : "; dropped: " + salvaged.lost.joined(separator: "; ")))
         }
         var restored: Restored
         do {

@@ -10,6 +10,12 @@ protocol GroupStore: AnyObject {
     func delete(_ name: String) throws(SQLiteError)
     func commit() throws(SQLiteError)
     func rollback()
+    /// Abandons the open transaction, whatever state a failed write or commit left it in.
+    func abandon()
+    /// The sessions named as last committed (a name without one is absent): what a group that could not be saved
+    /// leaves them as.
+    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String:
+        SessionHost]
 }
 
 extension StateStore: GroupStore {}

@@ -5,6 +5,8 @@ struct SQLiteError: Error, CustomStringConvertible {
     var code: Int32
     var message: String
     var description: String { "\(message) (SQLite code \(code))" }
+    /// The disk (or the file's size limit) is full: nothing else is wrong, and writing may work again later.
+    var isStorageFull: Bool { code & 0xff == SQLITE_FULL }
 }
 
 /// One SQLite connection, owned by the engine thread (it is never shared): the C API used directly, since
@@ -13,8 +15,10 @@ final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
 
-    init(path: String) throws(SQLiteError) {
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+    /// `readOnly`: an existing database, only read (a damaged one being salvaged).
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -31,6 +35,34 @@ final class SQLiteDatabase {
         statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+    }
+
+    /// Closes leaving the write-ahead log untouched (SQLite folds it into the database and removes it otherwise).
+    func closeKeepingLog() {
+        if let handle { responder_sqlite_no_checkpoint_on_close(handle) }
+        close()
+    }
+
+    /// Pages in the write-ahead log after the last commit, as SQLite reports them. Watching the log turns off
+    /// SQLite's own checkpoint after commits: the owner checkpoints (`checkpoint`) when this grows.
+    private let log = LogPages()
+    var logPages: Int { Int(log.pages) }
+
+    private final class LogPages { var pages: Int32 = 0 }
+
+    func watchLog() {
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                Unmanaged<LogPages>.fromOpaque(context!).takeUnretainedValue().pages = pages
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(log).toOpaque())
+    }
+
+    /// Folds the log into the database (every page: the engine's is the only connection).
+    func checkpoint() throws(SQLiteError) {
+        try execute("PRAGMA wal_checkpoint(PASSIVE)")
+        log.pages = 0
     }
 
     func execute(_ sql: String) throws(SQLiteError) {

@@ -17,13 +17,18 @@ extension StateStore {
         var restored = Restored()
         let rows: [Row]
         do { rows = try self.rows() } catch { throw .state("cannot read the sessions in \(path): \(error)") }
+        if let loss { restored.dropped.append("\(loss.what); going on with what is left") }
         for row in rows {
             do throws(EngineError) {
                 let (host, problem) = try rebuild(
-                    row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: recover)
+                    row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: recover, above: loss?.ceiling)
                 restored.hosts.append(host)
                 if let problem {
                     restored.dropped.append(problem)
+                    try rewrite { store throws(SQLiteError) in try store.saveSnapshot(host) }
+                }
+                if let loss {
+                    restored.dropped.append(Self.cameBack(row, host, after: loss))
                     try rewrite { store throws(SQLiteError) in try store.saveSnapshot(host) }
                 }
             } catch {
@@ -32,7 +37,39 @@ extension StateStore {
                 try rewrite { store throws(SQLiteError) in try store.delete(row.name) }
             }
         }
+        if loss != nil, restored.hosts.isEmpty { restored.dropped.append("no session came back") }
+        for host in restored.hosts { hold(seq: host.seq, revision: host.revision) }
         return restored
+    }
+
+    /// The report's line for a session restored after a loss: where it came back, and where it goes on from.
+    private static func cameBack(_ row: Row, _ host: SessionHost, after loss: StateLoss) -> String {
+        let back = "session \"\(row.name)\" came back at revision \(row.revision) (seq \(row.seq))"
+        guard loss.ceiling != nil else {
+            return back
+                + "; with no state mark to continue above, its next seqs may repeat ones published before the loss"
+        }
+        return back
+            + "; it continues after revision \(host.revision) and seq \(host.seq), above any it may have reached before the loss"
+    }
+
+    func committed(_ names: Set<String>, replayBuffer: Int, replayBytes: Int) throws(EngineError) -> [String:
+        SessionHost]
+    {
+        var hosts: [String: SessionHost] = [:]
+        for name in names {
+            forget(name)
+            let rows: [Row]
+            do { rows = try self.rows(named: name) } catch {
+                throw .state("cannot read the sessions in \(path): \(error)")
+            }
+            for row in rows {
+                hosts[name] = try rebuild(
+                    row, replayBuffer: replayBuffer, replayBytes: replayBytes, recover: false, above: nil
+                ).0
+            }
+        }
+        return hosts
     }
 
     private func rewrite(_ body: (StateStore) throws(SQLiteError) -> Void) throws(EngineError) {
@@ -47,9 +84,10 @@ extension StateStore {
 
     /// One session from its row; with `recover`, a log that stops replaying keeps what replayed before
     /// (the problem is returned to be reported).
-    private func rebuild(_ row: Row, replayBuffer: Int, replayBytes: Int, recover: Bool) throws(EngineError) -> (
-        SessionHost, String?
-    ) {
+    /// `above`: after a loss, the ceilings the session continues above.
+    private func rebuild(_ row: Row, replayBuffer: Int, replayBytes: Int, recover: Bool, above: StateMark?)
+        throws(EngineError) -> (SessionHost, String?)
+    {
         let at = "session \"\(row.name)\" in \(path)"
         guard EngineConfig.isValidName(row.name), row.seq >= 0, row.snapshotRevision >= 1 else {
             throw .state("\(at): its row is damaged (name, seq or revision out of range)")
@@ -90,9 +128,14 @@ extension StateStore {
             problem = "its log ends at revision \(world.revision), not at the saved revision \(row.revision)"
         }
         if let problem, !recover { throw .state("\(at): \(problem)") }
+        // After a loss the session goes on above every revision and seq it may have reached: a subscriber sees a
+        // gap and resynchronises, rather than taking new events for ones it already has.
+        let ceiling = above ?? StateMark()
+        world.continueRevision(after: ceiling.revision)
         let state = SessionState(restoring: world, profile: saved.profile, parts: saved.parts)
         let host = SessionHost(
-            name: row.name, state: state, replayBuffer: replayBuffer, replayBytes: replayBytes, seq: row.seq)
+            name: row.name, state: state, replayBuffer: replayBuffer, replayBytes: replayBytes,
+            seq: max(row.seq, ceiling.seq))
         host.worldBeforeFirstEvent = saved.worldBeforeFirstEvent
         host.ownerToken = saved.owner
         noteRestored(row.name, snapshotBytes: row.tree.count + row.detached.count, logBytes: logBytes)

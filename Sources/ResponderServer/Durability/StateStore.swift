@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Glibc
 import ResponderCore
@@ -22,17 +23,28 @@ final class StateStore {
     let path: String
     private let db: SQLiteDatabase
     private let lock: InstanceLock
+    private let durability: Durability
     private var inTransaction = false
+    /// The mark on disk (`StateMark`), and the one the group being written needs before it commits.
+    private(set) var mark = StateMark()
+    private var pendingMark: StateMark?
+    /// A checkpoint folded the log into the database, and the generation is still to be raised.
+    private var generationDue = false
+    /// What was lost before this start, when `--recover` went on anyway.
+    private(set) var loss: StateLoss?
     /// Bytes of each session's snapshot and of its log since, for the compaction rule.
     private var sizes: [String: (snapshot: Int, log: Int)] = [:]
     /// Each session's profile and its text: a session's profile never changes, and its progress is written
     /// after every dispatch (`SavedSessionState.text`).
     private var profiles: [String: (profile: Profile, text: [UInt8])] = [:]
 
-    /// Opens (or creates) the database; a file that is not a healthy database of ours is an error naming it.
-    init(directory: String, durability: Durability) throws(EngineError) {
+    /// Opens (or creates) the database; a file that is not a healthy database of ours is an error naming it, and
+    /// so is a database or write-ahead log that lost acknowledged changes (`StateLoss`) unless `recover` says to go
+    /// on with what is left (`loss` then says what happened, for the restore and its report).
+    init(directory: String, durability: Durability, recover: Bool = false) throws(EngineError) {
         try StateDirectory.prepare(directory)
         self.directory = directory
+        self.durability = durability
         path = "\(directory)/\(Self.fileName)"
         do { lock = try InstanceLock(directory: directory, name: "state") } catch EngineError.alreadyRunning(_, let pid)
         {
@@ -41,6 +53,24 @@ final class StateStore {
         } catch {
             throw .stateDirectory("\(error)")
         }
+        // Before SQLite opens anything: opening replays the log and drops what it cannot read, without a word.
+        do throws(EngineError) {
+            let mark = try StateMark.read(directory)
+            if let loss = StateLoss.find(database: path, mark: mark) {
+                guard recover else {
+                    throw .state(
+                        "\(loss.what). Acknowledged changes would be lost: refusing to start. Put the file back, or start with --recover to go on with what is left (the log then names every session and revision that came back)"
+                    )
+                }
+                self.loss = loss
+                StateLoss.keepCopies(database: path, loss: loss)
+            }
+            self.mark = mark ?? StateMark()
+        } catch {
+            lock.release()
+            throw error
+        }
+        let hadLog = (StateLoss.size(path + "-wal") ?? 0) > 0
         // Created 0600 here, never through a symlink; SQLite gives its -wal and -shm files the same mode.
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { Glibc.close(fd) }
@@ -90,7 +120,45 @@ final class StateStore {
                 "the state database \(path) cannot be used: \(error). Start with --recover to keep what is valid, or --state-dir none to start without it"
             )
         }
+        do throws(EngineError) {
+            let generation: Int
+            do {
+                generation = try db.rows("SELECT value FROM engine WHERE key = 'generation'").first?.first?.int ?? 0
+            } catch { throw .state("the state database \(path) cannot be read: \(error)") }
+            if loss == nil,
+                let behind = StateLoss.behind(database: path, generation: generation, mark: mark, hadLog: hadLog)
+            {
+                guard recover else {
+                    throw .state(
+                        "\(behind.what). Acknowledged changes would be lost: refusing to start. Put the log back, or start with --recover to go on with what is left (the log then names every session and revision that came back)"
+                    )
+                }
+                loss = behind
+            }
+            // From here on SQLite checkpoints only when told, so that each checkpoint raises the generation.
+            db.watchLog()
+            try startGeneration(after: max(generation, mark.generation))
+        } catch {
+            db.closeKeepingLog()
+            lock.release()
+            throw error
+        }
     }
+
+    /// Raises the generation in the database, then in the mark (in that order: a crash between them leaves the
+    /// database ahead, which is no loss).
+    private func startGeneration(after generation: Int) throws(EngineError) {
+        do {
+            try db.run("INSERT OR REPLACE INTO engine(key, value) VALUES('generation', ?)", .integer(generation + 1))
+        } catch { throw .state("cannot write the state in \(path): \(error)") }
+        var next = mark
+        next.generation = generation + 1
+        do { try next.write(directory, sync: true) } catch { throw .state("\(error)") }
+        mark = next
+    }
+
+    /// Pages of write-ahead log after which the engine folds it into the database (SQLite's own default).
+    static let checkpointPages = 1000
 
     func close() {
         db.close()
@@ -121,15 +189,21 @@ final class StateStore {
         var detached: [UInt8]
     }
 
-    func rows() throws(SQLiteError) -> [Row] {
+    /// Every session's row, or only the one named.
+    func rows(named name: String? = nil) throws(SQLiteError) -> [Row] {
         // The snapshot row's own seq, revision and state are those of the snapshot: progress has the latest.
-        try db.rows(
-            """
+        let select = """
             SELECT s.name, COALESCE(p.seq, s.seq), COALESCE(p.revision, s.revision), COALESCE(p.state, s.state),
                 s.snapshot_revision, s.tree, s.detached
-            FROM sessions s LEFT JOIN progress p ON p.name = s.name ORDER BY s.name
+            FROM sessions s LEFT JOIN progress p ON p.name = s.name
             """
-        ).map { c in
+        let found: [[SQLiteValue]]
+        if let name {
+            found = try db.rows(select + " WHERE s.name = ?", .text(name))
+        } else {
+            found = try db.rows(select + " ORDER BY s.name")
+        }
+        return found.map { c in
             Row(
                 name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
                 snapshotRevision: c[4].int ?? -1, tree: c[5].bytes ?? [], detached: c[6].bytes ?? [])
@@ -187,6 +261,12 @@ final class StateStore {
             ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, revision = excluded.revision, state = excluded.state
             """, .text(host.name), .integer(host.seq), .integer(host.revision), .blob(state))
         sizes[host.name] = size
+        hold(seq: host.seq, revision: host.revision)
+    }
+
+    /// Makes the mark hold `seq` and `revision` by the next commit.
+    func hold(seq: Int, revision: Int) {
+        if let raised = (pendingMark ?? mark).raised(toHold: seq, revision) { pendingMark = raised }
     }
 
     /// The text of `host`'s profile, written again only for a session that is not the one it was written for.
@@ -215,10 +295,30 @@ final class StateStore {
     /// Commits the group's transaction, if any write opened one (synchronous=FULL: fsynced before returning).
     func commit() throws(SQLiteError) {
         guard inTransaction else { return }
+        // The ceiling first: once the commit is on disk its seqs may be published.
+        if let pendingMark {
+            try pendingMark.write(directory, sync: true)
+            mark = pendingMark
+            self.pendingMark = nil
+        }
         inTransaction = false
         // Prepared once (`run` keeps its statements): `execute` parses the text again on every commit, and a
         // commit follows every tap.
         try db.run("COMMIT")
+        foldLogIfDue()
+    }
+
+    /// After a commit, once the log is long: folds it into the database, then raises the generation. Neither
+    /// can undo the commit before it, so a failure is not the commit's: both are tried again after the next
+    /// one. (Until the generation is raised, a log lost meanwhile would go unnoticed.)
+    private func foldLogIfDue() {
+        if db.logPages >= Self.checkpointPages {
+            do {
+                try db.checkpoint()
+                generationDue = true
+            } catch {}
+        }
+        if generationDue, (try? startGeneration(after: mark.generation)) != nil { generationDue = false }
     }
 
     /// Abandons the group's writes (a write failed: none of the group's replies will say it succeeded).
@@ -228,9 +328,71 @@ final class StateStore {
         try? db.execute("ROLLBACK")
     }
 
+    /// Abandons the group's writes after a failed write or commit, whether or not SQLite kept the transaction
+    /// open (after a full disk it may have rolled it back itself).
+    func abandon() {
+        inTransaction = false
+        try? db.execute("ROLLBACK")
+    }
+
+    /// Forgets what was noted about `name` while writing: its state on disk is read back afresh.
+    func forget(_ name: String) {
+        sizes[name] = nil
+        profiles[name] = nil
+    }
+
     private func begin() throws(SQLiteError) {
         guard !inTransaction else { return }
         try db.run("BEGIN IMMEDIATE")
         inTransaction = true
+    }
+}
+
+extension StateStore {
+    /// Copies into this (new, empty) store every session of the damaged database at `path` whose rows SQLite can
+    /// still read whole — its snapshot, progress and logged batches — reading the tables without their indexes,
+    /// which a damaged index would otherwise fail. Returns the sessions kept and, for the others, why not. The
+    /// damaged file is only read.
+    func salvage(from path: String) -> (kept: [String], lost: [String]) {
+        guard let old = try? SQLiteDatabase(path: path, readOnly: true) else {
+            return ([], ["the file cannot be opened"])
+        }
+        defer { old.closeKeepingLog() }
+        let names: [String]
+        do {
+            names = try old.rows("SELECT name FROM sessions NOT INDEXED").compactMap { $0.first?.string }
+        } catch {
+            return ([], ["the list of sessions cannot be read: \(error)"])
+        }
+        var kept: [String] = []
+        var lost: [String] = []
+        for name in names {
+            do {
+                let session = try old.rows(
+                    """
+                    SELECT name, seq, revision, state, snapshot_revision, tree, detached FROM sessions NOT INDEXED
+                    WHERE name = ?
+                    """, .text(name))
+                let progress = try old.rows(
+                    "SELECT name, seq, revision, state FROM progress NOT INDEXED WHERE name = ?", .text(name))
+                let batches = try old.rows("SELECT session, revision, ops FROM batches WHERE session = ?", .text(name))
+                try begin()
+                for row in session {
+                    try db.run(
+                        "INSERT INTO sessions VALUES(?, ?, ?, ?, ?, ?, ?)", row[0], row[1], row[2], row[3], row[4],
+                        row[5], row[6])
+                }
+                for row in progress {
+                    try db.run("INSERT INTO progress VALUES(?, ?, ?, ?)", row[0], row[1], row[2], row[3])
+                }
+                for row in batches { try db.run("INSERT INTO batches VALUES(?, ?, ?)", row[0], row[1], row[2]) }
+                try commit()
+                kept.append(name)
+            } catch {
+                rollback()
+                lost.append("session \"\(name)\": \(error)")
+            }
+        }
+        return (kept, lost)
     }
 }

@@ -27,7 +27,9 @@ extension ParsedRequest {
     /// and validates its world, pure and detached from any session. The tree members are then dropped from
     /// the params (freed here, not on the engine thread); the handler uses the prepared world instead.
     static func prepare(_ body: [UInt8], limits: Limits, leftovers: Leftovers) -> ParsedRequest {
-        if body.count <= limits.maxMessageBytes, let plain = preparePlain(body, limits: limits, leftovers: leftovers) {
+        if body.count <= limits.maxMessageBytes,
+            let plain = preparePlain(NormalizedText.json(body), limits: limits, leftovers: leftovers)
+        {
             return plain
         }
         var request: RPCRequest

@@ -28,7 +28,7 @@ struct ActionCommand: EngineCommand {
         try client.send(
             SendActionRequest(session: session.session, action: action, target: target, sender: sender).dry(dryRun)
         ) {
-            DispatchReply.print($0, message: action)
+            DispatchReply.print($0, message: action, names: try client.names(session: session.session))
         }
     }
 }

@@ -17,7 +17,7 @@ struct BecomeCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         try client.send(BecomeRequest(session: session.session, id: id).dry(dryRun)) {
-            FirstResponderReply.print($0, verb: .become, id: id)
+            FirstResponderReply.print($0, verb: .become, id: id, names: try client.names(session: session.session))
         }
     }
 }

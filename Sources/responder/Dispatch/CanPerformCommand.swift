@@ -21,8 +21,9 @@ struct CanPerformCommand: EngineCommand {
     func run(_ client: Client) throws {
         try client.send(CanPerformRequest(session: session.session, action: action, sender: sender)) { reply in
             let outcome = reply.outcome
-            let walk = outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
-            let verdict = outcome.available ? "available: \(Describe.id(outcome.by)) would perform it" : "not available"
+            let names = try client.names(session: session.session)
+            let walk = outcome.visited.isEmpty ? "(no responders)" : names.path(outcome.visited)
+            let verdict = outcome.available ? "available: \(names.label(outcome.by)) would perform it" : "not available"
             Output.line("\(action) \(walk): \(verdict)")
         }
     }

@@ -14,8 +14,8 @@ struct ChainCommand: EngineCommand {
     @Argument(help: "Id of the responder to start from.") var id: String
 
     func run(_ client: Client) throws {
-        try client.send(ResponderChainRequest(session: session.session, id: id)) {
-            Output.line(Describe.path($0.outcome.chain))
+        try client.send(ResponderChainRequest(session: session.session, id: id)) { reply in
+            Output.line(try client.names(session: session.session).path(reply.outcome.chain))
         }
     }
 }

@@ -49,7 +49,7 @@ struct ClockCommand: EngineCommand {
     func run(_ client: Client) throws {
         if by != nil || to != nil {
             return try client.send(ClockAdvanceRequest(session: session.session, to: to, by: by).dry(dryRun)) {
-                DispatchReply.print($0, explain: explain.explain)
+                DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
             }
         }
         try client.send(SessionSnapshotRequest(session: session.session)) { s in

@@ -72,6 +72,8 @@ struct DragCommand: EngineCommand {
         let snapshot = try client.send(SessionSnapshotRequest(session: session.session))
         let touch = touchID.map(DispatchReply.identifier) ?? TouchScript.freshID("drag", live: snapshot.liveTouches)
         let request = TouchRequest(session: session.session, touches: inputs(touch: touch, clock: snapshot.clock))
-        try client.send(request) { DispatchReply.print($0, explain: explain.explain) }
+        try client.send(request) {
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
+        }
     }
 }

@@ -6,7 +6,7 @@ import ResponderProtocol
 struct ExplainOption: ParsableArguments {
     @Flag(
         help:
-            "After the deliveries, list every step of the trace in order with its rule: hit-testing, each responder asked, control events, which recognizers observe the touch, their state changes, waits, held and released phases."
+            "After the deliveries, list every step of the trace in order with its rule: hit-testing, each responder asked, control events, which recognizers observe the touch, their state changes, waits, held and released phases; then what each rule cited means."
     )
     var explain = false
 }

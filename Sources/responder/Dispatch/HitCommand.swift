@@ -6,7 +6,11 @@ struct HitCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "hit",
         abstract: "Hit-test a point in screen coordinates: which view a touch there would go to (hitTest).",
-        discussion: "With --explain lists every node asked, whether it was hit, missed or skipped, why, and the rule."
+        discussion: """
+            With --explain lists every node asked, whether it was hit, missed or skipped, why, and the rule, then \
+            what each rule cited means. A node with a display name (an imported one) shows it beside its id: \
+            `0x7f8a5c514000 (UIButton "Sign in")`.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -15,26 +19,34 @@ struct HitCommand: EngineCommand {
     @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x: Coordinate
     @Argument(help: "Screen y.") var y: Coordinate
 
-    @Flag(help: "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why.")
+    @Flag(
+        help:
+            "List every view asked, in order: hit, miss or skipped, the rule, the point in its bounds, and why; then what each rule means."
+    )
     var explain = false
 
     func run(_ client: Client) throws {
         try client.send(HitTestRequest(session: session.session, point: Point(x.value, y.value))) { reply in
+            let names = try client.names(session: session.session)
             let hit = reply.outcome
             if let view = hit.view {
-                Output.line("hit \(view) in window \(Describe.id(hit.window)) at local \(Output.point(hit.localPoint))")
+                Output.line(
+                    "hit \(names.label(view)) in window \(names.label(hit.window)) at local \(Output.point(hit.localPoint))"
+                )
             } else {
-                Output.line("no view at (\(Output.number(x.value)), \(Output.number(y.value)))")
+                Output.line("no view at (\(Output.coordinate(x.value)), \(Output.coordinate(y.value)))")
             }
             guard explain else { return }
             let rows = hit.visited.map { v in
                 [
-                    v.id, v.result.rawValue, v.rule.rawValue, Output.point(v.point),
-                    (v.reason?.rawValue ?? "") + (v.to.map { " → \($0)" } ?? "")
+                    names.label(v.id), v.result.rawValue, v.rule.rawValue, Output.point(v.point),
+                    (v.reason?.rawValue ?? "") + (v.to.map { " → \(names.label($0))" } ?? "")
                 ]
             }
             Table.print(header: ["NODE", "RESULT", "RULE", "POINT", "REASON"], rows: rows)
             if let discard = TraceFormatter.discard(in: reply.trace) { Output.line("discarded (\(discard))") }
+            let cited = Set(hit.visited.map(\.rule) + StepFormatter.rules(reply.trace)).sorted()
+            for line in StepFormatter.legend(cited) { Output.line(line) }
         }
     }
 }

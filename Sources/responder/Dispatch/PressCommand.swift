@@ -37,7 +37,7 @@ struct PressCommand: EngineCommand {
                 session: session.session, press: DispatchReply.identifier(press), key: key,
                 phase: try PressPhase(wire: phase, path: "phase")
             ).dry(dryRun)
-            try client.send(request) { DispatchReply.print($0) }
+            try client.send(request) { DispatchReply.print($0, names: try client.names(session: session.session)) }
         }
     }
 }

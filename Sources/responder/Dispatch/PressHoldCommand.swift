@@ -48,18 +48,20 @@ struct PressHoldCommand: EngineCommand {
                 "hold", live: try client.send(SessionSnapshotRequest(session: session.session)).liveTouches)
         }
         let point = Point(x.value, y.value)
+        // One read of the names for the three replies: the press neither adds nor renames nodes.
+        let names = global.json ? NodeNames.none : try client.names(session: session.session)
         try client.send(
             TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .began, point: point)])
         ) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: names)
         }
         try client.send(ClockAdvanceRequest(session: session.session, by: duration)) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: names)
         }
         try client.send(
             TouchRequest(session: session.session, touches: [TouchInput(touch: touch, phase: .ended, point: point)])
         ) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: names)
         }
     }
 }

@@ -18,6 +18,6 @@ struct RemoteCommand: EngineCommand {
         let request = RemoteControlRequest(
             session: session.session, subtype: try RemoteControlSubtype(wire: subtype, path: "subtype")
         ).dry(dryRun)
-        try client.send(request) { DispatchReply.print($0) }
+        try client.send(request) { DispatchReply.print($0, names: try client.names(session: session.session)) }
     }
 }

@@ -17,7 +17,7 @@ struct ResignCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         try client.send(ResignRequest(session: session.session, id: id).dry(dryRun)) {
-            FirstResponderReply.print($0, verb: .resign, id: id)
+            FirstResponderReply.print($0, verb: .resign, id: id, names: try client.names(session: session.session))
         }
     }
 }

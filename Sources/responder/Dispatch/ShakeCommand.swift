@@ -15,7 +15,7 @@ struct ShakeCommand: EngineCommand {
     func run(_ client: Client) throws {
         for phase in [MotionPhase.began, .ended] {
             try client.send(MotionRequest(session: session.session, subtype: .shake, phase: phase).dry(dryRun)) {
-                DispatchReply.print($0)
+                DispatchReply.print($0, names: try client.names(session: session.session))
             }
         }
     }

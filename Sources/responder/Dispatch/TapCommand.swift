@@ -5,11 +5,13 @@ import ResponderProtocol
 struct TapCommand: EngineCommand {
     static let configuration = CommandConfiguration(
         commandName: "tap",
-        abstract: "Tap at a screen point: a touch that begins and ends there (event.tap).",
+        abstract: "Tap at a screen point, or on a view: a touch that begins and ends there (event.tap).",
         discussion: """
             Prints each delivery as a path, e.g. `touchesBegan: E → C → W → App → AD, handled by C`, and below it \
             what gesture recognizers decided meanwhile, e.g. `gesture dismissTap: possible → recognized (G2, \
-            taps-completed)` and `action dismissKeyboard: dismissTap → rootVC, performed (G3)`.
+            taps-completed)` and `action dismissKeyboard: dismissTap → rootVC, performed (G3)`. With --view ID it \
+            taps where a tap is the view's own (whyNot's hittable point); when there is no such point it taps \
+            nothing, prints why (as `responder why ID`) and exits 1.
             """
     )
 
@@ -18,13 +20,48 @@ struct TapCommand: EngineCommand {
     @OptionGroup var dryRun: DryRunOption
     @OptionGroup var explain: ExplainOption
 
-    @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x: Coordinate
-    @Argument(help: "Screen y.") var y: Coordinate
+    @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x:
+        Coordinate?
+    @Argument(help: "Screen y.") var y: Coordinate?
+
+    @Option(help: ArgumentHelp("Tap this view where a tap is its own, instead of at x y.", valueName: "id"))
+    var view: String?
+
+    func validate() throws {
+        switch (x, y, view) {
+        case (nil, nil, nil): throw ValidationError("give a point (x y) or --view ID")
+        case (.some, nil, _): throw ValidationError("Missing expected argument '<y>'")
+        case (.some, .some, .some): throw ValidationError("give a point (x y) or --view ID, not both")
+        default: break
+        }
+    }
 
     func run(_ client: Client) throws {
-        try client.send(TapRequest(session: session.session, point: Point(x.value, y.value)).dry(dryRun)) {
-            DispatchReply.print($0, explain: explain.explain)
+        var point = x.flatMap { x in y.map { Point(x.value, $0.value) } }
+        if let view {
+            point = try hittablePoint(of: view, client)
+            guard point != nil else { throw ExitCode.failure }
+        }
+        guard let point else { return }
+        try client.send(TapRequest(session: session.session, point: point).dry(dryRun)) {
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         client.noteDryRun(dryRun)
+    }
+
+    /// Where a tap is the view's own, said in a line; nil when there is none, after printing why not (with
+    /// --json, whyNot's answer).
+    private func hittablePoint(of view: String, _ client: Client) throws -> Point? {
+        let answer = try client.connection.send(WhyNotRequest(session: session.session, view: view))
+        let name = global.json ? view : try client.names(session: session.session).label(view)
+        guard let point = answer.hittable.point else {
+            if global.json { Output.printJSON(WireEncoder.encode(answer)) }
+            for line in WhyNotText.lines(answer, view: name) { Output.error(line) }
+            return nil
+        }
+        if !global.json {
+            Output.line("tap \(name) at \(Output.point(point)): \(WhyNotText.hittable(answer.hittable))")
+        }
+        return point
     }
 }

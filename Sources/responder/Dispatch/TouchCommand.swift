@@ -92,7 +92,7 @@ struct TouchCommand: EngineCommand {
                     touch: DispatchReply.identifier(touch.id), phase: phase, point: touch.point, time: touch.time))
         }
         try client.send(TouchRequest(session: session.session, touches: inputs).dry(dryRun)) {
-            DispatchReply.print($0, explain: explain.explain)
+            DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         client.noteDryRun(dryRun)
     }

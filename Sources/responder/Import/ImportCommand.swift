@@ -14,12 +14,18 @@ struct ImportCommand: ParsableCommand {
             Each FILE holds `recursiveDescription` output (views: `<Class: 0xADDRESS; frame = (x y; w h); …>`, \
             nesting shown by `   | `), `_printHierarchy` output (view controllers: `<Class 0xADDRESS>, state: …, \
             view: <ViewClass 0xADDRESS>`, `   + ` for presented ones), or both; the kind is read from each line. \
-            Node ids are the addresses as printed and `class` the printed class. frame, hidden, alpha, \
-            userInteractionEnabled, clipsToBounds, transform and a scroll view's contentOffset (boundsOrigin) become \
-            fields; tag, text, contentSize, gestureRecognizers (their presence) and any other key become annotations. \
-            Controllers are put above their root views (matched by address); presented ones under their window \
-            with presentedBy. Prints {"tree": …} on stdout, or loads it with --load. Lines that cannot be read \
-            are reported on stderr with their line numbers and skipped (--strict: an error, nothing is output).
+            Read as lldb prints them: Objective-C `po` and `expr -l objc -O --`, Swift `po` (its `▿ Optional<Any>` \
+            wrapper, or the whole dump as one escaped string), `p` of a string, with LF, CRLF or CR line endings. \
+            Node ids are the addresses as printed and `class` the printed class; `baseClass = UIButton` makes a \
+            custom class behave as that UIKit class. frame (a transformed view's printed frame is its bounding \
+            box: bounds and center are derived), hidden, alpha, userInteractionEnabled (printed only when NO), \
+            clipsToBounds, transform, a scroll view's contentOffset (boundsOrigin) and contentSize become fields; \
+            tag, text, gestureRecognizers (their presence), text after a line's closing > and any other key \
+            become annotations. Controllers are put above their root views (matched by address); presented ones \
+            under their window with presentedBy. Prints {"tree": …} on stdout, or loads it with --load; stderr \
+            says what was made and lists every line that could not be read with its line number. A dump with \
+            no window, or a lost line that had children, is refused (exit 1) unless --partial; --strict makes \
+            any unreadable line an error. Nothing is output when the import is refused.
             """
     )
 
@@ -36,6 +42,12 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(help: "Unreadable lines are errors: report them all and exit 1 without output.")
     var strict = false
+
+    @Flag(
+        help:
+            "Accept a world the dump does not fully give: no window in it (a stand-in window holds its views), or a view nested in a line that could not be read."
+    )
+    var partial = false
 
     func run() throws {
         var dump = HierarchyDump()
@@ -55,8 +67,20 @@ struct ImportCommand: ParsableCommand {
             }
         }
         var world = dump.world()
-        for p in dump.problems { Output.error((strict ? "error: " : "warning: ") + p.text) }
-        if strict && !dump.problems.isEmpty {
+        let summary = ImportSummary(world: world)
+        let refusals = partial ? [] : Self.refusals(dump, summary)
+        for p in dump.problems {
+            let fatal = strict || (p.breaksTheWorld && !partial)
+            Output.error((fatal ? "error: " : "warning: ") + p.text)
+        }
+        for n in dump.notes { Output.error("note: " + n.text) }
+        let unread = dump.problems.count
+        Output.error(
+            "import: \(dump.lineCount) line\(dump.lineCount == 1 ? "" : "s") read: \(summary.text)"
+                + (unread == 0 ? "" : "; \(unread) problem\(unread == 1 ? "" : "s") above"))
+        for r in refusals { Output.error("error: " + r) }
+        if (strict && !dump.problems.isEmpty) || !refusals.isEmpty {
+            if !refusals.isEmpty { Output.error("(--partial accepts this world as it is)") }
             throw ExitCode.failure
         }
         var document: JSON = .object([("tree", world)])
@@ -81,5 +105,28 @@ struct ImportCommand: ParsableCommand {
                 "imported \(count) node\(count == 1 ? "" : "s") into \(session.session)\(dump.problems.isEmpty ? "" : " (\(dump.problems.count) line\(dump.problems.count == 1 ? "" : "s") skipped)")"
             )
         }
+    }
+
+    /// Why the world is not the app's screen, when it is not: no window in the dump (its views would sit in a
+    /// stand-in, without the window and the controllers above them in the chain), or a lost line that had children.
+    static func refusals(_ dump: HierarchyDump, _ summary: ImportSummary) -> [String] {
+        var out: [String] = []
+        if dump.roots.isEmpty {
+            out.append(
+                "no view line was read: the input holds no recursiveDescription output (see docs/importing.md for the lldb commands)"
+            )
+        } else if summary.windows == 0 {
+            let top = dump.roots[0]
+            out.append(
+                "the dump shows no window (its top view is \(top.className) \(top.id)): its views would sit in a stand-in window; dump the key window to import the screen"
+            )
+        }
+        let lost = dump.problems.filter(\.breaksTheWorld).count
+        if lost > 0 {
+            out.append(
+                "\(lost) line\(lost == 1 ? " that was not read had" : "s that were not read had") children: they would be misplaced"
+            )
+        }
+        return out
     }
 }

@@ -51,6 +51,8 @@ struct WatchCommand: EngineCommand {
             connection: client.connection, session: session.session,
             streams: streams.isEmpty ? nil : streams, since: since)
         if let since, !global.json { emit("replaying \(session.session) after seq \(since)") }
+        // Display names (an imported world's), from the snapshot and the nodes later events bring.
+        var names = NodeNames.none
         var quietSince = Date()
         var nextHello = Date().addingTimeInterval(Self.helloInterval)
         while true {
@@ -72,12 +74,13 @@ struct WatchCommand: EngineCommand {
                 // or events the engine no longer holds).
                 emit("not replayed: \(refused.message)")
             }
-            if !show(item) { return }
+            if !global.json { Self.learn(item, into: &names) }
+            if !show(item, names: names) { return }
         }
     }
 
     /// Prints one item; false when following must stop (the session was deleted).
-    private func show(_ item: SessionFollower.Item) -> Bool {
+    private func show(_ item: SessionFollower.Item, names: NodeNames) -> Bool {
         switch item {
         case .snapshot(let s):
             if global.json {
@@ -89,7 +92,7 @@ struct WatchCommand: EngineCommand {
                 )
             }
         case .event(let e):
-            emit(global.json ? JSONCodec.encodeString(e.body) : EventFormatter.line(e.body))
+            emit(global.json ? JSONCodec.encodeString(e.body) : EventFormatter.line(e.body, names: names))
         case .recovered(let after, let through, let count):
             emit(
                 global.json
@@ -109,6 +112,24 @@ struct WatchCommand: EngineCommand {
             return false
         }
         return true
+    }
+
+    /// The names a snapshot holds, or a tree event's new world or inserted nodes bring (ids keep their names:
+    /// an update cannot change annotations' meaning for a node already seen).
+    static func learn(_ item: SessionFollower.Item, into names: inout NodeNames) {
+        switch item {
+        case .snapshot(let s):
+            names = NodeNames(trees: [s.tree] + (s.detached.arrayValue ?? []))
+        case .event(let e) where e.body["stream"]?.stringValue == "tree":
+            if e.body["change"]?.stringValue == "load" {
+                names = NodeNames(trees: [e.body["tree"] ?? .null] + (e.body["detached"]?.arrayValue ?? []))
+            }
+            for op in e.body["ops"]?.arrayValue ?? [] where op["op"]?.stringValue == "insert" {
+                names.add(op["node"] ?? .null)
+            }
+        default:
+            break
+        }
     }
 
     private func emit(_ line: String) {

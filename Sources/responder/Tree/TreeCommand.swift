@@ -7,7 +7,9 @@ struct TreeCommand: EngineCommand {
         commandName: "tree",
         abstract: "Draw a session's world: one line per node, children indented in order.",
         discussion: """
-            Each line reads `id  kind  class  (x, y, w, h)  [flags]`; flags name what changes delivery: hidden, \
+            Each line reads `id  kind  class  (x, y, w, h)  [flags]`, the id followed by the node's display name \
+            when it has one (`0x7f8a5c514000 (UIButton "Sign in")`, as `responder import` keeps), the frame to two \
+            decimals; flags name what changes delivery: hidden, \
             alpha below 1, interaction off, disabled, key (window), clips, ★ first responder. Gesture recognizers \
             follow their view, e.g. `⟨longPress cardHold → rootVC.cardLongPressed:⟩`, with their state when not \
             idle (began, touches hold-1), the parameters and switches that differ from UIKit's defaults, and their \

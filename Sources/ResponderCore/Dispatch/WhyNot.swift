@@ -1,0 +1,127 @@
+import ResponderProtocol
+
+/// What `whyNot` asks about a view.
+public enum WhyNotQuestion: Sendable, Equatable {
+    /// A touch at a screen point, or anywhere on the view (nil).
+    case touch(at: Point?)
+    /// An action sent with a nil target from `sender` (A3: else from the first responder).
+    case action(String, sender: String?)
+    /// becomeFirstResponder (F2).
+    case become
+}
+
+extension SessionState {
+    /// Why view `id` does not get a touch, an action or the first responder: the decisive cause first, with the
+    /// rule and the responder to blame. Each question is answered by the rules that decide it (the hit test, the
+    /// A3/A4 walk, F2), run on a copy: nothing changes.
+    public func whyNot(_ id: String, _ question: WhyNotQuestion) throws(CoreError) -> WhyNotAnswer {
+        let node = try existing(id, field: "view")
+        var hittable = Hittable(fraction: 0, point: nil)
+        var touchCauses: [WhyNotCause] = []
+        var touchOK = false
+        if !node.kind.isView {
+            touchCauses = [
+                WhyNotCause(
+                    rule: .h2, reason: .notAView, culprit: id,
+                    detail: "\(id) is a \(node.kind.rawValue), not a view: only views are hit-tested.")
+            ]
+        } else if let path = world.hitTestPath(to: id) {
+            let point: Point? = if case .touch(let p) = question { p } else { nil }
+            let answer = TouchWhy(world: world, profile: profile, view: id, path: path).answer(at: point)
+            (touchOK, touchCauses, hittable) = (answer.ok, answer.causes, answer.hittable)
+        } else {
+            touchCauses = [
+                WhyNotCause(
+                    rule: .h1, reason: .notInWindow, culprit: world.treeRoot(of: id),
+                    detail: "\(id) is not in an attached window's views, so hit-testing never reaches it.")
+            ]
+        }
+        switch question {
+        case .touch:
+            return WhyNotAnswer(ok: touchOK, causes: touchCauses, hittable: hittable)
+        case .action(let action, let sender):
+            if let sender { _ = try existing(sender, field: "sender") }
+            let causes = actionCauses(id, action: action, sender: sender)
+            return WhyNotAnswer(ok: causes.isEmpty, causes: causes, hittable: hittable)
+        case .become:
+            let causes = becomeCauses(id)
+            return WhyNotAnswer(ok: causes.isEmpty, causes: causes, hittable: hittable)
+        }
+    }
+
+    /// A3/A4: the nil-target walk, found as `action.canPerform` finds it, without performing anything.
+    func actionCauses(_ id: String, action: String, sender: String?) -> [WhyNotCause] {
+        var query = self
+        var trace = Trace(kind: .canPerform)
+        let outcome = query.performAction(
+            action, target: nil, sender: sender, responders: Responders(world), perform: false, trace: &trace)
+        if outcome.by == id { return [] }
+        let start = nilTargetStart(sender: sender)
+        let then = outcome.by.map { "; \($0) performs it" } ?? "; nobody after it performs it"
+        if outcome.visited.contains(id) {
+            // Asked and passed on: it does not implement the action, or its canPerformAction refuses it.
+            for step in trace.steps {
+                if case .deliver(let to, _, _, let rule, .vetoed?, _) = step, to == id {
+                    return [
+                        WhyNotCause(
+                            rule: rule, reason: .vetoed, culprit: id,
+                            detail: "\(id) implements \(action) but its canPerformAction refuses it\(then).")
+                    ]
+                }
+            }
+            return [
+                WhyNotCause(
+                    rule: .a4, reason: .notImplemented, culprit: id,
+                    detail: "\(id) does not implement \(action)\(then).")
+            ]
+        }
+        if let by = outcome.by, world.responderChain(from: start).contains(id) {
+            return [
+                WhyNotCause(
+                    rule: .a4, reason: .takenEarlier, culprit: by,
+                    detail: "\(by) performs \(action) before the walk from \(start) reaches \(id).")
+            ]
+        }
+        return [
+            WhyNotCause(
+                rule: .a3, reason: .notInChain, culprit: start,
+                detail: "The walk starts at \(start), whose responder chain does not pass \(id)\(then).")
+        ]
+    }
+
+    /// F2: becomeFirstResponder, asked as `responder.become` asks it, on a copy.
+    func becomeCauses(_ id: String) -> [WhyNotCause] {
+        var query = self
+        var trace = Trace(kind: .become)
+        let outcome = query.becomeFirstResponder(id, focusReason: .become, rule: .f2, trace: &trace)
+        switch outcome.reason {
+        case .notInWindow:
+            return [
+                WhyNotCause(
+                    rule: .f2, reason: .notInWindow, culprit: id,
+                    detail: "\(id)'s responder chain reaches no attached window (detached, covered by a full-screen "
+                        + "presentation, or not a view's responder).")
+            ]
+        case .cannotBecome:
+            return [
+                WhyNotCause(
+                    rule: .f2, reason: .cannotBecome, culprit: id,
+                    detail: "\(id)'s canBecomeFirstResponder is false (F1: true by default only for text fields and "
+                        + "text views).")
+            ]
+        case .currentCannotResign:
+            var current: String?
+            for step in trace.steps {
+                if case .check(let who, .canResignFirstResponder, false, _) = step { current = who }
+            }
+            return [
+                WhyNotCause(
+                    rule: .f2, reason: .currentCannotResign, culprit: current,
+                    detail: "\(current ?? "The first responder"), its window's first responder, refuses to resign "
+                        + "(canResignFirstResponder is false).")
+            ]
+        default:
+            return []
+        }
+    }
+}

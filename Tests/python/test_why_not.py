@@ -1,0 +1,260 @@
+"""`whyNot` (Protocol/README.md 12.3) against the real engine: one small world per cause, each isolating it,
+checking `ok`, the decisive cause's rule, reason and culprit, and that `hittable.point` is a point where
+`hitTest` answers the view. Then an action question, a become question, that the query changes and publishes
+nothing, its errors, and its speed on a world of 10,000 views. Test names carry the rule ids they exercise."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness import new_session
+from test_scenarios import RVC, W, World, control, fixture_f, node, text_field, view, world  # noqa: F401
+
+
+def why(w: World, view_id: str, **params) -> dict:
+    r = w.call("whyNot", view=view_id, **params)
+    assert (r["cause"] is None) == r["ok"] == (r["causes"] == [])
+    if r["cause"] is not None:
+        assert r["causes"][0] == r["cause"], "the decisive cause comes first"
+    point = r["hittable"]["point"]
+    if point is not None:
+        assert w.call("hitTest", point=point, trace="none")["view"] == view_id, "hittable.point hits the view"
+        assert r["hittable"]["fraction"] > 0
+    else:
+        assert r["hittable"]["fraction"] == 0
+    return r
+
+
+def decisive(r: dict) -> tuple:
+    c = r["cause"]
+    return (c["rule"], c["reason"], c["culprit"])
+
+
+# ------------------------------------------------------------------------------------------ touches
+
+def test_a_plain_view_is_hittable_everywhere_H2(world):
+    w = world(fixture_f(view("V", (10, 10, 100, 50))))
+    r = why(w, "V")
+    assert r["ok"] is True and r["hittable"]["fraction"] == 1
+    x, y = r["hittable"]["point"]
+    assert 55 <= x <= 65 and 30 <= y <= 40, "the point nearest the view's centre"
+    assert why(w, "V", point=[20, 20])["ok"] is True
+
+
+@pytest.mark.parametrize("fields,reason,rule", [
+    ({"hidden": True}, "hidden", "H2"),
+    ({"alpha": 0.0}, "alpha", "H2"),
+    ({"userInteractionEnabled": False}, "interaction-disabled", "H2"),
+    ({"class": "UIImageView"}, "interaction-disabled", "K1"),
+    ({"animating": {"allowUserInteraction": False}}, "animating", "K10"),
+    ({"hitTest": {"mode": "never"}}, "never", "H6"),
+])
+def test_an_ancestor_excludes_its_subtree_H2_K1_K10_H6(world, fields, reason, rule):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (10, 10, 50, 50)), **fields)))
+    r = why(w, "V")
+    assert r["ok"] is False and decisive(r) == (rule, reason, "P")
+    assert r["hittable"] == {"fraction": 0, "point": None}
+    at = why(w, "V", point=[20, 20])
+    assert decisive(at) == (rule, reason, "P")
+
+
+def test_every_excluding_view_is_a_cause_the_outermost_first_H2(world):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (10, 10, 50, 50), hidden=True), alpha=0.0)))
+    r = why(w, "V")
+    assert [(c["reason"], c["culprit"]) for c in r["causes"]] == [("alpha", "P"), ("hidden", "V")]
+
+
+def test_a_disabled_control_H7(world):
+    w = world(fixture_f(control("B", (0, 0, 100, 44), enabled=False)))
+    r = why(w, "B")
+    assert decisive(r) == ("H7", "disabled-control", "B")
+    assert w.call("hitTest", point=[10, 10])["view"] == "R"
+
+
+def test_outside_its_superview_H5_H3(world):
+    w = world(fixture_f(view("P", (0, 0, 100, 100), view("V", (150, 150, 50, 50)), clipsToBounds=False)))
+    r = why(w, "V")
+    assert r["ok"] is False and decisive(r) == ("H5", "outside-ancestor", "P")
+    assert "everywhere" in r["cause"]["detail"]
+    # Half in, half out: hittable where it is inside, and the rest explained when the point is outside.
+    w = world(fixture_f(view("P", (0, 0, 100, 100), view("V", (50, 0, 100, 100)))))
+    r = why(w, "V")
+    assert r["ok"] is True and r["hittable"]["fraction"] == 0.5
+    at = why(w, "V", point=[120, 20])
+    assert decisive(at) == ("H5", "outside-ancestor", "P")
+    assert decisive(why(w, "V", point=[20, 20])) == ("H3", "outside-bounds", "V"), "the point is not in the view"
+
+
+def test_covered_by_a_view_in_front_and_how_much_H2(world):
+    w = world(fixture_f(view("V", (0, 0, 100, 100)), view("Front", (0, 0, 100, 100))))
+    r = why(w, "V")
+    assert r["ok"] is False and decisive(r) == ("H2", "covered", "Front")
+    assert "everywhere" in r["cause"]["detail"]
+    w = world(fixture_f(view("V", (0, 0, 100, 100)), view("Front", (0, 0, 100, 50))))
+    r = why(w, "V")
+    assert r["ok"] is True and r["hittable"]["fraction"] == 0.5
+    assert r["hittable"]["point"][1] >= 50
+    at = why(w, "V", point=[10, 10])
+    assert decisive(at) == ("H2", "covered", "Front")
+    # Covered over three quarters by one view and the rest by another: the larger is decisive.
+    w = world(fixture_f(view("V", (0, 0, 100, 100)), view("Big", (0, 0, 100, 75)), view("Small", (0, 75, 100, 25))))
+    r = why(w, "V")
+    assert [(c["reason"], c["culprit"]) for c in r["causes"]] == [("covered", "Big"), ("covered", "Small")]
+    assert "75%" in r["causes"][0]["detail"] and "25%" in r["causes"][1]["detail"]
+
+
+def test_a_window_in_front_H1(world):
+    tree = fixture_f(view("V", (0, 0, 100, 100)))
+    tree["children"].append(node("Alert", "window", (0, 0, 400, 800), view("Dim", (0, 0, 400, 800)), windowLevel=2000))
+    w = world(tree)
+    r = why(w, "V")
+    assert decisive(r) == ("H1", "covered", "Dim")
+    assert "window in front" in r["cause"]["detail"]
+
+
+def test_a_full_screen_presentation_takes_the_presenter_out_K9(world):
+    tree = fixture_f(view("V", (0, 0, 100, 100)))
+    presented = node("PVC", "viewController", None, view("P", (0, 0, 400, 800)), presentedBy=RVC,
+                     modalPresentationStyle="fullScreen")
+    tree["children"][1]["children"].append(presented)
+    w = world(tree)
+    r = why(w, "V")
+    assert r["ok"] is False and decisive(r) == ("K9", "presented-over", "R")
+    assert ("H2", "covered", "P") in [(c["rule"], c["reason"], c["culprit"]) for c in r["causes"]]
+
+
+def test_a_subview_takes_the_touch_H2(world):
+    w = world(fixture_f(view("V", (0, 0, 100, 100), view("Inner", (0, 0, 100, 100)))))
+    r = why(w, "V")
+    assert decisive(r) == ("H2", "taken-by-subview", "Inner")
+    # A label inside a button passes its touches to the button (K1).
+    w = world(fixture_f(control("B", (0, 0, 100, 44), view("L", (0, 0, 100, 44), **{"class": "UILabel"}))))
+    assert why(w, "B")["ok"] is True
+
+
+def test_overrides_redirect_and_pass_through_H6(world):
+    w = world(fixture_f(view("Other", (200, 0, 50, 50)),
+                        view("V", (0, 0, 100, 100), hitTest={"redirect": {"to": "Other", "when": "self"}})))
+    assert decisive(why(w, "V")) == ("H6", "redirect", "V")
+    w = world(fixture_f(view("V", (0, 0, 100, 100), hitTest={"mode": "passThroughSelf"})))
+    assert decisive(why(w, "V")) == ("H6", "pass-through", "V")
+
+
+def test_empty_detached_and_not_a_view_H3_H1_H2(world):
+    w = world(fixture_f(view("V", (0, 0, 0, 40))))
+    assert decisive(why(w, "V")) == ("H3", "zero-size", "V")
+    assert decisive(why(w, RVC)) == ("H2", "not-a-view", RVC)
+    w.apply({"op": "insert", "parent": None, "node": view("Loose", (0, 0, 10, 10), view("Leaf", (0, 0, 5, 5)))})
+    assert decisive(why(w, "Leaf")) == ("H1", "not-in-window", "Loose")
+
+
+def test_transforms_and_scroll_offsets_H4(world):
+    # Moved by a scroll offset and scaled up: the samples follow the view to where it is on the screen.
+    def scaled(frame):
+        return world(fixture_f(view("S", (0, 0, 400, 400), view("V", frame, transform=[2, 0, 0, 2, 0, 0]),
+                                    boundsOrigin=[0, 80])))
+    r = why(scaled((50, 120, 50, 50)), "V")  # on the screen (25, 15)–(125, 115)
+    assert r["ok"] is True and r["hittable"]["fraction"] == 1
+    r = why(scaled((0, 100, 50, 50)), "V")  # on the screen (−25, −5)–(75, 95): a quarter left of S, a little above
+    assert r["ok"] is True and 0.69 < r["hittable"]["fraction"] < 0.73
+    assert [(c["reason"], c["culprit"]) for c in r["causes"]] == [], "ok: no causes"
+    assert decisive(why(scaled((0, 100, 50, 50)), "V", point=[-10, 50])) == ("H5", "outside-ancestor", "W")
+    w = world(fixture_f(view("V", (0, 0, 50, 50), transform=[0, 0, 0, 0, 0, 0])))
+    assert decisive(why(w, "V")) == ("H4", "singular-transform", "V")
+
+
+# ------------------------------------------------------------------------------------------ actions, focus
+
+def chain_world() -> dict:
+    # R > Mid > V; Side beside Mid. RVC handles doIt: and other:.
+    return fixture_f(
+        view("Mid", (0, 0, 200, 200), view("V", (0, 0, 50, 50), handles={"doIt:": "handle"}),
+             handles={"doIt:": "handle", "vetoed:": "handle"}, vetoes=["vetoed:"]),
+        view("Side", (200, 0, 100, 100), handles={"doIt:": "handle"}),
+        rvc={"handles": {"doIt:": "handle", "other:": "handle", "vetoed:": "handle"}})
+
+
+def test_action_questions_A3_A4(world):
+    w = world(chain_world())
+    assert why(w, "V", action="doIt:", sender="V")["ok"] is True
+    r = why(w, "Mid", action="doIt:", sender="V")
+    assert decisive(r) == ("A4", "taken-earlier", "V")
+    r = why(w, "R", action="other:", sender="V")
+    assert decisive(r) == ("A4", "not-implemented", "R") and "RVC performs it" in r["cause"]["detail"]
+    r = why(w, "Mid", action="vetoed:", sender="V")
+    assert decisive(r) == ("A4", "vetoed", "Mid")
+    r = why(w, "Side", action="doIt:", sender="V")
+    assert decisive(r) == ("A3", "not-in-chain", "V")
+    # Without a sender the walk starts at the first responder (A3).
+    w.call("tree.apply", ops=[{"op": "update", "id": "Side", "set": {"canBecomeFirstResponder": True}}])
+    w.become("Side")
+    assert why(w, "Side", action="doIt:")["ok"] is True
+    assert decisive(why(w, "V", action="doIt:")) == ("A3", "not-in-chain", "Side")
+    assert w.send("doIt:", sender="V")["by"] == "Side", "the walk whyNot described"
+
+
+def test_become_questions_F2(world):
+    w = world(fixture_f(text_field("TF", (0, 0, 100, 40), canResignFirstResponder=False),
+                        text_field("TF2", (0, 50, 100, 40)), view("V", (0, 100, 100, 40))))
+    assert why(w, "TF", become=True)["ok"] is True
+    assert decisive(why(w, "V", become=True)) == ("F2", "cannot-become", "V")
+    w.become("TF")
+    r = why(w, "TF2", become=True)
+    assert decisive(r) == ("F2", "current-cannot-resign", "TF")
+    assert w.first() == "TF", "asking changed nothing"
+    assert why(w, "TF", become=True)["ok"] is True, "already first responder"
+
+
+# ------------------------------------------------------------------------------------------ a query
+
+def test_read_only_no_seq_no_event(world):
+    w = world(chain_world())
+    sub = w.subscribe()
+    before = w.call("session.snapshot")
+    for params in [{}, {"point": [10, 10]}, {"action": "doIt:", "sender": "V"}, {"become": True}]:
+        w.call("whyNot", view="V", **params)
+    sub.nothing(0.3)
+    after = w.call("session.snapshot")
+    assert (after["seq"], after["revision"]) == (before["seq"], before["revision"])
+    assert after["firstResponders"] == before["firstResponders"]
+
+
+@pytest.mark.parametrize("params,name,field", [
+    ({"view": "ghost"}, "NODE_NOT_FOUND", "view"),
+    ({"view": "V", "action": "doIt:", "sender": "ghost"}, "NODE_NOT_FOUND", "sender"),
+    ({}, "INVALID_PARAMS", "view"),
+    ({"view": "V", "action": ""}, "INVALID_PARAMS", "action"),
+    ({"view": "V", "action": "doIt:", "point": [1, 2]}, "INVALID_PARAMS", "point"),
+    ({"view": "V", "become": True, "point": [1, 2]}, "INVALID_PARAMS", "point"),
+    ({"view": "V", "become": True, "action": "doIt:"}, "INVALID_PARAMS", "become"),
+    ({"view": "V", "sender": "V"}, "INVALID_PARAMS", "sender"),
+    ({"view": "V", "point": [1]}, "INVALID_PARAMS", "point"),
+    ({"view": "V", "extra": 1}, "INVALID_PARAMS", "extra"),
+])
+def test_errors(world, params, name, field):
+    w = world(chain_world())
+    e = w.client.error("whyNot", session=w.session, **params)
+    assert e.name == name and e.data.get("field") == field
+
+
+# ------------------------------------------------------------------------------------------ speed
+
+def test_ten_thousand_views_answered_fast(engine, client):
+    # 100 × 100 views of 4 × 8 points; the asked view is the back-most, half covered by an overlay in front.
+    cells = [view(f"c{i}", ((i % 100) * 4, (i // 100) * 8, 4, 8)) for i in range(10_000)]
+    cells.append(view("Overlay", (0, 0, 2, 8)))
+    s = new_session(client, "why", tree=fixture_f(*cells))
+    start = time.perf_counter()
+    r = client.call("whyNot", session=s, view="c0")
+    elapsed = time.perf_counter() - start
+    assert r["ok"] is True and 0.4 < r["hittable"]["fraction"] < 0.6, "a coarser grid on a large world"
+    assert client.call("hitTest", session=s, point=r["hittable"]["point"], trace="none")["view"] == "c0"
+    start = time.perf_counter()
+    r = client.call("whyNot", session=s, view="c0", point=[1, 1])
+    at_point = time.perf_counter() - start
+    assert decisive(r) == ("H2", "covered", "Overlay")
+    print(f"whyNot on 10,000 views: anywhere {elapsed * 1000:.0f} ms, at a point {at_point * 1000:.0f} ms")
+    assert elapsed < 10 and at_point < 10, "a generous bound for a debug build; the report gives the figure"
+    client.rpc("session.delete", {"session": s}, validate=False)
