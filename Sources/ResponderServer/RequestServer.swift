@@ -36,8 +36,9 @@ final class RequestServer<Store: GroupStore> {
     /// Set when the group could not be saved because the disk is full: the group is undone and refused
     /// (`STORAGE_FULL`), and the engine goes on.
     private var storageFull: SQLiteError?
-    /// The sessions the group being served wrote, and the reply ids of `outgoing`, for undoing and refusing it.
-    private var groupSessions: Set<String> = []
+    /// The sessions the group being served wrote (repeats kept: they are hashed into a set only when a full disk
+    /// needs them, not on every request), and the reply ids of `outgoing`, for undoing and refusing the group.
+    private var groupSessions: [String] = []
     private var outgoingIDs: [(id: JSON, idText: [UInt8]?)?] = []
     /// Whether the last group found the disk full (logged once until a commit succeeds again).
     private var diskFull = false
@@ -226,7 +227,7 @@ final class RequestServer<Store: GroupStore> {
         let replyID = store == nil ? nil : parsed.replyID
         let reply = processor.run(&parsed, from: routingID, peer: peer, now: Date())
         if let store, let journal = state.journal, !journal.isEmpty {
-            groupSessions.formUnion(journal.sessionNames)
+            groupSessions.append(contentsOf: journal.sessionNames)
             if storageFull != nil {
                 journal.forget()
             } else {
@@ -252,10 +253,11 @@ final class RequestServer<Store: GroupStore> {
         guard let store else { return }
         store.abandon()
         events?.discard()
+        let touched = Set(groupSessions)
         do {
             let committed = try store.committed(
-                groupSessions, replayBuffer: state.config.replayBuffer, replayBytes: state.config.bounds.replayBytes)
-            state.putBack(groupSessions, committed)
+                touched, replayBuffer: state.config.replayBuffer, replayBytes: state.config.bounds.replayBytes)
+            state.putBack(touched, committed)
         } catch {
             failure = "cannot read back the saved state in \(store.path) after a full disk: \(error)"
             return
@@ -279,7 +281,7 @@ final class RequestServer<Store: GroupStore> {
     /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
     private func deliver(_ rpc: some RequestPort) {
         defer {
-            groupSessions.removeAll()
+            groupSessions.removeAll(keepingCapacity: true)
             outgoingIDs.removeAll(keepingCapacity: true)
         }
         if failure == nil, storageFull == nil, let store {
