@@ -60,8 +60,8 @@ package struct HierarchyDump {
     package private(set) var controllers: [ControllerLine] = []
     package private(set) var problems: [Problem] = []
     /// What was read but had to be assumed (a rotated view's bounds): said, not refused, even with --strict.
-    package private(set) var notes: [Problem] = []
-    private var viewsByID: [String: ViewLine] = [:]
+    package internal(set) var notes: [Problem] = []
+    var viewsByID: [String: ViewLine] = [:]
     /// The open views by depth; an entry without a view is a line that could not be read, which still holds
     /// its place so that the lines nested in it are known to have lost their parent.
     private var viewStack: [(depth: Int, view: ViewLine?, line: Int)] = []
@@ -70,6 +70,10 @@ package struct HierarchyDump {
     private var lastUnread: Int?
     private var reportedLost: Set<Int> = []
     package private(set) var lineCount = 0
+    /// Recognizers and control targets printed beside the hierarchy.
+    package private(set) var objects = ObjectLines()
+    /// What the dump does not say about recognizers and targets, each a sentence the import prints.
+    package internal(set) var unknowns: [String] = []
 
     package init() {}
 
@@ -92,15 +96,28 @@ package struct HierarchyDump {
                 if !complete { problem(file, number, "the quoted dump has no closing quote: lldb cut it short") }
             }
         }
+        if let (line, message) = objects.endOfFile() { problem(file, line, message) }
     }
 
     private mutating func readText(_ line: Substring, number: Int, file: String) {
         let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-        if trimmed.isEmpty || trimmed.hasPrefix("(lldb)") { return }
-        readLine(String(line), number: number, file: file)
+        if trimmed.isEmpty { return }
+        // A command names whose lines follow (`po [0x… allTargets]`); lldb's note on `command source` is no line.
+        if trimmed.hasPrefix("(lldb)") { return objects.command(trimmed.dropFirst(6)) }
+        if trimmed.hasPrefix(Self.marker) { return objects.command(trimmed.dropFirst(Self.marker.count)) }
+        if trimmed.hasPrefix("Executing commands in ") { return }
+        switch objects.read(trimmed, number: number, file: file) {
+        case .read: return
+        case .problem(let message): return problem(file, number, message)
+        case .notMine: readLine(String(line), number: number, file: file)
+        }
     }
 
-    private mutating func problem(_ file: String, _ line: Int, _ message: String, breaksTheWorld: Bool = false) {
+    /// The line the command file (tools/lldb/responder-dump.lldb) prints before each section: the lldb command
+    /// that prints the lines after it.
+    package static let marker = "responder-dump:"
+
+    mutating func problem(_ file: String, _ line: Int, _ message: String, breaksTheWorld: Bool = false) {
         problems.append(Problem(file: file, line: line, message: message, breaksTheWorld: breaksTheWorld))
     }
 
@@ -420,6 +437,7 @@ package struct HierarchyDump {
             node.children = [view]
             controllerNodes[c.id] = node
         }
+        attachObjects(windows)
         if !windows.isEmpty, !windows.contains(where: { w in w.members.contains { $0.key == "key" } }) {
             windows[0].members.append(("key", .bool(true)))
         }
@@ -440,7 +458,7 @@ package struct HierarchyDump {
             var m: [(key: String, value: JSON)] = [("id", .string(n.id)), ("kind", .string(n.kind.rawValue))]
             if n.className != n.kind.defaultClassName { m.append(("class", .string(n.className))) }
             var seen = Set<String>()
-            for (k, v) in n.members.reversed() where n.kind.isView || k == "presentedBy" {
+            for (k, v) in n.members.reversed() where n.kind.isView || k == "presentedBy" || k == "handles" {
                 if seen.insert(k).inserted { m.append((k, v)) }
             }
             m[2...].sort { $0.key < $1.key }

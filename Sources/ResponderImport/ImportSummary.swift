@@ -16,6 +16,9 @@ package struct ImportSummary: Equatable {
     package var placeholderViews = 0
     /// Views that name a UIKit class through `baseClass`.
     package var baseClasses = 0
+    /// Gesture recognizers and control targets read from the dump's recognizer and target sections.
+    package var recognizers = 0
+    package var controlTargets = 0
     /// Annotation entries kept from the dump (keys the engine does not use; not the import's own notes).
     package var annotations = 0
 
@@ -35,6 +38,8 @@ package struct ImportSummary: Equatable {
             }
             if addedByImport, kind != "window" { placeholderViews += 1 }
             if node["baseClass"] != nil { baseClasses += 1 }
+            recognizers += node["gestureRecognizers"]?.arrayValue?.count ?? 0
+            controlTargets += node["targets"]?.arrayValue?.count ?? 0
             if case .object(let entries)? = notes {
                 annotations += entries.filter { $0.key != "imported" && $0.key != NodeDisplayName.key }.count
             }
@@ -47,7 +52,10 @@ package struct ImportSummary: Equatable {
         func count(_ n: Int, _ one: String, _ many: String? = nil) -> String {
             "\(n) \(n == 1 ? one : (many ?? one + "s"))"
         }
-        var parts = [count(windows, "window"), count(controllers, "controller"), count(controls, "control")]
+        var parts = [
+            count(windows, "window"), count(controllers, "controller"), count(controls, "control"),
+            count(recognizers, "recognizer"), count(controlTargets, "control target"),
+        ]
         if textInputs > 0 { parts.append(count(textInputs, "text input")) }
         if baseClasses > 0 { parts.append(count(baseClasses, "view of a base class", "views of a base class")) }
         parts.append(count(annotations, "annotation") + " kept")

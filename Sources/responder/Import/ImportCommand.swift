@@ -14,6 +14,11 @@ struct ImportCommand: ParsableCommand {
             Each FILE holds `recursiveDescription` output (views: `<Class: 0xADDRESS; frame = (x y; w h); …>`, \
             nesting shown by `   | `), `_printHierarchy` output (view controllers: `<Class 0xADDRESS>, state: …, \
             view: <ViewClass 0xADDRESS>`, `   + ` for presented ones), or both; the kind is read from each line. \
+            Gesture recognizers (`po view.gestureRecognizers`) go on the view each names (`view = <… 0x…>`): tap, \
+            long press, pan, swipe, pinch and rotation with their printed flags, targets and must-fail lists. \
+            Control targets (`po [0xCONTROL allTargets]`, `po [0xCONTROL actionsForTarget:0xTARGET \
+            forControlEvent:64]`) go on the control the command before them names by address: keep the `(lldb) po …` \
+            lines in the file, or use tools/lldb/responder-dump.lldb, which prints all of it for the key window. \
             Read as lldb prints them: Objective-C `po` and `expr -l objc -O --`, Swift `po` (its `▿ Optional<Any>` \
             wrapper, or the whole dump as one escaped string), `p` of a string, with LF, CRLF or CR line endings. \
             Node ids are the addresses as printed and `class` the printed class; `baseClass = UIButton` makes a \
@@ -78,6 +83,7 @@ struct ImportCommand: ParsableCommand {
         Output.error(
             "import: \(dump.lineCount) line\(dump.lineCount == 1 ? "" : "s") read: \(summary.text)"
                 + (unread == 0 ? "" : "; \(unread) problem\(unread == 1 ? "" : "s") above"))
+        for u in dump.unknowns { Output.error("import: " + u) }
         for r in refusals { Output.error("error: " + r) }
         if (strict && !dump.problems.isEmpty) || !refusals.isEmpty {
             if !refusals.isEmpty { Output.error("(--partial accepts this world as it is)") }
