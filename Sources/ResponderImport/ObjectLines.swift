@@ -260,7 +260,7 @@ package struct ObjectLines {
         if t.range(of: #"^<__NS[A-Za-z0-9]+ 0x[0-9A-Fa-f]+>\{?\(\)?\}?$"#, options: .regularExpression) != nil {
             return true
         }
-        return t.range(of: #"^[0-9]+ elements?$"#, options: .regularExpression) != nil
+        return t.range(of: #"^(- )?[0-9]+ elements?$"#, options: .regularExpression) != nil
     }
 
     /// `<Class: 0xADDRESS; state = …` (iOS 13 and later print `id = N; ` and a name in parentheses before it).

@@ -13,7 +13,9 @@ package enum ImportHierarchyTool: MCPTool {
         world, replacing it; a session that does not exist yet is created with it. text holds the output of `po [[UIWindow keyWindow] recursiveDescription]` (views: \
         `<Class: 0xADDRESS; frame = (x y; w h); …>`, nesting shown by `   | `) and/or of `po \
         UIApplication.shared.keyWindow?.rootViewController?.value(forKey: "_printHierarchy")` (controllers); both \
-        may be pasted together. Node ids are the addresses as printed, so later hit tests and chains name the views \
+        may be pasted together, with `po view.gestureRecognizers` (recognizers, attached to the view each names) \
+        and `po [0xCONTROL allTargets]` / `po [0xCONTROL actionsForTarget:0xTARGET forControlEvent:64]` after \
+        their `(lldb)` command lines (control targets), as tools/lldb/responder-dump.lldb prints them. Node ids are the addresses as printed, so later hit tests and chains name the views \
         the developer sees in lldb. Lines that cannot be read are skipped and listed in the text. Then ask hit_test \
         or tap at a point to see why a touch goes where it goes.
         """
@@ -45,10 +47,12 @@ package enum ImportHierarchyTool: MCPTool {
         if let revision = try arguments.optionalInteger("ifRevision") {
             params = params.setting("ifRevision", JSON(revision))
         }
-        let skipped = dump.problems.map(\.text)
+        // Lines it could not read, then what the dump does not show (recognizers of unknown kinds, missing targets).
+        var said = dump.problems.isEmpty ? [] : ["skipped lines:"] + dump.problems.map(\.text)
+        said += dump.unknowns
         return EngineRequest(
             method: TreeLoadRequest.method, params: params,
-            subject: skipped.isEmpty ? nil : skipped.joined(separator: "\n"))
+            subject: said.isEmpty ? nil : said.joined(separator: "\n"))
     }
 
     /// Loads into the session, or creates it with the tree when there is none of that name (a load that
@@ -75,7 +79,7 @@ package enum ImportHierarchyTool: MCPTool {
             "imported \(nodes) node\(nodes == 1 ? "" : "s") into \(into): revision \(Describe.number(reply["revision"]?.intValue))"
             + Describe.seqRange(reply["seqRange"]?.arrayValue?.compactMap(\.intValue))
         if let tree = request.params["tree"] { text += "\n" + ImportSummary(world: tree).text }
-        if let skipped = request.subject { text += "\nskipped lines:\n" + skipped }
+        if let said = request.subject { text += "\n" + said }
         return text
     }
 }
