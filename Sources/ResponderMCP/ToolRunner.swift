@@ -32,7 +32,10 @@ package struct ToolRunner: Sendable {
         switch done.reply {
         case .success(var reply):
             defer { JSON.release(&reply) }
-            var text = tool.text(reply, for: done.request)
+            let names =
+                ToolNames.tools.contains(tool.name)
+                ? await ToolNames.read(session: done.request.params["session"]?.stringValue, on: engine) : .none
+            var text = ToolNames.$current.withValue(names) { tool.text(reply, for: done.request) }
             if let rules = RuleCitation.line(reply) { text += "\n" + rules }
             return ToolReply.success(
                 text: text, reply: reply, session: done.request.params["session"]?.stringValue, isError: done.declined)

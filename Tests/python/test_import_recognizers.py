@@ -298,3 +298,34 @@ def test_the_command_file_only_reads():
     for forbidden in ("set", "remove", "add", "perform", "send", "insert"):
         calls = re.findall(r"\[[^\[\]]*\b(" + forbidden + r"[A-Za-z]*):", text)
         assert all(c in ("addObjectsFromArray",) for c in calls), (forbidden, calls)
+
+
+# ------------------------------------------------------------------------------------------ names in answers
+
+SAVE_SCREEN = """\
+<UIWindow: 0x7f9b1c400000; frame = (0 0; 390 844); layer = <UIWindowLayer: 0x600002c10000>>
+   | <UIView: 0x7f9b1c401000; frame = (0 0; 390 844); layer = <CALayer: 0x600002c10010>>
+   |    | <UIButton: 0x7f9b1c402000; frame = (20 700; 350 50); opaque = NO; layer = <CALayer: 0x600002c10020>>
+   |    |    | <UIButtonLabel: 0x7f9b1c403000; frame = (120 15; 110 20); text = 'Save Changes'; opaque = NO; userInteractionEnabled = NO; layer = <_UILabelLayer: 0x600002c10030>>
+"""
+
+
+def test_find_hit_first_and_make_key_name_the_views_by_display_name(engine, client, tmp_path):
+    tree, _ = import_world(engine, tmp_path, SAVE_SCREEN)
+    session = new_session(client, "names", tree=tree)
+    button, window = '0x7f9b1c402000  UIButton "Save Changes"  control', "0x7f9b1c400000 (UIWindow)"
+    r = cli(engine, "find", "Save", "--session", session)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == button, r.stdout
+    r = cli(engine, "hit", "60", "720", "--explain", "--session", session)
+    assert r.returncode == 0 and r.stdout.startswith(
+        f'hit 0x7f9b1c402000 (UIButton "Save Changes") in window {window} at local '), r.stdout
+    assert '0x7f9b1c403000 (UIButtonLabel "Save Changes")' in r.stdout, r.stdout
+    client.call("tree.apply", session=session, ops=[
+        {"op": "update", "id": "0x7f9b1c402000", "set": {"canBecomeFirstResponder": True}}])
+    assert cli(engine, "become", "0x7f9b1c402000", "--session", session).returncode == 0
+    r = cli(engine, "first", "--session", session)
+    assert r.stdout.strip() == 'first responder: 0x7f9b1c402000 (UIButton "Save Changes")', r.stdout
+    r = cli(engine, "first", "--window", "0x7f9b1c400000", "--session", session)
+    assert r.stdout.strip() == f'first responder in window {window}: 0x7f9b1c402000 (UIButton "Save Changes")', r.stdout
+    r = cli(engine, "make-key", "0x7f9b1c400000", "--session", session)
+    assert r.stdout.startswith(f"{window} is the key window (it already was)"), r.stdout

@@ -230,7 +230,9 @@ def test_an_agent_imports_a_dump_into_its_own_session_asks_why_not_and_taps_by_i
             assert (why["cause"]["rule"], why["cause"]["reason"], why["cause"]["culprit"]) == \
                 ("H2", "interaction-disabled", SIGN_IN_LABEL), why
             lines = text.splitlines()
-            assert lines[0].startswith(f"{SIGN_IN_LABEL}: not ok (H2, interaction-disabled): "), text
+            # Views are named as the CLI names them: the address and the display name the import kept.
+            label = f'{SIGN_IN_LABEL} (UIButtonLabel "Sign in")'
+            assert lines[0].startswith(f"{label}: not ok (H2, interaction-disabled): "), text
             assert lines[-1] == "hittable nowhere", text
             # The same question at a point, and one about an action: the arguments reach the engine.
             text, at = ok(await m.call_tool("why_not", {"view": CELL_LABEL, "x": 60, "y": 122, "session": s}))
@@ -243,17 +245,18 @@ def test_an_agent_imports_a_dump_into_its_own_session_asks_why_not_and_taps_by_i
             # A tap on the label's view is no tap: the answer is why not, and nothing is published.
             before = raw(client, "trace.replay", session=s, after=1 << 52)["seq"]
             text, declined = failed(await m.call_tool("tap", {"view": SIGN_IN_LABEL, "session": s}))
-            assert text.splitlines()[0] == f"did not tap {SIGN_IN_LABEL}: no point of it is a tap its own", text
+            assert text.splitlines()[0] == f"did not tap {label}: no point of it is a tap its own", text
             assert "(H2, interaction-disabled)" in text and declined == why, text
             assert raw(client, "trace.replay", session=s, after=1 << 52)["seq"] == before, "nothing was tapped"
 
             # The button around it is tappable: tapped by id where the tap is its own.
             text, asked = ok(await m.call_tool("why_not", {"view": SIGN_IN, "session": s}))
-            assert asked["ok"] is True and asked["cause"] is None and text.startswith(f"{SIGN_IN}: ok"), text
+            button = f'{SIGN_IN} (UIButton "Sign in")'
+            assert asked["ok"] is True and asked["cause"] is None and text.startswith(f"{button}: ok"), text
             x, y = asked["hittable"]["point"]
             text, tap = ok(await m.call_tool("tap", {"view": SIGN_IN, "session": s}))
             assert text.startswith(f"tap at ({x:.10g}, {y:.10g}) on {SIGN_IN}"), text
-            assert f"touch tap-1 began on {SIGN_IN}: " in text and "touchUpInside" in text, text
+            assert f"touch tap-1 began on {button}: " in text and "touchUpInside" in text, text
             assert tap["trace"]["kind"] == "touch" and tap["trace"]["steps"][0]["point"] is not None
             text, err = failed(await m.call_tool("tap", {"view": SIGN_IN, "x": 1, "y": 1, "session": s}))
             assert err["error"]["data"]["field"] == "view", text
@@ -278,6 +281,35 @@ def test_import_hierarchy_creates_the_session_it_names(engine, client):
             text, err = failed(await m.call_tool("import_hierarchy",
                                                  {"text": VIEWS, "session": other, "ifRevision": 1}))
             assert "SESSION_NOT_FOUND" in text, text
+    run(body)
+
+
+def test_imported_recognizers_and_targets_through_mcp_and_answers_name_views_by_display_name(engine, client):
+    """import_hierarchy reads the recognizer and target sections as `responder import` does, says what the dump
+    does not show, and every answer names the imported views by their display names, as the CLI does."""
+    from test_import_recognizers import CHIP, LINK_LABEL, OBJC_TARGETS, SETTINGS_VC, descriptions, objc_recognizers
+    s = unique_name("mcpnames")[:64]
+    text_in = VIEWS + CONTROLLERS + objc_recognizers(LINK_LABEL, descriptions()) + OBJC_TARGETS
+
+    async def body():
+        async with mcp_session(target_args(engine)) as m:
+            text, _ = ok(await m.call_tool("import_hierarchy", {"text": text_in, "session": s}))
+            assert "3 recognizers, 2 control targets" in text, text
+            assert "5 views have gesture recognizers whose kinds the dump does not show" in text, text
+            assert [r["id"] for r in raw(client, "tree.get", session=s, id=LINK_LABEL)["tree"]["gestureRecognizers"]] \
+                == ["0x600003a0c000", "0x600003a0c100", "0x600003a0c200"]
+            chip = f"{CHIP} (MyApp.ThemeChip)"
+            text, _ = ok(await m.call_tool("hit_test", {"x": 300, "y": 620, "session": s}))
+            assert text.splitlines()[0].startswith(f"hit {chip} in window 0x7f8a5c500000 (UIWindow), at "), text
+            assert "0x7f8a5c510000 (MyApp.BadgeView) miss (outside-bounds) H3" in text, text
+            text, _ = ok(await m.call_tool("responder_chain", {"id": SIGN_IN, "session": s}))
+            assert text.startswith(f'chain of {SIGN_IN} (UIButton "Sign in"): {SIGN_IN} (UIButton "Sign in") → '), text
+            assert f"{SETTINGS_VC} (MyApp.SettingsViewController)" in text, text
+            # The chip's target, read from the dump, receives its action.
+            text, tap = ok(await m.call_tool("tap", {"x": 300, "y": 620, "session": s}))
+            assert f"chipTapped: → {SETTINGS_VC} (MyApp.SettingsViewController)" in text, text
+            text, can = ok(await m.call_tool("can_perform", {"action": "chipTapped:", "sender": CHIP, "session": s}))
+            assert can["by"] == SETTINGS_VC and f"available: {SETTINGS_VC} (MyApp.SettingsViewController)" in text, text
     run(body)
 
 

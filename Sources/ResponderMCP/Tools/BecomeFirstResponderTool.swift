@@ -32,15 +32,15 @@ package enum BecomeFirstResponderTool: MCPTool {
         }
         let traced = become.base
         var lines = [
-            FirstResponderReply.summary(traced.outcome, verb: .become, id: request.subject)
+            FirstResponderReply.summary(traced.outcome, verb: .become, id: request.subject, names: ToolNames.current)
                 + Describe.seqRange(become.seqRange)
         ]
         // The few checks UIKit made, in order: why it did or did not.
         let checks = traced.trace.steps.compactMap { step -> String? in
             guard case .check(let id, let check, let value, let rule) = step else { return nil }
-            return "\(id).\(check.rawValue) = \(value) \(rule.rawValue)"
+            return "\(ToolNames.current.label(id)).\(check.rawValue) = \(value) \(rule.rawValue)"
         }
         if !checks.isEmpty { lines.append("checked: " + checks.joined(separator: "; ")) }
-        return (lines + DispatchReply.focusLines(traced.trace)).joined(separator: "\n")
+        return (lines + DispatchReply.focusLines(traced.trace, names: ToolNames.current)).joined(separator: "\n")
     }
 }

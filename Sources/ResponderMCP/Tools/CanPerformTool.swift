@@ -36,8 +36,10 @@ package enum CanPerformTool: MCPTool {
         guard let outcome = typed(CanPerformRequest.Response.self, reply)?.outcome else {
             return "asked who would perform \(action)"
         }
-        let walk = outcome.visited.isEmpty ? "(no responders)" : Describe.path(outcome.visited)
-        let verdict = outcome.available ? "available: \(Describe.id(outcome.by)) would perform it" : "not available"
+        let names = ToolNames.current
+        let walk = outcome.visited.isEmpty ? "(no responders)" : names.path(outcome.visited)
+        let verdict =
+            outcome.available ? "available: \(names.label(outcome.by)) would perform it" : "not available"
         return "\(action) \(walk): \(verdict)"
     }
 }

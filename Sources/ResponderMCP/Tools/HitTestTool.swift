@@ -30,17 +30,18 @@ package enum HitTestTool: MCPTool {
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         guard let hit = typed(HitTestOutcome.self, reply) else { return "hit-tested \(request.subject ?? "")" }
+        let names = ToolNames.current
         var lines: [String] = []
         if let view = hit.view {
             lines.append(
-                "hit \(view) in window \(Describe.id(hit.window)), at \(Output.point(hit.localPoint)) in its bounds")
+                "hit \(names.label(view)) in window \(names.label(hit.window)), at \(Output.point(hit.localPoint)) in its bounds")
         } else {
             lines.append("no view at \(request.subject ?? "that point"): every window passed it over (H1)")
         }
         let asked = hit.visited.map { v in
-            var text = "\(v.id) \(v.result.rawValue)"
+            var text = "\(names.label(v.id)) \(v.result.rawValue)"
             if let reason = v.reason { text += " (\(reason.rawValue))" }
-            if let to = v.to { text += " → \(to)" }
+            if let to = v.to { text += " → \(names.label(to))" }
             return text + " \(v.rule.rawValue)"
         }
         if !asked.isEmpty { lines.append("asked, in order: " + asked.joined(separator: "; ")) }

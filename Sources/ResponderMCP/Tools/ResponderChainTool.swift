@@ -28,10 +28,11 @@ package enum ResponderChainTool: MCPTool {
         guard let chain = typed(ResponderChainRequest.Response.self, reply) else {
             return "the chain of \(request.subject ?? "?")"
         }
-        var lines = ["chain of \(request.subject ?? "?"): " + Describe.path(chain.outcome.chain)]
+        let names = ToolNames.current
+        var lines = ["chain of \(request.subject.map(names.label) ?? "?"): " + names.path(chain.outcome.chain)]
         let hops = chain.trace.steps.compactMap { step -> String? in
             guard case .next(let from, let to, let rule) = step else { return nil }
-            return "\(from) → \(to ?? "none") \(rule.rawValue)"
+            return "\(names.label(from)) → \(to.map(names.label) ?? "none") \(rule.rawValue)"
         }
         if !hops.isEmpty { lines.append("next responders: " + hops.joined(separator: "; ")) }
         return lines.joined(separator: "\n")

@@ -66,14 +66,17 @@ package enum TapTool: MCPTool {
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
         if request.method == WhyNotRequest.method {
-            let view = request.subject ?? "?"
+            let view = request.subject.map(ToolNames.current.label) ?? "?"
             guard let answer = typed(WhyNotAnswer.self, reply) else { return "did not tap \(view)" }
             return (["did not tap \(view): no point of it is a tap its own"] + WhyNotText.lines(answer, view: view))
                 .joined(separator: "\n")
         }
         guard let tap = typed(TapRequest.Response.self, reply) else { return "tapped at \(request.subject ?? "")" }
         let traced = tap.base
-        let lines = traced.outcome.lines(message: nil, trace: traced.trace) + DispatchReply.focusLines(traced.trace)
+        let names = ToolNames.current
+        let lines =
+            traced.outcome.lines(message: nil, trace: traced.trace, names: names)
+            + DispatchReply.focusLines(traced.trace, names: names)
         return (["tap at \(request.subject ?? "?")\(Describe.seqRange(tap.seqRange)):"] + lines).joined(separator: "\n")
     }
 }

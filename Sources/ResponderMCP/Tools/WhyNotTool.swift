@@ -55,6 +55,7 @@ package enum WhyNotTool: MCPTool {
         guard let answer = typed(WhyNotAnswer.self, reply) else {
             return "asked why not about \(request.subject ?? "?")"
         }
-        return WhyNotText.lines(answer, view: request.subject ?? "?").joined(separator: "\n")
+        let view = request.subject.map(ToolNames.current.label) ?? "?"
+        return WhyNotText.lines(answer, view: view).joined(separator: "\n")
     }
 }

@@ -16,8 +16,9 @@ struct FirstCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         try client.send(FirstResponderRequest(session: session.session, window: window)) { first in
-            let where_ = window.map { " in window \($0)" } ?? ""
-            Output.line(first.map { "first responder\(where_): \($0)" } ?? "no first responder\(where_)")
+            let names = try client.names(session: session.session)
+            let where_ = window.map { " in window \(names.label($0))" } ?? ""
+            Output.line(first.map { "first responder\(where_): \(names.label($0))" } ?? "no first responder\(where_)")
         }
     }
 }

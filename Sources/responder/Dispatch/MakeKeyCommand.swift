@@ -17,9 +17,11 @@ struct MakeKeyCommand: EngineCommand {
     func run(_ client: Client) throws {
         try client.send(MakeKeyRequest(session: session.session, id: id).dry(dryRun)) { reply in
             let outcome = reply.base.outcome
+            let names = try client.names(session: session.session)
             Output.line(
-                "\(outcome.key ?? id) is the key window"
-                    + (outcome.previous.map { $0 == id ? " (it already was)" : " (was \($0))" } ?? " (there was none)")
+                "\(names.label(outcome.key ?? id)) is the key window"
+                    + (outcome.previous.map { $0 == id ? " (it already was)" : " (was \(names.label($0)))" }
+                        ?? " (there was none)")
                     + ": revision \(Describe.number(reply.revision))\(Describe.seqRange(reply.seqRange))")
         }
     }
