@@ -25,12 +25,16 @@ extension HierarchyDump {
         var placed: [(recognizer: ObjectLines.Recognizer, kind: String, view: ViewLine)] = []
         for r in objects.recognizers {
             guard let view = nodes[r.view], view.kind.isView else {
-                problem(r.file, r.line, "recognizer \(r.id) belongs to \(r.view), which is not a view in the dump: skipped")
+                problem(
+                    r.file, r.line, "recognizer \(r.id) belongs to \(r.view), which is not a view in the dump: skipped")
                 continue
             }
             guard let kind = ObjectLines.kinds[r.className] else {
-                let scroll = UIKitClass(rawValue: view.className)?.isScrollView == true
-                    || view.members.contains { $0.key == "baseClass" && UIKitClass(rawValue: $0.value.stringValue ?? "")?.isScrollView == true }
+                let scroll =
+                    UIKitClass(rawValue: view.className)?.isScrollView == true
+                    || view.members.contains {
+                        $0.key == "baseClass" && UIKitClass(rawValue: $0.value.stringValue ?? "")?.isScrollView == true
+                    }
                 if scroll, r.className == "UIScrollViewPanGestureRecognizer" { continue }
                 unknownKinds.append("\(r.className) \(r.id) on \(r.view)")
                 continue
@@ -47,7 +51,11 @@ extension HierarchyDump {
             }
             func count(_ key: String) {
                 guard let text = r.fields[key] else { return }
-                if let n = Int(text), n >= 1 { m.append((key, JSON(n))) } else { note(r, "\(key) = \(text) is not modeled") }
+                if let n = Int(text), n >= 1 {
+                    m.append((key, JSON(n)))
+                } else {
+                    note(r, "\(key) = \(text) is not modeled")
+                }
             }
             if r.fields["enabled"].flatMap(Self.yesNo) == false { m.append(("enabled", .bool(false))) }
             flag("cancelsTouchesInView")
@@ -77,7 +85,11 @@ extension HierarchyDump {
             }
             if !r.targets.isEmpty {
                 m.append(
-                    ("targets", .array(r.targets.map { .object([("target", .string($0.target)), ("action", .string($0.action))]) })))
+                    (
+                        "targets",
+                        .array(
+                            r.targets.map { .object([("target", .string($0.target)), ("action", .string($0.action))]) })
+                    ))
             }
             for t in r.targets { implements(t.target, t.action) }
             let waits = r.mustFail.filter { imported.contains($0) && $0 != r.id }
@@ -95,7 +107,7 @@ extension HierarchyDump {
         }
 
         // Control targets: an address that prints them is a UIControl.
-        var controlTargets: [ObjectIdentifier: [JSON]] = [:]
+        var controlTargets: [String: [JSON]] = [:]
         var seen = Set<String>()
         var nilTargeted: [String] = []
         for a in objects.actions {
@@ -105,31 +117,34 @@ extension HierarchyDump {
             }
             if control.kind == .view {
                 guard !control.members.contains(where: { $0.key == "baseClass" }) else {
-                    problem(a.file, a.line, "\(a.control) is not a control of its base class: its action \(a.action) is skipped")
+                    problem(
+                        a.file, a.line,
+                        "\(a.control) is not a control of its base class: its action \(a.action) is skipped")
                     continue
                 }
                 control.kind = .control
-                notes.append(Problem(file: a.file, line: a.line, message: "\(a.control) (\(control.className)) prints control targets: imported as a control"))
+                notes.append(
+                    Problem(
+                        file: a.file, line: a.line,
+                        message: "\(a.control) (\(control.className)) prints control targets: imported as a control"))
             } else if control.kind != .control && control.kind != .textField {
-                problem(a.file, a.line, "\(a.control) is a \(control.kind.rawValue), which has no control targets: \(a.action) skipped")
+                problem(
+                    a.file, a.line,
+                    "\(a.control) is a \(control.kind.rawValue), which has no control targets: \(a.action) skipped")
                 continue
             }
             guard seen.insert("\(a.control) \(a.target ?? "nil") \(a.event) \(a.action)").inserted else { continue }
-            controlTargets[ObjectIdentifier(control), default: []].append(
+            controlTargets[a.control, default: []].append(
                 .object([
                     ("event", .string(a.event)), ("action", .string(a.action)),
-                    ("target", a.target.map { .string($0) } ?? .null),
+                    ("target", a.target.map { .string($0) } ?? .null)
                 ]))
             if a.target == nil { nilTargeted.append("\(a.action) from \(a.control)") }
             implements(a.target, a.action)
         }
         var withTargets = Set<String>()
         for a in objects.actions { withTargets.insert("\(a.control) \(a.target ?? "nil")") }
-        for (id, list) in controlTargets {
-            if let control = nodes.values.first(where: { ObjectIdentifier($0) == id }) {
-                control.members.append(("targets", .array(list)))
-            }
-        }
+        for (id, list) in controlTargets { nodes[id]?.members.append(("targets", .array(list))) }
         for (id, list) in handles { nodes[id]?.members.append(("handles", .object(list))) }
 
         // What the dump leaves unknown, listed.

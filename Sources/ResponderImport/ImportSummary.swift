@@ -54,7 +54,7 @@ package struct ImportSummary: Equatable {
         }
         var parts = [
             count(windows, "window"), count(controllers, "controller"), count(controls, "control"),
-            count(recognizers, "recognizer"), count(controlTargets, "control target"),
+            count(recognizers, "recognizer"), count(controlTargets, "control target")
         ]
         if textInputs > 0 { parts.append(count(textInputs, "text input")) }
         if baseClasses > 0 { parts.append(count(baseClasses, "view of a base class", "views of a base class")) }

@@ -67,7 +67,7 @@ package struct ObjectLines {
     package static let kinds: [String: String] = [
         "UITapGestureRecognizer": "tap", "UILongPressGestureRecognizer": "longPress",
         "UIPanGestureRecognizer": "pan", "UISwipeGestureRecognizer": "swipe",
-        "UIPinchGestureRecognizer": "pinch", "UIRotationGestureRecognizer": "rotation",
+        "UIPinchGestureRecognizer": "pinch", "UIRotationGestureRecognizer": "rotation"
     ]
 
     /// UIControl.Event bits and the engine's event names.
@@ -75,7 +75,7 @@ package struct ObjectLines {
         1 << 0: "touchDown", 1 << 1: "touchDownRepeat", 1 << 2: "touchDragInside", 1 << 3: "touchDragOutside",
         1 << 4: "touchDragEnter", 1 << 5: "touchDragExit", 1 << 6: "touchUpInside", 1 << 7: "touchUpOutside",
         1 << 8: "touchCancel", 1 << 12: "valueChanged", 1 << 13: "primaryActionTriggered",
-        1 << 16: "editingDidBegin", 1 << 17: "editingChanged", 1 << 18: "editingDidEnd", 1 << 19: "editingDidEndOnExit",
+        1 << 16: "editingDidBegin", 1 << 17: "editingChanged", 1 << 18: "editingDidEnd", 1 << 19: "editingDidEndOnExit"
     ]
 
     // MARK: commands
@@ -211,18 +211,19 @@ package struct ObjectLines {
                 section = .none
                 return .notMine
             }
-            guard let control else { return unattached(command, "its targets") }
-            targets[control, default: []].append(Self.isNull(target) ? nil : target)
+            guard let control else { return unattached(command, "its targets", Self.noControl) }
+            let object: String? = Self.isNull(target) ? nil : target
+            if !(targets[control] ?? []).contains(object) { targets[control, default: []].append(object) }
             return .read
         case .actions(let control, let target, let event, let command):
             guard text.range(of: #"^[A-Za-z_][A-Za-z0-9_:]*$"#, options: .regularExpression) != nil else {
                 section = .none
                 return .notMine
             }
-            guard let control else { return unattached(command, "its actions") }
-            guard let target else { return unattached(command, "its actions (the command names no target)") }
+            guard let control else { return unattached(command, "its actions", Self.noControl) }
+            guard let target else { return unattached(command, "its actions", "it names no target by address") }
             guard let event else {
-                return unattached(command, "its actions (the command names no single control event the engine knows)")
+                return unattached(command, "its actions", "it names no single control event the engine knows")
             }
             actions.append(
                 Action(control: control, target: target, event: event, action: String(text), file: file, line: number))
@@ -230,19 +231,23 @@ package struct ObjectLines {
         }
     }
 
-    private mutating func unattached(_ command: String, _ what: String) -> Outcome {
+    static let noControl =
+        "it names the control by no address lldb printed (print it with the address: po [0x… allTargets])"
+
+    private mutating func unattached(_ command: String, _ what: String, _ why: String) -> Outcome {
         if sectionReported { return .read }
         sectionReported = true
-        return .problem(
-            "`\(command)` names no address lldb printed: \(what) cannot be attached (print it with the control's address: po [0x… allTargets])"
-        )
+        return .problem("`\(command)`: \(what) cannot be attached: \(why)")
     }
 
     /// The text of a printed element: Swift's `- 0 : ` / `▿ 0 : ` / `- value : `, `Optional(…)`, `AnyHashable(…)`,
     /// NSLog's quotes and an array's separating comma removed.
     static func element(_ line: Substring) -> Substring {
         var t = line.drop { $0 == " " || $0 == "\t" }
-        if let r = t.range(of: #"^[-▿] +([0-9]+|value|some) : "#, options: .regularExpression) {
+        // Most lines are hierarchy lines: the patterns below run only where they can match.
+        if t.first == "-" || t.first == "▿",
+            let r = t.range(of: #"^[-▿] +([0-9]+|value|some) : "#, options: .regularExpression)
+        {
             t = t[r.upperBound...]
         }
         while t.last == " " || t.last == "\t" { t = t.dropLast() }
@@ -257,15 +262,19 @@ package struct ObjectLines {
     /// What lldb prints around a collection: `<__NSArrayI 0x…>(`, `(`, `)`, `{(`, `)}`, `0 elements`, `nil`.
     static func isWrapper(_ t: Substring) -> Bool {
         if ["(", ")", "{(", ")}", "{()}", "()", "nil", "<nil>", "Optional<Any>"].contains(t) { return true }
-        if t.range(of: #"^<__NS[A-Za-z0-9]+ 0x[0-9A-Fa-f]+>\{?\(\)?\}?$"#, options: .regularExpression) != nil {
+        if t.hasPrefix("<__NS"),
+            t.range(of: #"^<__NS[A-Za-z0-9]+ 0x[0-9A-Fa-f]+>\{?\(\)?\}?$"#, options: .regularExpression) != nil
+        {
             return true
         }
-        return t.range(of: #"^(- )?[0-9]+ elements?$"#, options: .regularExpression) != nil
+        return t.hasSuffix("element") || t.hasSuffix("elements")
+            ? t.range(of: #"^(- )?[0-9]+ elements?$"#, options: .regularExpression) != nil : false
     }
 
     /// `<Class: 0xADDRESS; state = …` (iOS 13 and later print `id = N; ` and a name in parentheses before it).
     static func looksLikeRecognizer(_ t: Substring) -> Bool {
-        t.range(
+        guard t.first == "<", t.contains("; state = ") || t.contains("; id = ") else { return false }
+        return t.range(
             of: #"^<[^\s:<>;]+: 0x[0-9A-Fa-f]+( \([^)]*\))?; (id = [0-9]+; )?state = "#, options: .regularExpression)
             != nil
     }
@@ -296,14 +305,20 @@ package struct ObjectLines {
         section = .recognizers
         // The element separators and NSLog's quotes after a description's closing `}>` on its last line.
         var text = Substring(whole)
-        while let last = text.last, last == "," || last == "\"" || last == " " || last == "\t" { text = text.dropLast() }
+        while let last = text.last, last == "," || last == "\"" || last == " " || last == "\t" {
+            text = text.dropLast()
+        }
         guard text.last == ">", let open = text.firstIndex(of: "<") else {
             return .problem("unreadable recognizer: \(HierarchyDump.excerpt(text))")
         }
         let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
-        let parts = HierarchyDump.splitTopLevel(inner, separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let parts = HierarchyDump.splitTopLevel(inner, separator: ";").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let head = parts[0]
-        guard let colon = head.range(of: ": 0x") else { return .problem("unreadable recognizer: \(HierarchyDump.excerpt(text))") }
+        guard let colon = head.range(of: ": 0x") else {
+            return .problem("unreadable recognizer: \(HierarchyDump.excerpt(text))")
+        }
         let className = String(head[..<colon.lowerBound])
         let address = Self.canonical("0x" + head[colon.upperBound...].prefix { $0.isHexDigit })
         var viewAddress: String?

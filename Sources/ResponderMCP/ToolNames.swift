@@ -12,7 +12,7 @@ package enum ToolNames {
     /// The tools whose text names nodes.
     static let tools: Set<String> = [
         HitTestTool.name, WhyNotTool.name, TapTool.name, ResponderChainTool.name, SendActionTool.name,
-        CanPerformTool.name, BecomeFirstResponderTool.name,
+        CanPerformTool.name, BecomeFirstResponderTool.name
     ]
 
     static func read(session: String?, on engine: EngineThread) async -> NodeNames {

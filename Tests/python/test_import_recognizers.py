@@ -220,6 +220,14 @@ def test_what_the_dump_does_not_show_is_listed(engine, tmp_path):
     assert "controls' targets are not in the dump" not in err, err
     assert (f"import: 1 action is sent to the first responder (nil target): which responder implements it the dump "
             f"does not show (signInTapped: from {SIGN_IN})") in err, err
+    # A target whose actions are for events the engine does not know (menuActionTriggered, 1 << 14).
+    menu = (f"(lldb) po [{SWITCH} allTargets]\n{{(\n    <MyApp.SettingsViewController: {SETTINGS_VC}>\n)}}\n"
+            f"(lldb) po [{SWITCH} actionsForTarget:{SETTINGS_VC} forControlEvent:16384]\n"
+            f"<__NSSingleObjectArrayI 0x600000c1c0a0>(\nshowMenu:\n)\n")
+    tree, err = import_world(engine, tmp_path, VIEWS, CONTROLLERS, OBJC_TARGETS, menu)
+    assert (f"import: 1 control target has no actions in the dump for the events the engine knows "
+            f"({SETTINGS_VC} of {SWITCH})") in err, err
+    assert "names no single control event the engine knows" in err and "targets" not in find(tree, SWITCH), err
 
 
 def test_targets_printed_through_a_name_lldb_alone_knows_are_reported_not_guessed(engine, tmp_path):
@@ -227,7 +235,7 @@ def test_targets_printed_through_a_name_lldb_alone_knows_are_reported_not_guesse
              f"(lldb) po [self.saveButton actionsForTarget:self forControlEvent:64]\n"
              f"<__NSSingleObjectArrayI 0x600000c1c0a0>(\nsave:\n)\n")
     tree, err = import_world(engine, tmp_path, VIEWS, CONTROLLERS, named)
-    assert err.count("names no address lldb printed") == 2, err
+    assert err.count("cannot be attached: it names the control by no address lldb printed") == 2, err
     assert all("targets" not in find(tree, c) for c in (CHIP, SIGN_IN, SWITCH))
     r = cli(engine, "import", "--strict", write(tmp_path, "v.txt", VIEWS), write(tmp_path, "n.txt", named))
     assert r.returncode == 1 and r.stdout == "", r.stderr

@@ -34,7 +34,8 @@ package enum HitTestTool: MCPTool {
         var lines: [String] = []
         if let view = hit.view {
             lines.append(
-                "hit \(names.label(view)) in window \(names.label(hit.window)), at \(Output.point(hit.localPoint)) in its bounds")
+                "hit \(names.label(view)) in window \(names.label(hit.window)), at \(Output.point(hit.localPoint)) in its bounds"
+            )
         } else {
             lines.append("no view at \(request.subject ?? "that point"): every window passed it over (H1)")
         }

@@ -45,8 +45,10 @@ package enum SendActionTool: MCPTool {
         }
         let traced = sent.base
         let lines =
-            [TraceFormatter.action(traced.outcome, name: request.subject, names: ToolNames.current)
-                + Describe.seqRange(sent.seqRange)]
+            [
+                TraceFormatter.action(traced.outcome, name: request.subject, names: ToolNames.current)
+                    + Describe.seqRange(sent.seqRange)
+            ]
             + DispatchReply.focusLines(traced.trace, names: ToolNames.current)
         return lines.joined(separator: "\n")
     }
