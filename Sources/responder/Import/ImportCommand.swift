@@ -9,7 +9,8 @@ import ResponderProtocol
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn lldb hierarchy dumps of a running app into a world (recursiveDescription, _printHierarchy).",
+        abstract:
+            "Turn what lldb prints about a running app into a world (views, controllers, recognizers, control targets).",
         discussion: """
             Each FILE holds `recursiveDescription` output (views: `<Class: 0xADDRESS; frame = (x y; w h); …>`, \
             nesting shown by `   | `), `_printHierarchy` output (view controllers: `<Class 0xADDRESS>, state: …, \
@@ -28,7 +29,8 @@ struct ImportCommand: ParsableCommand {
             tag, text, gestureRecognizers (their presence), text after a line's closing > and any other key \
             become annotations. Controllers are put above their root views (matched by address); presented ones \
             under their window with presentedBy. Prints {"tree": …} on stdout, or loads it with --load; stderr \
-            says what was made and lists every line that could not be read with its line number. A dump with \
+            says what was made, lists every line that could not be read with its line number, and what the dump \
+            does not show (views whose recognizers it does not print, controls without targets). A dump with \
             no window, or a lost line that had children, is refused (exit 1) unless --partial; --strict makes \
             any unreadable line an error. Nothing is output when the import is refused.
             """
