@@ -35,7 +35,10 @@ extension HierarchyDump {
                     || view.members.contains {
                         $0.key == "baseClass" && UIKitClass(rawValue: $0.value.stringValue ?? "")?.isScrollView == true
                     }
-                if scroll, r.className == "UIScrollViewPanGestureRecognizer" { continue }
+                // A scroll view's pan and its delay of content touches are the engine's K8 pan; a hover
+                // recognizer follows a pointer, which a touch never is.
+                if scroll, ObjectLines.scrollViewOwn.contains(r.className) { continue }
+                if r.className == "UIHoverGestureRecognizer" { continue }
                 unknownKinds.append("\(r.className) \(r.id) on \(r.view)")
                 continue
             }

@@ -70,6 +70,11 @@ package struct ObjectLines {
         "UIPinchGestureRecognizer": "pinch", "UIRotationGestureRecognizer": "rotation"
     ]
 
+    /// The recognizers UIKit gives every scroll view, which the engine models as its built-in pan (K8).
+    package static let scrollViewOwn: Set<String> = [
+        "UIScrollViewPanGestureRecognizer", "UIScrollViewDelayedTouchesBeganGestureRecognizer"
+    ]
+
     /// UIControl.Event bits and the engine's event names.
     package static let events: [UInt64: String] = [
         1 << 0: "touchDown", 1 << 1: "touchDownRepeat", 1 << 2: "touchDragInside", 1 << 3: "touchDragOutside",
