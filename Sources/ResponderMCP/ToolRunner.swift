@@ -32,6 +32,11 @@ package struct ToolRunner: Sendable {
         switch done.reply {
         case .success(var reply):
             defer { JSON.release(&reply) }
+            if let content = done.content {
+                let structured: Value? = ValueBridge.value(reply).value
+                let failed: Bool? = done.declined
+                return CallTool.Result(content: content, structuredContent: structured, isError: failed)
+            }
             var text = tool.text(reply, for: done.request)
             if let rules = RuleCitation.line(reply) { text += "\n" + rules }
             return ToolReply.success(

@@ -66,7 +66,7 @@ package enum PNGRaster {
     }
 
     /// The root element's `width` and `height`, rounded up to whole pixels.
-    static func size(_ svg: String) -> (Int, Int)? {
+    package static func size(_ svg: String) -> (Int, Int)? {
         guard let end = svg.firstIndex(of: ">") else { return nil }
         let head = svg[..<end]
         func attribute(_ name: String) -> Double? {
