@@ -62,7 +62,7 @@ let package = Package(
             name: "ResponderMCP",
             dependencies: [
                 "ResponderClient", "ResponderProtocol", "ResponderJSON", "ResponderOutput", "ResponderImport",
-                .product(name: "MCP", package: "swift-sdk")
+                "ResponderPicture", .product(name: "MCP", package: "swift-sdk")
             ]),
         // `responder web`'s inspector: the page, its WebSocket, the session mirrored from the engine's events.
         .target(

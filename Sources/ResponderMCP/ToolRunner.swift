@@ -32,6 +32,11 @@ package struct ToolRunner: Sendable {
         switch done.reply {
         case .success(var reply):
             defer { JSON.release(&reply) }
+            if let content = done.content {
+                let structured: Value? = ValueBridge.value(reply).value
+                let failed: Bool? = done.declined
+                return CallTool.Result(content: content, structuredContent: structured, isError: failed)
+            }
             let names =
                 ToolNames.tools.contains(tool.name)
                 ? await ToolNames.read(session: done.request.params["session"]?.stringValue, on: engine) : .none

@@ -13,10 +13,23 @@ public struct Legend: Sendable {
     }
 
     public private(set) var lines: [Line] = []
+    /// Whether the key explains a why-not highlight, and whether it has a hit test or a chain to explain.
+    private var why = false
+    private var hitOrChain = false
 
     /// `label` writes a node as the answers do: its id, with its display name beside it when it has one.
     public init(overlay: Overlay, label: (String) -> String = { $0 }) {
         if let title = overlay.title { add(.title, title) }
+        hitOrChain = overlay.hit != nil || !overlay.chain.isEmpty
+        if let why = overlay.why {
+            self.why = true
+            // The words `responder why` prints: the decisive cause (or ok), the others, where a tap is its own.
+            for (k, line) in why.lines.enumerated() {
+                let style: Style = k == why.lines.count - 1 ? .text : why.answer.ok ? .target : .miss
+                let node = k < why.answer.causes.count ? why.answer.causes[k].culprit : why.view
+                add(style, line, node: node)
+            }
+        }
         if let hit = overlay.hit {
             let at = SVGText.point(hit.point.x, hit.point.y)
             if let view = hit.view {
@@ -95,12 +108,20 @@ public struct Legend: Sendable {
         }
         cy += 22
         out += "<text class=\"lg heading\" x=\"\(SVGText.number(textX))\" y=\"\(SVGText.number(cy))\">Key</text>"
-        let key: [(String, String)] = [
+        var key: [(String, String)] = [
             ("path", "hit path: the views that answered, outermost first"), ("target", "the view hit"),
             ("miss", "passed over (reason in its tag)"), ("skip", "skipped by its hitTest mode"),
             ("chain", "responder chain, numbered"), ("fr", "first responder"),
             ("collapsed", "+N: views too small or too deep to draw")
         ]
+        if why {
+            // A why-not picture alone keys only what it draws.
+            if !hitOrChain { key = key.filter { $0.0 == "fr" || $0.0 == "collapsed" } }
+            key += [
+                ("wv", "the view asked about"), ("wc", "to blame: the decisive cause's culprit"),
+                ("wa", "where a tap is the view's own (sampled)")
+            ]
+        }
         for (cls, text) in key {
             cy += 17
             out +=

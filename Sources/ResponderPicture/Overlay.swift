@@ -11,19 +11,22 @@ public struct Overlay: Sendable, Equatable {
     public var chainTitle: String
     /// Further lines for the legend (what a tap delivered, who performed its action).
     public var notes: [String]
+    /// whyNot's answer about a view (`draw --why`).
+    public var why: WhyHighlight?
 
     public init(
         title: String? = nil, hit: HitPath? = nil, chain: [String] = [], chainTitle: String = "Responder chain",
-        notes: [String] = []
+        notes: [String] = [], why: WhyHighlight? = nil
     ) {
         self.title = title
         self.hit = hit
         self.chain = chain
         self.chainTitle = chainTitle
         self.notes = notes
+        self.why = why
     }
 
-    public var isEmpty: Bool { title == nil && hit == nil && chain.isEmpty && notes.isEmpty }
+    public var isEmpty: Bool { title == nil && hit == nil && chain.isEmpty && notes.isEmpty && why == nil }
 }
 
 /// A hit test: `hitTest`'s `{window, view, visited}` or the `hitTest` steps of a touch trace (12.4).

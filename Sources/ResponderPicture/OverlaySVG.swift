@@ -21,6 +21,7 @@ public struct OverlaySVG {
     public func render() -> String {
         var out = "<g class=\"overlay\">"
         var tags = Occupancy()
+        if let why = overlay.why { out += WhySVG(scene: scene, why: why).render() }
         if let hit = overlay.hit { hitPath(hit, &tags, &out) }
         if !overlay.chain.isEmpty { chain(&tags, &out) }
         return out + "</g>"

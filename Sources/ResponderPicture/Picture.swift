@@ -50,6 +50,11 @@ public enum Picture {
         .sw.path{fill:none;stroke:#15924a;stroke-width:2}.sw.target{fill:#15924a}.sw.miss{fill:none;stroke:#d32f2f;stroke-dasharray:3 2;stroke-width:2}
         .sw.skip{fill:none;stroke:#7c3aed;stroke-dasharray:2 2;stroke-width:2}.sw.chain{fill:#e8590c}.sw.fr{fill:none;stroke:#e08a00;stroke-width:2.5}
         .sw.collapsed{fill:#5b6474}
+        .wa{fill:#15924a;fill-opacity:.3;stroke:none}
+        .wv{fill:none;stroke:#1f6fd0;stroke-width:4}
+        .wc{fill:none;stroke:#d32f2f;stroke-width:4}
+        .wp circle{fill:#15924a;stroke:#fff;stroke-width:2}
+        .sw.wa{fill:#15924a;fill-opacity:.3}.sw.wv{fill:none;stroke:#1f6fd0;stroke-width:2}.sw.wc{fill:none;stroke:#d32f2f;stroke-width:2}
         """
 
     /// Shared definitions: the chain's arrowhead.
@@ -68,7 +73,9 @@ public enum Picture {
     public static func svg(scene: Scene, options: PictureOptions, overlay: Overlay, firstResponders: [String: String])
         throws(PictureError) -> String
     {
-        let keep = Set((overlay.hit?.visited.map(\.id) ?? []) + overlay.chain)
+        let keep = Set(
+            (overlay.hit?.visited.map(\.id) ?? []) + overlay.chain
+                + [overlay.why?.view, overlay.why?.culprit].compactMap { $0 })
         let selection = try Selection(scene: scene, options: options, keep: keep)
         let world = WorldSVG(scene: scene, selection: selection, firstResponders: firstResponders).render()
         let over =

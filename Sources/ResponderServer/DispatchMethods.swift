@@ -32,7 +32,7 @@ enum DispatchMethods {
         }
         table.add(WhyNotRequest.self) { (r, host, _) throws(RPCError) in
             try host.query { (s) throws(RPCError) in
-                try core { () throws(CoreError) in try s.whyNot(r.view, r.question) }
+                try core { () throws(CoreError) in try s.whyNot(r.view, r.question, area: r.area == true) }
             }
         }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in

@@ -4,9 +4,12 @@ forms are checked."""
 
 from __future__ import annotations
 
+import math
 import shutil
+import struct
 import subprocess
 import xml.etree.ElementTree as ET
+import zlib
 
 import pytest
 
@@ -171,9 +174,138 @@ def test_dot_and_png_through_graphviz(engine, tmp_path):
     assert r.returncode == 0 and text.startswith("digraph world {")
     assert '"textField" [label=<<b>textField</b>' in text and "outside-bounds" in text
     assert '"card" -> "root" [constraint=false, color="#e8590c"' in text
-    r = draw(engine, "--session", s, "--out", str(tmp_path / "w.png"), env={"PATH": "/nonexistent"})
+    r = draw(engine, "--session", s, "--format", "graph-png", "--out", str(tmp_path / "w.png"), env={"PATH": "/nonexistent"})
     assert r.returncode == 1 and b"Graphviz's `dot`, which is not installed" in r.stderr
     if shutil.which("dot"):
-        r = draw(engine, "--session", s, "--hit", "60", "300", "--out", str(tmp_path / "w.png"))
+        r = draw(engine, "--session", s, "--hit", "60", "300", "--format", "graph-png", "--out", str(tmp_path / "w.png"))
         assert r.returncode == 0, r.stderr
         assert (tmp_path / "w.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = draw(engine, "--session", s, "--out", str(tmp_path / "w.gv"))
+    assert r.returncode == 0 and (tmp_path / "w.gv").read_text().startswith("digraph world {")
+
+
+# ------------------------------------------------------------------------------------------ the output by extension
+
+def read_png(data: bytes) -> tuple[int, int, list[bytes], int]:
+    """A PNG's width, height, rows of pixels and bytes per pixel (8-bit RGB or RGBA, not interlaced): enough to
+    read the pictures Chromium writes, with no imaging library."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "a PNG signature"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        assert zlib.crc32(kind + body) == struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0], "chunk CRC"
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, color, _, _, interlace = header
+    assert depth == 8 and color in (2, 6) and interlace == 0, header
+    bpp = 3 if color == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows, bpp
+
+
+def pixel(png, x: float, y: float) -> tuple[int, int, int]:
+    _, _, rows, bpp = png
+    i = int(x) * bpp
+    return tuple(rows[int(y)][i:i + 3])
+
+
+def near(a, b, tolerance=12) -> bool:
+    return all(abs(p - q) <= tolerance for p, q in zip(a, b))
+
+
+def view_box(root: ET.Element) -> tuple[float, float, float, float]:
+    return tuple(float(v) for v in root.get("viewBox").split())
+
+
+@pytest.mark.skipif(not shutil.which("chromium"), reason="chromium renders the PNG")
+def test_png_is_the_screen_picture_rasterised(engine, tmp_path):
+    c = engine.client()
+    s = new_session(c, "drawpng")
+    root = svg_of(engine, "--session", s, "--why", "photoButton")
+    r = draw(engine, "--session", s, "--why", "photoButton", "--out", str(tmp_path / "w.png"))
+    assert r.returncode == 0, r.stderr.decode()
+    png = read_png((tmp_path / "w.png").read_bytes())
+    x0, y0, w, h = view_box(root)
+    assert (png[0], png[1]) == (math.ceil(w), math.ceil(h)), "one pixel per point of the picture"
+    # The culprit's outline (photo, K1) is drawn in the highlight red: its top edge, halfway along.
+    (culprit,) = shapes(root, data_why="culprit")
+    assert culprit.get("data-node-id") == "photo"
+    cx, cy, cw = (float(culprit.get(k)) for k in ("x", "y", "width"))
+    assert near(pixel(png, cx + cw / 2 - x0, cy - y0), (0xd3, 0x2f, 0x2f)), pixel(png, cx + cw / 2 - x0, cy - y0)
+    # The background of the picture, away from everything.
+    assert near(pixel(png, 2, 2), (0xee, 0xf0, 0xf4))
+    # Only the extensions that name a format.
+    r = draw(engine, "--session", s, "--out", str(tmp_path / "w.jpg"))
+    assert r.returncode != 0 and not (tmp_path / "w.jpg").exists()
+    assert b"--out" in r.stderr and b".jpg" in r.stderr and all(e in r.stderr for e in (b".svg", b".png", b".dot", b".gv"))
+    r = draw(engine, "--session", s, "--out", str(tmp_path / "w.svg"))
+    assert r.returncode == 0 and ET.parse(tmp_path / "w.svg").getroot().tag == f"{SVG}svg"
+    r = draw(engine, "--session", s, "--out", str(tmp_path / "x.png"), env={"PATH": "/nonexistent"})
+    assert r.returncode == 1 and b"Chromium, which is not installed" in r.stderr
+
+
+# ------------------------------------------------------------------------------------------ --why
+
+def why_text(engine, s: str, view_id: str) -> list[str]:
+    r = subprocess.run([str(responder_path()), *target_args(engine), "why", view_id, "--session", s],
+                       capture_output=True, timeout=PATIENCE * 2)
+    return r.stdout.decode().splitlines()
+
+
+@pytest.mark.parametrize("view_id,culprit,recognizer", [
+    ("photoButton", "photo", None),  # K1: an image view's interaction is off
+    ("header", "header", "headerTap"),  # G7: a tap recognizer cancels its touches
+    ("button", None, None),  # ok
+])
+def test_why_draws_the_same_answer_responder_why_prints(engine, view_id, culprit, recognizer):
+    c = engine.client()
+    s = new_session(c, "drawwhy")
+    c.call("tree.apply", session=s, ops=[{"op": "update", "id": "header", "set": {
+        "gestureRecognizers": [{"id": "headerTap", "kind": "tap"}]}}])
+    root = svg_of(engine, "--session", s, "--why", view_id)
+    (group,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "why"]
+    answer = c.call("whyNot", session=s, view=view_id)
+    assert group.get("data-view") == view_id and group.get("data-ok") == str(answer["ok"]).lower()
+    assert group.get("data-culprit") == culprit == (answer["cause"] or {}).get("culprit")
+    assert group.get("data-recognizer") == recognizer
+    # The caption is `responder why`'s text, line for line (the rules legend follows it there).
+    caption = group.find(f"{SVG}title").text.split("\n")
+    printed = why_text(engine, s, view_id)
+    assert printed[:len(caption)] == caption and caption[-1].startswith("hittable")
+    legend = [" ".join(t.itertext()) for t in root.iter(f"{SVG}text") if "lg" in (t.get("class") or "").split()]
+    assert caption[0].split(":")[0] in " ".join(legend)
+    # The view is outlined; the hittable area and point lie inside it.
+    (outline,) = shapes(root, data_why="view")
+    assert outline.get("data-node-id") == view_id
+    area = shapes(root, data_why="area")
+    if answer["hittable"]["point"] is None:
+        assert not area and not shapes(root, data_why="point")
+    else:
+        ox, oy, ow, oh = (float(outline.get(k)) for k in ("x", "y", "width", "height"))
+        assert area and all(ox - 0.01 <= float(a.get("x")) and float(a.get("x")) + float(a.get("width")) <= ox + ow + 0.01
+                            and oy - 0.01 <= float(a.get("y")) and float(a.get("y")) + float(a.get("height")) <= oy + oh + 0.01
+                            for a in area)
+        (point,) = shapes(root, data_why="point")
+        drawn = [float(v) for v in point.get("data-point").split(",")]
+        assert drawn == pytest.approx(answer["hittable"]["point"], abs=0.005), "the point, to two decimals"

@@ -5,9 +5,13 @@ made through MCP showing up in `watch` with its cause naming the MCP client."""
 
 from __future__ import annotations
 
+import base64
 import json
+import shutil
+import struct
 import subprocess
 import time
+import xml.etree.ElementTree as ET
 
 import anyio
 import anyio.to_thread
@@ -23,7 +27,7 @@ from test_import_variants import CELL_LABEL, CONTROLLERS, SIGN_IN, SIGN_IN_LABEL
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
 TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "can_perform", "become_first_responder",
-         "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy"]
+         "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy", "draw"]
 
 
 def run(fn):
@@ -169,6 +173,47 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             assert chain[:4] == ["0x7f04", "0x7f03", "0x7f02", "0x7e01"], chain
             text, err = failed(await m.call_tool("import_hierarchy", {"text": "nothing to see", "session": s}))
             assert err["error"]["data"]["field"] == "text", text
+    run(body)
+
+
+def test_draw_gives_the_svg_as_text_and_the_png_as_an_image_with_why_not_drawn(engine, client):
+    s = new_session(client, "mcpdraw")
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    seq = raw(client, "session.snapshot", session=s)["seq"]
+
+    async def body():
+        async with mcp_session(target_args(engine)) as m:
+            result = await m.call_tool("draw", {"session": s, "why": "photoButton"})
+            assert not result.is_error, result.content
+            texts = [c.text for c in result.content if c.type == "text"]
+            svg = [t for t in texts if t.startswith("<svg")]
+            assert len(svg) == 1, "the SVG as text"
+            root = ET.fromstring(svg[0])
+            (group,) = [g for g in root.iter(f"{svg_ns}g") if g.get("class") == "why"]
+            answer = raw(client, "whyNot", session=s, view="photoButton")
+            assert (group.get("data-culprit"), group.get("data-rule")) == ("photo", "K1") == \
+                (answer["cause"]["culprit"], answer["cause"]["rule"])
+            # The words are why_not's own, first in the result for the model to read.
+            why_text, _ = ok(await m.call_tool("why_not", {"session": s, "view": "photoButton"}))
+            assert texts[0].splitlines()[:2] == why_text.splitlines()[:2], (texts[0], why_text)
+            structured = result.structured_content
+            assert structured["whyNot"]["cause"] == answer["cause"] and structured["svgBytes"] == len(svg[0].encode())
+            images = [c for c in result.content if c.type == "image"]
+            if shutil.which("chromium"):
+                (image,) = images
+                png = base64.b64decode(image.data)
+                assert image.mime_type == "image/png" and png[:8] == b"\x89PNG\r\n\x1a\n"
+                assert struct.unpack(">II", png[16:24]) == (structured["width"], structured["height"]) != (0, 0)
+                assert structured["png"] is True
+            else:
+                assert not images and "no PNG" in texts[0]
+            # A hit test drawn instead, and why with x and y refused naming the argument.
+            text, hit = ok(await m.call_tool("draw", {"session": s, "x": 60, "y": 150}))
+            assert "hit button at (60, 150)" in text, text
+            text, _ = failed(await m.call_tool("draw", {"session": s, "x": 60, "y": 150, "why": "button"}))
+            assert "why" in text
+            assert raw(client, "session.snapshot", session=s)["seq"] == seq, "drawing changed nothing"
+
     run(body)
 
 

@@ -165,6 +165,113 @@ def test_transforms_and_scroll_offsets_H4(world):
     assert decisive(why(w, "V")) == ("H4", "singular-transform", "V")
 
 
+# ------------------------------------------------------------------------------------------ after the hit test
+
+def tap_rec(id: str, **fields) -> dict:
+    return {"id": id, "kind": "tap", **fields}
+
+
+def gesture(r: dict) -> tuple:
+    c = r["cause"]
+    return (c["rule"], c["reason"], c["culprit"], c.get("recognizer"))
+
+
+def real_tap_fate(w: World, point) -> list[tuple]:
+    """What a real tap there (a dry run) delivers to its view: each phase and why not, in order."""
+    out = w.call("event.tap", point=point, dryRun=True)
+    phases = []
+    for d in out["deliveries"]:
+        phases.append((d["phase"], d.get("reason")))
+        phases += [(g["phase"], g.get("reason")) for g in d.get("gestureDeliveries", [])]
+    return phases
+
+
+def test_a_recognizer_above_cancels_the_views_touches_G7(world):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (10, 10, 50, 50)), gestureRecognizers=[tap_rec("tapP")])))
+    r = why(w, "V")
+    assert r["ok"] is False and gesture(r) == ("G7", "cancelled-by-gesture", "P", "tapP")
+    assert "cancelsTouchesInView" in r["cause"]["detail"]
+    assert r["hittable"]["fraction"] == 1, "the hit test still answers V everywhere"
+    assert gesture(why(w, "V", point=[20, 20])) == ("G7", "cancelled-by-gesture", "P", "tapP")
+    # The engine's own tap agrees: V gets touchesBegan, then touchesCancelled (G7).
+    assert ("cancelled", "cancelled-by-gesture") in real_tap_fate(w, r["hittable"]["point"])
+    # cancelsTouchesInView false: the recognizer fires and V still gets the whole tap (G9 releases its ended).
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (10, 10, 50, 50)),
+                        gestureRecognizers=[tap_rec("tapP", cancelsTouchesInView=False)])))
+    assert why(w, "V")["ok"] is True
+
+
+def test_a_recognizer_that_delays_began_takes_the_whole_touch_G8(world):
+    w = world(fixture_f(view("V", (10, 10, 50, 50), gestureRecognizers=[tap_rec("tapV", delaysTouchesBegan=True)])))
+    r = why(w, "V")
+    assert r["ok"] is False and gesture(r) == ("G8", "taken-by-gesture", "V", "tapV")
+    assert "delaysTouchesBegan" in r["cause"]["detail"]
+    assert ("began", "held") in real_tap_fate(w, r["hittable"]["point"])
+
+
+@pytest.mark.parametrize("recognizer", [
+    {"id": "lp", "kind": "longPress", "delaysTouchesBegan": True},  # fails when the tap ends: held phases go (G8)
+    {"id": "dbl", "kind": "tap", "numberOfTapsRequired": 2},  # fails when the interval passes (G9, G11)
+    {"id": "pan", "kind": "pan"},  # a tap does not move
+])
+def test_a_recognizer_that_only_delays_or_fails_leaves_the_tap_to_the_view_G8_G9_G11(world, recognizer):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (10, 10, 50, 50)), gestureRecognizers=[recognizer])))
+    assert why(w, "V")["ok"] is True
+    snap = w.call("session.snapshot")
+    assert [r["state"] for r in snap["recognizers"]] == ["possible"] and snap["liveTouches"] == [], "nothing kept"
+
+
+def test_a_controls_own_tap_is_kept_from_a_recognizer_above_G10(world):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), control("B", (10, 10, 100, 44)), gestureRecognizers=[tap_rec("tapP")])))
+    assert why(w, "B")["ok"] is True
+    assert gesture(why(w, "P", point=[150, 150])) == ("G7", "cancelled-by-gesture", "P", "tapP")
+
+
+def test_a_scroll_view_delays_but_never_takes_a_tap_K8(world):
+    content = control("B", (0, 300, 400, 100))
+    w = world(fixture_f(view("S", (0, 0, 400, 400), content, contentSize=[400, 1000], delaysContentTouches=True,
+                             **{"class": "UIScrollView"})))
+    r = why(w, "B")
+    assert r["ok"] is True
+    assert ("began", "held") in real_tap_fate(w, r["hittable"]["point"]), "delaysContentTouches held it back"
+    # A tap recognizer on the scroll view itself takes it as any recognizer does, named by its own id.
+    w = world(fixture_f(view("S", (0, 0, 400, 400), view("C", (0, 0, 400, 100)), contentSize=[400, 1000],
+                             gestureRecognizers=[tap_rec("tapS")], **{"class": "UIScrollView"})))
+    assert gesture(why(w, "C")) == ("G7", "cancelled-by-gesture", "S", "tapS")
+
+
+def test_another_live_touch_exclusive_or_single_touch_T5_T4(world):
+    w = world(fixture_f(view("A", (0, 0, 100, 100), exclusiveTouch=True), view("B", (0, 200, 100, 100))))
+    assert why(w, "B")["ok"] is True
+    w.touch(("t1", "began", (10, 10)))
+    r = why(w, "B")
+    assert r["ok"] is False and decisive(r) == ("T5", "exclusive-touch", "A") and "recognizer" not in r["cause"]
+    w = world(fixture_f(view("V", (0, 0, 100, 100), multipleTouchEnabled=False)))
+    w.touch(("t1", "began", (10, 10)))
+    assert decisive(why(w, "V", point=[50, 50])) == ("T4", "multiple-touch-disabled", "V")
+
+
+def test_anywhere_the_recognizer_comes_first_then_the_covered_part_G7_H2(world):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (0, 0, 100, 100)), view("Front", (0, 0, 100, 50)),
+                             gestureRecognizers=[tap_rec("tapP")])))
+    r = why(w, "V")
+    assert [(c["reason"], c["culprit"]) for c in r["causes"]] == [("cancelled-by-gesture", "P"), ("covered", "Front")]
+    assert r["hittable"]["fraction"] == 0.5
+
+
+def test_the_area_where_a_tap_is_the_views_own(world):
+    w = world(fixture_f(view("V", (0, 0, 100, 100)), view("Front", (0, 0, 100, 50))))
+    r = why(w, "V", area=True)
+    area = r["hittable"]["area"]
+    assert area, "rectangles"
+    assert sum(a[2] * a[3] for a in area) == pytest.approx(5000), "the lower half"
+    assert all(0 <= x and 50 <= y and x + wd <= 100 and y + h <= 100 for x, y, wd, h in area)
+    assert "area" not in why(w, "V")["hittable"], "only when asked"
+    assert why(w, "Front", area=True)["hittable"]["area"] == [[0, 0, 100, 50]], "a whole view: one rectangle"
+    w = world(fixture_f(view("P", (0, 0, 100, 100), view("V", (0, 0, 50, 50)), hidden=True)))
+    assert why(w, "V", area=True)["hittable"] == {"fraction": 0, "point": None, "area": []}
+
+
 # ------------------------------------------------------------------------------------------ actions, focus
 
 def chain_world() -> dict:
@@ -219,6 +326,18 @@ def test_read_only_no_seq_no_event(world):
     after = w.call("session.snapshot")
     assert (after["seq"], after["revision"]) == (before["seq"], before["revision"])
     assert after["firstResponders"] == before["firstResponders"]
+
+
+def test_the_tap_on_a_copy_leaves_nothing_behind_G7(world):
+    w = world(fixture_f(view("P", (0, 0, 200, 200), view("V", (10, 10, 50, 50)), gestureRecognizers=[tap_rec("tapP")])))
+    sub = w.subscribe()
+    before = w.call("session.snapshot")
+    assert why(w, "V")["ok"] is False
+    sub.nothing(0.3)
+    after = w.call("session.snapshot")
+    assert (after["seq"], after["revision"], after["clock"]) == (before["seq"], before["revision"], before["clock"])
+    assert after["recognizers"] == before["recognizers"] and after["liveTouches"] == []
+    assert w.tap(20, 20)["deliveries"][0]["touch"] == "tap-1", "the copy's tap used no id"
 
 
 @pytest.mark.parametrize("params,name,field", [

@@ -14,7 +14,11 @@ extension SessionState {
     /// Why view `id` does not get a touch, an action or the first responder: the decisive cause first, with the
     /// rule and the responder to blame. Each question is answered by the rules that decide it (the hit test, the
     /// A3/A4 walk, F2), run on a copy: nothing changes.
-    public func whyNot(_ id: String, _ question: WhyNotQuestion) throws(CoreError) -> WhyNotAnswer {
+    /// For a touch, what follows the hit test (T4, T5, G1–G11, K8) decides too: `tapFate` runs the tap through
+    /// the dispatch on a copy. `area`: `hittable` carries the area it was measured over.
+    public func whyNot(_ id: String, _ question: WhyNotQuestion, area: Bool = false) throws(CoreError)
+        -> WhyNotAnswer
+    {
         let node = try existing(id, field: "view")
         var hittable = Hittable(fraction: 0, point: nil)
         var touchCauses: [WhyNotCause] = []
@@ -27,8 +31,14 @@ extension SessionState {
             ]
         } else if let path = world.hitTestPath(to: id) {
             let point: Point? = if case .touch(let p) = question { p } else { nil }
-            let answer = TouchWhy(world: world, profile: profile, view: id, path: path).answer(at: point)
+            let answer = TouchWhy(world: world, profile: profile, view: id, path: path).answer(at: point, area: area)
             (touchOK, touchCauses, hittable) = (answer.ok, answer.causes, answer.hittable)
+            // Wherever the view is the hit-test view, the same recognizers observe a tap, and a tap does not move:
+            // one tap, at the point asked or at the hittable point, answers for all of them.
+            if case .touch = question, touchOK, let at = point ?? hittable.point {
+                let kept = tapFate(of: id, at: at)
+                if !kept.isEmpty { (touchOK, touchCauses) = (false, kept + answer.elsewhere) }
+            }
         } else {
             touchCauses = [
                 WhyNotCause(
@@ -36,6 +46,7 @@ extension SessionState {
                     detail: "\(id) is not in an attached window's views, so hit-testing never reaches it.")
             ]
         }
+        if area, hittable.area == nil { hittable.area = [] }
         switch question {
         case .touch:
             return WhyNotAnswer(ok: touchOK, causes: touchCauses, hittable: hittable)

@@ -30,13 +30,16 @@ struct TouchWhy {
         var ok: Bool
         var causes: [WhyNotCause]
         var hittable: Hittable
+        /// When `ok` anywhere: why the rest of the view is not the tap's (each with its share), for when what
+        /// follows the hit test turns the answer.
+        var elsewhere: [WhyNotCause] = []
     }
 
-    func answer(at point: Point?) -> Answer {
+    func answer(at point: Point?, area: Bool = false) -> Answer {
         var tester = HitTester(world: world, profile: profile)
         let conversions = path.reversed().compactMap { id in world.read(id) { SuperviewConversion($0) } }
         let bounds = world.read(view) { $0.pointee.spec.bounds } ?? Rect(0, 0, 0, 0)
-        let sampled = sample(bounds: bounds, conversions: conversions, tester: &tester)
+        let sampled = sample(bounds: bounds, conversions: conversions, area: area, tester: &tester)
         var found = staticMisses().map { (miss: $0, share: 1.0) }
         if bounds.isEmpty {
             found.append((Miss(reason: .zeroSize, rule: .h3, culprit: view, depth: path.count - 1), 1.0))
@@ -49,7 +52,6 @@ struct TouchWhy {
             let causes = [cause(miss, share: nil)] + rest.map { cause($0.miss, share: $0.share) }
             return Answer(ok: false, causes: causes, hittable: sampled.hittable)
         }
-        guard sampled.hittable.point == nil else { return Answer(ok: true, causes: [], hittable: sampled.hittable) }
         for tally in sampled.misses where !found.contains(where: { same($0.miss, tally.miss) }) {
             found.append((tally.miss, sampled.inside > 0 ? Double(tally.count) / Double(sampled.inside) : 1))
         }
@@ -60,9 +62,11 @@ struct TouchWhy {
             if a.element.miss.depth != b.element.miss.depth { return a.element.miss.depth < b.element.miss.depth }
             return a.offset < b.offset
         }
-        return Answer(
-            ok: false, causes: ordered.map { cause($0.element.miss, share: $0.element.share) },
-            hittable: sampled.hittable)
+        let causes = ordered.map { cause($0.element.miss, share: $0.element.share) }
+        guard sampled.hittable.point == nil else {
+            return Answer(ok: true, causes: [], hittable: sampled.hittable, elsewhere: causes)
+        }
+        return Answer(ok: false, causes: causes, hittable: sampled.hittable)
     }
 
     private func same(_ a: Miss, _ b: Miss) -> Bool { a.reason == b.reason && a.culprit == b.culprit }
@@ -145,7 +149,7 @@ struct TouchWhy {
     /// hit-tested: the share that answers the view, the one nearest the view's centre, and why the rest do not.
     /// Points are multiples of 1/16, exact in binary and in decimal, so the point returned hit-tests the same
     /// when a client sends it back.
-    func sample(bounds: Rect, conversions: [SuperviewConversion], tester: inout HitTester) -> Sampled {
+    func sample(bounds: Rect, conversions: [SuperviewConversion], area: Bool, tester: inout HitTester) -> Sampled {
         var sampled = Sampled(hittable: Hittable(fraction: 0, point: nil), inside: 0, misses: [])
         guard !bounds.isEmpty, conversions.count == path.count else { return sampled }
         func toScreen(_ p: Point) -> Point { conversions.reduce(p) { $1.unapply($0) } }
@@ -178,29 +182,75 @@ struct TouchWhy {
         }
         var hits = 0
         var best: (point: Point, distance: Double)?
-        func test(_ p: Point) {
-            guard let local = toView(p), bounds.contains(local) else { return }
+        var hitCells = Array(repeating: false, count: area ? side * side : 0)
+        @discardableResult
+        func test(_ p: Point) -> Bool {
+            guard let local = toView(p), bounds.contains(local) else { return false }
             sampled.inside += 1
             let result = tester.run(screen: p)
             guard let miss = explain(result) else {
                 hits += 1
                 let d = (p.x - centre.x) * (p.x - centre.x) + (p.y - centre.y) * (p.y - centre.y)
                 if best == nil || d < best!.distance { best = (p, d) }
-                return
+                return true
             }
             if let i = sampled.misses.firstIndex(where: { same($0.miss, miss) }) {
                 sampled.misses[i].count += 1
             } else {
                 sampled.misses.append(Tally(miss: miss, count: 1))
             }
+            return false
         }
-        for p in points { test(p) }
-        // A view too thin for the grid is asked at its centre.
-        if sampled.inside == 0 { test(Point(sixteenth(centre.x), sixteenth(centre.y))) }
+        for (k, p) in points.enumerated() where test(p) && area { hitCells[k] = true }
+        var cells: [[Double]] = []
+        // A view too thin for the grid is asked at its centre; its area is then its box.
+        if sampled.inside == 0, test(Point(sixteenth(centre.x), sixteenth(centre.y))) {
+            cells = [[minX, minY, maxX - minX, maxY - minY]]
+        } else if area {
+            cells = Self.rectangles(
+                hitCells, side: side, origin: Point(minX, minY),
+                cell: Point((maxX - minX) / Double(side), (maxY - minY) / Double(side)))
+        }
         if sampled.inside > 0 {
-            sampled.hittable = Hittable(fraction: Double(hits) / Double(sampled.inside), point: best?.point)
+            sampled.hittable = Hittable(
+                fraction: Double(hits) / Double(sampled.inside), point: best?.point, area: area ? cells : nil)
+        } else if area {
+            sampled.hittable.area = []
         }
         return sampled
+    }
+
+    /// The grid's hit cells as rectangles `[x, y, width, height]`: each row's runs of hit cells, and a run
+    /// grown downwards over the rows below that have the same run.
+    static func rectangles(_ hit: [Bool], side: Int, origin: Point, cell: Point) -> [[Double]] {
+        var open: [Int: [Double]] = [:]  // run (first column × side + last column) → its rectangle so far
+        var out: [[Double]] = []
+        for j in 0..<side {
+            var runs: [Int: [Double]] = [:]
+            var i = 0
+            while i < side {
+                guard hit[j * side + i] else {
+                    i += 1
+                    continue
+                }
+                let first = i
+                while i < side && hit[j * side + i] { i += 1 }
+                let key = first * side + i - 1
+                if var r = open[key] {
+                    r[3] += cell.y
+                    runs[key] = r
+                } else {
+                    runs[key] = [
+                        origin.x + Double(first) * cell.x, origin.y + Double(j) * cell.y, Double(i - first) * cell.x,
+                        cell.y
+                    ]
+                }
+            }
+            for (key, r) in open where runs[key] == nil { out.append(r) }
+            open = runs
+        }
+        out += open.values
+        return out.sorted { ($0[1], $0[0]) < ($1[1], $1[0]) }
     }
 
     // MARK: - Sentences

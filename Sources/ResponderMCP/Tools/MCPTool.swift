@@ -1,3 +1,4 @@
+import MCP
 import ResponderClient
 import ResponderJSON
 import ResponderProtocol
@@ -64,14 +65,17 @@ package struct ToolCall: Sendable {
     package var reply: Result<JSON, ClientError>
     package var request: EngineRequest
     package var declined = false
+    /// The result's content, where the tool's own (a picture) replaces the text.
+    package var content: [Tool.Content]?
 }
 
-/// Every tool, in the order `tools/list` gives them. There is no `draw` tool: pictures are `responder draw`'s.
+/// Every tool, in the order `tools/list` gives them.
 package enum ToolCatalog {
     package static let all: [any MCPTool.Type] = [
         HitTestTool.self, WhyNotTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self,
         CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
-        CreateSessionTool.self, ImportHierarchyTool.self
+        CreateSessionTool.self, ImportHierarchyTool.self,
+        DrawTool.self
     ]
 
     package static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }

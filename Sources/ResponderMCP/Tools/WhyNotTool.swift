@@ -7,16 +7,17 @@ package enum WhyNotTool: MCPTool {
     package static let name = "why_not"
     package static let title = "Why doesn't this view get it?"
     package static let description = """
-        Ask why a view does not get a touch, an action or the first responder, without touching anything. By \
-        default: would a tap anywhere on the view be delivered to the view itself as its hit-test view? With x \
-        and y: a tap at that screen point. With action: would this nil-targeted action (sent from sender, else \
-        from where UIKit starts, A3) be performed by the view itself (A4)? With become: can it become first \
-        responder (F2)? The answer names the decisive cause first, with its rule id and the node to blame \
-        (culprit): an ancestor with user interaction off or hidden or transparent (H2, K1), a superview whose \
-        bounds the view lies outside (H3, H5), the view in front that covers it and how much (covered), a \
-        disabled control (H7), a full-screen presentation (K9), the responder earlier in the chain that takes the \
-        action, the first responder that refuses to resign; then the other causes; then hittable: the share of \
-        the view where a tap is its own and one such screen point, which tap with view uses. Changes nothing.
+        Ask why a view does not get a touch, an action or the first responder, without touching anything. By default: \
+        would a tap anywhere on the view be delivered to the view itself as its hit-test view, and reach it? With x \
+        and y: a tap at that screen point. With action: would this nil-targeted action (sent from sender, else from \
+        where UIKit starts, A3) be performed by the view itself (A4)? With become: can it become first responder (F2)? \
+        The answer names the decisive cause first, with its rule id and the node to blame (culprit): an ancestor with \
+        user interaction off or hidden or transparent (H2, K1), a superview whose bounds the view lies outside (H3, \
+        H5), the view in front that covers it and how much (covered), a disabled control (H7), a full-screen \
+        presentation (K9), the gesture recognizer that cancels or takes the view's touches (G7, G8: culprit its view, \
+        recognizer its id), the view tracking another touch (T4, T5), the responder earlier in the chain that takes \
+        the action, the first responder that refuses to resign; then the other causes; then hittable: the share of the \
+        view where a tap is its own and one such screen point, which tap with view uses. Changes nothing.
         """
     package static let properties: [(key: String, value: JSON)] = [
         ("view", ToolSchema.nodeID("The view asked about: a node id of the world (get_world lists them).")),

@@ -18,6 +18,12 @@ public enum WhyNotReason: String, WireEnum {
     case takenBySubview = "taken-by-subview"
     case redirect
     case passThrough = "pass-through"
+    // Touch, after the hit test (T4, T5, G7–G9, K8)
+    case exclusiveTouch = "exclusive-touch"
+    case multipleTouchDisabled = "multiple-touch-disabled"
+    case cancelledByGesture = "cancelled-by-gesture"
+    case takenByGesture = "taken-by-gesture"
+    case heldByGesture = "held-by-gesture"
     // Action (A3, A4, K6)
     case takenEarlier = "taken-earlier"
     case notImplemented = "not-implemented"
@@ -29,27 +35,34 @@ public enum WhyNotReason: String, WireEnum {
 }
 
 /// One reason a view does not get what was asked about: the rule, the responder to blame (`culprit`, nil when
-/// none is to blame) and a sentence saying it.
+/// none is to blame), the gesture recognizer to blame when one is (its id, as traces and `recognizers` name it;
+/// `culprit` is then the view it is attached to) and a sentence saying it.
 public struct WhyNotCause: Sendable, Equatable, Codable {
     public var rule: Rule
     public var reason: WhyNotReason
     public var culprit: String?
+    @OmitNil public var recognizer: String?
     public var detail: String
-    public init(rule: Rule, reason: WhyNotReason, culprit: String?, detail: String) {
+    public init(rule: Rule, reason: WhyNotReason, culprit: String?, recognizer: String? = nil, detail: String) {
         self.rule = rule
         self.reason = reason
         self.culprit = culprit
+        self.recognizer = recognizer
         self.detail = detail
     }
 }
 
-/// The share of a view's rect where a tap is the view's own, and one such screen point (nil when none).
+/// The share of a view's rect where a tap is the view's own, and one such screen point (nil when none); when
+/// asked for, `area`: the screen rectangles `[x, y, width, height]` of the sampling grid's cells whose sample
+/// hit-tests to the view (rows of cells merged), for drawing it.
 public struct Hittable: Sendable, Equatable, Codable {
     public var fraction: Double
     public var point: Point?
-    public init(fraction: Double, point: Point?) {
+    @OmitNil public var area: [[Double]]?
+    public init(fraction: Double, point: Point?, area: [[Double]]? = nil) {
         self.fraction = fraction
         self.point = point
+        self.area = area
     }
 }
 

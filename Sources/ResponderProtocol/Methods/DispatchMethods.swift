@@ -299,7 +299,7 @@ public struct CanPerformRequest: SessionRequest, ValidatedParams, TraceSelecting
     public typealias Response = Traced<CanPerformOutcome>
 }
 
-/// `whyNot`: why a view does not get a touch (H1–H7, K1, K9, K10), an action (A3, A4) or the first responder
+/// `whyNot`: why a view does not get a touch (H1–H7, K1, K9, K10; then T4, T5, G1–G11, K8), an action (A3, A4) or the first responder
 /// (F2); a query, answered from the same rules the dispatching methods use.
 public struct WhyNotRequest: SessionRequest, ValidatedParams {
     public static let method = "whyNot"
@@ -312,9 +312,11 @@ public struct WhyNotRequest: SessionRequest, ValidatedParams {
     public var sender: String?
     /// Whether the view can become first responder (F2).
     public var become: Bool?
+    /// Whether the answer's `hittable` carries the area it was measured over (`hittable.area`), for a picture.
+    public var area: Bool?
     public init(
         session: String?, view: String, point: Point? = nil, action: String? = nil, sender: String? = nil,
-        become: Bool? = nil
+        become: Bool? = nil, area: Bool? = nil
     ) {
         self.session = session
         self.view = view
@@ -322,6 +324,7 @@ public struct WhyNotRequest: SessionRequest, ValidatedParams {
         self.action = action
         self.sender = sender
         self.become = become
+        self.area = area
     }
     public func validate() throws(RPCError) {
         // One question at a time: a point belongs to a touch, a sender to an action.

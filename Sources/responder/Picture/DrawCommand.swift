@@ -18,8 +18,11 @@ struct DrawCommand: EngineCommand {
             real (--dry-run: on a copy) and adds what each phase did. --chain ID draws a responder chain alone. \
             Shapes carry data-node-id; those of the hit test data-hit="hit|miss", data-reason and data-rule. \
             Views narrower or shorter than --min-size points, and those deeper than --depth, are counted (+N) on \
-            the nearest view drawn. --format dot writes the tree as a Graphviz graph; --format png renders that graph \
-            through Graphviz's `dot` (Debian: graphviz). The format follows --out's extension unless given.
+            the nearest view drawn. --why ID draws whyNot's answer about a view: the view outlined blue, the \
+            node to blame red, where a tap is the view's own filled green with one such point, and the answer in \
+            words as `responder why ID` prints it. The output follows --out's extension: .svg the picture, .png \
+            the picture rendered by headless Chromium (Debian: chromium), .dot or .gv the tree as a Graphviz graph; \
+            --format says it instead (graph-png: the graph rendered by Graphviz's `dot`).
             """
     )
 
@@ -40,7 +43,13 @@ struct DrawCommand: EngineCommand {
     @Option(help: ArgumentHelp("Draw the responder chain from this responder.", valueName: "id"))
     var chain: String?
 
-    @Option(help: "svg, dot or png. Default: from --out's extension, else svg.")
+    @Option(
+        help: ArgumentHelp(
+            "Draw why this view does or does not get a tap (whyNot): the view, the node to blame, the hittable area.",
+            valueName: "id"))
+    var why: String?
+
+    @Option(help: "svg, png, dot or graph-png. Default: from --out's extension (.svg, .png, .dot, .gv), else svg.")
     var format: PictureFormat?
 
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
@@ -67,20 +76,30 @@ struct DrawCommand: EngineCommand {
     func validate() throws {
         if !hit.isEmpty && hit.count != 2 { throw ValidationError("--hit takes two numbers: X Y") }
         if !tap.isEmpty && tap.count != 2 { throw ValidationError("--tap takes two numbers: X Y") }
-        if [!hit.isEmpty, !tap.isEmpty, chain != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --hit, --tap and --chain")
+        if [!hit.isEmpty, !tap.isEmpty, chain != nil, why != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --hit, --tap, --chain and --why")
         }
         if dryRun.on && tap.isEmpty { throw ValidationError("--dry-run applies to --tap") }
         if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more") }
         if !(minSize >= 0 && minSize.isFinite) { throw ValidationError("--min-size must be 0 or more") }
-        if resolvedFormat == .png && out == nil && isatty(1) != 0 {
-            throw ValidationError("--format png needs --out FILE (or a pipe)")
+        let format = try chosenFormat()
+        if format == .png || format == .graphPNG, out == nil || out == "-", isatty(1) != 0 {
+            throw ValidationError("--format \(format.rawValue) needs --out FILE (or a pipe)")
         }
     }
 
-    var resolvedFormat: PictureFormat {
+    var resolvedFormat: PictureFormat { (try? chosenFormat()) ?? .svg }
+
+    /// --format, else --out's extension; an extension that names no format is refused, naming those that do.
+    private func chosenFormat() throws -> PictureFormat {
         if let format { return format }
-        return out.flatMap { PictureFormat(rawValue: URL(fileURLWithPath: $0).pathExtension.lowercased()) } ?? .svg
+        guard let out, out != "-" else { return .svg }
+        let ext = URL(fileURLWithPath: out).pathExtension.lowercased()
+        if let format = PictureFormat.byExtension[ext] { return format }
+        let given = ext.isEmpty ? "has no extension" : "ends in .\(ext)"
+        throw ValidationError(
+            "--out \(out) \(given): use .svg (the picture), .png (the picture as an image), .dot or .gv (the Graphviz graph), or say --format"
+        )
     }
 
     func run(_ client: Client) throws {
@@ -92,6 +111,9 @@ struct DrawCommand: EngineCommand {
         } else if tap.count == 2 {
             overlay = try OverlayReplies.tap(
                 connection, session: s, point: Point(tap[0].value, tap[1].value), dryRun: dryRun.on)
+        } else if let why {
+            overlay = try OverlayReplies.why(
+                connection, session: s, view: why, name: try client.names(session: s).label(why))
         } else if let chain {
             overlay = Overlay(
                 title: "responderChain from \(chain)",
@@ -104,17 +126,25 @@ struct DrawCommand: EngineCommand {
         let text: String
         do {
             switch resolvedFormat {
-            case .svg:
+            case .svg, .png:
                 text = try Picture.svg(
                     tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
-            case .dot, .png:
+            case .dot, .graphPNG:
                 text = try Dot.graph(
                     tree: state.tree, options: options, overlay: overlay, firstResponders: state.firstResponders)
             }
         } catch {
             throw CLIError(error.description)
         }
-        let bytes: [UInt8] = resolvedFormat == .png ? try Graphviz.png(dot: text) : Array(text.utf8)
+        let bytes: [UInt8]
+        switch resolvedFormat {
+        case .png:
+            do throws(PNGRaster.Failure) { bytes = try PNGRaster.png(svg: text) } catch {
+                throw CLIError(error.description)
+            }
+        case .graphPNG: bytes = try Graphviz.png(dot: text)
+        case .svg, .dot: bytes = Array(text.utf8)
+        }
         try write(bytes)
     }
 
@@ -131,15 +161,18 @@ struct DrawCommand: EngineCommand {
 }
 
 enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
-    case svg, dot, png
+    case svg, png, dot
+    case graphPNG = "graph-png"
+
+    static let byExtension: [String: PictureFormat] = ["svg": .svg, "png": .png, "dot": .dot, "gv": .dot]
 }
 
-/// Graphviz's `dot`, found on the PATH, renders PNG.
+/// Graphviz's `dot`, found on the PATH, renders the graph as PNG.
 enum Graphviz {
     static func png(dot graph: String) throws -> [UInt8] {
         guard let dot = executable("dot") else {
             throw CLIError(
-                "--format png renders the graph through Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); --format dot writes the graph itself, --format svg the picture"
+                "--format graph-png renders the graph through Graphviz's `dot`, which is not installed (Debian: apt-get install graphviz); --format dot writes the graph itself, --format png the picture"
             )
         }
         let process = Process()
