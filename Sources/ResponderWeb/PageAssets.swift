@@ -24,9 +24,8 @@ package enum PageAssets {
           <div id="outlinePane">
             <div class="outlineTools">
               <input id="search" type="search" placeholder="Search class, text or id  ( / )" aria-label="Search the tree by class, text or id" autocomplete="off" spellcheck="false">
-              <button id="systemToggle" hidden title="System views: UIKit's private classes (a class beginning with _, or UIButtonLabel, UIFieldEditor, UITextFieldLabel…); a container holding a view controller stays open">Expand system views</button>
             </div>
-            <div id="outlineNote" class="outlineNote" hidden></div>
+            <div id="outlineNote" class="outlineNote" hidden><span id="outlineNoteText"></span><button id="systemToggle" hidden title="System views: UIKit's private classes (a class beginning with _, or UIButtonLabel, UIFieldEditor, UITextFieldLabel…); a container holding a view controller stays open">expand</button></div>
             <nav id="outline" aria-label="Tree"></nav>
           </div>
           <div id="outlineHandle" role="separator" aria-orientation="vertical" aria-label="Resize the tree" tabindex="0" title="Drag to resize the tree (arrow keys too); double-click for the default width"></div>
@@ -92,7 +91,7 @@ package enum PageAssets {
         .outlineTools { display: flex; gap: 6px; padding: 6px 8px; border-bottom: 1px solid #e3e6eb; }
         #search { flex: 1; min-width: 0; padding: 4px 8px; border: 1px solid #c9ced6; border-radius: 5px; font: inherit; font-size: 12px; }
         #search:focus { outline: 2px solid #9db7e6; border-color: #2563eb; }
-        #systemToggle { padding: 2px 8px; border: 1px solid #c9ced6; border-radius: 5px; background: #f4f6fa; color: #5b6474; font-size: 11px; cursor: pointer; white-space: nowrap; }
+        #systemToggle { margin-left: 6px; padding: 0 6px; border: 1px solid #c9ced6; border-radius: 4px; background: #fff; color: #1f6fd0; font-size: 11px; cursor: pointer; white-space: nowrap; }
         .outlineNote { padding: 3px 10px; font-size: 11px; color: #6b7382; background: #f7f8fa; border-bottom: 1px solid #eef0f4; }
         nav#outline { flex: 1; overflow: auto; padding: 6px 0; font-size: 12px; }
         #outlineHandle { cursor: col-resize; background: #e3e6eb; border-left: 1px solid #d5d9e0; border-right: 1px solid #d5d9e0; touch-action: none; }

@@ -220,13 +220,13 @@ extension PageAssets {
           const { rows, end, system } = state;
           const { shown, kinds, hidden, found } = visibleRows();
           const systemCount = system.reduce((a, b) => a + b, 0);
-          const note = $('#outlineNote');
+          const note = $('#outlineNoteText');
           if (state.query) note.textContent = `${found} of ${rows.length} match “${$('#search').value.trim()}”`;
           else if (systemCount) note.textContent = `${systemCount} system view${systemCount === 1 ? '' : 's'} (UIKit private classes) ${state.systemOpen ? 'open' : `collapsed, ${hidden} views inside`}`;
           else note.textContent = '';
-          note.hidden = !note.textContent;
-          $('#systemToggle').hidden = systemCount === 0;
-          $('#systemToggle').textContent = state.systemOpen ? 'Collapse system views' : 'Expand system views';
+          $('#outlineNote').hidden = !note.textContent;
+          $('#systemToggle').hidden = systemCount === 0 || !!state.query;
+          $('#systemToggle').textContent = state.systemOpen ? 'collapse all' : 'expand all';
           document.body.dataset.outlineShown = shown.length;
           let k = 0;
           const slice = () => {
@@ -439,7 +439,8 @@ extension PageAssets {
             g.appendChild(svgEl('circle', { cx: x, cy: y, r: 9 }));
             g.appendChild(svgEl('path', { d: `M${x - 14} ${y}h28M${x} ${y - 14}v28` }));
             layer.appendChild(g);
-            tag(layer, x + 13, y - 22, `hittable ${pct}% · (${why.mark.screen[0]}, ${why.mark.screen[1]})`, 'ok');
+            const at = why.mark.screen.map((v) => Number(v.toFixed(2))).join(', ');  // two decimals, as the answers write them
+            tag(layer, x + 13, y - 22, `hittable ${pct}% · (${at})`, 'ok');
           } else if (view) {
             const b = view.getBBox();
             const m = view.transform.baseVal.consolidate();
