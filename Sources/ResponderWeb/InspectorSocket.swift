@@ -53,7 +53,8 @@ package struct InspectorSocket: WSMessageHandler {
                 }
                 if !tap, let follow = request["follow"]?.intValue {
                     overlay.title = "hitTest at \(SVGText.point(x, y)), asked again: the tree changed"
-                    overlay.notes.append(Self.followNote(was: request["was"]?.stringValue, seq: request["seq"]?.intValue))
+                    overlay.notes.append(
+                        Self.followNote(was: request["was"]?.stringValue, seq: request["seq"]?.intValue))
                     return [inspector.overlayMessage(overlay, source: "follow").setting("follow", JSON(follow))]
                 }
                 return [inspector.overlayMessage(overlay, source: tap ? "tap" : "hit")]

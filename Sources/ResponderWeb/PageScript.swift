@@ -36,7 +36,7 @@ extension PageAssets {
             case 'event': addEvent(m, true); updateScrubber(); break;
             case 'overlay': drawOverlay(m); break;
             case 'node': showNode(m); break;
-            case 'error': showError(m.message); break;
+            case 'error': state.following = null; showError(m.message); break;
           }
         }
 
@@ -73,8 +73,9 @@ extension PageAssets {
             // The answer to a follow-up: drawn only if it is still about the overlay shown, and asked again if the
             // tree changed once more meanwhile.
             const asked = state.following;
+            if (!asked || m.follow !== asked.gen) return;  // not the question in flight
             state.following = null;
-            if (!state.overlay || !asked || m.follow !== state.overlay.gen || asked.gen !== state.overlay.gen) return;
+            if (!state.overlay || asked.gen !== state.overlay.gen) return;  // its overlay was replaced meanwhile
             state.overlay.generation = asked.generation;
           } else {
             state.overlay = { gen: ++state.overlayGen, hit: m.hit, title: m.title, seq: m.seq, live: state.scrubSeq === null, generation: state.shownGeneration };
@@ -346,12 +347,16 @@ extension PageAssets {
           markSelected(id, true);
           $('#why').replaceChildren(el('p', 'hint', 'Asking the engine why not…'));
           $('#whyLayer').classList.add('stale');
+          state.asking = true;
           send({ type: 'select', id });
         }
-        // The tree changed: the selected node's fields, chain and why-not are asked again.
+        // The tree changed: the selected node's fields, chain and why-not are asked again, one question at a time
+        // (a burst of changes asks once more when the answer in flight comes, not once per change).
         function refreshSelection() {
           if (!state.selected) return;
           $('#whyLayer').classList.add('stale');
+          if (state.asking) { state.askAgain = true; return; }
+          state.asking = true;
           send({ type: 'select', id: state.selected });
         }
         function markSelected(id, scroll) {
@@ -361,6 +366,8 @@ extension PageAssets {
           if (row) { row.classList.add('sel'); if (scroll) row.scrollIntoView({ block: 'nearest' }); }
         }
         function showNode(m) {
+          state.asking = false;
+          if (state.askAgain) { state.askAgain = false; refreshSelection(); }
           if (m.id !== state.selected) return;
           $('#nodeTitle').textContent = m.id;
           const chain = $('#chain');

@@ -215,5 +215,18 @@ def test_the_overlay_follows_a_tree_change_in_live_mode(engine, browser):
         browser.wait_for(f"!{q('#pastBanner')}.hidden && {target} && {target}.dataset.nodeId === 'button'"
                          f" && {world_button}.getAttribute('y') === '{y_before}'", "the tap as it happened")
         assert browser.evaluate(f"{target}.getAttribute('y')") == y_before
+
+        # Back live, a hit test of the page's own follows too: the card moves, its outline with it.
+        browser.click(*browser.center_of("#backLive"))
+        browser.wait_for(f"{q('#pastBanner')}.hidden && {q('#explain .hint')}", "the live world, its overlay cleared")
+        browser.click(*browser.center_of('#world rect.v[data-node-id="card"]'))
+        browser.wait_for(f"{target} && {target}.dataset.nodeId === 'card'", "the hit test of the card")
+        world_card = "document.querySelector('#world rect.v[data-node-id=\"card\"]')"
+        card_y = browser.evaluate(f"{world_card}.getAttribute('y')")
+        c.call("tree.apply", session=session, ops=[{"op": "update", "id": "card", "set": {"frame": [20, 280, 360, 120]}}])
+        browser.wait_for(f"{q('#explain')}.dataset.source === 'follow' && {world_card}.getAttribute('y') !== '{card_y}'"
+                         f" && {target} && {target}.dataset.nodeId === 'card'"
+                         f" && {target}.getAttribute('y') === {world_card}.getAttribute('y')", "the card's hit test followed")
+        assert "scrub to" not in browser.evaluate(f"{q('#explain')}.innerText"), "no event to scrub to: the page asked it"
     finally:
         web.close()
