@@ -13,6 +13,16 @@ package enum WhyNotText {
         return lines
     }
 
+    /// What `responder why` prints and the inspector's why panel shows: `lines`, then what each rule cited means.
+    package static func report(_ answer: WhyNotAnswer, view: String) -> [String] {
+        lines(answer, view: view) + legend(answer)
+    }
+
+    /// `rules:` and one line per rule the causes cite.
+    package static func legend(_ answer: WhyNotAnswer) -> [String] {
+        StepFormatter.legend(Set(answer.causes.map(\.rule)).sorted())
+    }
+
     /// `hittable over 80% of it, e.g. at (60, 35)`, or `hittable nowhere`.
     package static func hittable(_ hittable: Hittable) -> String {
         let share = Int((hittable.fraction * 100).rounded())

@@ -170,7 +170,11 @@ package final class Inspector: Sendable {
                 return [State.error("the world after #\(target) is no longer held (large worlds keep fewer)")]
             }
             let past = Scene(tree: t.value)
-            var out = [st.worldMessage(scene: past, firstResponders: entry.firstResponders, live: false, at: target)]
+            var out = [
+                st.worldMessage(
+                    scene: past, tree: t.value, generation: entry.generation, firstResponders: entry.firstResponders,
+                    live: false, at: target)
+            ]
             out.append(
                 entry.overlay.map { st.overlayMessage($0, source: "event", seq: target, scene: past) } ?? [
                     "type": "overlay", "clear": true
@@ -182,6 +186,11 @@ package final class Inspector: Sendable {
     /// An overlay drawn on the current world.
     package func overlayMessage(_ overlay: Overlay, source: String, seq: Int? = nil) -> JSON {
         state.withLock { st in st.overlayMessage(overlay, source: source, seq: seq, scene: st.scene) }
+    }
+
+    /// The why panel of `view` (WhyPanel), its names and picture point read from the current world.
+    package func whyMessage(_ answer: WhyNotAnswer, raw: JSON, view: String) -> JSON {
+        state.withLock { st in WhyPanel.message(answer, raw: raw, view: view, scene: st.scene) }
     }
 
     /// A node's fields (its children counted, not listed) from the world shown.
@@ -250,18 +259,28 @@ private struct State {
     static func error(_ text: String) -> JSON { ["type": "error", "message": .string(text)] }
 
     func worldMessage(live: Bool) -> JSON {
-        worldMessage(scene: scene, firstResponders: firstResponders, live: live, at: seq)
+        worldMessage(
+            scene: scene, tree: tree.value, generation: generation, firstResponders: firstResponders, live: live,
+            at: seq)
     }
 
-    func worldMessage(scene: Scene, firstResponders: [String: String], live: Bool, at: Int) -> JSON {
+    /// `generation` tells the page whether the tree changed (a focus change redraws the same tree), so that
+    /// what it drew on the old geometry is asked again.
+    func worldMessage(
+        scene: Scene, tree: JSON, generation: Int, firstResponders: [String: String], live: Bool, at: Int
+    ) -> JSON {
         let selection = try! Selection(scene: scene, options: PictureOptions())  // no window or subtree named: cannot fail
         let svg = WorldSVG(scene: scene, selection: selection, firstResponders: firstResponders, tooltips: false)
             .render()
         let firsts = Set(firstResponders.values)
+        let words = OutlineWords.of(tree)
+        // [id, kind, name, depth, flags, first responder, class, words]: the last two for the page's search
+        // and its rule for system views.
         let outline: [JSON] = scene.nodes.map { n in
             [
                 .string(n.id), .string(n.kind), .string(n.name), JSON(n.depth),
-                .string(n.flags.joined(separator: ", ")), .bool(firsts.contains(n.id))
+                .string(n.flags.joined(separator: ", ")), .bool(firsts.contains(n.id)), .string(n.className),
+                .string(words[n.id] ?? "")
             ]
         }
         let panels: [JSON] = scene.windows.map { p in
@@ -272,7 +291,8 @@ private struct State {
             ]
         }
         return [
-            "type": "world", "live": .bool(live), "seq": JSON(at), "svg": .string(svg), "width": .number(scene.size.x),
+            "type": "world", "live": .bool(live), "seq": JSON(at), "generation": JSON(generation),
+            "svg": .string(svg), "width": .number(scene.size.x),
             "height": .number(scene.size.y), "outline": .array(outline), "panels": .array(panels),
             "drawn": JSON(selection.drawnCount), "collapsed": .number(Double(selection.collapsed.values.reduce(0, +))),
             "firstResponders": .object(firstResponders.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
@@ -287,6 +307,7 @@ private struct State {
         }
         return [
             "type": "overlay", "source": .string(source), "seq": seq.map { .number(Double($0)) } ?? .null,
+            "title": JSON(overlay.title),
             "svg": .string(svg), "lines": .array(lines),
             "view": JSON(overlay.hit?.view),
             "hit": overlay.hit.map { ["x": .number($0.point.x), "y": .number($0.point.y)] } ?? .null

@@ -7,7 +7,9 @@ import ResponderPicture
 import ResponderProtocol
 
 /// One page's WebSocket: the inspector's messages out; the page's requests in — `hit` and `tap` at a screen
-/// point, `select` a node, `scrub` to an event (or back to live) — each answered on this socket alone.
+/// point, `select` a node (its fields, chain and why-not), `scrub` to an event (or back to live) — each
+/// answered on this socket alone. A `hit` with `follow` asks again at the point of an overlay the page drew
+/// before the tree changed; the reply carries `follow` back so the page can drop an answer it no longer needs.
 package struct InspectorSocket: WSMessageHandler {
     package let inspector: Inspector
     package let requests: EngineThread
@@ -44,10 +46,16 @@ package struct InspectorSocket: WSMessageHandler {
                     return [failure("\(request["type"]!.stringValue!) needs x and y")]
                 }
                 let tap = request["type"]?.stringValue == "tap"
-                let overlay = try await requests.perform { connection throws(ClientError) in
+                var overlay = try await requests.perform { connection throws(ClientError) in
                     tap
                         ? try OverlayReplies.tap(connection, session: session, point: Point(x, y), dryRun: false)
                         : try OverlayReplies.hit(connection, session: session, point: Point(x, y))
+                }
+                if !tap, let follow = request["follow"]?.intValue {
+                    overlay.title = "hitTest at \(SVGText.point(x, y)), asked again: the tree changed"
+                    overlay.notes.append(
+                        Self.followNote(was: request["was"]?.stringValue, seq: request["seq"]?.intValue))
+                    return [inspector.overlayMessage(overlay, source: "follow").setting("follow", JSON(follow))]
                 }
                 return [inspector.overlayMessage(overlay, source: tap ? "tap" : "hit")]
             case "select":
@@ -58,7 +66,7 @@ package struct InspectorSocket: WSMessageHandler {
                 return [
                     [
                         "type": "node", "id": .string(id), "fields": inspector.node(id) ?? .null,
-                        "chain": JSON((chain ?? []))
+                        "chain": JSON((chain ?? [])), "why": await why(id)
                     ]
                 ]
             case "scrub":
@@ -70,6 +78,35 @@ package struct InspectorSocket: WSMessageHandler {
             if case .rpc(let e) = error { return [failure(Output.describe(e))] }
             return [failure(error.description)]
         }
+    }
+
+    /// `whyNot` about the view anywhere on it (a touch question), as the why panel shows it; `{error}` when
+    /// the engine refuses the question.
+    private func why(_ id: String) async -> JSON {
+        let session = inspector.session
+        do throws(ClientError) {
+            let raw = try await requests.perform { connection throws(ClientError) in
+                try connection.call(WhyNotRequest.method, ["session": .string(session), "view": .string(id)])
+            }
+            guard let answer = try? WireDecoder.decode(WhyNotAnswer.self, from: raw, strict: false) else {
+                return ["error": "the engine's whyNot answer does not read as one"]
+            }
+            return inspector.whyMessage(answer, raw: raw, view: id)
+        } catch {
+            if case .rpc(let e) = error { return ["error": .string(Output.describe(e))] }
+            return ["error": .string(error.description)]
+        }
+    }
+
+    /// What a followed overlay says of the one it replaces.
+    static func followNote(was: String?, seq: Int?) -> String {
+        let what = was ?? "the last overlay"
+        if let seq {
+            return "\(what) was drawn on the world before the tree changed: this is a hit test at the same point "
+                + "on the world as it is now (scrub to #\(seq) to see it as it happened)."
+        }
+        return "\(what) was drawn on the world before the tree changed: this is a hit test at the same point on "
+            + "the world as it is now."
     }
 
     private func failure(_ message: String) -> JSON { ["type": "error", "message": .string(message)] }

@@ -21,12 +21,28 @@ package enum PageAssets {
           <span id="perf" class="perf"></span>
         </header>
         <main>
-          <nav id="outline" aria-label="Tree"></nav>
+          <div id="outlinePane">
+            <div class="outlineTools">
+              <input id="search" type="search" placeholder="Search class, text or id  ( / )" aria-label="Search the tree by class, text or id" autocomplete="off" spellcheck="false">
+            </div>
+            <div id="outlineNote" class="outlineNote" hidden><span id="outlineNoteText"></span><button id="systemToggle" hidden title="System views: UIKit's private classes (a class beginning with _, or UIButtonLabel, UIFieldEditor, UITextFieldLabel…); a container holding a view controller stays open">expand</button></div>
+            <nav id="outline" aria-label="Tree"></nav>
+          </div>
+          <div id="outlineHandle" role="separator" aria-orientation="vertical" aria-label="Resize the tree" tabindex="0" title="Drag to resize the tree (arrow keys too); double-click for the default width"></div>
           <section id="stage">
             <div id="pastBanner" hidden>Showing the world as it was after <b id="pastSeq"></b>. <button id="backLive">Back to live</button></div>
             <svg id="picture" xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMin meet"><style>/*PICTURE-STYLE*/
         .v.sel{stroke:#2563eb;stroke-width:3;stroke-dasharray:none}
-        </style><!--PICTURE-DEFS--><rect class="bg" id="bg" x="0" y="0" width="100%" height="100%"/><g id="world"></g><g id="overlay"></g></svg>
+        #overlay.stale,#whyLayer.stale{opacity:.35}
+        #whyLayer{pointer-events:none}
+        #whyLayer .why-view{fill:#2563eb;fill-opacity:.10;stroke:#2563eb;stroke-width:3;stroke-dasharray:none}
+        #whyLayer .why-culprit{fill:#d32f2f;fill-opacity:.18;stroke:#d32f2f;stroke-width:3;stroke-dasharray:8 4}
+        #whyLayer .why-point circle{fill:#15924a;fill-opacity:.3;stroke:#0d7a3b;stroke-width:2}
+        #whyLayer .why-point path{stroke:#0d7a3b;stroke-width:2}
+        #whyLayer .why-tag rect{fill:#fff;stroke:#0d7a3b;stroke-width:1.2}
+        #whyLayer .why-tag text{font-size:11px;font-weight:700;fill:#0d7a3b}
+        #whyLayer .why-tag.none rect{stroke:#d32f2f}#whyLayer .why-tag.none text{fill:#b71c1c}
+        </style><!--PICTURE-DEFS--><rect class="bg" id="bg" x="0" y="0" width="100%" height="100%"/><g id="world"></g><g id="overlay"></g><g id="whyLayer"></g></svg>
           </section>
           <aside>
             <section class="panel" id="explainPanel">
@@ -35,6 +51,7 @@ package enum PageAssets {
             </section>
             <section class="panel" id="nodePanel">
               <h2>Selected <span id="nodeTitle"></span></h2>
+              <div id="why" class="why" aria-label="Why not"><p class="hint">Pick a view in the tree: why a tap anywhere on it does or does not reach it, and where a tap is its own.</p></div>
               <div id="chain" class="chain"></div>
               <table id="fields"></table>
             </section>
@@ -69,8 +86,21 @@ package enum PageAssets {
         .mode button#modeTap.on { background: #e8590c; }
         .status { color: #aab2c0; flex: 1; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
         .perf { color: #aab2c0; font-variant-numeric: tabular-nums; }
-        main { display: grid; grid-template-columns: 250px 1fr 420px; min-height: 0; }
-        nav#outline { overflow: auto; background: #fff; border-right: 1px solid #d5d9e0; padding: 6px 0; font-size: 12px; }
+        main { display: grid; grid-template-columns: var(--outline-width, 250px) 6px minmax(0, 1fr) 420px; min-height: 0; }
+        #outlinePane { display: flex; flex-direction: column; min-height: 0; min-width: 0; background: #fff; }
+        .outlineTools { display: flex; gap: 6px; padding: 6px 8px; border-bottom: 1px solid #e3e6eb; }
+        #search { flex: 1; min-width: 0; padding: 4px 8px; border: 1px solid #c9ced6; border-radius: 5px; font: inherit; font-size: 12px; }
+        #search:focus { outline: 2px solid #9db7e6; border-color: #2563eb; }
+        #systemToggle { margin-left: 6px; padding: 0 6px; border: 1px solid #c9ced6; border-radius: 4px; background: #fff; color: #1f6fd0; font-size: 11px; cursor: pointer; white-space: nowrap; }
+        .outlineNote { padding: 3px 10px; font-size: 11px; color: #6b7382; background: #f7f8fa; border-bottom: 1px solid #eef0f4; }
+        nav#outline { flex: 1; overflow: auto; padding: 6px 0; font-size: 12px; }
+        #outlineHandle { cursor: col-resize; background: #e3e6eb; border-left: 1px solid #d5d9e0; border-right: 1px solid #d5d9e0; touch-action: none; }
+        #outlineHandle:hover, #outlineHandle.dragging, #outlineHandle:focus { background: #9db7e6; outline: none; }
+        .row .tw { display: inline-block; width: 12px; margin-left: -12px; color: #6b7382; }
+        .row.system .cls { color: #a0a6b0; font-style: italic; }
+        .row .more { color: #8a93a3; font-size: 11px; margin-left: 4px; }
+        .row.context { opacity: .55; }
+        .row.match .id, .row.match .cls { background: #fff1a8; }
         .row { padding: 1px 8px; white-space: nowrap; cursor: pointer; }
         .row:hover { background: #eef3fb; }
         .row.sel { background: #dbe7fb; }
@@ -89,7 +119,15 @@ package enum PageAssets {
         .panel { padding: 8px 14px; border-bottom: 1px solid #e3e6eb; overflow: auto; }
         .panel.grow { flex: 1; min-height: 120px; }
         #explainPanel { max-height: 42%; }
-        #nodePanel { max-height: 30%; }
+        #nodePanel { max-height: 45%; }
+        .why { margin-bottom: 8px; }
+        .why .line { padding: 1px 0; }
+        .why .w-ok { color: #0d7a3b; font-weight: 700; }
+        .why .w-cause { color: #b71c1c; font-weight: 700; background: #fdecec; border-left: 3px solid #d32f2f; padding: 3px 6px; margin: 2px 0; }
+        .why .w-also { color: #7a2e2e; padding-left: 12px; }
+        .why .w-hittable { color: #0d7a3b; margin-top: 2px; }
+        .why .w-legend { color: #5b6474; font-family: "DejaVu Sans Mono", monospace; font-size: 11px; white-space: pre-wrap; }
+        .why .culprit { display: inline-block; margin-left: 6px; padding: 0 7px; border-radius: 10px; background: #fde2e2; color: #9b1c1c; font-weight: 600; font-size: 11.5px; cursor: pointer; }
         h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: #5b6474; margin: 2px 0 6px; }
         h2 .sub, h2 #nodeTitle { text-transform: none; letter-spacing: 0; color: #1f2430; font-weight: 600; }
         h2 .sub { color: #8a93a3; font-weight: 400; }

@@ -5,7 +5,15 @@ extension PageAssets {
     package static let script = #"""
         'use strict';
         const $ = (s) => document.querySelector(s);
-        const state = { mode: 'hit', panels: [], selected: null, scrubSeq: null, events: [], capacity: 200, outlineGen: 0, nodes: new Map() };
+        const state = {
+          mode: 'hit', panels: [], selected: null, scrubSeq: null, events: [], capacity: 200, outlineGen: 0, nodes: new Map(),
+          // The tree generation of the world drawn: when it changes, what was drawn on the old geometry is asked again.
+          shownGeneration: null,
+          // The overlay drawn: {gen, hit, title, seq, live, generation}; `gen` tells a follow-up's answer from a stale one.
+          overlay: null, overlayGen: 0, following: null,
+          // The outline: rows, their subtree ends and parents, which system views the user opened or closed, the search.
+          rows: [], end: null, parent: null, system: null, index: new Map(), toggled: new Set(), systemOpen: false, query: '', hitRows: new Map(),
+        };
         let ws = null;
 
         function connect() {
@@ -28,13 +36,15 @@ extension PageAssets {
             case 'event': addEvent(m, true); updateScrubber(); break;
             case 'overlay': drawOverlay(m); break;
             case 'node': showNode(m); break;
-            case 'error': showError(m.message); break;
+            case 'error': state.following = null; showError(m.message); break;
           }
         }
 
         // ---- the picture
         function drawWorld(m) {
           if (m.live && state.scrubSeq !== null) return;  // looking at the past: live changes wait for "Live"
+          const treeChanged = state.shownGeneration !== null && m.generation !== state.shownGeneration;
+          state.shownGeneration = m.generation;
           const t0 = performance.now();
           const svg = $('#picture');
           svg.setAttribute('viewBox', `0 0 ${m.width} ${m.height}`);  // scaled to fit the stage
@@ -44,6 +54,8 @@ extension PageAssets {
           $('#world').getBBox();  // lay it out now, so the time below covers the whole redraw
           drawOutline(m.outline);
           if (state.selected) markSelected(state.selected, false);
+          if (m.live && (treeChanged || state.refreshOnLive)) { state.refreshOnLive = false; followOverlay(); refreshSelection(); }
+          if (!m.live) { $('#whyLayer').replaceChildren(); $('#why').dataset.past = 'true'; }
           requestAnimationFrame(() => {
             const ms = performance.now() - t0;
             document.body.dataset.redrawMs = ms.toFixed(1);
@@ -55,10 +67,23 @@ extension PageAssets {
         }
 
         function drawOverlay(m) {
-          if (m.clear) { $('#overlay').replaceChildren(); $('#explain').replaceChildren(hint()); markHitRows([]); return; }
+          if (m.clear) { state.overlay = null; state.overlayGen++; $('#overlay').replaceChildren(); $('#explain').replaceChildren(hint()); markHitRows([]); return; }
           if (m.source === 'event' && state.scrubSeq !== null && m.seq !== state.scrubSeq) return;
+          if (m.source === 'follow') {
+            // The answer to a follow-up: drawn only if it is still about the overlay shown, and asked again if the
+            // tree changed once more meanwhile.
+            const asked = state.following;
+            if (!asked || m.follow !== asked.gen) return;  // not the question in flight
+            state.following = null;
+            if (!state.overlay || asked.gen !== state.overlay.gen) return;  // its overlay was replaced meanwhile
+            state.overlay.generation = asked.generation;
+          } else {
+            state.overlay = { gen: ++state.overlayGen, hit: m.hit, title: m.title, seq: m.seq, live: state.scrubSeq === null, generation: state.shownGeneration };
+            state.following = null;
+          }
           const t0 = performance.now();
           $('#overlay').innerHTML = m.svg;
+          $('#overlay').classList.remove('stale');
           const box = $('#explain');
           box.replaceChildren();
           box.dataset.source = m.source;
@@ -75,6 +100,7 @@ extension PageAssets {
             box.appendChild(div);
           }
           markHitRows(hits);
+          if (m.source === 'follow') { followOverlay(); return; }
           if (m.view && m.source !== 'event') select(m.view);
           if (m.source !== 'event' && state.clickedAt) {
             // From the click to the explanation shown: the engine's answer, the server's drawing, this page's.
@@ -85,9 +111,21 @@ extension PageAssets {
           }
         }
 
+        // The overlay was drawn on the world before the tree changed: its hit test is asked again at the same point
+        // (read-only; a tap is never repeated), and the answer replaces it with a note saying so.
+        function followOverlay() {
+          const o = state.overlay;
+          if (!o || !o.hit || !o.live || state.scrubSeq !== null || o.generation === state.shownGeneration) return;
+          if (state.following) return;  // one at a time: the answer's arrival asks again if still behind
+          state.following = { gen: o.gen, generation: state.shownGeneration };
+          $('#overlay').classList.add('stale');
+          send({ type: 'hit', x: o.hit.x, y: o.hit.y, follow: o.gen, was: o.title, seq: o.seq });
+        }
+
         function hint() { return el('p', 'hint', 'Click a view in the picture: every view asked, why the others were passed over, and the responder chain.'); }
 
         function markHitRows(hits) {
+          state.hitRows = new Map(hits);
           document.querySelectorAll('.row.hit-path, .row.hit-miss').forEach((r) => r.classList.remove('hit-path', 'hit-miss'));
           for (const [id, hit] of hits) byId($('#outline'), id).forEach((r) => r.classList.add(hit === 'hit' ? 'hit-path' : 'hit-miss'));
         }
@@ -116,36 +154,172 @@ extension PageAssets {
         $('#modeTap').addEventListener('click', () => setMode('tap'));
         document.addEventListener('keydown', (e) => { if (e.key === 't' && !e.target.closest('input')) setMode(state.mode === 'tap' ? 'hit' : 'tap'); });
 
-        // ---- the outline: rendered in slices so that a 10,000-node world never blocks the page
+        // ---- the outline: rendered in slices so that a 10,000-node world never blocks the page.
+        // System views are collapsed by default: a view whose class begins with "_" (UIKit's private classes by
+        // Apple's naming) or is one of UIKit's private classes without the underscore below. A container that holds
+        // a view controller stays open (the app's own views are inside it: UITransitionView, UILayoutContainerView…).
+        const PRIVATE_CLASSES = new Set(['UIButtonLabel', 'UIFieldEditor', 'UITextFieldLabel', 'UITextFieldBorderView',
+          'UISearchBarTextFieldLabel', 'UITextSelectionView']);
+        function isSystemClass(cls) { return cls.startsWith('_') || PRIVATE_CLASSES.has(cls); }
+
         function drawOutline(rows) {
+          // Each row: [id, kind, name, depth, flags, first responder, class, words].
+          const n = rows.length;
+          const end = new Int32Array(n), parent = new Int32Array(n), controllers = new Int32Array(n + 1);
+          const stack = [];
+          for (let i = 0; i < n; i++) {
+            const depth = rows[i][3];
+            while (stack.length && rows[stack[stack.length - 1]][3] >= depth) end[stack.pop()] = i;
+            parent[i] = stack.length ? stack[stack.length - 1] : -1;
+            stack.push(i);
+            controllers[i + 1] = controllers[i] + (rows[i][1] === 'viewController' ? 1 : 0);
+          }
+          while (stack.length) end[stack.pop()] = n;
+          const system = new Uint8Array(n);
+          for (let i = 0; i < n; i++) {
+            const holdsController = controllers[end[i]] - controllers[i + 1] > 0;
+            system[i] = isSystemClass(rows[i][6] || '') && end[i] > i + 1 && !holdsController ? 1 : 0;
+          }
+          Object.assign(state, { rows, end, parent, system, index: new Map(rows.map((r, i) => [r[0], i])) });
+          state.nodes = new Map(rows.map((r) => [r[0], r]));
+          renderOutline();
+        }
+        function collapsed(i) { return state.system[i] === 1 && state.systemOpen === state.toggled.has(state.rows[i][0]); }
+        function matches(row, q) {
+          const [id, kind, name, , , , cls, words] = row;
+          return id.toLowerCase().includes(q) || name.toLowerCase().includes(q) || (cls || '').toLowerCase().includes(q)
+            || kind.toLowerCase().includes(q) || (words || '').toLowerCase().includes(q);
+        }
+        // Which rows show: with a search, the matches and their ancestors (collapsing set aside); without one, every
+        // row outside a collapsed system view.
+        function visibleRows() {
+          const { rows, end, parent } = state;
+          const shown = [], kinds = new Map();
+          let hidden = 0, found = 0;
+          if (state.query) {
+            const keep = new Uint8Array(rows.length);
+            for (let i = 0; i < rows.length; i++) {
+              if (!matches(rows[i], state.query)) continue;
+              found++;
+              keep[i] = 2;
+              for (let p = parent[i]; p >= 0 && !keep[p]; p = parent[p]) keep[p] = 1;
+            }
+            for (let i = 0; i < rows.length; i++) if (keep[i]) { shown.push(i); kinds.set(i, keep[i] === 2 ? 'match' : 'context'); }
+          } else {
+            for (let i = 0; i < rows.length; ) {
+              shown.push(i);
+              if (collapsed(i)) { hidden += end[i] - i - 1; i = end[i]; } else i++;
+            }
+          }
+          return { shown, kinds, hidden, found };
+        }
+        function renderOutline() {
           const gen = ++state.outlineGen;
           const nav = $('#outline');
           const scroll = nav.scrollTop;
           nav.replaceChildren();
-          state.nodes = new Map(rows.map((r) => [r[0], r]));
-          let i = 0;
+          const { rows, end, system } = state;
+          const { shown, kinds, hidden, found } = visibleRows();
+          const systemCount = system.reduce((a, b) => a + b, 0);
+          const note = $('#outlineNoteText');
+          if (state.query) note.textContent = `${found} of ${rows.length} match “${$('#search').value.trim()}”`;
+          else if (systemCount) note.textContent = `${systemCount} system view${systemCount === 1 ? '' : 's'} (UIKit private classes) ${state.systemOpen ? 'open' : `collapsed, ${hidden} views inside`}`;
+          else note.textContent = '';
+          $('#outlineNote').hidden = !note.textContent;
+          $('#systemToggle').hidden = systemCount === 0 || !!state.query;
+          $('#systemToggle').textContent = state.systemOpen ? 'collapse all' : 'expand all';
+          document.body.dataset.outlineShown = shown.length;
+          let k = 0;
           const slice = () => {
             if (gen !== state.outlineGen) return;
             const frag = document.createDocumentFragment();
             const started = performance.now();
             // About 8 ms of rows per frame: clicks and messages are handled between slices.
-            for (; i < rows.length && (i % 100 !== 0 || performance.now() - started < 8); i++) {
+            for (; k < shown.length && (k % 100 !== 0 || performance.now() - started < 8); k++) {
+              const i = shown[k];
               const [id, kind, cls, depth, flags, first] = rows[i];
               const row = el('div', `row k-${kind}`);
               row.dataset.nodeId = id;
               row.style.paddingLeft = `${8 + depth * 12}px`;
+              if (system[i]) {
+                const closed = !state.query && collapsed(i);
+                row.classList.add('system');
+                row.dataset.system = closed ? 'collapsed' : 'open';
+                const tw = el('span', 'tw', closed ? '▸' : '▾');
+                tw.title = closed ? 'UIKit private class: show what is inside' : 'Hide what is inside';
+                row.appendChild(tw);
+              }
               row.appendChild(el('span', 'id', id));
               row.appendChild(el('span', 'cls', cls));
               if (flags) row.appendChild(el('span', 'flags', flags));
               if (first) { row.appendChild(el('span', 'fr', '★')); row.title = 'first responder'; row.dataset.firstResponder = 'true'; }
+              if (row.dataset.system === 'collapsed') row.appendChild(el('span', 'more', `+${end[i] - i - 1}`));
+              const kindOfMatch = kinds.get(i);
+              if (kindOfMatch) row.classList.add(kindOfMatch);
+              const hit = state.hitRows.get(id);
+              if (hit) row.classList.add(hit === 'hit' ? 'hit-path' : 'hit-miss');
               if (id === state.selected) row.classList.add('sel');
               frag.appendChild(row);
             }
             nav.appendChild(frag);
-            if (i < rows.length) requestAnimationFrame(slice); else nav.scrollTop = scroll;
+            if (k < shown.length) requestAnimationFrame(slice); else nav.scrollTop = scroll;
           };
           slice();
         }
+        function toggle(id) {
+          if (state.toggled.has(id)) state.toggled.delete(id); else state.toggled.add(id);
+          renderOutline();
+        }
+        // A node selected from the picture or a why line may sit inside a collapsed system view: open its way there.
+        function reveal(id) {
+          const i = state.index.get(id);
+          if (i === undefined || state.query) return;
+          let changed = false;
+          for (let p = state.parent[i]; p >= 0; p = state.parent[p]) {
+            if (collapsed(p)) { const pid = state.rows[p][0]; if (state.toggled.has(pid)) state.toggled.delete(pid); else state.toggled.add(pid); changed = true; }
+          }
+          if (changed) renderOutline();
+        }
+        let searchTimer = null;
+        $('#search').addEventListener('input', () => {
+          clearTimeout(searchTimer);
+          searchTimer = setTimeout(() => { state.query = $('#search').value.trim().toLowerCase(); renderOutline(); }, 80);
+        });
+        $('#search').addEventListener('keydown', (e) => { if (e.key === 'Escape') { $('#search').value = ''; state.query = ''; renderOutline(); } });
+        $('#systemToggle').addEventListener('click', () => { state.systemOpen = !state.systemOpen; state.toggled.clear(); renderOutline(); });
+
+        // The outline's width: drag the handle (or use the arrow keys on it); double-click for the default.
+        const DEFAULT_OUTLINE = 250;
+        function setOutlineWidth(px, keep = true) {
+          const most = Math.max(200, window.innerWidth - 420 - 240);
+          const w = Math.round(Math.min(Math.max(px, 140), most));
+          document.querySelector('main').style.setProperty('--outline-width', `${w}px`);
+          document.body.dataset.outlineWidth = w;
+          if (keep) try { localStorage.setItem('responder.outlineWidth', String(w)); } catch (e) { /* private mode */ }
+        }
+        {
+          const handle = $('#outlineHandle');
+          handle.addEventListener('pointerdown', (e) => {
+            e.preventDefault();
+            handle.setPointerCapture(e.pointerId);
+            handle.classList.add('dragging');
+            const startX = e.clientX, startWidth = $('#outlinePane').getBoundingClientRect().width;
+            const move = (ev) => setOutlineWidth(startWidth + ev.clientX - startX);
+            const up = () => { handle.classList.remove('dragging'); handle.removeEventListener('pointermove', move); handle.removeEventListener('pointerup', up); };
+            handle.addEventListener('pointermove', move);
+            handle.addEventListener('pointerup', up);
+          });
+          handle.addEventListener('keydown', (e) => {
+            const w = $('#outlinePane').getBoundingClientRect().width;
+            if (e.key === 'ArrowLeft') setOutlineWidth(w - 20);
+            if (e.key === 'ArrowRight') setOutlineWidth(w + 20);
+          });
+          handle.addEventListener('dblclick', () => setOutlineWidth(DEFAULT_OUTLINE));
+          let saved = null;
+          try { saved = Number(localStorage.getItem('responder.outlineWidth')); } catch (e) { /* private mode */ }
+          setOutlineWidth(saved || DEFAULT_OUTLINE, false);
+        }
+        document.addEventListener('keydown', (e) => { if (e.key === '/' && !e.target.closest('input')) { e.preventDefault(); $('#search').focus(); } });
         // Hover: which view is under the pointer (the picture carries no tooltips of its own, to stay light).
         $('#picture').addEventListener('mousemove', (e) => {
           const tip = $('#tip');
@@ -159,13 +333,31 @@ extension PageAssets {
           tip.hidden = false;
         });
         $('#picture').addEventListener('mouseleave', () => { $('#tip').hidden = true; });
-        $('#outline').addEventListener('click', (e) => { const row = e.target.closest('.row'); if (row) select(row.dataset.nodeId); });
+        $('#outline').addEventListener('click', (e) => {
+          const row = e.target.closest('.row');
+          if (!row) return;
+          if (e.target.closest('.tw')) { toggle(row.dataset.nodeId); return; }
+          select(row.dataset.nodeId);
+        });
 
         // ---- a node's fields and chain
         function select(id) {
           state.selected = id;
+          reveal(id);
           markSelected(id, true);
+          $('#why').replaceChildren(el('p', 'hint', 'Asking the engine why not…'));
+          $('#whyLayer').classList.add('stale');
+          state.asking = true;
           send({ type: 'select', id });
+        }
+        // The tree changed: the selected node's fields, chain and why-not are asked again, one question at a time
+        // (a burst of changes asks once more when the answer in flight comes, not once per change).
+        function refreshSelection() {
+          if (!state.selected) return;
+          $('#whyLayer').classList.add('stale');
+          if (state.asking) { state.askAgain = true; return; }
+          state.asking = true;
+          send({ type: 'select', id: state.selected });
         }
         function markSelected(id, scroll) {
           document.querySelectorAll('.sel').forEach((e) => e.classList.remove('sel'));
@@ -174,6 +366,8 @@ extension PageAssets {
           if (row) { row.classList.add('sel'); if (scroll) row.scrollIntoView({ block: 'nearest' }); }
         }
         function showNode(m) {
+          state.asking = false;
+          if (state.askAgain) { state.askAgain = false; refreshSelection(); }
           if (m.id !== state.selected) return;
           $('#nodeTitle').textContent = m.id;
           const chain = $('#chain');
@@ -191,6 +385,90 @@ extension PageAssets {
           table.replaceChildren();
           if (!m.fields) { table.appendChild(rowOf('', 'not in the world shown')); return; }
           for (const [key, value] of Object.entries(m.fields)) table.appendChild(rowOf(key, typeof value === 'string' ? value : JSON.stringify(value)));
+          showWhy(m.id, m.why);
+        }
+
+        // ---- why not: the engine's whyNot answer in the lines `responder why` prints, and on the picture the view,
+        // the culprit of the decisive cause and where a tap is the view's own
+        function showWhy(id, why) {
+          const box = $('#why');
+          box.replaceChildren();
+          box.dataset.view = id;
+          delete box.dataset.past;
+          const layer = $('#whyLayer');
+          layer.replaceChildren();
+          layer.classList.remove('stale');
+          if (!why) { delete box.dataset.ok; return; }
+          if (why.error) { box.dataset.ok = 'error'; box.appendChild(el('p', 'error', why.error)); return; }
+          box.dataset.ok = String(why.ok);
+          box.dataset.culprit = (why.causes[0] && why.causes[0].culprit) || '';
+          let cause = 0;
+          for (const line of why.lines) {
+            const div = el('div', `line w-${line.style}`);
+            div.appendChild(el('span', 'text', line.text));
+            if (line.style === 'cause' || line.style === 'also') {
+              const c = why.causes[cause++];
+              if (c && c.culprit) {
+                div.dataset.nodeId = c.culprit;
+                const chip = el('span', 'culprit', c.culpritLabel);
+                chip.title = `${c.rule}: ${c.ruleTitle} — click to select`;
+                chip.addEventListener('click', () => select(c.culprit));
+                div.appendChild(chip);
+              }
+            }
+            box.appendChild(div);
+          }
+          if (state.scrubSeq !== null) {
+            box.dataset.past = 'true';
+            box.appendChild(el('p', 'hint', 'Answered for the world as it is now; the picture shows an earlier one.'));
+            return;
+          }
+          drawWhy(id, why);
+        }
+        function drawWhy(id, why) {
+          const layer = $('#whyLayer');
+          const outline = (node, cls) => {
+            const src = [...byId($('#world'), node)].find((e) => e.matches('rect.v'));
+            if (!src) return null;
+            const r = src.cloneNode(false);
+            r.setAttribute('class', cls);
+            r.removeAttribute('opacity');
+            layer.appendChild(r);
+            return r;
+          };
+          const culprit = why.causes[0] && why.causes[0].culprit;
+          if (culprit && culprit !== id) outline(culprit, 'why-culprit');
+          const view = outline(id, `why-view${why.ok ? ' ok' : ''}`);
+          const pct = Math.round(why.fraction * 100);
+          if (why.mark) {
+            const g = svgEl('g', { class: 'why-point', 'data-x': why.mark.screen[0], 'data-y': why.mark.screen[1] });
+            const { x, y } = why.mark;
+            g.appendChild(svgEl('circle', { cx: x, cy: y, r: 9 }));
+            g.appendChild(svgEl('path', { d: `M${x - 14} ${y}h28M${x} ${y - 14}v28` }));
+            layer.appendChild(g);
+            const at = why.mark.screen.map((v) => Number(v.toFixed(2))).join(', ');  // two decimals, as the answers write them
+            tag(layer, x + 13, y - 22, `hittable ${pct}% · (${at})`, 'ok');
+          } else if (view) {
+            const b = view.getBBox();
+            const m = view.transform.baseVal.consolidate();
+            const p = m ? new DOMPoint(b.x, b.y).matrixTransform(m.matrix) : { x: b.x, y: b.y };
+            tag(layer, p.x + 4, p.y + 4, 'hittable nowhere', 'none');
+          }
+          if (!view) $('#why').appendChild(el('p', 'hint', 'The view is not drawn on the picture (too small, or outside every window).'));
+        }
+        function svgEl(tag, attrs) {
+          const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+          for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+          return e;
+        }
+        function tag(layer, x, y, text, kind) {
+          const g = svgEl('g', { class: `why-tag ${kind}` });
+          const t = svgEl('text', { x: x + 6, y: y + 12.5 });
+          t.textContent = text;
+          g.appendChild(t);
+          layer.appendChild(g);
+          const w = t.getComputedTextLength();
+          g.insertBefore(svgEl('rect', { x, y, width: w + 12, height: 18, rx: 4 }), t);
         }
         function rowOf(key, value) { const tr = el('tr'); tr.appendChild(el('td', '', key)); tr.appendChild(el('td', '', value)); return tr; }
         function showError(message) { const box = $('#explain'); box.replaceChildren(el('p', 'error', message)); }
@@ -243,6 +521,7 @@ extension PageAssets {
         }
         function goLive() {
           state.scrubSeq = null;
+          state.refreshOnLive = true;  // the selection's why is asked again once the live world is drawn
           $('#pastBanner').hidden = true;
           $('#live').disabled = true;
           document.querySelectorAll('#events li.current').forEach((li) => li.classList.remove('current'));

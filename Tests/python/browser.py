@@ -123,3 +123,19 @@ class Browser:
         path = ARTIFACTS / name
         path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"]))
         return path
+
+    def drag(self, x0: float, y0: float, x1: float, y1: float, steps: int = 8):
+        """Presses at (x0, y0), moves to (x1, y1) in `steps` moves with the button held, releases there."""
+        self.call("Input.dispatchMouseEvent", type="mousePressed", x=x0, y=y0, button="left", clickCount=1)
+        for k in range(1, steps + 1):
+            self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x0 + (x1 - x0) * k / steps,
+                      y=y0 + (y1 - y0) * k / steps, button="left", buttons=1)
+        self.call("Input.dispatchMouseEvent", type="mouseReleased", x=x1, y=y1, button="left", clickCount=1)
+
+    def type_text(self, text: str):
+        """Types into the focused element as a keyboard would (input events fire)."""
+        self.call("Input.insertText", text=text)
+
+    def press_key(self, key: str, code: str, key_code: int):
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=key_code)

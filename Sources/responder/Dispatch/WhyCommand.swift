@@ -39,8 +39,7 @@ struct WhyCommand: EngineCommand {
             become: become ? true : nil)
         let answer = try client.answer(request) { answer in
             let name = try client.names(session: session.session).label(view)
-            for line in WhyNotText.lines(answer, view: name) { Output.line(line) }
-            for line in StepFormatter.legend(Set(answer.causes.map(\.rule)).sorted()) { Output.line(line) }
+            for line in WhyNotText.report(answer, view: name) { Output.line(line) }
         }
         // A script or CI step asks "does this view get it?": the status answers.
         if !answer.ok { throw ExitCode.failure }

@@ -17,8 +17,10 @@ struct WebCommand: ParsableCommand {
             Serves a page on http://127.0.0.1:PORT/ (static files inside this binary; nothing is fetched from the \
             internet) that follows the session as `watch` does, without gaps, from every client attached to it. Click \
             the picture to hit-test that point (or, with Tap on, to tap it for real) and see why on the picture and \
-            beside it; pick a node in the outline to see its fields and responder chain; drag the scrubber to see \
-            the world as it was after one of the last --history events. The page talks to this process over a \
+            beside it; pick a node in the outline to see its fields, its responder chain and why a tap does or does \
+            not reach it (as `responder why` prints it, its culprit and hittable point drawn); search the outline \
+            by class, text or id, widen it by dragging its edge; drag the scrubber to see the world as it was after \
+            one of the last --history events. The page talks to this process over a \
             WebSocket, which takes only the printed address's secret token and this server's own pages (a page \
             of another site cannot drive it); this process talks to the engine as any client does. Runs until Ctrl-C.
             """
