@@ -2,6 +2,10 @@ import Foundation
 import ResponderJSON
 import ResponderProtocol
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reading JSON given on the command line: a file, `-` for stdin, or (for inline options) `@file`.
 package enum InputFile {
     package static func read(_ path: String) throws(CLIError) -> JSON {
@@ -11,18 +15,60 @@ package enum InputFile {
         } else {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             if size >= StatusLine.largeBytes { StatusLine.show("reading \(path) (\(StatusLine.megabytes(size)))…") }
-            guard let d = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
-            data = d
+            data = try contents(path)
         }
-        do { return try JSONCodec.decode(Array(data)) } catch {
-            throw CLIError("\(path == "-" ? "stdin" : path) is not valid JSON: \(error)")
+        let bytes = Array(data)
+        do { return try JSONCodec.decode(bytes) } catch {
+            throw CLIError("\(path == "-" ? "stdin" : path) is not valid JSON: \(describe(error, in: bytes))")
         }
+    }
+
+    /// A file's bytes (`-`: stdin); an unreadable file is refused with the system's reason ("No such file or
+    /// directory", "Permission denied", "Is a directory").
+    package static func contents(_ path: String) throws(CLIError) -> Data {
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        if let data = FileManager.default.contents(atPath: path) { return data }
+        throw CLIError("cannot read \(path): \(systemReason(path))")
+    }
+
+    /// Why `path` cannot be read, in the system's words.
+    package static func systemReason(_ path: String) -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(fd) }
+        var byte: UInt8 = 0
+        if Glibc.read(fd, &byte, 1) < 0 { return String(cString: strerror(errno)) }
+        return "the file cannot be read"
+    }
+
+    /// A parse error with the line and column it is at (`line 3, column 14: expected ':' at byte 40`): a
+    /// byte offset alone does not lead an editor to the place.
+    package static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
+        guard let e = error as? JSONParseError else { return "\(error)" }
+        let (line, column) = position(of: e.offset, in: bytes)
+        return "line \(line), column \(column): \(e)"
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    package static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1
+        var start = 0
+        for i in 0..<end where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            start = i + 1
+        }
+        // Continuation bytes of UTF-8 are not characters of their own.
+        let column = bytes[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return (line, column)
     }
 
     /// Inline JSON text, or the contents of a file when the text starts with `@`.
     package static func inline(_ text: String, option: String) throws(CLIError) -> JSON {
         if text.hasPrefix("@") { return try read(String(text.dropFirst())) }
-        do { return try JSONCodec.decode(text) } catch { throw CLIError("\(option) is not valid JSON: \(error)") }
+        do { return try JSONCodec.decode(text) } catch {
+            throw CLIError("\(option) is not valid JSON: \(describe(error, in: Array(text.utf8)))")
+        }
     }
 
     /// A world file: `{"tree": …, "detached"?: …}` or a bare application node.
