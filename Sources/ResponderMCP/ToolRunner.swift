@@ -23,7 +23,10 @@ package struct ToolRunner: Sendable {
             // A tool that makes a session needs its name: the default one exists already.
             if given == nil, tool.required.contains("session") { throw ToolArguments.invalid("session", "is required") }
             let session = given ?? defaultSession
-            request = try tool.request(&args, session: session)
+            let dry = ToolCatalog.dispatching.contains(name) ? try args.optionalBool(DryRun.argument) ?? false : false
+            var built = try tool.request(&args, session: session)
+            built.dryRun = dry
+            request = built
             try args.done()
         } catch {
             return ToolReply.failure(error)
@@ -33,6 +36,7 @@ package struct ToolRunner: Sendable {
         case .success(var reply):
             defer { JSON.release(&reply) }
             var text = tool.text(reply, for: done.request)
+            if reply["dryRun"]?.boolValue == true { text = DryRun.note + "\n" + text }
             if let rules = RuleCitation.line(reply) { text += "\n" + rules }
             return ToolReply.success(
                 text: text, reply: reply, session: done.request.params["session"]?.stringValue, isError: done.declined)
