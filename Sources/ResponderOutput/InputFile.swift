@@ -41,26 +41,9 @@ package enum InputFile {
         return "the file cannot be read"
     }
 
-    /// A parse error with the line and column it is at (`line 3, column 14: expected ':' at byte 40`): a
-    /// byte offset alone does not lead an editor to the place.
+    /// A parse error with the line and column it is at.
     package static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
-        guard let e = error as? JSONParseError else { return "\(error)" }
-        let (line, column) = position(of: e.offset, in: bytes)
-        return "line \(line), column \(column): \(e)"
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    package static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        let end = min(max(offset, 0), bytes.count)
-        var line = 1
-        var start = 0
-        for i in 0..<end where bytes[i] == UInt8(ascii: "\n") {
-            line += 1
-            start = i + 1
-        }
-        // Continuation bytes of UTF-8 are not characters of their own.
-        let column = bytes[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        return (line, column)
+        (error as? JSONParseError)?.located(in: bytes) ?? "\(error)"
     }
 
     /// Inline JSON text, or the contents of a file when the text starts with `@`.

@@ -153,3 +153,15 @@ def test_watch_notices_a_gone_engine_at_once(engines):
     assert watch.returncode == 1 and f"the engine (pid {e.proc.pid}) is gone: watch stops" in err, err
     # It checks every quarter second; the engine's tick alone (every second) would take several.
     assert waited < 3, f"watch took {waited:.2f} s to notice"
+
+
+def test_responderd_says_where_a_world_file_is_wrong_and_why_it_cannot_be_read(engines, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tree":\n  {"id" "app"}}')
+    e = engines(args=["--world", str(bad)], wait=False)
+    assert e.wait() == 1
+    assert f"responderd: --world {bad}: not valid JSON: line 2, column 9: " in e.stderr_text(), e.stderr_text()
+    missing = tmp_path / "missing.json"
+    e = engines(args=["--world", str(missing)], wait=False)
+    assert e.wait() == 1
+    assert e.stderr_text().startswith(f"responderd: --world {missing}: cannot read the file: No such file or directory")

@@ -65,7 +65,7 @@ struct ReplayCommand: EngineCommand {
             if raw.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { continue }
             let bytes = Array(raw)
             do { lines.append((i + 1, try JSONCodec.decode(bytes))) } catch {
-                let column = InputFile.position(of: error.offset, in: bytes).column
+                let column = error.position(in: bytes).column
                 throw CLIError("\(file):\(i + 1):\(column): not a JSON line: \(error)")
             }
         }
