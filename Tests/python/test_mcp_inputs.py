@@ -64,6 +64,9 @@ def test_drag_long_press_touch_and_advance_clock_against_a_real_engine(engine, c
             assert [d["phase"] for d in drag["deliveries"]] == ["began"] + ["moved"] * 10 + ["ended"]
             assert drag["deliveries"][0]["view"] == "card" and drag["deliveries"][0]["touch"] == "drag-1"
             assert text.startswith("drag (30, 300) → (200, 300) over 0.25 s as touch drag-1 (seq "), text
+            moved = [l for l in text.splitlines() if "touch drag-1 moved" in l]
+            # The first move makes the recognizers fail (said under it); the nine after it went the same way.
+            assert len(moved) == 2 and moved[1].endswith("(×9)"), f"moves the same way read as one line: {text}"
             assert raw(client, "session.snapshot", session=s)["clock"] == 1.25
 
             # touch: phases as given; a touch left down stays live, and the next drag takes another id.

@@ -49,13 +49,22 @@ package enum InputText {
         if let value = reply["trace"], let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false),
             let outcome = TraceFormatter.outcome(of: trace.kind, from: value["outcome"] ?? .null)
         {
-            lines += outcome.lines(message: nil, trace: trace, names: request.names)
+            lines += collapsed(outcome.lines(message: nil, trace: trace, names: request.names))
             lines += DispatchReply.focusLines(trace, names: request.names)
         }
         if reply["dryRun"]?.boolValue != true {
             lines.append("full trace: responder://\(session(of: request))/traces")
         }
         return lines
+    }
+
+    /// Runs of the same line (a drag's moves that each went the same way) as one line with their count.
+    package static func collapsed(_ lines: [String]) -> [String] {
+        var out: [(line: String, count: Int)] = []
+        for line in lines {
+            if out.last?.line == line { out[out.count - 1].count += 1 } else { out.append((line, 1)) }
+        }
+        return out.map { $0.count == 1 ? $0.line : "\($0.line) (×\($0.count))" }
     }
 
     /// `(12, 340.5)`.
