@@ -5,14 +5,15 @@ names; the count of matched requests is right; exit 1 on any difference, 0 when 
 
 from __future__ import annotations
 
-import copy
 import json
 import re
+import signal
 import subprocess
 from pathlib import Path
 
 from harness import DEMO_WORLD, PATIENCE, demo_tree, find, new_session, unique_name
-from test_import_record import CONTROLLERS, VIEWS, cli, start_record
+from stdio_harness import responder_path, target_args
+from test_import_record import CONTROLLERS, VIEWS, cli, start_record, wait_for
 
 
 def record(engine, tmp_path: Path, session: str, requests: list[tuple[str, dict]]) -> Path:
@@ -148,3 +149,25 @@ def test_replay_refuses_what_it_cannot_read(engine, tmp_path):
     assert r.returncode == 1 and "line 2, column 10" in r.stderr, r.stderr
     r = cli(engine, "replay", str(path), "--world", str(bad), "--import", str(bad))
     assert r.returncode != 0 and "not both" in r.stderr, r.stderr
+
+
+def test_record_stopped_with_ctrl_c_says_what_it_wrote(engine, tmp_path):
+    client = engine.client()
+    session = new_session(client, "goldint")
+    path = tmp_path / "interrupted.jsonl"
+    proc = subprocess.Popen([str(responder_path()), *target_args(engine), "record", str(path), "--session", session],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: path.exists() and path.read_text().endswith("\n"), "the recording's snapshot line")
+        client.call("event.tap", session=session, point=[100, 150])
+        client.call("event.tap", session=session, point=[300, 300])
+        wait_for(lambda: len(path.read_text().splitlines()) == 3, "both requests recorded")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=PATIENCE)
+    finally:
+        client.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert re.search(rf"record: wrote 2 requests \(seq \d+…\d+\) and 1 snapshot to {re.escape(str(path))}", err), err
+    assert len(path.read_text().splitlines()) == 3
