@@ -23,6 +23,11 @@ package struct ToolArguments {
         return n
     }
 
+    package mutating func optionalNumber(_ key: String) throws(RPCError) -> Double? {
+        guard members.contains(where: { $0.key == key && !$0.value.isNull }) else { return nil }
+        return try number(key)
+    }
+
     /// `x` and `y` together, or neither (nil); one without the other names the one missing.
     package mutating func optionalPoint(_ x: String, _ y: String) throws(RPCError) -> (x: Double, y: Double)? {
         switch (

@@ -23,7 +23,10 @@ package struct ToolRunner: Sendable {
             // A tool that makes a session needs its name: the default one exists already.
             if given == nil, tool.required.contains("session") { throw ToolArguments.invalid("session", "is required") }
             let session = given ?? defaultSession
-            request = try tool.request(&args, session: session)
+            let dry = ToolCatalog.dispatching.contains(name) ? try args.optionalBool(DryRun.argument) ?? false : false
+            var built = try tool.request(&args, session: session)
+            built.dryRun = dry
+            request = built
             try args.done()
         } catch {
             return ToolReply.failure(error)
@@ -41,6 +44,7 @@ package struct ToolRunner: Sendable {
                 ToolNames.tools.contains(tool.name)
                 ? await ToolNames.read(session: done.request.params["session"]?.stringValue, on: engine) : .none
             var text = ToolNames.$current.withValue(names) { tool.text(reply, for: done.request) }
+            if reply["dryRun"]?.boolValue == true { text = DryRun.note + "\n" + text }
             if let rules = RuleCitation.line(reply) { text += "\n" + rules }
             return ToolReply.success(
                 text: text, reply: reply, session: done.request.params["session"]?.stringValue, isError: done.declined)

@@ -20,7 +20,8 @@ struct Responder: ParsableCommand {
             CommandGroup(
                 name: "World",
                 subcommands: [
-                    InfoCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self, TreeCommand.self,
+                    InfoCommand.self, EnginesCommand.self, SessionCommand.self, LoadCommand.self, ApplyCommand.self,
+                    TreeCommand.self,
                     WatchCommand.self, DrawCommand.self, WebCommand.self, CallCommand.self, ClientsCommand.self,
                     ImportCommand.self, FindCommand.self, RecordCommand.self, ReplayCommand.self
                 ]),
@@ -56,20 +57,37 @@ struct Responder: ParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
+            // `responder tapp 1 2`: the parser sees three unexpected arguments; a person sees a typo.
+            if exitCode(for: error) != .success,
+                let (typed, nearest, command) = Suggestions.subcommand(arguments, root: Self.self)
+            {
+                FileHandle.standardError.write(
+                    Data(
+                        "Error: unknown command \"\(typed)\"; did you mean \"\(nearest)\"?\n  See '\(command) --help' for more information.\n"
+                            .utf8))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             // `responder tap -5 10`: the parser took -5 for an option. Try again with it marked as a value.
             guard let marked = NegativeNumbers.mark(arguments) else { exit(withError: error) }
             do { command = try parseAsRoot(marked) } catch {
                 let message = NegativeNumbers.unmark(fullMessage(for: error))
                 let code = exitCode(for: error)
                 if code == .success {
-                    print(message)
+                    print(HelpLayout.rewrite(message, command: HelpLayout.command(arguments)))
                 } else {
                     FileHandle.standardError.write(Data((message + "\n").utf8))
                 }
                 Foundation.exit(code.rawValue)
             }
         }
-        do { try command.run() } catch { exit(withError: error) }
+        do { try command.run() } catch {
+            // A help request: the command's own options first, an example, then the connection options.
+            if exitCode(for: error) == .success, case let text = fullMessage(for: error), text.contains("USAGE:") {
+                print(HelpLayout.rewrite(NegativeNumbers.unmark(text), command: HelpLayout.command(arguments)))
+                Foundation.exit(0)
+            }
+            exit(withError: error)
+        }
     }
 
     /// Ctrl-C and SIGTERM must stop `watch` even when the parent started us with them blocked or ignored

@@ -230,11 +230,20 @@ struct Responderd: ParsableCommand {
         if let world {
             // Read before anything is bound: a file that cannot be used leaves nothing behind.
             guard let data = FileManager.default.contents(atPath: world) else {
-                fail("--world \(world): cannot read the file")
+                // The system's reason (No such file or directory, Permission denied, Is a directory).
+                let fd = open(world, O_RDONLY)
+                var reason = fd < 0 ? String(cString: strerror(errno)) : "the file cannot be read"
+                if fd >= 0 {
+                    var byte: UInt8 = 0
+                    if read(fd, &byte, 1) < 0 { reason = String(cString: strerror(errno)) }
+                    close(fd)
+                }
+                fail("--world \(world): cannot read the file: \(reason)")
             }
             // Straight into the configuration, which holds it alone and frees it without recursion however deep.
-            do { config.initialWorld = try JSONCodec.decode(NormalizedText.json(Array(data))) } catch {
-                fail("--world \(world): not valid JSON: \(error)")
+            let text = NormalizedText.json(Array(data))
+            do { config.initialWorld = try JSONCodec.decode(text) } catch {
+                fail("--world \(world): not valid JSON: \(error.located(in: text))")
             }
             let shape = "a world file is {\"tree\": <application node>, \"detached\"?: [<node>…]}"
             guard let members = config.initialWorld?.objectMembers else { fail("--world \(world): \(shape)") }

@@ -332,7 +332,8 @@ import Testing
     // MARK: Help
 
     static let commands: [[String]] = [
-        ["info"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"], ["tree"],
+        ["info"], ["engines"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"],
+        ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
         ["action"], ["can-perform"], ["why"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
         ["clock"],

@@ -27,7 +27,8 @@ from test_import_variants import CELL_LABEL, CONTROLLERS, SIGN_IN, SIGN_IN_LABEL
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
 TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "can_perform", "become_first_responder",
-         "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy", "draw"]
+         "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy", "drag", "long_press", "touch",
+         "advance_clock", "draw"]
 
 
 def run(fn):

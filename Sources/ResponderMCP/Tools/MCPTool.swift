@@ -1,6 +1,7 @@
 import MCP
 import ResponderClient
 import ResponderJSON
+import ResponderOutput
 import ResponderProtocol
 
 /// One MCP tool: its name, a description for a model that knows UIKit, a JSON Schema for its arguments, how
@@ -31,7 +32,7 @@ extension MCPTool {
     package static var renamedFields: [String: String] { [:] }
 
     package static func perform(_ request: EngineRequest, on engine: EngineThread) async -> ToolCall {
-        ToolCall(reply: await engine.call(request.method, request.params), request: request)
+        ToolCall(reply: await engine.call(request.method, request.sentParams), request: request)
     }
 
     /// The reply typed, read leniently (members this client does not know are ignored); nil if it does not fit.
@@ -43,7 +44,7 @@ extension MCPTool {
     package static var inputSchema: JSON {
         .object([
             ("type", "object"),
-            ("properties", .object(properties + [("session", ToolSchema.session)])),
+            ("properties", .object(properties + DryRun.property(of: name) + [("session", ToolSchema.session)])),
             ("required", JSON(required)),
             ("additionalProperties", false)
         ])
@@ -56,6 +57,10 @@ package struct EngineRequest: Sendable {
     package var params: JSON
     /// The subject the reply does not repeat: the action sent, the node asked about, the file loaded.
     package var subject: String?
+    /// `dry_run`: the dispatch is sent with `dryRun: true` (`sentParams`).
+    package var dryRun = false
+    /// The session's display names, for a text that names nodes as a developer knows them.
+    package var names = NodeNames.none
 }
 
 /// What a tool's call came to: the last engine reply and the request it answers (its text reads them), and
@@ -74,8 +79,15 @@ package enum ToolCatalog {
     package static let all: [any MCPTool.Type] = [
         HitTestTool.self, WhyNotTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self,
         CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
-        CreateSessionTool.self, ImportHierarchyTool.self,
+        CreateSessionTool.self, ImportHierarchyTool.self, DragTool.self, LongPressTool.self, TouchTool.self,
+        AdvanceClockTool.self,
         DrawTool.self
+    ]
+
+    /// The tools that dispatch: they take `dry_run` (DryRun).
+    package static let dispatching: Set<String> = [
+        TapTool.name, SendActionTool.name, BecomeFirstResponderTool.name, DragTool.name, LongPressTool.name,
+        TouchTool.name, AdvanceClockTool.name
     ]
 
     package static func tool(named name: String) -> (any MCPTool.Type)? { all.first { $0.name == name } }

@@ -53,15 +53,16 @@ package enum TapTool: MCPTool {
     /// On a view: whyNot says where; without a hittable point the tool declines with that answer.
     package static func perform(_ request: EngineRequest, on engine: EngineThread) async -> ToolCall {
         guard request.method == WhyNotRequest.method else {
-            return ToolCall(reply: await engine.call(request.method, request.params), request: request)
+            return ToolCall(reply: await engine.call(request.method, request.sentParams), request: request)
         }
         let asked = await engine.call(request.method, request.params)
         guard case .success(let reply) = asked, let answer = typed(WhyNotAnswer.self, reply),
             let point = answer.hittable.point
         else { return ToolCall(reply: asked, request: request, declined: true) }
         let session = request.params["session"]?.stringValue ?? ""
-        let tap = tap(session: session, x: point.x, y: point.y, subject: request.subject)
-        return ToolCall(reply: await engine.call(tap.method, tap.params), request: tap)
+        var tap = tap(session: session, x: point.x, y: point.y, subject: request.subject)
+        tap.dryRun = request.dryRun
+        return ToolCall(reply: await engine.call(tap.method, tap.sentParams), request: tap)
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {

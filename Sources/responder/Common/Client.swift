@@ -83,10 +83,20 @@ extension GlobalOptions {
     /// Connects, runs `body`, and turns failures into a readable message and exit status 1.
     /// `routingID` is the client id to use unless --client-id gives one (nil: a fresh one).
     func run(routingID: String? = nil, lifetime: ClientLifetime = .oneShot, _ body: (Client) throws -> Void) throws {
+        var connected: Client?
         do {
-            try body(try Client(self, routingID: routingID, lifetime: lifetime))
+            let client = try Client(self, routingID: routingID, lifetime: lifetime)
+            connected = client
+            try body(client)
         } catch let error as ClientError {
             report(error, clientID: clientID ?? routingID)
+            if !json, case .rpc(let e) = error, let connected,
+                let hint = Suggestions.hint(
+                    for: e, connection: connected.connection,
+                    session: Suggestions.session(in: Array(CommandLine.arguments.dropFirst())))
+            {
+                Output.error(hint)
+            }
             throw ExitCode.failure
         } catch let error as RPCError {
             // A value read here by the engine's own rules (a phase, a subtype): the error the engine would give.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
@@ -23,12 +24,18 @@ struct CallCommand: SessionlessCommand {
 
     func run(_ client: Client) throws {
         var value = try params.map { (p) throws(CLIError) in try InputFile.inline(p, option: "params") } ?? [:]
+        let session = value["session"]?.stringValue ?? SessionOptions.defaultSession
         defer { JSON.release(&value) }
         var response = try client.connection.send(method, value)
         defer { JSON.release(&response) }
         Output.printJSON(response)
         if case .failure(let e) = RPCResponse.read(response) {
-            Output.error(Output.describe(e))
+            // On a terminal the response just printed shows the error: it is said once. Where stdout goes
+            // elsewhere (a file, a pipe), stderr is where a person reads it.
+            if isatty(1) == 0 || isatty(2) == 0 { Output.error(Output.describe(e)) }
+            if let hint = Suggestions.hint(for: e, connection: client.connection, session: session) {
+                Output.error(hint)
+            }
             throw ExitCode.failure
         }
     }

@@ -86,13 +86,24 @@ struct RecordCommand: EngineCommand {
         let follower = try SessionFollower(connection: client.connection, session: session.session, since: since)
         var pending: (line: JSON, cause: JSON)?
         var written = 0
+        var snapshots = 0
+        var seqs: (first: Int, last: Int)?
         func flush() {
             guard let p = pending else { return }
             write(p.line)
             written += 1
+            let range = p.line["seq"]?.arrayValue?.compactMap(\.intValue) ?? []
+            if let a = range.first, let b = range.last { seqs = (seqs?.first ?? a, b) }
             pending = nil
         }
-        while count.map({ written < $0 }) ?? true {
+        // Ctrl-C ends the recording with what it holds and a word on it, rather than mid-line.
+        RecordStop.install()
+        defer { RecordStop.uninstall() }
+        let target = file == "-" ? "stdout" : file
+        Output.error(
+            "record: recording session \(session.session) into \(target)"
+                + (count.map { " until \($0) request\($0 == 1 ? "" : "s")" } ?? "") + " (Ctrl-C stops)")
+        while !RecordStop.requested, count.map({ written < $0 }) ?? true {
             guard let item = try follower.next(timeoutMs: 200) else {
                 flush()
                 continue
@@ -106,6 +117,7 @@ struct RecordCommand: EngineCommand {
                     )
                 }
                 write(Recording.snapshotLine(s))
+                snapshots += 1
             case .event(let e):
                 let body = e.body
                 guard let seq = body["seq"]?.intValue else { continue }
@@ -150,183 +162,31 @@ struct RecordCommand: EngineCommand {
         }
         flush()
         try? out.synchronize()
+        Output.error(Self.summary(written: written, snapshots: snapshots, seqs: seqs, into: target))
+    }
+
+    /// `record: wrote 6 requests (seq 12…40) and 1 snapshot to session.jsonl`.
+    static func summary(written: Int, snapshots: Int, seqs: (first: Int, last: Int)?, into target: String) -> String {
+        var text = "record: wrote \(written) request\(written == 1 ? "" : "s")"
+        if let seqs { text += " (seq \(seqs.first)…\(seqs.last))" }
+        if snapshots > 0 { text += " and \(snapshots) snapshot\(snapshots == 1 ? "" : "s")" }
+        return text + " to \(target)"
     }
 }
 
-struct ReplayCommand: EngineCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replay",
-        abstract: "Replay a recording in a fresh session; with --check, compare each trace with the recorded one.",
-        discussion: """
-            Creates a new session from the recording's snapshot (tree, detached, profile, clock, first \
-            responders), re-sends every request in order and deletes the session. With --check: exit 0 when \
-            every trace matches, 1 with the first differences (which request, which step) when not.
-            """
-    )
+/// SIGINT and SIGTERM during `record`: a flag the loop reads between events (at least every 200 ms).
+enum RecordStop {
+    nonisolated(unsafe) private static var flag: sig_atomic_t = 0
 
-    @OptionGroup var global: GlobalOptions
+    static var requested: Bool { flag != 0 }
 
-    @Argument(help: "Recording file (- for stdin).") var file: String
-
-    @Flag(help: "Compare each new trace with the recorded one; exit 1 on a difference.") var check = false
-
-    @Option(help: "Name of the session to replay into (default: a fresh replay-… name; deleted afterwards).") var into:
-        String?
-
-    func run(_ client: Client) throws {
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let d = FileManager.default.contents(atPath: file) else {
-                throw CLIError("\(file): cannot read the file")
-            }
-            data = d
-        }
-        var lines: [(number: Int, value: JSON)] = []
-        for (i, raw) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            if raw.allSatisfy({ $0 == 32 || $0 == 13 || $0 == 9 }) { continue }
-            do { lines.append((i + 1, try JSONCodec.decode(Array(raw)))) } catch {
-                throw CLIError("\(file):\(i + 1): not a JSON line")
-            }
-        }
-        guard let first = lines.first, first.value["type"]?.stringValue == "snapshot" else {
-            throw CLIError("\(file): the first line must be a snapshot ({\"type\": \"snapshot\", …})")
-        }
-        let name = into ?? "replay-\(getpid())-\(Int(Date().timeIntervalSince1970 * 1000) % 1_000_000_000)"
-        let conn = client.connection
-        defer { _ = try? conn.call(SessionDeleteRequest.method, .object([("session", .string(name))])) }
-        var created = false
-        var requests = 0, matched = 0
-        var differences: [String] = []
-        let recordedTaps = TapNames(), replayedTaps = TapNames()
-        for (number, line) in lines {
-            switch line["type"]?.stringValue {
-            case "snapshot":
-                if !(line["liveTouches"]?.arrayValue ?? []).isEmpty || !(line["livePresses"]?.arrayValue ?? []).isEmpty
-                {
-                    Output.error(
-                        "warning: \(file):\(number): the snapshot has touches or presses in progress; they are not replayed"
-                    )
-                }
-                var params: [(key: String, value: JSON)] = [("session", .string(name)), ("tree", line["tree"] ?? .null)]
-                if let d = line["detached"], !(d.arrayValue ?? []).isEmpty { params.append(("detached", d)) }
-                if !created {
-                    if let p = line["profile"] { params.append(("profile", p)) }
-                    _ = try conn.call(SessionCreateRequest.method, .object(params))
-                    created = true
-                } else {
-                    _ = try conn.call(TreeLoadRequest.method, .object(params))
-                }
-                if let clock = line["clock"]?.doubleValue, clock > 0 {
-                    _ = try conn.call(
-                        ClockAdvanceRequest.method, .object([("session", .string(name)), ("to", JSON(clock))]))
-                }
-                for (_, responder) in line["firstResponders"]?.objectMembers ?? [] {
-                    if let id = responder.stringValue {
-                        _ = try conn.call(
-                            BecomeRequest.method, .object([("session", .string(name)), ("id", .string(id))]))
-                    }
-                }
-            case "request":
-                requests += 1
-                guard let method = line["method"]?.stringValue else {
-                    throw CLIError("\(file):\(number): a request line needs a method")
-                }
-                let params = (line["params"] ?? [:]).setting("session", .string(name))
-                let label = "request \(requests) (line \(number), \(method) \(Self.short(line["params"] ?? [:])))"
-                let trace: JSON
-                switch Result(catching: { () throws(ClientError) -> JSON in
-                    try Self.send(conn, method, params, session: name)
-                }) {
-                case .success(let t): trace = t
-                case .failure(let error):
-                    let text: String
-                    if case .rpc(let e) = error { text = "\(e.name.rawValue): \(e.message)" } else { text = "\(error)" }
-                    differences.append("\(label): failed on replay: \(text)")
-                    continue
-                }
-                let recorded = line["trace"] ?? .null
-                // Fresh tap touches are named tap-<n> by a per-session counter the snapshot does not carry:
-                // they are compared by order of first appearance.
-                if recordedTaps.canon(recorded) == replayedTaps.canon(trace) {
-                    matched += 1
-                } else if check {
-                    differences.append(Self.diff(label, recorded: recorded, replayed: trace))
-                }
-            default:
-                throw CLIError(
-                    "\(file):\(number): unknown line type \(line["type"].map { PrettyJSON.render($0) } ?? "(none)")")
-            }
-            if check && !differences.isEmpty { break }
-        }
-        if check {
-            if differences.isEmpty {
-                Output.line("replayed \(requests) request\(requests == 1 ? "" : "s"): every trace matches")
-                return
-            }
-            for d in differences { Output.line(d) }
-            Output.line(
-                "replay differs from the recording (\(matched) of \(requests) request\(requests == 1 ? "" : "s") matched before it)"
-            )
-            throw ExitCode.failure
-        }
-        for d in differences { Output.error(d) }
-        Output.line("replayed \(requests) request\(requests == 1 ? "" : "s") into \(name)")
+    static func install() {
+        flag = 0
+        for sig in [SIGINT, SIGTERM] { signal(sig) { _ in RecordStop.flag = 1 } }
     }
 
-    /// Sends one recorded request; returns the trace it produced (tree.apply and tree.load publish their
-    /// consequences' trace rather than return it: it is read back with trace.replay).
-    static func send(_ conn: ResponderConnection, _ method: String, _ params: JSON, session: String) throws(ClientError)
-        -> JSON
-    {
-        let reply = try conn.call(method, params)
-        if let t = reply["trace"] { return t }
-        var trace: JSON = .null
-        if let range = reply["seqRange"]?.arrayValue, let a = range.first?.intValue, let b = range.last?.intValue {
-            let events = try conn.call(
-                TraceReplayRequest.method, .object([("session", .string(session)), ("after", JSON(a - 1))]))
-            for entry in events["events"]?.arrayValue ?? [] {
-                let e = entry["event"] ?? .null
-                if e["stream"]?.stringValue == "trace", let s = e["seq"]?.intValue, s <= b {
-                    trace = e["trace"] ?? .null
-                }
-            }
-        }
-        return trace
-    }
-
-    static func short(_ params: JSON) -> String {
-        let text = String(decoding: JSONCodec.encode(params), as: UTF8.self)
-        return text.count > 80 ? String(text.prefix(80)) + "…" : text
-    }
-
-    /// Which step (or the outcome) differs first, both sides shown.
-    static func diff(_ label: String, recorded: JSON, replayed: JSON) -> String {
-        func render(_ j: JSON?) -> String {
-            j.map { String(decoding: JSONCodec.encode($0), as: UTF8.self) } ?? "(none)"
-        }
-        var lines = ["\(label): the trace differs"]
-        let a = recorded["steps"]?.arrayValue ?? [], b = replayed["steps"]?.arrayValue ?? []
-        if recorded["kind"] != replayed["kind"] {
-            lines.append("  kind: recorded \(render(recorded["kind"])), replayed \(render(replayed["kind"]))")
-        }
-        var shown = 0
-        for i in 0..<max(a.count, b.count) where shown < 3 {
-            let x = i < a.count ? a[i] : nil, y = i < b.count ? b[i] : nil
-            if x != y {
-                lines.append("  step \(i + 1):")
-                lines.append("    recorded: \(render(x))")
-                lines.append("    replayed: \(render(y))")
-                shown += 1
-            }
-        }
-        if recorded["outcome"] != replayed["outcome"] {
-            lines.append("  outcome:")
-            lines.append("    recorded: \(render(recorded["outcome"]))")
-            lines.append("    replayed: \(render(replayed["outcome"]))")
-        }
-        return lines.joined(separator: "\n")
+    static func uninstall() {
+        for sig in [SIGINT, SIGTERM] { signal(sig, SIG_DFL) }
     }
 }
 

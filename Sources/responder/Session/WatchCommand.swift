@@ -55,16 +55,24 @@ struct WatchCommand: EngineCommand {
         var names = NodeNames.none
         var quietSince = Date()
         var nextHello = Date().addingTimeInterval(Self.helloInterval)
+        let pid = client.connection.address.pid
         while true {
             if Date() >= nextHello {
                 nextHello = Date().addingTimeInterval(Self.helloInterval)
                 _ = try? client.send(ClientHelloRequest(name: lifetime.name, kind: lifetime.kind))
             }
-            guard let item = try follower.next(timeoutMs: 1000) else {
-                // The engine ticks every second or so: after a long silence, check that it is still there.
-                if Date().timeIntervalSince(quietSince) > 5 {
+            // An engine found by its discovery file has a pid: its end is seen within a poll.
+            if let pid, !EngineAddress.isAlive(pid) { throw ClientError.noEngine(Self.gone(pid)) }
+            guard let item = try follower.next(timeoutMs: Self.pollMs) else {
+                // The engine ticks every second or so ($sys/tick): after a silence of several ticks, ask it
+                // (an engine given by --connect has no pid to look at), and read its discovery file again.
+                if Date().timeIntervalSince(quietSince) > Self.quietSeconds {
                     quietSince = Date()
-                    _ = try global.address()
+                    if connectedByEndpoints {
+                        _ = try client.send(EngineInfoRequest())
+                    } else {
+                        _ = try global.address()
+                    }
                 }
                 continue
             }
@@ -78,6 +86,19 @@ struct WatchCommand: EngineCommand {
             if !show(item, names: names) { return }
         }
     }
+
+    /// How long one wait for an event lasts: the most it takes to notice that the engine's process ended.
+    static let pollMs = 250
+
+    /// Silence (no event, no tick) after which watch checks on the engine.
+    static let quietSeconds: TimeInterval = 3
+
+    /// The endpoints were given (--connect or the environment), not read from a discovery file.
+    private var connectedByEndpoints: Bool {
+        global.connect != nil || ProcessInfo.processInfo.environment["RESPONDER_RPC"].map { !$0.isEmpty } == true
+    }
+
+    static func gone(_ pid: Int) -> String { "the engine (pid \(pid)) is gone: watch stops" }
 
     /// Prints one item; false when following must stop (the session was deleted).
     private func show(_ item: SessionFollower.Item, names: NodeNames) -> Bool {
