@@ -12,11 +12,12 @@ package enum ToolNames {
     /// The tools whose text names nodes.
     static let tools: Set<String> = [
         HitTestTool.name, WhyNotTool.name, TapTool.name, ResponderChainTool.name, SendActionTool.name,
-        CanPerformTool.name, BecomeFirstResponderTool.name
+        CanPerformTool.name, BecomeFirstResponderTool.name, DragTool.name, LongPressTool.name, TouchTool.name,
+        AdvanceClockTool.name,
     ]
 
     static func read(session: String?, on engine: EngineThread) async -> NodeNames {
-        guard let session else { return .none }
+        let session = session ?? "default"
         guard case .success(var reply) = await engine.call(TreeGetRequest.method, ["session": .string(session)])
         else { return .none }
         defer { JSON.release(&reply) }

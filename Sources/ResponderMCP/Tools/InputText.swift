@@ -3,19 +3,8 @@ import ResponderJSON
 import ResponderOutput
 import ResponderProtocol
 
-/// What the input tools (drag, long_press, touch, advance_clock) share: the session's display names for their
-/// text, the session's clock, fresh touch ids, and a dispatch reply read as a few lines, the outcome first.
+/// What the input tools (drag, long_press, touch, advance_clock) share: the session's clock, fresh touch ids, and a dispatch reply read as a few lines, the outcome first.
 package enum InputText {
-    /// The display names of the session's nodes (`0x7f8a… (UIButton "Sign in")`); ids alone if the tree
-    /// cannot be read.
-    package static func names(_ engine: EngineThread, session: String) async -> NodeNames {
-        guard case .success(var reply) = await engine.call(TreeGetRequest.method, ["session": .string(session)]),
-            let tree = reply["tree"]
-        else { return .none }
-        defer { JSON.release(&reply) }
-        return NodeNames(trees: [tree])
-    }
-
     /// The session's clock: a dry `clock.advance` by 0 answers it without reading the whole world.
     package static func clock(_ engine: EngineThread, session: String) async -> Result<Double, ClientError> {
         let params: JSON = ["session": .string(session), "by": 0, "dryRun": true, "trace": "none"]
@@ -34,7 +23,6 @@ package enum InputText {
             reply = await engine.call(sent.method, sent.sentParams)
             guard case .failure(.rpc(let e)) = reply, e.name == .touchInUse else { break }
         }
-        if case .success = reply { sent.names = await names(engine, session: session(of: request)) }
         return ToolCall(reply: reply, request: sent)
     }
 
@@ -49,8 +37,8 @@ package enum InputText {
         if let value = reply["trace"], let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false),
             let outcome = TraceFormatter.outcome(of: trace.kind, from: value["outcome"] ?? .null)
         {
-            lines += collapsed(outcome.lines(message: nil, trace: trace, names: request.names))
-            lines += DispatchReply.focusLines(trace, names: request.names)
+            lines += collapsed(outcome.lines(message: nil, trace: trace, names: ToolNames.current))
+            lines += DispatchReply.focusLines(trace, names: ToolNames.current)
         }
         if reply["dryRun"]?.boolValue != true {
             lines.append("full trace: responder://\(session(of: request))/traces")

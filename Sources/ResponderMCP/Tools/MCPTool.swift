@@ -59,8 +59,6 @@ package struct EngineRequest: Sendable {
     package var subject: String?
     /// `dry_run`: the dispatch is sent with `dryRun: true` (`sentParams`).
     package var dryRun = false
-    /// The session's display names, for a text that names nodes as a developer knows them.
-    package var names = NodeNames.none
 }
 
 /// What a tool's call came to: the last engine reply and the request it answers (its text reads them), and

@@ -56,11 +56,7 @@ package enum TouchTool: MCPTool {
     }
 
     package static func perform(_ request: EngineRequest, on engine: EngineThread) async -> ToolCall {
-        var call = ToolCall(reply: await engine.call(request.method, request.sentParams), request: request)
-        if case .success = call.reply {
-            call.request.names = await InputText.names(engine, session: InputText.session(of: request))
-        }
-        return call
+        ToolCall(reply: await engine.call(request.method, request.sentParams), request: request)
     }
 
     package static func text(_ reply: JSON, for request: EngineRequest) -> String {
