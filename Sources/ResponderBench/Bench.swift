@@ -67,7 +67,9 @@ struct Suite: ParsableCommand {
 enum Peer {
     static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws {
         let perRound = max(1, sizes.cdp / sizes.rounds)
-        say("== peer: Chromium DOM.getNodeForLocation and our hitTest, \(sizes.rounds) alternating rounds of \(perRound)")
+        say(
+            "== peer: Chromium DOM.getNodeForLocation and our hitTest, \(sizes.rounds) alternating rounds of \(perRound)"
+        )
         guard let peer = try CDPPeer.start() else {
             report.note("peer skipped: no chromium (apt-get install chromium)")
             return

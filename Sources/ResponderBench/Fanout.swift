@@ -68,7 +68,8 @@ enum Fanout {
         let rate = Double(total) / sendTime, rawRate = Double(total) / rawTime
         report.add(
             Figure(
-                name: "fanout: taps/s sent with \(sizes.subscribers) subscribers, against a raw libzmq ROUTER+XPUB (same loop, same bytes)",
+                name:
+                    "fanout: taps/s sent with \(sizes.subscribers) subscribers, against a raw libzmq ROUTER+XPUB (same loop, same bytes)",
                 measured: perSecond(rate),
                 baseline: "raw \(perSecond(rawRate)), \(rawComplete) of \(sizes.subscribers) complete",
                 ratio: rate / rawRate, goal: "≥ 1.00×", met: rate >= rawRate * 0.99))

@@ -45,7 +45,9 @@ struct EventLogTests {
 
 @Suite("The replay ring's storage grows with the events it holds")
 struct EventLogGrowthTests {
-    func entry(_ seq: Int) -> EventLog.Entry { EventLog.Entry(seq: seq, topic: Array("s/tree".utf8), body: [0x7b, 0x7d]) }
+    func entry(_ seq: Int) -> EventLog.Entry {
+        EventLog.Entry(seq: seq, topic: Array("s/tree".utf8), body: [0x7b, 0x7d])
+    }
 
     @Test("an empty ring allocates nothing; slots double as events come, never past the capacity")
     func grows() {
