@@ -1,10 +1,11 @@
 /*
  * The physical limit of a hit test on this machine: the suite's 1,110-view world (a key window of 1000x1000
  * holding 10 panels of 10 groups of 10 leaves, less one leaf; Sources/ResponderBench/Worlds.swift) as flat C
- * arrays, hit-tested at the suite's point (550, 555) the way UIKit does (H2-H4: a view outside whose bounds
- * the point falls answers nothing; otherwise its children are asked front-most first, the point in each one's
- * coordinates, and the first that answers wins; none answering, the view itself is the hit). Each view asked is
- * recorded with whether it answered, as the engine records its visits, so both do the same work.
+ * arrays, hit-tested at the suite's point (550, 555) the way UIKit does (H2-H4: a hidden, non-interactive or
+ * nearly transparent view answers nothing, nor does one outside whose bounds the point falls; otherwise its
+ * children are asked front-most first, the point in each one's coordinates (its frame's origin taken away, its
+ * bounds' origin added), and the first that answers wins; none answering, the view itself is the hit). Each view
+ * asked is recorded with whether it answered, as the engine records its visits, so both do the same work.
  *
  *     cc -O2 -o hit_reference bench/hit_reference.c && ./hit_reference 1000
  *
@@ -17,6 +18,8 @@
 enum { MAX_VIEWS = 1200, MAX_VISITS = 64 };
 
 static double frame_x[MAX_VIEWS], frame_y[MAX_VIEWS], frame_w[MAX_VIEWS], frame_h[MAX_VIEWS];
+static double bounds_x[MAX_VIEWS], bounds_y[MAX_VIEWS], alpha[MAX_VIEWS];
+static unsigned char hidden[MAX_VIEWS], interactive[MAX_VIEWS];
 /* Children of view i: child_index[first_child[i] ..< first_child[i] + child_count[i]], back to front. */
 static int first_child[MAX_VIEWS], child_count[MAX_VIEWS], child_index[MAX_VIEWS];
 static int views, children;
@@ -31,6 +34,10 @@ static int add_view(double x, double y, double w, double h) {
     frame_y[views] = y;
     frame_w[views] = w;
     frame_h[views] = h;
+    bounds_x[views] = bounds_y[views] = 0;
+    alpha[views] = 1;
+    hidden[views] = 0;
+    interactive[views] = 1;
     child_count[views] = 0;
     return views++;
 }
@@ -55,13 +62,19 @@ static void build(void) {
     }
 }
 
+/* Whether `v` answers a point in its own coordinates (H2, H3). */
+static inline int answers(int v, double x, double y) {
+    return !hidden[v] && interactive[v] && alpha[v] >= 0.01 && x >= bounds_x[v] && y >= bounds_y[v] &&
+           x < bounds_x[v] + frame_w[v] && y < bounds_y[v] + frame_h[v];
+}
+
 /* The hit view (or -1) for a point in `view`'s own coordinates; every view asked lands in `visits`. Iterative,
  * as the engine's is: a deep tree must not exhaust the stack. */
 static int hit_test(int root, double x, double y, struct visit *visits, int *visited) {
     int stack_view[64], stack_next[64];
     double stack_x[64], stack_y[64];
     int depth = 0, n = 0;
-    int inside = x >= 0 && y >= 0 && x < frame_w[root] && y < frame_h[root];
+    int inside = answers(root, x, y);
     visits[n++] = (struct visit){root, inside};
     if (!inside) {
         *visited = n;
@@ -75,8 +88,8 @@ static int hit_test(int root, double x, double y, struct visit *visits, int *vis
             return v; /* no child answered: the view itself */
         }
         int c = child_index[first_child[v] + stack_next[depth]--];
-        double cx = stack_x[depth] - frame_x[c], cy = stack_y[depth] - frame_y[c];
-        int in = cx >= 0 && cy >= 0 && cx < frame_w[c] && cy < frame_h[c];
+        double cx = stack_x[depth] - frame_x[c] + bounds_x[c], cy = stack_y[depth] - frame_y[c] + bounds_y[c];
+        int in = answers(c, cx, cy);
         visits[n++] = (struct visit){c, in};
         if (in) {
             depth++;
