@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The memory attacks of Tests/python/memory_attacks.py at full size against a real engine with its default
 bounds: for each, the engine's resident size before, at the peak and after the peer is gone, beside the bound
-that holds it (docs/limits.md, "Memory a peer can make the engine hold").
+that holds it (docs/limits.md, "Memory a peer can make the engine hold"); and many small sessions, the engine's
+size beside its target and a request's cost with one session and with all of them.
 
     ./dev soak                     # full size against a release build (minutes)
     ./dev soak --quick --debug     # a tenth of the size on the debug build (CI)
+    ./dev soak --only sessions     # one part
 
 The unfinished-multipart attack is not bounded (libzmq 4.3 holds a message's frames before the engine sees
 any): it is run at a size the machine can hold and reported as such."""
@@ -152,6 +154,80 @@ def replay(scale: float) -> None:
     e.stop()
 
 
+def cpu_ns(pid: int) -> int:
+    """CPU time of every thread of the process so far, in nanoseconds (schedstat: exact, unlike clock ticks)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
+def thousand_views() -> dict:
+    """An application, a key window and 1,000 views in a 25 × 40 grid of 40 × 25 frames."""
+    views = [{"id": f"v{i}", "kind": "view", "frame": [(i % 25) * 40, (i // 25) * 25, 40, 25]} for i in range(1000)]
+    return {"id": "app", "kind": "application", "children": [
+        {"id": "w", "kind": "window", "frame": [0, 0, 1000, 1000], "key": True, "children": views}]}
+
+
+def sessions(scale: float) -> None:
+    """Many small sessions: each keeps its nodes, an empty replay ring that grows as it is used, and its load event
+    as the world it describes rather than its text. The engine's size with `count` sessions of 1,000 views, and
+    what a hitTest on one of them costs the engine before and after the others exist."""
+    count = int(1000 * scale)
+    e = Engine("--max-sessions", str(count + 1))
+    s = zmq.Context.instance().socket(zmq.DEALER)
+    s.setsockopt(zmq.LINGER, 0)
+    s.connect(e.rpc)
+
+    def call(method, **params):
+        s.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode())
+        reply = json.loads(s.recv())
+        assert "result" in reply, reply
+        return reply["result"]
+
+    def hit_cost(rounds: int = 2000) -> tuple[float, float]:
+        """The engine's CPU per hitTest (µs, every thread) and the median round trip (µs), on session s0: the
+        front-most view, so that two views are asked and the request's own cost is small beside the sessions'."""
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "hitTest",
+                           "params": {"session": "s0", "point": [980, 987]}}).encode()
+        for _ in range(1000):
+            s.send(body)
+            s.recv()
+        times, cpu = [], cpu_ns(e.proc.pid)
+        for _ in range(rounds):
+            t = time.perf_counter_ns()
+            s.send(body)
+            s.recv()
+            times.append(time.perf_counter_ns() - t)
+        cpu = cpu_ns(e.proc.pid) - cpu
+        return cpu / rounds / 1000, sorted(times)[rounds // 2] / 1000
+
+    tree = thousand_views()
+    before = settle(e)
+    call("session.create", session="s0", tree=tree)
+    settle(e)
+    one_cpu, one_rtt = hit_cost()
+    e.reset_peak()
+    for k in range(1, count):
+        call("session.create", session=f"s{k}", tree=tree)
+    after = settle(e)
+    many_cpu, many_rtt = hit_cost()
+    s.close(0)
+    per = (after - before) / count
+    report(f"sessions {count} × 1,000 views", "300 MB at 1,000 sessions", before, e.peak(), after,
+           f"{per * 1024:.0f} KiB a session")
+    at_thousand = before + per * 1000
+    print(f"  resident with 1,000 sessions {at_thousand:.0f} MB{'' if count == 1000 else ' (projected)'}   "
+          f"target ≤ 300 MB   {'met' if at_thousand <= 300 else 'gap'}", flush=True)
+    print(f"  hitTest with {count} sessions: engine CPU {many_cpu:.1f} µs, round trip {many_rtt:.1f} µs; "
+          f"with 1: {one_cpu:.1f} µs, {one_rtt:.1f} µs   ratio {many_cpu / one_cpu:.2f}× CPU, "
+          f"{many_rtt / one_rtt:.2f}× round trip   target: unchanged with the count (≤ 1.2×)", flush=True)
+    e.stop()
+
+
 def multipart(scale: float) -> None:
     e = Engine()
     before = e.rss()
@@ -166,8 +242,14 @@ def multipart(scale: float) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a tenth of the full size")
-    scale = 0.1 if parser.parse_args().quick else 1.0
+    parser.add_argument("--only", help="one part: subscriptions, queued, replay, sessions or multipart")
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else 1.0
+    if args.only:
+        globals()[args.only](scale)
+        sys.exit(0)
     subscriptions(scale)
     queued(scale)
     replay(scale)
+    sessions(scale)
     multipart(scale)

@@ -175,7 +175,9 @@ struct Profile: ParsableCommand {
 
     private var wrapper: (String) -> [String] {
         { file in
-            ["valgrind", "-q", "--tool=callgrind", "--callgrind-out-file=\(file)"]
+            // The same hash seed in every run: with a random one, how far a table probes, and the order a set is
+            // walked in, change from run to run and the count with them.
+            ["SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "-q", "--tool=callgrind", "--callgrind-out-file=\(file)"]
                 + (requestsOnly
                     ? ["--toggle-collect=*RequestProcessorV5parse*", "--toggle-collect=*RequestProcessorV3run*"] : [])
         }

@@ -83,11 +83,7 @@ enum RoundTrip {
             echoCPU: echoCPU.per(n))
     }
 
-    /// Returns our hitTest median and the echo's per transport (the peer figures compare with them).
-    static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws -> [Transport: (
-        ours: Double, echo: Double
-    )] {
-        var medians: [Transport: (ours: Double, echo: Double)] = [:]
+    static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws {
         for transport in Transport.allCases {
             say("== round trips over \(transport) (\(sizes.rounds) alternating rounds of \(sizes.perRound))")
             let engine = try engine(transport, name: "rt-\(transport)")
@@ -101,7 +97,6 @@ enum RoundTrip {
             try createDemo(e)
             let pids = (engine: engine.pid, echo: echo.pid)
             let hit = try compare(hitBody, engine: e, echo: x, pids: pids, sizes)
-            medians[transport] = (hit.ours.median, hit.echo.median)
             add(report, "hitTest round trip, 1,110 views, \(transport)", hit, goal: 1.10)
             let tap = try compare(tapBody, engine: e, echo: x, pids: pids, sizes)
             add(report, "event.tap round trip, demo world, \(transport)", tap, goal: 1.3)
@@ -117,7 +112,6 @@ enum RoundTrip {
                 try compare(lightBody, engine: e, echo: x, pids: pids, sizes), goal: nil)
             if transport == .ipc { try throughput(report, sizes, context, engine: engine, e, x) }
         }
-        return medians
     }
 
     /// `goal` nil: printed only (the light request's round trip is what every request pays, whatever it asks).

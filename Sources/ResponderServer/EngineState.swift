@@ -130,14 +130,17 @@ final class EngineState {
         return entry.seq
     }
 
-    /// Records an event nobody can receive now without writing its `deferred` members (see `EventText`).
+    /// Records an event as what writes its `deferred` members (see `EventText`), not as its text; `send`: writes
+    /// it and sends it too (someone may receive it now).
     func publishDeferred(
         _ session: SessionHost, stream: String, cause: Cause, payload: [(key: String, value: JSON)],
-        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int
+        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int, send: Bool
     ) -> Int {
-        let entry = session.recordDeferred(
-            stream: stream, epoch: epoch, cause: cause, payload: payload, deferred: deferred, minimumSize: minimumSize)
+        let (entry, text) = session.recordDeferred(
+            stream: stream, epoch: epoch, cause: cause, payload: payload, deferred: deferred, minimumSize: minimumSize,
+            write: send)
         journal?.touched(session)
+        if let text { sink.send(topic: entry.topic, body: text) }
         return entry.seq
     }
 

@@ -7,9 +7,10 @@ final class ReplayBudget {
     init(maxBytes: Int) { self.maxBytes = maxBytes }
 }
 
-/// The last N published events of a session, for `trace.replay`: a fixed-capacity ring, also bounded in bytes
-/// (`--replay-bytes`, and with the other sessions' rings `--replay-bytes-total`): the oldest events go first, but
-/// the newest is always kept.
+/// The last N published events of a session, for `trace.replay`: a ring of at most `capacity` events, also bounded
+/// in bytes (`--replay-bytes`, and with the other sessions' rings `--replay-bytes-total`): the oldest events go
+/// first, but the newest is always kept. Its storage grows with the events it holds, doubling up to `capacity`:
+/// a thousand idle sessions do not each hold room for `--replay-buffer` events they never publish.
 struct EventLog {
     struct Entry {
         var seq: Int
@@ -31,7 +32,8 @@ struct EventLog {
         }
     }
 
-    private var ring: [Entry?]
+    /// Slots in use wrap around from `start`; grown (never past `capacity`) only when every slot holds an event.
+    private var ring: [Entry?] = []
     private var start = 0
     private(set) var count = 0
     /// Bytes of the topics and bodies held.
@@ -40,8 +42,11 @@ struct EventLog {
     /// Shared with the other sessions' rings; nil: no bound on them together.
     private(set) var budget: ReplayBudget?
 
+    /// The most events held (`--replay-buffer`).
+    let capacity: Int
+
     init(capacity: Int, maxBytes: Int = .max, budget: ReplayBudget? = nil) {
-        ring = Array(repeating: nil, count: max(1, capacity))
+        self.capacity = max(1, capacity)
         self.maxBytes = maxBytes
         self.budget = budget
     }
@@ -59,10 +64,13 @@ struct EventLog {
         budget = nil
     }
 
-    var capacity: Int { ring.count }
+    /// Slots allocated now: at most `capacity`.
+    var allocated: Int { ring.count }
 
     mutating func append(_ entry: Entry) {
-        if count == ring.count { dropOldest() }
+        if count == ring.count {
+            if ring.count < capacity { grow() } else { dropOldest() }
+        }
         ring[(start + count) % ring.count] = entry
         count += 1
         bytes += entry.size
@@ -70,6 +78,14 @@ struct EventLog {
         while bytes > maxBytes, count > 1 { dropOldest() }
         // Over the total, the session that publishes gives up its oldest events: one that stays quiet keeps its own.
         while let budget, budget.bytes > budget.maxBytes, count > 1 { dropOldest() }
+    }
+
+    /// Twice the slots (16 at first, `capacity` at most), the events moved to the front in order.
+    private mutating func grow() {
+        var larger = [Entry?](repeating: nil, count: min(capacity, max(16, ring.count * 2)))
+        for i in 0..<count { larger[i] = ring[(start + i) % ring.count] }
+        ring = larger
+        start = 0
     }
 
     private mutating func dropOldest() {

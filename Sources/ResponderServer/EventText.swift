@@ -1,9 +1,9 @@
-/// An event's text: written when published, or, for an event nobody could receive when it happened (a large
-/// tree load with no subscriber), kept as what writes it, and written only if `trace.replay` asks for it.
+/// An event's text as the replay ring keeps it: the bytes published, or what writes them (a load's event),
+/// written again only if `trace.replay` asks for it.
 ///
-/// The replay ring keeps the world a load event describes, not its text: the text of a million-view load is
-/// 444 bytes a view, more than the world itself, while a copy of a world shares its storage chunk by chunk,
-/// so keeping it costs what later changes touch, not another copy.
+/// The replay ring keeps the world a load event describes, not its text, whether or not the text was sent: the
+/// text of a load is ≈ 444 bytes a view, more than the world itself, while a copy of a world shares its storage
+/// chunk by chunk, so keeping it costs what later changes touch, not another copy.
 enum EventText {
     case bytes([UInt8])
     case deferred(DeferredEvent)

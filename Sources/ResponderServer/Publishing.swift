@@ -51,34 +51,15 @@ extension RequestContext {
             let snapshot = WorldSnapshot.encode(world)
             state.journalLoaded(host, tree: snapshot.tree, detached: snapshot.detached)
         }
-        if let minimumSize = unwrittenLoadSize(world, host) {
-            published.add(
-                state.publishDeferred(
-                    host, stream: "tree", cause: cause, payload: [("change", "load")],
-                    deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
-                    minimumSize: minimumSize))
-            if let consequences { publish(consequences, host, &published) }
-            return
-        }
-        let tree = world.encoded(), detached = world.encodedDetached()
+        // The ring keeps the world, not the event's text (`EventText.deferred`): a copy of the world shares its
+        // storage with the session's, so an idle session holds its nodes once, and a replay writes the same bytes
+        // the subscribers got. The text is written now only when a subscriber may receive it.
         published.add(
-            state.publish(
+            state.publishDeferred(
                 host, stream: "tree", cause: cause, payload: [("change", "load")],
-                raw: [("tree", tree), ("detached", detached)]))
+                deferred: [("tree", { world.encoded() }), ("detached", { world.encodedDetached() })],
+                minimumSize: world.minimumEncodedSize(), send: state.sink.mayDeliver(topic: host.topic("tree"))))
         if let consequences { publish(consequences, host, &published) }
-    }
-
-    /// Whether a load's tree event can be kept unwritten (`EventText.deferred`), and the bytes it then counts: when
-    /// its text could not fit the replay budget anyway and nobody subscribes to its topic.
-    /// The ring keeps the world (shared, not copied), writes the event if a replay asks, and drops it at the next
-    /// event, as it would have dropped the text. nil: write it now, as for any event.
-    private func unwrittenLoadSize(_ world: World, _ host: SessionHost) -> Int? {
-        // A plain node writes ≈ 400 bytes: a world too small in count to pass the budget that way is written as
-        // usual (always correct), without counting its bound.
-        guard world.count * 512 > host.log.maxBytes else { return nil }
-        let size = world.minimumEncodedSize()
-        guard size > host.log.maxBytes, !state.sink.mayDeliver(topic: host.topic("tree")) else { return nil }
-        return size
     }
 
     /// A dispatch's trace on `<session>/trace`, then one `<session>/focus` event per first-responder change.

@@ -51,17 +51,19 @@ final class SessionHost {
         return entry
     }
 
-    /// Numbers and records an event that nobody can receive now, without writing its `deferred` members: the
-    /// replay ring keeps what writes them (`DeferredEvent`). `minimumSize`: at least the bytes they would take.
+    /// Numbers and records an event as what writes its `deferred` members (`DeferredEvent`), not as its text.
+    /// `minimumSize`: at least the bytes they would take, counted against the ring while the text is unwritten.
+    /// `write`: the text is written now too (for subscribers; returned), and the ring counts its exact size.
     func recordDeferred(
         stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
-        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int
-    ) -> EventLog.Entry {
+        deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int, write: Bool
+    ) -> (entry: EventLog.Entry, text: [UInt8]?) {
         let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
-        let text = DeferredEvent(head: head, members: deferred, minimumSize: head.count + minimumSize)
-        let entry = EventLog.Entry(seq: seq, topic: topic(stream), text: .deferred(text))
+        let text = write ? EventText.compose(head: head, members: deferred.map { ($0.key, $0.write()) }) : nil
+        let event = DeferredEvent(head: head, members: deferred, minimumSize: text?.count ?? head.count + minimumSize)
+        let entry = EventLog.Entry(seq: seq, topic: topic(stream), text: .deferred(event))
         log.append(entry)
-        return entry
+        return (entry, text)
     }
 
     func topic(_ stream: String) -> [UInt8] { Array("\(name)/\(stream)".utf8) }

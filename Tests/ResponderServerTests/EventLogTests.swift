@@ -42,3 +42,39 @@ struct EventLogTests {
         #expect(budget.bytes == 800)
     }
 }
+
+@Suite("The replay ring's storage grows with the events it holds")
+struct EventLogGrowthTests {
+    func entry(_ seq: Int) -> EventLog.Entry {
+        EventLog.Entry(seq: seq, topic: Array("s/tree".utf8), body: [0x7b, 0x7d])
+    }
+
+    @Test("an empty ring allocates nothing; slots double as events come, never past the capacity")
+    func grows() {
+        var log = EventLog(capacity: 10_000)
+        #expect(log.allocated == 0)
+        log.append(entry(1))
+        #expect(log.allocated == 16)
+        for seq in 2...17 { log.append(entry(seq)) }
+        #expect(log.allocated == 32 && log.count == 17)
+        for seq in 18...12_000 { log.append(entry(seq)) }
+        #expect(log.allocated == 10_000 && log.count == 10_000 && log.oldestSeq == 2001)
+        #expect(log.entries(after: 11_995, limit: 100).map(\.seq) == Array(11_996...12_000))
+    }
+
+    @Test("events wrapped around the ring keep their order when it grows")
+    func orderAcrossGrowth() {
+        // Eight bytes an event: the byte bound keeps fifteen in sixteen slots, so the ring wraps without growing.
+        var log = EventLog(capacity: 40, maxBytes: 15 * 8)
+        for seq in 1...20 { log.append(entry(seq)) }
+        #expect(log.count == 15 && log.allocated == 16)
+        #expect(log.entries(after: 0, limit: 100).map(\.seq) == Array(6...20))
+        // Six-byte events: more of them fit, so the wrapped ring fills and grows, its events kept in order.
+        for seq in 21...40 {
+            log.append(EventLog.Entry(seq: seq, topic: Array("s/tree".utf8), body: []))
+            let held = log.entries(after: 0, limit: 100).map(\.seq)
+            #expect(held == Array(held[0]...seq) && held.count == log.count)
+        }
+        #expect(log.allocated == 32 && log.count == 20 && log.oldestSeq == 21)
+    }
+}

@@ -351,6 +351,34 @@ def test_a_load_too_large_for_the_ring_that_nobody_hears_is_written_only_when_re
         assert c.error("trace.replay", session=s, after=0).name == "REPLAY_EXPIRED"
 
 
+def test_a_small_load_replays_as_it_was_published_after_the_world_has_changed(engines):
+    """Every load's event is kept as the world it describes, not its text, heard or not: a replay after later
+    changes writes the world as it was loaded, byte for byte what a subscriber got, and the later events follow."""
+    e = start(engines)
+    c = e.client()
+    tree = {"id": "app", "kind": "application", "children": [
+        {"id": "w", "kind": "window", "frame": [0, 0, 100, 100], "key": True, "children": [
+            {"id": f"v{i}", "kind": "view", "frame": [i, i, 10, 10]} for i in range(20)]}]}
+    quiet = new_session(c, "quiet", tree={"id": "app", "kind": "application"})
+    heard = new_session(c, "heard", tree={"id": "app", "kind": "application"})
+    sub = e.subscriber(f"{heard}/tree")
+    seqs = {s: c.call("tree.load", session=s, tree=tree)["seq"] for s in (quiet, heard)}
+    _, published = sub.next(f"{heard}/tree")
+    loaded = c.call("tree.get", session=quiet)["tree"]
+    for s in (quiet, heard):
+        c.call("tree.apply", session=s, ops=[{"op": "update", "id": "v3", "set": {"hidden": True}},
+                                             {"op": "remove", "id": "v7"}])
+    events = {s: c.call("trace.replay", session=s, after=seqs[s] - 1)["events"] for s in (quiet, heard)}
+    for s in (quiet, heard):
+        assert [x["event"]["seq"] for x in events[s]] == [seqs[s], seqs[s] + 1]
+        SCHEMAS.validate("events/tree.json", events[s][0]["event"], "a load replayed after changes")
+    assert events[heard][0]["event"] == published
+    assert events[quiet][0]["event"]["tree"] == loaded
+    assert events[quiet][0]["event"]["tree"] != c.call("tree.get", session=quiet)["tree"]
+    for key in ("stream", "revision", "change", "tree", "detached"):
+        assert events[quiet][0]["event"][key] == published[key], key
+
+
 def test_sessions_are_capped(engines):
     e = start(engines, "--max-sessions", "3")
     c = e.client()
