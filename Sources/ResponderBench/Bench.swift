@@ -28,7 +28,7 @@ struct Suite: ParsableCommand {
     var quick = false
 
     @Option(
-        help: "Only these sections, comma-separated: roundtrip, reference, peer, fanout, mutation, draw, scale.")
+        help: "Only these sections, comma-separated: roundtrip, reference, peer, fanout, mutation, draw, why, scale.")
     var only: String?
 
     @Option(help: "The scale section's world sizes, comma-separated (default 10000,100000,1000000; quick: 1000,10000).")
@@ -44,7 +44,7 @@ struct Suite: ParsableCommand {
         var sizes = quick ? Sizes.quick : Sizes.full
         if let scale { sizes.scale = scale.split(separator: ",").compactMap { Int($0) } }
         let wanted = Set(
-            (only ?? "roundtrip,reference,scale,peer,fanout,mutation,draw").split(separator: ",").map(String.init))
+            (only ?? "roundtrip,reference,scale,peer,fanout,mutation,draw,why").split(separator: ",").map(String.init))
         let context = try ZMQContext()
         defer {
             context.terminate()
@@ -57,6 +57,7 @@ struct Suite: ParsableCommand {
         if wanted.contains("fanout") { try Fanout.run(report, sizes, context) }
         if wanted.contains("mutation") { try Mutation.run(report, sizes, context) }
         if wanted.contains("draw") { try DrawBench.run(report, sizes, context) }
+        if wanted.contains("why") { try WhyNotBench.run(report, sizes, context) }
         if wanted.contains("scale") { try Scale.run(report, sizes, context) }
         report.printTable()
     }

@@ -13,7 +13,7 @@ package enum ToolNames {
     static let tools: Set<String> = [
         HitTestTool.name, WhyNotTool.name, TapTool.name, ResponderChainTool.name, SendActionTool.name,
         CanPerformTool.name, BecomeFirstResponderTool.name, DragTool.name, LongPressTool.name, TouchTool.name,
-        AdvanceClockTool.name,
+        AdvanceClockTool.name
     ]
 
     static func read(session: String?, on engine: EngineThread) async -> NodeNames {

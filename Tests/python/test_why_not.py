@@ -5,7 +5,6 @@ nothing, its errors, and its speed on a world of 10,000 views. Test names carry 
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -360,20 +359,15 @@ def test_errors(world, params, name, field):
 
 # ------------------------------------------------------------------------------------------ speed
 
-def test_ten_thousand_views_answered_fast(engine, client):
+def test_ten_thousand_views_answered_on_a_coarser_grid(engine, client):
+    # How fast is the bench's figure (`./dev bench --only why`); here, what the answer is on a large world.
     # 100 × 100 views of 4 × 8 points; the asked view is the back-most, half covered by an overlay in front.
     cells = [view(f"c{i}", ((i % 100) * 4, (i // 100) * 8, 4, 8)) for i in range(10_000)]
     cells.append(view("Overlay", (0, 0, 2, 8)))
     s = new_session(client, "why", tree=fixture_f(*cells))
-    start = time.perf_counter()
     r = client.call("whyNot", session=s, view="c0")
-    elapsed = time.perf_counter() - start
     assert r["ok"] is True and 0.4 < r["hittable"]["fraction"] < 0.6, "a coarser grid on a large world"
     assert client.call("hitTest", session=s, point=r["hittable"]["point"], trace="none")["view"] == "c0"
-    start = time.perf_counter()
     r = client.call("whyNot", session=s, view="c0", point=[1, 1])
-    at_point = time.perf_counter() - start
     assert decisive(r) == ("H2", "covered", "Overlay")
-    print(f"whyNot on 10,000 views: anywhere {elapsed * 1000:.0f} ms, at a point {at_point * 1000:.0f} ms")
-    assert elapsed < 10 and at_point < 10, "a generous bound for a debug build; the report gives the figure"
     client.rpc("session.delete", {"session": s}, validate=False)
