@@ -6,7 +6,12 @@ from it. Replies and events are validated against Protocol/schemas like every ot
 
 from __future__ import annotations
 
-from test_gestures import began, ended, moved, published, steps, world  # noqa: F401 (world: the fixture)
+import subprocess
+from pathlib import Path
+
+from harness import PATIENCE, new_session
+from stdio_harness import responder_path, target_args
+from test_gestures import World, began, ended, moved, published, steps, world  # noqa: F401 (world: the fixture)
 from test_scenarios import RVC, control, fixture_f, node, view
 
 DID_SELECT = "tableView(_:didSelectRowAt:)"
@@ -211,3 +216,53 @@ def test_K14_cell_fields_apply_only_to_cells_and_tables(world):
     err = w.error("tree.apply", ops=[{"op": "update", "id": "C0", "set": {"allowsSelection": False}}])
     assert err.data["field"] == "ops[0].set.allowsSelection"
     assert "selected" not in node_of(w, "R"), "a node without a cell class writes no cell fields"
+
+
+def cell_traces(engine, client) -> list[dict]:
+    """Traces in which every step, rule and field of K14–K16 occurs: test_dispatch's coverage check adds them."""
+    traces: list[dict] = []
+    made: list[str] = []
+
+    def make(tree: dict) -> World:
+        name = new_session(client, "cellcov", tree=tree)
+        made.append(name)
+        return World(engine, client, name)
+
+    w = make(screen())
+    traces.append(w.tap(100, 20)["trace"])  # K14 and K15: highlight, selection, delegate messages
+    w.touch(began("s", (100, 100), 0))
+    traces.append(w.advance(to=0.2)["trace"])
+    traces.append(w.touch(moved("s", (100, 0), 0.3), ended("s", None, 0.35))["trace"])  # K16: the scroll cancels
+    for name in made:
+        client.rpc("session.delete", {"session": name}, validate=False)
+    return traces
+
+
+# ------------------------------------------------------------------------------------------ the guide's example
+
+REPO = Path(__file__).resolve().parents[2]
+GUIDE = REPO / "docs" / "gestures-and-uikit-classes.md"
+
+
+def guide_example() -> list[tuple[list[str], list[str]]]:
+    """The console block of the guide's cells section: each `$ responder …` command with the lines it prints."""
+    section = GUIDE.read_text().split("## Table and collection view cells", 1)[1]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    runs: list[tuple[list[str], list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ responder "):
+            runs.append((line.removeprefix("$ responder ").split(), []))
+        else:
+            runs[-1][1].append(line)
+    return runs
+
+
+def test_K14_K15_K16_the_guide_example_runs_as_written(engine):
+    runs = guide_example()
+    assert [args[0] for args, _ in runs] == ["session", "tap", "tap", "apply", "tap"]
+    for args, expected in runs:
+        r = subprocess.run([str(responder_path()), *target_args(engine), *args], capture_output=True, text=True,
+                           timeout=PATIENCE, cwd=REPO)
+        assert r.returncode == 0, (args, r.stderr)
+        assert r.stdout.splitlines() == expected, (args, r.stdout)
+    assert "delegate listVC: tableView(_:didSelectRowAt:), handled (K15)" in runs[-1][1]

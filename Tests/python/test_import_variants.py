@@ -151,7 +151,7 @@ def test_the_plain_dump_builds_the_screen_and_says_what_it_made(engine, client, 
     # Cells keep their classes, and a custom cell behaves as the cell class it names (K14–K16).
     assert find(tree, CELL)["class"] == "MyApp.ToggleCell" and find(tree, CELL)["baseClass"] == "UITableViewCell"
     assert "baseClass" not in find(tree, CELL).get("annotations", {})
-    assert find(tree, PLAIN_CELL)["class"] == "UITableViewCell" and find(tree, PLAIN_CELL)["selected"] is False
+    assert find(tree, PLAIN_CELL)["class"] == "UITableViewCell"
     assert find(tree, CELL_CONTENT)["class"] == "UITableViewCellContentView"
     assert find(tree, PHOTO_CELL)["baseClass"] == "UICollectionViewCell"
     table = find(tree, TABLE)
