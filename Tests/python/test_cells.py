@@ -266,3 +266,10 @@ def test_K14_K15_K16_the_guide_example_runs_as_written(engine):
         assert r.returncode == 0, (args, r.stderr)
         assert r.stdout.splitlines() == expected, (args, r.stdout)
     assert "delegate listVC: tableView(_:didSelectRowAt:), handled (K15)" in runs[-1][1]
+    # `tree` shows the selection and the delegate among the flags.
+    r = subprocess.run([str(responder_path()), *target_args(engine), "tree", "--session", "cells"], capture_output=True,
+                       text=True, timeout=PATIENCE)
+    lines = r.stdout.splitlines()
+    assert any("row0  view  UITableViewCell" in line and "[selected]" in line for line in lines), lines
+    assert any("table  view  UITableView" in line and "[delegate listVC]" in line for line in lines), lines
+    assert not any("row1" in line and "selected" in line for line in lines), lines
