@@ -24,11 +24,19 @@ package enum DispatchReply {
     }
 
     /// `change toggle.on: false → true (K3)` for each node field the dispatch changed (1.6; also published as a
-    /// `dispatch` tree event).
+    /// `dispatch` tree event), and in their place `delegate listVC: tableView(_:didSelectRowAt:), handled (K15)` for
+    /// each message a table or collection view sent its delegate (K14–K16).
     package static func changeLines(_ trace: Trace, names: NodeNames = .none) -> [String] {
         trace.steps.compactMap { step in
-            guard case .change(let c) = step else { return nil }
-            return change(c, names: names)
+            switch step {
+            case .change(let c):
+                return change(c, names: names)
+            case .deliver(let to, let message, let disposition, let rule, _, _)
+            where [.k14, .k15, .k16].contains(rule) && !message.hasPrefix("touches"):
+                return "delegate \(names.label(to)): \(message), \(disposition.rawValue) (\(rule.rawValue))"
+            default:
+                return nil
+            }
         }
     }
 

@@ -23,6 +23,10 @@ package enum UIKitFlags {
         }
         if let style = node["modalPresentationStyle"]?.stringValue { flags.append(style) }
         if let pasteboard = node["pasteboard"]?.stringValue { flags.append("pasteboard \"\(pasteboard)\"") }
+        // K14–K16: a cell's state and its table's delegate.
+        if node["selected"]?.boolValue == true { flags.append("selected") }
+        if node["highlighted"]?.boolValue == true { flags.append("highlighted") }
+        if let delegate = node["delegate"]?.stringValue { flags.append("delegate \(delegate)") }
         return flags
     }
 }

@@ -159,6 +159,9 @@ extension Rule: QuotedWireEnum {
         case .k8: 51
         case .k9: 52
         case .k10: 53
+        case .k14: 54
+        case .k15: 55
+        case .k16: 56
         }
     }
 }

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
+from test_cells import cell_traces
 from test_uikit_classes import uikit_traces
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
@@ -596,6 +597,7 @@ def test_every_trace_shape_occurs(engine, client):
     gesture_traces_seen, _ = gesture_traces(engine, client)
     traces += gesture_traces_seen
     traces += uikit_traces(engine, client)  # 1.6: UIKit's own classes (K1–K10)
+    traces += cell_traces(engine, client)  # 1.13: table and collection view cells (K14–K16)
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 

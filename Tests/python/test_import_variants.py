@@ -148,11 +148,12 @@ def hits(client, tree: dict) -> dict:
 def test_the_plain_dump_builds_the_screen_and_says_what_it_made(engine, client, plain, tmp_path):
     tree = plain["tree"]
     assert hits(client, tree) == EXPECTED_HITS
-    # Cells keep their classes; a custom cell keeps the base class it names as a note.
-    assert find(tree, CELL)["class"] == "MyApp.ToggleCell" and find(tree, CELL)["annotations"]["baseClass"] == "UITableViewCell"
+    # Cells keep their classes, and a custom cell behaves as the cell class it names (K14–K16).
+    assert find(tree, CELL)["class"] == "MyApp.ToggleCell" and find(tree, CELL)["baseClass"] == "UITableViewCell"
+    assert "baseClass" not in find(tree, CELL).get("annotations", {})
     assert find(tree, PLAIN_CELL)["class"] == "UITableViewCell"
     assert find(tree, CELL_CONTENT)["class"] == "UITableViewCellContentView"
-    assert find(tree, PHOTO_CELL)["annotations"]["baseClass"] == "UICollectionViewCell"
+    assert find(tree, PHOTO_CELL)["baseClass"] == "UICollectionViewCell"
     table = find(tree, TABLE)
     assert table["boundsOrigin"] == [0, -100] and table["contentSize"] == [390, 500]
     # Keys after quoted text with an apostrophe and quotes survive.

@@ -8,15 +8,20 @@ struct ChainWalk {
     var consumedBy: String?
     /// True when the message fell off the end of the chain (N3).
     var discarded = false
+    /// The responder whose UIKit class's own implementation handled the message (K14: a cell), if one did.
+    var classHandledBy: String?
 }
 
 /// Delivers `message` from `start` up the responder chain (T2, E1): a responder that does not handle it
 /// passes it on; "handle+super" handles and passes it on; "handle" stops it there. `consumes` names
 /// responders that take the message over instead (controls and touches, T3). Each hop's next responder
-/// is computed when it is reached (N4).
+/// is computed when it is reached (N4). `classHandles` names responders whose UIKit class implements the message
+/// and stops it (K14: a cell), with the rule: reached without an override of their own, or through one that
+/// calls super, they handle it and the walk ends there; an override that does not call super keeps them out.
 func walkChain(
     _ message: String, from start: String?, responders: Responders, rule: Rule, tag: EventTag?,
-    trace: inout Trace, consumes: (UnsafePointer<Node>) -> Bool = { _ in false }
+    trace: inout Trace, consumes: (UnsafePointer<Node>) -> Bool = { _ in false },
+    classHandles: (UnsafePointer<Node>) -> Rule? = { _ in nil }
 ) -> ChainWalk {
     var walk = ChainWalk()
     var seen = CycleGuard()
@@ -26,7 +31,12 @@ func walkChain(
     }
     while let id = current {
         guard seen.firstPass(id),
-            let (consumed, handling) = responders.read(id, { (consumes($0), $0.pointee.spec.handling(message)) })
+            let (consumed, handling, classRule) = responders.read(
+                id,
+                {
+                    let handling = $0.pointee.spec.handling(message)
+                    return (consumes($0), handling, handling == .handle ? nil : classHandles($0))
+                })
         else {
             trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
             walk.discarded = true
@@ -37,6 +47,12 @@ func walkChain(
             walk.handledBy.append(id)
             walk.consumedBy = id
             trace.add(step(id, .consumedByControl, .t3))
+            return walk
+        }
+        if let classRule {
+            walk.handledBy.append(id)
+            walk.classHandledBy = id
+            trace.add(step(id, handling == .handleAndSuper ? .handledAndSuper : .handled, classRule))
             return walk
         }
         switch handling {

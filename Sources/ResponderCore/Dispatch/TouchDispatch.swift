@@ -202,7 +202,11 @@ extension SessionState {
             // T3: a control does not pass touches on — unless its own override stops them without super.
             guard node.pointee.spec.kind.isControl, node.pointee.spec.handling(message) != .handle else { return false }
             return node.pointee.spec.enabled || tracking[touch.id]?.control == node.pointee.spec.id
+        } classHandles: { node in
+            Self.cellHandles(node, world: responders.world)
         }
+        // K14–K16: a cell that handled the phase highlights or selects.
+        if let cell = walk.classHandledBy { cellTouch(cell, touch: touch, phase: phase, trace: &trace) }
         var result = delivery(touch, message: message, walk: walk, view: view)
         if let control = walk.consumedBy {
             let effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)

@@ -57,6 +57,9 @@ extension Rule {
         case .k8: "Scroll views"
         case .k9: "Presented controllers are in front"
         case .k10: "Animating views"
+        case .k14: "A touch that reaches a cell highlights it"
+        case .k15: "A highlighted cell is selected at touch-up"
+        case .k16: "What keeps a cell from being selected"
         }
     }
 

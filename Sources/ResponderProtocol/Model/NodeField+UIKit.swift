@@ -100,7 +100,7 @@ extension NodeField {
 
     /// A class-specific field: stored as set (nil: the default), written with its effective value (`effective`)
     /// when set or when the node names a class that uses it. `stored` is `keyPath` as a function (see `field`).
-    private static func classField<V: Sendable>(
+    static func classField<V: Sendable>(
         _ name: String, _ keyPath: WritableKeyPath<NodeSpec, V?> & Sendable,
         _ stored: @escaping @Sendable (NodeSpec) -> V?,
         _ effective: @escaping @Sendable (NodeSpec) -> V, on kinds: @escaping @Sendable (NodeKind) -> Bool,
@@ -117,7 +117,7 @@ extension NodeField {
             })
     }
 
-    private static func classBool(
+    static func classBool(
         _ name: String, _ keyPath: WritableKeyPath<NodeSpec, Bool?> & Sendable,
         _ stored: @escaping @Sendable (NodeSpec) -> Bool?,
         _ effective: @escaping @Sendable (NodeSpec) -> Bool,

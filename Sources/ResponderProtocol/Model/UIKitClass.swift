@@ -3,6 +3,7 @@
 public enum UIKitClass: String, Sendable, CaseIterable {
     case UIApplication, UIWindow, UIViewController
     case UIView, UIImageView, UILabel, UIScrollView, UITableView, UICollectionView
+    case UITableViewCell, UICollectionViewCell
     case UIControl, UIButton, UISwitch, UISlider, UISegmentedControl, UIStepper
     case UITextField, UITextView
 
@@ -13,6 +14,7 @@ public enum UIKitClass: String, Sendable, CaseIterable {
         case .UIWindow: return .window
         case .UIViewController: return .viewController
         case .UIView, .UIImageView, .UILabel, .UIScrollView, .UITableView, .UICollectionView: return .view
+        case .UITableViewCell, .UICollectionViewCell: return .view
         case .UIControl, .UIButton, .UISwitch, .UISlider, .UISegmentedControl, .UIStepper: return .control
         case .UITextField: return .textField
         case .UITextView: return .textView
@@ -51,6 +53,7 @@ public enum UIKitClass: String, Sendable, CaseIterable {
             if cls.isScrollView {
                 out.formUnion(["contentSize", "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"])
             }
+            out.formUnion(cls.cellFields)
             return (cls, out)
         })
 

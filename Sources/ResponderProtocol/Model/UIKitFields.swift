@@ -31,6 +31,8 @@ public struct UIKitFields: Sendable, Equatable {
     public var animatingAllowsInteraction: Bool?
     /// K6: the application's general pasteboard string (nil: empty, as null).
     public var pasteboard: String?
+    /// K14–K16: a table's or collection view's selection settings and a cell's state and delegate answers.
+    public var cell = CellFields()
 
     public init() {}
 }
@@ -113,7 +115,7 @@ extension NodeSpec {
         case "delaysContentTouches": return uikit.delaysContentTouches != nil
         case "canCancelContentTouches": return uikit.canCancelContentTouches != nil
         case "scrollEnabled": return uikit.scrollEnabled != nil
-        default: return false
+        default: return uikit.cell.isSet(name)
         }
     }
 }
@@ -126,13 +128,14 @@ extension UIKitFields {
             || editable != nil
             || secureTextEntry != nil || contentSize != nil || delaysContentTouches != nil
             || canCancelContentTouches != nil
-            || scrollEnabled != nil
+            || scrollEnabled != nil || cell.setsField
     }
 
     /// The fields that belong to particular classes (UIKitClass.fields).
-    static let names = [
-        "on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "selectedSegmentIndex",
-        "numberOfSegments", "text", "selectedRange", "editable", "secureTextEntry", "contentSize",
-        "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"
-    ]
+    static let names =
+        [
+            "on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "selectedSegmentIndex",
+            "numberOfSegments", "text", "selectedRange", "editable", "secureTextEntry", "contentSize",
+            "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"
+        ] + CellFields.names
 }
