@@ -18,6 +18,8 @@ package enum FirstResponderReply {
         switch (verb, outcome.result) {
         case (.become, true): text = "\(subject)became first responder"
         case (.become, false): text = "\(subject)did not become first responder"
+        // F3: UIKit's answer (true) for a responder that was not first responder; nothing resigned.
+        case (_, true) where outcome.reason == .notFirstResponder: text = "\(subject)was not first responder"
         case (_, true): text = "\(subject)resigned first responder"
         default: text = "\(subject)did not resign first responder"
         }

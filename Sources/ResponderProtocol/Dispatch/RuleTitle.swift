@@ -35,6 +35,7 @@ extension Rule {
         case .e1: "Motion, remote control and presses start at the first responder"
         case .e2: "A press stays with the responder its began went to"
         case .e3: "No first responder"
+        case .e4: "Typing into the first responder's text"
         case .f1: "Who can become first responder by default"
         case .f2: "becomeFirstResponder"
         case .f3: "resignFirstResponder"
@@ -42,6 +43,8 @@ extension Rule {
         case .f5: "Tapping a text field focuses it; tapping a button does not"
         case .f6: "Leaving the window resigns by force"
         case .f7: "View controllers can be first responder"
+        case .f8: "endEditing: the first responder inside a view resigns"
+        case .f9: "Hiding the first responder"
         case .a1: "A control sends every registered action, in order"
         case .a2: "An explicit target gets the action directly"
         case .a3: "Where a nil-targeted action starts"
@@ -57,6 +60,9 @@ extension Rule {
         case .k8: "Scroll views"
         case .k9: "Presented controllers are in front"
         case .k10: "Animating views"
+        case .k11: "Editing sessions of text fields and text views"
+        case .k12: "editingChanged: text changed by input"
+        case .k13: "The Return key in a text field"
         }
     }
 
