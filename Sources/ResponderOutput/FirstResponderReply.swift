@@ -7,6 +7,7 @@ package enum FirstResponderReply {
     ) {
         Output.line(summary(reply.base.outcome, verb: verb, id: id, names: names))
         for line in DispatchReply.focusLines(reply.base.trace, names: names) { Output.line(line) }
+        for line in DispatchReply.editingLines(reply.base.trace, names: names) { Output.line(line) }
     }
 
     /// `tf became first responder (became), replacing x` or `tf did not resign first responder (cannot-resign)`.

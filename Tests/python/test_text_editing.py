@@ -357,3 +357,32 @@ def editing_traces(engine, client) -> list[dict]:
     for name in made:
         client.rpc("session.delete", {"session": name}, validate=False)
     return traces
+
+
+# --------------------------------------------------------------------------------------------- the guide
+
+def test_K11_K12_K13_E4_the_guides_form_example_runs_as_written(engine, client, tmp_path):
+    """docs/gestures-and-uikit-classes.md, "Text-field editing": its form.json and every command of its console
+    block, run with the real CLI; each prints what the guide shows."""
+    import re
+    import subprocess
+
+    from stdio_harness import REPO, responder_path, target_args
+
+    guide = (REPO / "docs" / "gestures-and-uikit-classes.md").read_text()
+    section = guide.split("## Text-field editing", 1)[1]
+    world_text = re.search(r"```json\n(.*?)```", section, re.S).group(1)
+    console = re.search(r"```console\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "form.json").write_text(world_text)
+    client.rpc("session.delete", {"session": "form"}, validate=False)
+    runs = [(block.split("\n", 1)[0], block.split("\n", 1)[1] if "\n" in block else "")
+            for block in console.split("$ responder ")[1:]]
+    assert len(runs) == 6
+    try:
+        for command, expected in runs:
+            r = subprocess.run([str(responder_path()), *target_args(engine), *command.split()], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, (command, r.stderr)
+            assert r.stdout == expected, f"responder {command}"
+    finally:
+        client.rpc("session.delete", {"session": "form"}, validate=False)
