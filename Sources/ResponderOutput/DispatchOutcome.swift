@@ -61,11 +61,19 @@ extension RemoteControlOutcome: DispatchOutcome {
 extension PressOutcome: DispatchOutcome {
     package func lines(message: String?, trace: Trace, names: NodeNames) -> [String] {
         let head = "press \(Describe.id(press))" + (key.map { " (\($0))" } ?? "") + ": "
+        // E4: a press text input took is typed, not discarded.
+        if let textInput, handledBy.isEmpty {
+            return [
+                head + TraceFormatter.label(self.message) + names.path(visited)
+                    + ", typed into \(names.label(textInput)) (E4)"
+            ]
+        }
         return [
             head
                 + TraceFormatter.path(
                     message: self.message, start: start, visited: visited, handledBy: handledBy,
                     discard: TraceFormatter.discard(in: trace), names: names)
+                + (textInput.map { ", typed into \(names.label($0)) (E4)" } ?? "")
         ]
     }
 }

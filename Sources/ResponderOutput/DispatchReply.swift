@@ -12,6 +12,7 @@ package enum DispatchReply {
         for line in traced.outcome.lines(message: message, trace: traced.trace, names: names) { Output.line(line) }
         for line in focusLines(traced.trace, names: names) { Output.line(line) }
         for line in changeLines(traced.trace, names: names) { Output.line(line) }
+        for line in editingLines(traced.trace, names: names) { Output.line(line) }
         guard explain else { return }
         Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
         for line in StepFormatter.lines(traced.trace, names: names) { Output.line("  " + line) }

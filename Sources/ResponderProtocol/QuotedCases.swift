@@ -137,31 +137,37 @@ extension Rule: QuotedWireEnum {
         case .e1: 29
         case .e2: 30
         case .e3: 31
-        case .f1: 32
-        case .f2: 33
-        case .f3: 34
-        case .f4: 35
-        case .f5: 36
-        case .f6: 37
-        case .f7: 38
-        case .a1: 39
-        case .a2: 40
-        case .a3: 41
-        case .a4: 42
-        case .a5: 43
-        case .k1: 44
-        case .k2: 45
-        case .k3: 46
-        case .k4: 47
-        case .k5: 48
-        case .k6: 49
-        case .k7: 50
-        case .k8: 51
-        case .k9: 52
-        case .k10: 53
-        case .k14: 54
-        case .k15: 55
-        case .k16: 56
+        case .e4: 32
+        case .f1: 33
+        case .f2: 34
+        case .f3: 35
+        case .f4: 36
+        case .f5: 37
+        case .f6: 38
+        case .f7: 39
+        case .f8: 40
+        case .f9: 41
+        case .a1: 42
+        case .a2: 43
+        case .a3: 44
+        case .a4: 45
+        case .a5: 46
+        case .k1: 47
+        case .k2: 48
+        case .k3: 49
+        case .k4: 50
+        case .k5: 51
+        case .k6: 52
+        case .k7: 53
+        case .k8: 54
+        case .k9: 55
+        case .k10: 56
+        case .k11: 57
+        case .k12: 58
+        case .k13: 59
+        case .k14: 60
+        case .k15: 61
+        case .k16: 62
         }
     }
 }
@@ -334,6 +340,11 @@ extension FocusCheck: QuotedWireEnum {
         case .isFirstResponder: 1
         case .canBecomeFirstResponder: 2
         case .canResignFirstResponder: 3
+        case .shouldBeginEditing: 4
+        case .shouldEndEditing: 5
+        case .shouldReturn: 6
+        case .shouldChangeCharacters: 7
+        case .firstResponderInside: 8
         }
     }
 }
@@ -394,6 +405,9 @@ extension FocusReason: QuotedWireEnum {
         case .tap: 1
         case .resign: 2
         case .leftWindow: 3
+        case .endEditing: 4
+        case .hidden: 5
+        case .returnKey: 6
         }
     }
 }

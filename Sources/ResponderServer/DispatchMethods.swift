@@ -51,6 +51,9 @@ enum DispatchMethods {
         dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }
         dispatch(&table, BecomeRequest.self) { (r, s, _) throws(CoreError) in try s.become(r.id) }
         dispatch(&table, ResignRequest.self) { (r, s, _) throws(CoreError) in try s.resign(r.id) }
+        dispatch(&table, EndEditingRequest.self) { (r, s, _) throws(CoreError) in
+            try s.endEditing(r.id, force: r.force ?? false)
+        }
         dispatch(&table, SendActionRequest.self) { (r, s, _) throws(CoreError) in
             try s.sendAction(r.action, target: r.target, sender: r.sender)
         }

@@ -472,7 +472,7 @@ import Testing
             try t.run(["resign", "T"]).lines == [
                 "T resigned first responder (resigned)", "focus window W: T → - (resign)"
             ])
-        #expect(try t.run(["resign", "T"]).lines == ["T did not resign first responder (not-first-responder)"])
+        #expect(try t.run(["resign", "T"]).lines == ["T was not first responder (not-first-responder)"])
         let missing = try t.run(["become", "nope"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("error: NODE_NOT_FOUND"))

@@ -12,6 +12,7 @@ import pytest
 
 from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
 from test_cells import cell_traces
+from test_text_editing import editing_traces
 from test_uikit_classes import uikit_traces
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
@@ -598,6 +599,7 @@ def test_every_trace_shape_occurs(engine, client):
     traces += gesture_traces_seen
     traces += uikit_traces(engine, client)  # 1.6: UIKit's own classes (K1–K10)
     traces += cell_traces(engine, client)  # 1.13: table and collection view cells (K14–K16)
+    traces += editing_traces(engine, client)  # 1.13: text-field editing (K11–K13, E4, F8, F9)
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 
@@ -623,9 +625,10 @@ def test_every_trace_shape_occurs(engine, client):
         ("A2", True, None), ("A2", False, "not-implemented"), ("A2", False, "target-missing"),
         ("A4", True, None), ("A4", False, "end-of-chain")}
     assert seen("check", "check") == {(x,) for x in defs["checkStep"]["properties"]["check"]["enum"]}
-    assert seen("check", "rule") == {("F2",), ("F3",)}
+    assert seen("check", "rule") == {(x,) for x in defs["checkStep"]["properties"]["rule"]["enum"]}
     assert seen("firstResponder", "reason", "rule") == {
-        ("become", "F2"), ("tap", "F5"), ("resign", "F3"), ("resign", "F2"), ("left-window", "F6"), ("become", "K7")}
+        ("become", "F2"), ("tap", "F5"), ("resign", "F3"), ("resign", "F2"), ("left-window", "F6"), ("become", "K7"),
+        ("end-editing", "F8"), ("hidden", "F9"), ("return-key", "K13")}
     assert seen("next", "rule") == {("N1",), ("N2",), ("N3",)}
     assert seen("discard", "reason", "rule") == {
         ("end-of-chain", "N3"), ("end-of-chain", "A4"), ("cycle", "N4"), ("no-hit", "H1"),
@@ -639,6 +642,8 @@ def test_every_trace_shape_occurs(engine, client):
     assert {x for (x,) in seen("change", "rule")} == set(defs["changeStep"]["properties"]["rule"]["enum"])
     assert seen("controlEvent", "rule") == {(x,) for x in defs["controlEventStep"]["properties"]["rule"]["enum"]}
     assert {f["reason"] for f in focus} == {"become", "tap", "resign", "left-window"}
+    assert {x for (x,) in seen("firstResponder", "reason")} == set(
+        defs["firstResponderStep"]["properties"]["reason"]["enum"])
 
     deliveries = [d for tr in traces if tr["kind"] in ("touch", "treeChange")
                   for d in tr["outcome"].get("deliveries", tr["outcome"].get("touches", []))]

@@ -23,56 +23,54 @@ extension SessionState {
             check(.isFirstResponder, true, .f2)
             return FocusOutcome(result: true, reason: .alreadyFirstResponder, resigned: nil)
         }
-        let currentCanResign =
-            current.map { world.read($0) { $0.pointee.spec.canResignFirstResponder } ?? true } ?? true
         switch profile.becomeOrder {
         case .checkFirst:
-            // F2.3: canBecome false → false, the current first responder is untouched.
+            // F2.3: canBecome false → false, the current first responder is untouched; K11: so is a text
+            // field or view whose delegate refuses to begin editing.
             check(.canBecomeFirstResponder, node.canBecomeFirstResponder, .f2)
-            guard node.canBecomeFirstResponder else {
+            guard node.canBecomeFirstResponder, agreesToBeginEditing(id, trace: &trace) else {
                 return FocusOutcome(result: false, reason: .cannotBecome, resigned: nil)
             }
-            // F2.4: the current one is asked to resign and may refuse.
+            // F2.4: the current one is asked to resign and may refuse (K11: its delegate too).
             if let current {
-                check(.canResignFirstResponder, currentCanResign, .f2, on: current)
-                guard currentCanResign else {
+                guard agreesToResign(current, rule: .f2, trace: &trace) else {
                     return FocusOutcome(result: false, reason: .currentCannotResign, resigned: nil)
                 }
             }
         case .resignFirst:
             // Docs order: the current one resigns first; a refusal to become then leaves none.
             if let current {
-                check(.canResignFirstResponder, currentCanResign, .f2, on: current)
-                guard currentCanResign else {
+                guard agreesToResign(current, rule: .f2, trace: &trace) else {
                     return FocusOutcome(result: false, reason: .currentCannotResign, resigned: nil)
                 }
             }
             check(.canBecomeFirstResponder, node.canBecomeFirstResponder, .f2)
-            guard node.canBecomeFirstResponder else {
+            guard node.canBecomeFirstResponder, agreesToBeginEditing(id, trace: &trace) else {
                 if let current {
                     firstResponderByWindow[window] = nil
-                    trace.focusChange(window: window, from: current, to: nil, reason: .resign, rule: .f2)
+                    focusMoved(window: window, from: current, to: nil, reason: .resign, rule: .f2, trace: &trace)
                 }
                 return FocusOutcome(result: false, reason: .cannotBecome, resigned: current)
             }
         }
-        // F2.5
+        // F2.5 (K11: the old field's session ends before the new one's begins)
         firstResponderByWindow[window] = id
-        trace.focusChange(window: window, from: current, to: id, reason: focusReason, rule: rule)
+        focusMoved(window: window, from: current, to: id, reason: focusReason, rule: rule, trace: &trace)
         return FocusOutcome(result: true, reason: .became, resigned: current)
     }
 
-    /// F3: resigns `id` if it is its window's first responder and agrees to.
+    /// F3: resigns `id` if it is its window's first responder and agrees to (K11: a text field's delegate too).
+    /// On any other responder UIResponder's default answers true and changes nothing.
     mutating func resignFirstResponder(_ id: String, trace: inout Trace) -> FocusOutcome {
         guard let window = world.responderWindow(of: id), firstResponderByWindow[window] == id else {
             trace.add(.check(id: id, check: .isFirstResponder, value: false, rule: .f3))
-            return FocusOutcome(result: false, reason: .notFirstResponder, resigned: nil)
+            return FocusOutcome(result: true, reason: .notFirstResponder, resigned: nil)
         }
-        let canResign = world.read(id) { $0.pointee.spec.canResignFirstResponder }!
-        trace.add(.check(id: id, check: .canResignFirstResponder, value: canResign, rule: .f3))
-        guard canResign else { return FocusOutcome(result: false, reason: .cannotResign, resigned: nil) }
+        guard agreesToResign(id, rule: .f3, trace: &trace) else {
+            return FocusOutcome(result: false, reason: .cannotResign, resigned: nil)
+        }
         firstResponderByWindow[window] = nil
-        trace.focusChange(window: window, from: id, to: nil, reason: .resign, rule: .f3)
+        focusMoved(window: window, from: id, to: nil, reason: .resign, rule: .f3, trace: &trace)
         return FocusOutcome(result: true, reason: .resigned, resigned: id)
     }
 
@@ -81,6 +79,7 @@ extension SessionState {
         _ = try existing(id)
         var trace = Trace(kind: .become)
         let outcome = becomeFirstResponder(id, focusReason: .become, rule: .f2, trace: &trace)
+        commitChanges()
         return trace.finish(outcome)
     }
 
@@ -89,6 +88,7 @@ extension SessionState {
         _ = try existing(id)
         var trace = Trace(kind: .resign)
         let outcome = resignFirstResponder(id, trace: &trace)
+        commitChanges()
         return trace.finish(outcome)
     }
 }

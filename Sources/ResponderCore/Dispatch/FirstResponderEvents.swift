@@ -82,14 +82,37 @@ extension SessionState {
             if press.responder == nil { trace.discard(message, reason: .noResponder, rule: .e2, tag: tag) }
         }
         var walk = ChainWalk()
-        if let start = press.responder {
+        // E4: a began press with a text meaning, while an editable text field or view is first responder.
+        var typing: (field: String, key: TextKey)?
+        if phase == .began, let field = typingTarget(press.responder), let key = keyName.flatMap(TextKey.init) {
+            typing = (field, key)
+        }
+        var typedInto: String?
+        if let (field, key) = typing, profile.textInputPress == .firstResponder {
+            // The field takes the key at its pressesBegan; nothing above it sees the press.
+            trace.add(.deliver(to: field, message: message, disposition: .handled, rule: .e4, reason: nil, tag: tag))
+            walk.visited = [field]
+            walk.handledBy = [field]
+            typedInto = field
+            type(key, into: field, trace: &trace)
+        } else if let start = press.responder {
             walk = walkChain(
                 message, from: start, responders: Responders(world), rule: phase == .began ? .e1 : .e2, tag: tag,
                 trace: &trace)
+            // E4: no responder consumed it: text input takes it after the chain, and it is not discarded.
+            if let (field, key) = typing, walk.discarded, case .discard(_, .endOfChain, _, _, _, _)? = trace.steps.last
+            {
+                trace.steps.removeLast()
+                walk.discarded = false
+                typedInto = field
+                type(key, into: field, trace: &trace)
+            }
         }
-        return trace.finish(
-            PressOutcome(
-                press: id, key: press.keyName, phase: phase, start: press.responder, visited: walk.visited,
-                handledBy: walk.handledBy))
+        commitChanges()
+        var outcome = PressOutcome(
+            press: id, key: press.keyName, phase: phase, start: press.responder, visited: walk.visited,
+            handledBy: walk.handledBy)
+        outcome.textInput = typedInto
+        return trace.finish(outcome)
     }
 }

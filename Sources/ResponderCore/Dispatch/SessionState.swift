@@ -55,7 +55,10 @@ public struct SessionState: Sendable {
             case .remove, .move: return true
             case .insert(_, _, let tree): return tree.entries.contains { $0.spec.presentedBy != nil }
             case .update(_, let set):
-                return set.assignments.contains { $0.name == "presentedBy" || $0.name == "modalPresentationStyle" }
+                return set.assignments.contains {
+                    $0.name == "presentedBy" || $0.name == "modalPresentationStyle"
+                        || ($0.name == "hidden" && profile.hiddenFirstResponder == .nextKeyView)  // F9
+                }
             }
         }
         // Live recognizers can be removed, disabled or moved by any op (G2).

@@ -78,9 +78,11 @@ extension SessionState {
             let windowAlive = world[window]?.kind == .window && world.isAttached(window)
             if windowAlive && world.responderWindow(of: fr) == window { continue }
             firstResponderByWindow[window] = nil
-            trace.focusChange(window: window, from: fr, to: nil, reason: .leftWindow, rule: .f6)
+            focusMoved(
+                window: window, from: fr, to: nil, reason: .leftWindow, rule: .f6, before: before, trace: &trace)
             resigned.append(ForcedResign(window: window, from: fr))
         }
+        moveHiddenFirstResponders(before: before, resigned: &resigned, trace: &trace)
 
         releaseHeld(trace: &trace)
         resetFinished(trace: &trace)

@@ -22,7 +22,10 @@ extension SessionState {
         switch action {
         case "becomeFirstResponder": _ = becomeFirstResponder(id, focusReason: .become, rule: .k7, trace: &trace)
         case "resignFirstResponder": _ = resignFirstResponder(id, trace: &trace)
-        default: performEdit(action, on: id, trace: &trace)
+        default:
+            let before = world.read(id) { $0.pointee.spec.text } ?? ""
+            performEdit(action, on: id, trace: &trace)
+            editedByCommand(id, textBefore: before, trace: &trace)
         }
     }
 }

@@ -199,6 +199,8 @@ public struct PressOutcome: Sendable, Equatable, Codable {
     public var start: String?
     public var visited: [String]
     public var handledBy: [String]
+    /// E4: the text field or view that took the press as typing (absent when none did).
+    @OmitNil public var textInput: String?
     public init(press: EventID, key: String?, phase: PressPhase, start: String?, visited: [String], handledBy: [String])
     {
         self.press = press
@@ -221,6 +223,8 @@ public enum FocusResultReason: String, WireEnum {
     case resigned
     case notFirstResponder = "not-first-responder"
     case cannotResign = "cannot-resign"
+    /// F8: the window's first responder is not in the view's hierarchy (or there is none).
+    case noFirstResponderInside = "no-first-responder-inside"
 }
 
 /// `responder.become` and `responder.resign`.

@@ -12,13 +12,15 @@ public enum Rule: String, WireEnum, Comparable {
     case g1 = "G1", g2 = "G2", g3 = "G3", g4 = "G4", g5 = "G5", g6 = "G6", g7 = "G7", g8 = "G8", g9 = "G9", g10 = "G10",
         g11 = "G11"
     // E: events that go to the first responder
-    case e1 = "E1", e2 = "E2", e3 = "E3"
+    case e1 = "E1", e2 = "E2", e3 = "E3", e4 = "E4"
     // F: first responder
-    case f1 = "F1", f2 = "F2", f3 = "F3", f4 = "F4", f5 = "F5", f6 = "F6", f7 = "F7"
+    case f1 = "F1", f2 = "F2", f3 = "F3", f4 = "F4", f5 = "F5", f6 = "F6", f7 = "F7", f8 = "F8", f9 = "F9"
     // A: actions
     case a1 = "A1", a2 = "A2", a3 = "A3", a4 = "A4", a5 = "A5"
     // K: UIKit's own classes (1.6)
     case k1 = "K1", k2 = "K2", k3 = "K3", k4 = "K4", k5 = "K5", k6 = "K6", k7 = "K7", k8 = "K8", k9 = "K9", k10 = "K10"
+    // K11–K13: text-field editing
+    case k11 = "K11", k12 = "K12", k13 = "K13"
     // K14–K16: table and collection view cells
     case k14 = "K14", k15 = "K15", k16 = "K16"
 

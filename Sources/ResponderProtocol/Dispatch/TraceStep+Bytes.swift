@@ -32,12 +32,12 @@ extension TraceStep {
         case .controlEvent(let control, let event, let touch, let rule):
             let room =
                 6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule)
-                + touch.room
+                + (touch?.room ?? 0)
             w.members(atMost: room) { c in
                 c.raw("\"step\":\"controlEvent\",\"control\":"); c.string(control)
                 c.raw(",\"event\":"); c.string(event)
                 c.raw(",\"rule\":"); c.string(rule)
-                c.raw(",\"touch\":"); c.write(touch)
+                if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
             let room =

@@ -40,11 +40,25 @@ public enum ActionFailure: String, WireEnum {
 
 public enum FocusCheck: String, WireEnum {
     case inWindow, isFirstResponder, canBecomeFirstResponder, canResignFirstResponder
+    /// K11: a text field's or text view's delegate answers.
+    case shouldBeginEditing, shouldEndEditing
+    /// K13: the text field delegate's textFieldShouldReturn(_:).
+    case shouldReturn
+    /// K12: textField(_:shouldChangeCharactersIn:replacementString:) (a text view's shouldChangeTextIn).
+    case shouldChangeCharacters
+    /// F8: whether the window's first responder lies in the view's hierarchy.
+    case firstResponderInside
 }
 
 public enum FocusReason: String, WireEnum {
     case become, tap, resign
     case leftWindow = "left-window"
+    /// F8: endEditing(_:) made it resign (by force, or asked).
+    case endEditing = "end-editing"
+    /// F9 (`hiddenFirstResponder: nextKeyView`): it was hidden, or the next key view took its place.
+    case hidden
+    /// K13: the Return key ended editing.
+    case returnKey = "return-key"
 }
 
 public enum DiscardReason: String, WireEnum {
@@ -114,7 +128,8 @@ public enum TraceStep: Sendable, Equatable {
     case hitTest(HitVisit, touch: EventID?)
     case deliver(
         to: String, message: String, disposition: Disposition, rule: Rule, reason: DeliverReason?, tag: EventTag?)
-    case controlEvent(control: String, event: ControlEvent, touch: EventID, rule: Rule = .t3)
+    /// `touch` nil: an event no touch caused (K11–K13: editing sessions, typing, the Return key).
+    case controlEvent(control: String, event: ControlEvent, touch: EventID?, rule: Rule = .t3)
     case action(
         action: String, target: String?, sender: String?, performed: Bool, by: String?, rule: Rule,
         reason: ActionFailure?)
@@ -245,7 +260,7 @@ extension TraceStep: Codable {
             try c.encode(control, forKey: .control)
             try c.encode(event, forKey: .event)
             try c.encode(rule, forKey: .rule)
-            try c.encode(touch, forKey: .touch)
+            try c.encodeIfPresent(touch, forKey: .touch)
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
             try c.encode(action, forKey: .action)
             try c.encodeIfPresent(target, forKey: .target)
@@ -349,7 +364,7 @@ extension TraceStep: Codable {
             self = .controlEvent(
                 control: try c.decode(String.self, forKey: .control),
                 event: try c.decode(ControlEvent.self, forKey: .event),
-                touch: try c.decode(EventID.self, forKey: .touch), rule: rule)
+                touch: try c.decodeIfPresent(EventID.self, forKey: .touch), rule: rule)
         case "action":
             self = .action(
                 action: try c.decode(String.self, forKey: .action),

@@ -37,7 +37,8 @@ public enum MethodRegistry {
         TraceReplayRequest.self, TreeGetRequest.self, TreeLoadRequest.self, TreeApplyRequest.self,
         HitTestRequest.self, ResponderChainRequest.self, TouchRequest.self, TapRequest.self, ClockAdvanceRequest.self,
         MotionRequest.self, RemoteControlRequest.self,
-        PressRequest.self, BecomeRequest.self, ResignRequest.self, FirstResponderRequest.self, MakeKeyRequest.self,
+        PressRequest.self, BecomeRequest.self, ResignRequest.self, EndEditingRequest.self, FirstResponderRequest.self,
+        MakeKeyRequest.self,
         SendActionRequest.self, CanPerformRequest.self, WhyNotRequest.self
     ]
 

@@ -14,6 +14,9 @@ import ResponderJSON
 ///   "becomeOrder": "checkFirst" | "resignFirst", // F2: ask canBecome before (UIKit) or after (docs)
 ///                                             //     asking the current first responder to resign
 ///   "touchOnRemoval": "cancel" | "drop",      // T6: a touch whose view leaves its window
+///   "hiddenFirstResponder": "stays" | "nextKeyView", // F9: hiding the first responder
+///   "returnKeyEditingDidEnd": "sent" | "suppressed", // K13: editingDidEnd after Return resigns
+///   "textInputPress": "endOfChain" | "firstResponder", // E4: where a typed press reaches text input
 ///   "tapSlop": 10, "tapInterval": 0.35,       // G: the thresholds UIKit does not document (points,
 ///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
 ///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1,
@@ -39,6 +42,13 @@ public struct Profile: Sendable, Equatable {
     public enum BecomeOrder: String, Sendable, CaseIterable { case checkFirst, resignFirst }
     /// T6: a touch whose view leaves the window gets touchesCancelled (`cancel`) or vanishes (`drop`).
     public enum TouchOnRemoval: String, Sendable, CaseIterable { case cancel, drop }
+    /// F9: hiding the first responder changes nothing (`stays`, iOS) or moves it to the next key view.
+    public enum HiddenFirstResponder: String, Sendable, CaseIterable { case stays, nextKeyView }
+    /// K13: after Return resigns a text field, editingDidEnd is sent (`sent`, UIKit) or not (`suppressed`).
+    public enum ReturnKeyEditingDidEnd: String, Sendable, CaseIterable { case sent, suppressed }
+    /// E4: a press reaches text input after the responder chain (`endOfChain`, UIKit) or at the field's
+    /// pressesBegan, before anything above it (`firstResponder`).
+    public enum TextInputPress: String, Sendable, CaseIterable { case endOfChain, firstResponder }
 
     public var name: String = "uikit"
     public var alphaBoundary: AlphaBoundary = .inclusive
@@ -47,6 +57,9 @@ public struct Profile: Sendable, Equatable {
     public var noFirstResponder: NoFirstResponder = .keyWindow
     public var becomeOrder: BecomeOrder = .checkFirst
     public var touchOnRemoval: TouchOnRemoval = .cancel
+    public var hiddenFirstResponder: HiddenFirstResponder = .stays
+    public var returnKeyEditingDidEnd: ReturnKeyEditingDidEnd = .sent
+    public var textInputPress: TextInputPress = .endOfChain
     /// G (tap): how far a touch may move from where it began before a tap fails.
     public var tapSlop: Double = 10
     /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
@@ -103,6 +116,9 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("noFirstResponder", NoFirstResponder.self, &r) { noFirstResponder = v }
         if let v = try choice("becomeOrder", BecomeOrder.self, &r) { becomeOrder = v }
         if let v = try choice("touchOnRemoval", TouchOnRemoval.self, &r) { touchOnRemoval = v }
+        if let v = try choice("hiddenFirstResponder", HiddenFirstResponder.self, &r) { hiddenFirstResponder = v }
+        if let v = try choice("returnKeyEditingDidEnd", ReturnKeyEditingDidEnd.self, &r) { returnKeyEditingDidEnd = v }
+        if let v = try choice("textInputPress", TextInputPress.self, &r) { textInputPress = v }
         for (name, keyPath) in Self.thresholds {
             guard let n = try r.number(name) else { continue }
             guard n >= 0 else { throw r.error(name, "must not be negative") }
@@ -119,7 +135,10 @@ public struct Profile: Sendable, Equatable {
             ("controlSlop", .number(controlSlop)),
             ("noFirstResponder", .string(noFirstResponder.rawValue)),
             ("becomeOrder", .string(becomeOrder.rawValue)),
-            ("touchOnRemoval", .string(touchOnRemoval.rawValue))
+            ("touchOnRemoval", .string(touchOnRemoval.rawValue)),
+            ("hiddenFirstResponder", .string(hiddenFirstResponder.rawValue)),
+            ("returnKeyEditingDidEnd", .string(returnKeyEditingDidEnd.rawValue)),
+            ("textInputPress", .string(textInputPress.rawValue))
         ]
         for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
         return .object(members)

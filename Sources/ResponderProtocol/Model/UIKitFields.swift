@@ -31,6 +31,8 @@ public struct UIKitFields: Sendable, Equatable {
     public var animatingAllowsInteraction: Bool?
     /// K6: the application's general pasteboard string (nil: empty, as null).
     public var pasteboard: String?
+    /// K11–K13: the text field's or text view's delegate answers (nil: no delegate, every answer true).
+    public var textDelegate: TextDelegate?
     /// K14–K16: a table's or collection view's selection settings and a cell's state and delegate answers.
     public var cell = CellFields()
 
