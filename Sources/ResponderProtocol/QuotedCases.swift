@@ -159,6 +159,8 @@ extension Rule: QuotedWireEnum {
         case .k8: 51
         case .k9: 52
         case .k10: 53
+        case .k17: 54
+        case .k18: 55
         }
     }
 }
@@ -189,6 +191,7 @@ extension HitReason: QuotedWireEnum {
         case .redirect: 8
         case .animating: 9
         case .presentedOver: 10
+        case .passthroughView: 11
         }
     }
 }
@@ -308,6 +311,7 @@ extension DiscardReason: QuotedWireEnum {
         case .viewLeftWindow: 10
         case .cancelledByGesture: 11
         case .takenByGesture: 12
+        case .dimmed: 13
         }
     }
 }
@@ -331,6 +335,8 @@ extension FocusCheck: QuotedWireEnum {
         case .isFirstResponder: 1
         case .canBecomeFirstResponder: 2
         case .canResignFirstResponder: 3
+        case .isModalInPresentation: 4
+        case .presentationControllerShouldDismiss: 5
         }
     }
 }
@@ -379,6 +385,7 @@ extension TouchDeliveryReason: QuotedWireEnum {
         case .released: 7
         case .cancelledByGesture: 8
         case .takenByGesture: 9
+        case .dimmed: 10
         }
     }
 }

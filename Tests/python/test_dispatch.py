@@ -11,6 +11,7 @@ import re
 import pytest
 
 from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
+from test_sheets import sheet_traces
 from test_uikit_classes import uikit_traces
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
@@ -596,6 +597,7 @@ def test_every_trace_shape_occurs(engine, client):
     gesture_traces_seen, _ = gesture_traces(engine, client)
     traces += gesture_traces_seen
     traces += uikit_traces(engine, client)  # 1.6: UIKit's own classes (K1–K10)
+    traces += sheet_traces(engine, client)  # 1.13: sheets and popovers (K17, K18)
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 
@@ -611,7 +613,8 @@ def test_every_trace_shape_occurs(engine, client):
         ("miss", "interaction-disabled", "H2"), ("miss", "disabled-control", "H7"), ("miss", "outside-bounds", "H3"),
         ("miss", "outside-bounds", "H6"), ("miss", "singular-transform", "H4"), ("skipped", "never", "H6"),
         ("skipped", "pass-through", "H6"),
-        ("miss", "interaction-disabled", "K1"), ("miss", "animating", "K10"), ("miss", "presented-over", "K9")}
+        ("miss", "interaction-disabled", "K1"), ("miss", "animating", "K10"), ("miss", "presented-over", "K9"),
+        ("hit", None, "K17"), ("hit", None, "K18"), ("skipped", "passthrough-view", "K18")}
     assert {x for (x,) in seen("hitTest", "reason")} - {None} == set(defs["hitTestStep"]["properties"]["reason"]["enum"])
     assert seen("deliver", "disposition") == {(d,) for d in defs["deliverStep"]["properties"]["disposition"]["enum"]}
     assert seen("deliver", "rule") == {(x,) for x in defs["deliverStep"]["properties"]["rule"]["enum"]}
@@ -621,7 +624,7 @@ def test_every_trace_shape_occurs(engine, client):
         ("A2", True, None), ("A2", False, "not-implemented"), ("A2", False, "target-missing"),
         ("A4", True, None), ("A4", False, "end-of-chain")}
     assert seen("check", "check") == {(x,) for x in defs["checkStep"]["properties"]["check"]["enum"]}
-    assert seen("check", "rule") == {("F2",), ("F3",)}
+    assert seen("check", "rule") == {("F2",), ("F3",), ("K17",), ("K18",)}
     assert seen("firstResponder", "reason", "rule") == {
         ("become", "F2"), ("tap", "F5"), ("resign", "F3"), ("resign", "F2"), ("left-window", "F6"), ("become", "K7")}
     assert seen("next", "rule") == {("N1",), ("N2",), ("N3",)}
@@ -629,7 +632,8 @@ def test_every_trace_shape_occurs(engine, client):
         ("end-of-chain", "N3"), ("end-of-chain", "A4"), ("cycle", "N4"), ("no-hit", "H1"),
         ("multiple-touch-disabled", "T4"), ("exclusive-touch", "T5"), ("no-key-window", "E3"),
         ("no-first-responder", "E3"), ("no-responder", "E2"), ("not-receiving-remote-control-events", "E1"),
-        ("view-left-window", "T6"), ("cancelled-by-gesture", "G7"), ("taken-by-gesture", "G8")}
+        ("view-left-window", "T6"), ("cancelled-by-gesture", "G7"), ("taken-by-gesture", "G8"), ("dimmed", "K17"),
+        ("dimmed", "K18")}
     # `no-view` (T1) is the engine's defensive fallback for a touch with no view and no recorded cause: no
     # request sequence reaches it, but the schema keeps it.
     assert {x for (x,) in seen("discard", "reason")} == set(defs["discardStep"]["properties"]["reason"]["enum"]) - {"no-view"}

@@ -19,6 +19,7 @@ public enum Rule: String, WireEnum, Comparable {
     case a1 = "A1", a2 = "A2", a3 = "A3", a4 = "A4", a5 = "A5"
     // K: UIKit's own classes (1.6)
     case k1 = "K1", k2 = "K2", k3 = "K3", k4 = "K4", k5 = "K5", k6 = "K6", k7 = "K7", k8 = "K8", k9 = "K9", k10 = "K10"
+    case k17 = "K17", k18 = "K18"
 
     public static func < (a: Rule, b: Rule) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -57,6 +57,8 @@ extension Rule {
         case .k8: "Scroll views"
         case .k9: "Presented controllers are in front"
         case .k10: "Animating views"
+        case .k17: "Sheets dim their presenter"
+        case .k18: "Popovers and their passthrough views"
         }
     }
 

@@ -17,7 +17,8 @@ import ResponderJSON
 ///   "tapSlop": 10, "tapInterval": 0.35,       // G: the thresholds UIKit does not document (points,
 ///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
 ///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1,
-///   "scrollDelay": 0.15                       // K8: delaysContentTouches, seconds of the session clock
+///   "scrollDelay": 0.15,                      // K8: delaysContentTouches, seconds of the session clock
+///   "sheetDimmingTap": "byDetent" | "ignore" | "dismiss" // K17: what a tap on a sheet's dimming view does
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -39,6 +40,9 @@ public struct Profile: Sendable, Equatable {
     public enum BecomeOrder: String, Sendable, CaseIterable { case checkFirst, resignFirst }
     /// T6: a touch whose view leaves the window gets touchesCancelled (`cancel`) or vanishes (`drop`).
     public enum TouchOnRemoval: String, Sendable, CaseIterable { case cancel, drop }
+    /// K17: a tap on a sheet's dimming view — a dismissal attempt below the large detent (`byDetent`, UIKit's
+    /// bottom-attached sheet), never (`ignore`, a floating sheet), or always (`dismiss`, iPad sheets of iOS 13–14).
+    public enum SheetDimmingTap: String, Sendable, CaseIterable { case byDetent, ignore, dismiss }
 
     public var name: String = "uikit"
     public var alphaBoundary: AlphaBoundary = .inclusive
@@ -47,6 +51,7 @@ public struct Profile: Sendable, Equatable {
     public var noFirstResponder: NoFirstResponder = .keyWindow
     public var becomeOrder: BecomeOrder = .checkFirst
     public var touchOnRemoval: TouchOnRemoval = .cancel
+    public var sheetDimmingTap: SheetDimmingTap = .byDetent
     /// G (tap): how far a touch may move from where it began before a tap fails.
     public var tapSlop: Double = 10
     /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
@@ -103,6 +108,7 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("noFirstResponder", NoFirstResponder.self, &r) { noFirstResponder = v }
         if let v = try choice("becomeOrder", BecomeOrder.self, &r) { becomeOrder = v }
         if let v = try choice("touchOnRemoval", TouchOnRemoval.self, &r) { touchOnRemoval = v }
+        if let v = try choice("sheetDimmingTap", SheetDimmingTap.self, &r) { sheetDimmingTap = v }
         for (name, keyPath) in Self.thresholds {
             guard let n = try r.number(name) else { continue }
             guard n >= 0 else { throw r.error(name, "must not be negative") }
@@ -122,6 +128,7 @@ public struct Profile: Sendable, Equatable {
             ("touchOnRemoval", .string(touchOnRemoval.rawValue))
         ]
         for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
+        members.append(("sheetDimmingTap", .string(sheetDimmingTap.rawValue)))
         return .object(members)
     }
 
