@@ -648,7 +648,8 @@ def test_every_trace_shape_occurs(engine, client):
         (None, None, False), ("stationary", None, False), ("view-left-window", None, False),
         ("no-hit", "H1", False), ("multiple-touch-disabled", "T4", False), ("exclusive-touch", "T5", False),
         ("view-left-window", None, True), ("held", "G8", False), ("held", "G9", False),
-        ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False)}
+        ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False), ("dimmed", "K17", False),
+        ("dimmed", "K18", False)}
     tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
     assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
     assert any(o.get("gestures") for o in tree_changes) and any(o.get("gestureDeliveries") for o in tree_changes)

@@ -6,7 +6,12 @@ are validated against Protocol/schemas like every other. Test names carry the ru
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
+
+from harness import REPO
+from stdio_harness import responder_path, target_args
 
 from test_gestures import World, began, ended, moved, steps, tap_rec, target, world  # noqa: F401 (world: the fixture)
 from test_scenarios import RVC, W, control, fixture_f, node, view
@@ -184,6 +189,34 @@ def test_K17_K18_fields_are_written_as_set_and_checked(world):
     w.apply({"op": "update", "id": "PVC", "set": {"passthroughViews": None}})
     assert "passthroughViews" not in w.call("tree.get", id="PVC")["tree"]
     assert w.call("hitTest", point=[40, 40])["view"] == "PVC.dimming"
+
+
+# --------------------------------------------------------------------------------------------------- the guide
+
+def test_K17_the_guides_sheet_example_runs_as_written(engine, tmp_path):
+    """docs/gestures-and-uikit-classes.md, "Sheets and popovers": its world file and every `$ responder …` line,
+    run through the real CLI in order, print what the guide shows."""
+    guide = (REPO / "docs" / "gestures-and-uikit-classes.md").read_text()
+    section = guide.split("## Sheets and popovers")[1].split("\n## ")[0]
+    world = section.split("<<'JSON'\n")[1].split("\nJSON\n")[0]
+    (tmp_path / "sheet.json").write_text(world)
+    cli = f"{responder_path()} {' '.join(target_args(engine))}"
+    shell = f'responder() {{ {cli} "$@"; }}\ncd {tmp_path}\n'
+
+    def run(command: str) -> str:
+        done = subprocess.run(["bash", "-c", shell + command.replace("/tmp/sheet.json", "sheet.json")],
+                              capture_output=True, text=True, timeout=120)
+        return done.stdout
+
+    assert run("responder session create sheet /tmp/sheet.json").startswith("created session sheet")
+    blocks = [b.split("```")[0] for b in section.split("```console\n")[1:]]
+    ran = 0
+    for block in blocks:
+        for chunk in block.split("$ ")[1:]:
+            command, _, expected = chunk.partition("\n")
+            assert run(command) == expected, command
+            ran += 1
+    assert ran == 5
 
 
 def sheet_traces(engine, client) -> list[dict]:
