@@ -219,6 +219,17 @@ def test_K17_the_guides_sheet_example_runs_as_written(engine, tmp_path):
     assert ran == 5
 
 
+def test_K17_K18_pictures_draw_the_dimming_view_over_its_window(world, engine, tmp_path):
+    w = world(presented_world())
+    out = tmp_path / "hit.svg"
+    done = subprocess.run([str(responder_path()), *target_args(engine), "draw", "--hit", "40", "40", "--session",
+                           w.session, "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    svg = out.read_text()
+    rect = svg.split('data-node-id="PVC.dimming"')[1].split(">")[0]
+    assert 'data-rule="K17"' in rect and 'width="400" height="800"' in rect, "the window's box"
+
+
 def sheet_traces(engine, client) -> list[dict]:
     """Traces in which every 1.13 step, rule and reason of K17 and K18 occurs: test_dispatch's coverage check adds
     them."""
