@@ -411,7 +411,12 @@ package struct HierarchyDump {
                 continue
             }
             let presenter = c.presented ? c.parent.flatMap { controllerNodes[$0.id] } : nil
-            if c.presented, let presenter { node.members.append(("presentedBy", .string(presenter.id))) }
+            if c.presented, let presenter {
+                node.members.append(("presentedBy", .string(presenter.id)))
+                // The views dump holds every view the app has, a sheet's UIDimmingView included when one dims:
+                // a style that adds no dimming view of its own (K17) keeps the imported hits the app's.
+                node.members.append(("modalPresentationStyle", .string("overFullScreen")))
+            }
             let window: ViewLine? =
                 windowOf(view) ?? presenter.flatMap(windowOf) ?? c.parent.flatMap { controllerNodes[$0.id] }.flatMap(
                     windowOf) ?? windows.first
@@ -458,7 +463,8 @@ package struct HierarchyDump {
             var m: [(key: String, value: JSON)] = [("id", .string(n.id)), ("kind", .string(n.kind.rawValue))]
             if n.className != n.kind.defaultClassName { m.append(("class", .string(n.className))) }
             var seen = Set<String>()
-            for (k, v) in n.members.reversed() where n.kind.isView || k == "presentedBy" || k == "handles" {
+            for (k, v) in n.members.reversed()
+            where n.kind.isView || k == "presentedBy" || k == "handles" || k == "modalPresentationStyle" {
                 if seen.insert(k).inserted { m.append((k, v)) }
             }
             m[2...].sort { $0.key < $1.key }

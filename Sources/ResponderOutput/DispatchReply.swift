@@ -13,6 +13,7 @@ package enum DispatchReply {
         for line in focusLines(traced.trace, names: names) { Output.line(line) }
         for line in changeLines(traced.trace, names: names) { Output.line(line) }
         for line in editingLines(traced.trace, names: names) { Output.line(line) }
+        for line in dismissalLines(traced.trace, names: names) { Output.line(line) }
         guard explain else { return }
         Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
         for line in StepFormatter.lines(traced.trace, names: names) { Output.line("  " + line) }
@@ -44,6 +45,27 @@ package enum DispatchReply {
     /// `change toggle.on: …`, or `change 0x7f8a5c50b000 (UISwitch).on: …` for a named node.
     package static func change(_ c: FieldChange, names: NodeNames = .none) -> String {
         "change \(names.label(c.id)).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))"
+    }
+
+    /// K17, K18: `dismissal of editorVC: dismissed (K17)` for each tap on a dimming view that attempted one,
+    /// or `refused (isModalInPresentation)` / `refused (presentationControllerShouldDismiss false)`.
+    package static func dismissalLines(_ trace: Trace, names: NodeNames = .none) -> [String] {
+        var lines: [String] = []
+        for step in trace.steps {
+            guard case .check(let id, let check, let value, let rule) = step else { continue }
+            let label = "dismissal of \(names.label(id))"
+            switch check {
+            case .isModalInPresentation where value:
+                lines.append("\(label): refused (isModalInPresentation, \(rule.rawValue))")
+            case .presentationControllerShouldDismiss:
+                lines.append(
+                    value
+                        ? "\(label): dismissed (\(rule.rawValue))"
+                        : "\(label): refused (presentationControllerShouldDismiss false, \(rule.rawValue))")
+            default: continue
+            }
+        }
+        return lines
     }
 
     /// Touch and press ids: integers when they look like integers, strings otherwise.

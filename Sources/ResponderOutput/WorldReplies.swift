@@ -38,7 +38,7 @@ package enum OverlayReplies {
             "hitTest", ["session": .string(session), "point": [.number(point.x), .number(point.y)]])
         let path = HitPath(point: point, result: result)
         var overlay = Overlay(title: "hitTest at \(SVGText.point(point.x, point.y))", hit: path)
-        if let view = path.view {
+        if let view = path.view, !path.hitsDimmingView {
             overlay.chain = try chain(connection, session: session, id: view)
             overlay.chainTitle = "Responder chain of \(view)"
         }
@@ -55,7 +55,7 @@ package enum OverlayReplies {
         let result = try connection.call("event.tap", params)
         var overlay = touch(trace: result["trace"] ?? .null, point: point)
         overlay.title = "event.tap at \(SVGText.point(point.x, point.y))" + (dryRun ? " (dry run)" : "")
-        if let view = overlay.hit?.view {
+        if let view = overlay.hit?.view, overlay.hit?.hitsDimmingView != true {
             overlay.chain = try chain(connection, session: session, id: view)
             overlay.chainTitle = "Responder chain of \(view)"
         }
@@ -104,5 +104,13 @@ package enum TraceLines {
         }
         return outcome.lines(message: nil, trace: typed, names: names).map { String($0.drop { $0 == " " }) }
             + DispatchReply.focusLines(typed, names: names)
+    }
+}
+
+extension HitPath {
+    /// K17, K18: the hit view is a sheet's or popover's dimming view, which has no responder chain (no responder
+    /// gets its touches).
+    var hitsDimmingView: Bool {
+        visited.contains { $0.id == view && $0.result == "hit" && ($0.rule == "K17" || $0.rule == "K18") }
     }
 }

@@ -27,11 +27,19 @@ public struct OverlaySVG {
         return out + "</g>"
     }
 
+    /// The scene node whose box a visit is drawn over: its own, or for a sheet's or popover's dimming view
+    /// (`<controller>.dimming`, K17/K18), which is no node of the tree but covers its window, the window's.
+    private func box(of id: String, _ hit: HitPath) -> Int? {
+        if let i = scene.index[id] { return i }
+        guard id.hasSuffix(".dimming"), let window = hit.window else { return nil }
+        return scene.index[window]
+    }
+
     private func hitPath(_ hit: HitPath, _ tags: inout Occupancy, _ out: inout String) {
         // Misses first, then the path over them, the view hit last (on top).
         let order = hit.visited.enumerated().sorted { rank($0.element, hit) < rank($1.element, hit) }
         for (k, v) in order {
-            guard let i = scene.index[v.id], scene.nodes[i].isView else { continue }
+            guard let i = box(of: v.id, hit), scene.nodes[i].isView else { continue }
             let n = scene.nodes[i]
             let isHitView = v.id == hit.view && v.result == "hit"
             var cls = "h " + (v.result == "hit" ? "path" : v.result == "skipped" ? "skip" : "miss")
@@ -52,7 +60,7 @@ public struct OverlaySVG {
         // world asks dozens of siblings) the plain outside-bounds misses keep only their outline.
         let crowded = hit.visited.filter { $0.reason == "outside-bounds" }.count > Self.tagLimit
         for (k, v) in hit.visited.enumerated() {
-            guard let i = scene.index[v.id], scene.nodes[i].isView else { continue }
+            guard let i = box(of: v.id, hit), scene.nodes[i].isView else { continue }
             if crowded && v.reason == "outside-bounds" { continue }
             let b = scene.nodes[i].box
             let text: String

@@ -168,6 +168,8 @@ extension Rule: QuotedWireEnum {
         case .k14: 60
         case .k15: 61
         case .k16: 62
+        case .k17: 63
+        case .k18: 64
         }
     }
 }
@@ -198,6 +200,7 @@ extension HitReason: QuotedWireEnum {
         case .redirect: 8
         case .animating: 9
         case .presentedOver: 10
+        case .passthroughView: 11
         }
     }
 }
@@ -317,6 +320,7 @@ extension DiscardReason: QuotedWireEnum {
         case .viewLeftWindow: 10
         case .cancelledByGesture: 11
         case .takenByGesture: 12
+        case .dimmed: 13
         }
     }
 }
@@ -345,6 +349,8 @@ extension FocusCheck: QuotedWireEnum {
         case .shouldReturn: 6
         case .shouldChangeCharacters: 7
         case .firstResponderInside: 8
+        case .isModalInPresentation: 9
+        case .presentationControllerShouldDismiss: 10
         }
     }
 }
@@ -393,6 +399,7 @@ extension TouchDeliveryReason: QuotedWireEnum {
         case .released: 7
         case .cancelledByGesture: 8
         case .takenByGesture: 9
+        case .dimmed: 10
         }
     }
 }

@@ -445,10 +445,12 @@ struct UIKitClassTests {
             hit["view"] == "W" && visit(hit, "R")?["reason"] == "presented-over" && visit(hit, "R")?["rule"] == "K9")
         #expect(try full.become(["session": "s", "id": "TF"]).result["reason"] == "not-in-window")
         // Every other style keeps the presenter's views and its first responder, as pageSheet does.
+        // The sheets keep them behind their dimming view (K17), the "over" styles hittable where not covered.
         for style in ["pageSheet", "formSheet", "overFullScreen", "overCurrentContext"] {
             let (kept, change) = try world(style)
             #expect(change.consequences == nil && kept.keyFR == "TF", "\(style)")
-            #expect(try kept.hit(50, 10)["view"] == "TF", "\(style)")
+            let sheet = style.hasSuffix("Sheet")
+            #expect(try kept.hit(50, 10)["view"] == (sheet ? "PVC.dimming" : "TF"), "\(style)")
         }
         // The presentation ends: the presenter's views are back.
         _ = try full.ops(#"{"op": "remove", "id": "PVC"}"#)

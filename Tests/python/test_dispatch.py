@@ -13,6 +13,7 @@ import pytest
 from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
 from test_cells import cell_traces
 from test_text_editing import editing_traces
+from test_sheets import sheet_traces
 from test_uikit_classes import uikit_traces
 
 # The demo world: button at window (32, 136, 326, 44), textField at (32, 196, 326, 44).
@@ -600,6 +601,7 @@ def test_every_trace_shape_occurs(engine, client):
     traces += uikit_traces(engine, client)  # 1.6: UIKit's own classes (K1–K10)
     traces += cell_traces(engine, client)  # 1.13: table and collection view cells (K14–K16)
     traces += editing_traces(engine, client)  # 1.13: text-field editing (K11–K13, E4, F8, F9)
+    traces += sheet_traces(engine, client)  # 1.13: sheets and popovers (K17, K18)
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 
@@ -615,7 +617,8 @@ def test_every_trace_shape_occurs(engine, client):
         ("miss", "interaction-disabled", "H2"), ("miss", "disabled-control", "H7"), ("miss", "outside-bounds", "H3"),
         ("miss", "outside-bounds", "H6"), ("miss", "singular-transform", "H4"), ("skipped", "never", "H6"),
         ("skipped", "pass-through", "H6"),
-        ("miss", "interaction-disabled", "K1"), ("miss", "animating", "K10"), ("miss", "presented-over", "K9")}
+        ("miss", "interaction-disabled", "K1"), ("miss", "animating", "K10"), ("miss", "presented-over", "K9"),
+        ("hit", None, "K17"), ("hit", None, "K18"), ("skipped", "passthrough-view", "K18")}
     assert {x for (x,) in seen("hitTest", "reason")} - {None} == set(defs["hitTestStep"]["properties"]["reason"]["enum"])
     assert seen("deliver", "disposition") == {(d,) for d in defs["deliverStep"]["properties"]["disposition"]["enum"]}
     assert seen("deliver", "rule") == {(x,) for x in defs["deliverStep"]["properties"]["rule"]["enum"]}
@@ -634,7 +637,8 @@ def test_every_trace_shape_occurs(engine, client):
         ("end-of-chain", "N3"), ("end-of-chain", "A4"), ("cycle", "N4"), ("no-hit", "H1"),
         ("multiple-touch-disabled", "T4"), ("exclusive-touch", "T5"), ("no-key-window", "E3"),
         ("no-first-responder", "E3"), ("no-responder", "E2"), ("not-receiving-remote-control-events", "E1"),
-        ("view-left-window", "T6"), ("cancelled-by-gesture", "G7"), ("taken-by-gesture", "G8")}
+        ("view-left-window", "T6"), ("cancelled-by-gesture", "G7"), ("taken-by-gesture", "G8"), ("dimmed", "K17"),
+        ("dimmed", "K18")}
     # `no-view` (T1) is the engine's defensive fallback for a touch with no view and no recorded cause: no
     # request sequence reaches it, but the schema keeps it.
     assert {x for (x,) in seen("discard", "reason")} == set(defs["discardStep"]["properties"]["reason"]["enum"]) - {"no-view"}
@@ -651,7 +655,8 @@ def test_every_trace_shape_occurs(engine, client):
         (None, None, False), ("stationary", None, False), ("view-left-window", None, False),
         ("no-hit", "H1", False), ("multiple-touch-disabled", "T4", False), ("exclusive-touch", "T5", False),
         ("view-left-window", None, True), ("held", "G8", False), ("held", "G9", False),
-        ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False)}
+        ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False), ("dimmed", "K17", False),
+        ("dimmed", "K18", False)}
     tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
     assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
     assert any(o.get("gestures") for o in tree_changes) and any(o.get("gestureDeliveries") for o in tree_changes)

@@ -317,7 +317,7 @@ def test_class_fields_are_validated_with_their_full_path(world, client):
     w = world(fixture_f(control("SW", (0, 0, 50, 30), **{"class": "UISwitch", "on": True})))
     err = w.error("tree.apply", ops=[{"op": "update", "id": "SW", "set": {"class": "UIButton"}}])
     assert err.data["field"] == "ops[0].set.on" and w.call("tree.get", id="SW")["tree"]["class"] == "UISwitch"
-    err = w.error("tree.apply", ops=[{"op": "update", "id": "RVC", "set": {"modalPresentationStyle": "popover"}}])
+    err = w.error("tree.apply", ops=[{"op": "update", "id": "RVC", "set": {"modalPresentationStyle": "sideways"}}])
     assert err.data["field"] == "ops[0].set.modalPresentationStyle"
     err = w.error("tree.apply", ops=[{"op": "update", "id": "SW", "set": {"gestureRecognizers": []}},
                                      {"op": "update", "id": "R", "set": {"class": "UIScrollView"}},

@@ -20,6 +20,8 @@ struct HitTester {
     private var window = ""
     /// The walk's frames, kept between windows so that their room is made once.
     private var stack: [Frame] = []
+    /// K17, K18: the dimming views of the window being tested, asked where the window's subviews list them.
+    private var dimmings: [Dimming] = []
 
     init(world: World, profile: Profile) {
         self.world = world
@@ -97,6 +99,7 @@ struct HitTester {
     /// hitTest(root, p) for one window.
     private mutating func hitTest(root: String, point: Point?) -> Answer? {
         window = root
+        dimmings = []
         stack.removeAll(keepingCapacity: true)
         if stack.capacity == 0 { stack.reserveCapacity(16) }
         var answer: Answer?
@@ -118,6 +121,10 @@ struct HitTester {
             if stack[top].next >= 0 {
                 let candidate = stack[top].subviews[stack[top].next]
                 stack[top].next -= 1
+                if !dimmings.isEmpty, let dimming = dimmings.first(where: { $0.id == candidate }) {
+                    answer = dimmingAnswer(dimming, point: stack[top].point)
+                    continue
+                }
                 switch start(candidate, .inSuperview(stack[top].point), asking: .child) {
                 case .pushed(let f): stack.append(f)
                 case .answered(let a): answer = a
@@ -247,7 +254,11 @@ struct HitTester {
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
         // would mostly be wasted.
-        let subviews = asking == .itself && !world.presented.isEmpty ? world.hitTestSubviews(of: id) : checked.children
+        var subviews = checked.children
+        if asking == .itself && !world.presented.isEmpty {
+            dimmings = world.dimmings(in: id)
+            subviews = world.withDimmings(world.hitTestSubviews(of: id), dimmings)
+        }
         return .pushed(
             Frame(
                 point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index,
@@ -281,6 +292,20 @@ struct HitTester {
         visits[i].result = .hit
         visits[i].rule = .h2
         return (visits[i].id, frame.point)
+    }
+
+    /// K17, K18: the dimming view covers the whole window, so it answers itself wherever it is asked — except
+    /// over a popover's passthrough view, where it answers nil and the views behind it are asked as usual.
+    private mutating func dimmingAnswer(_ dimming: Dimming, point: Point) -> Answer? {
+        var visit = HitVisit(id: dimming.id, point: point, result: .hit, rule: dimming.rule)
+        if dimming.rule == .k18, world.passthroughView(of: dimming, at: point, window: window) != nil {
+            visit.result = .skipped
+            visit.reason = .passthroughView
+            visits.append(visit)
+            return nil
+        }
+        visits.append(visit)
+        return (dimming.id, point)
     }
 
     private mutating func redirected(_ i: Int, to target: String) {

@@ -25,6 +25,8 @@ struct LiveTouch: Sendable {
     var withheld: (reason: DiscardReason, rule: Rule)?
     /// The client has ended or cancelled it; it stays while its view still has phases to get (G9).
     var finished = false
+    /// K17, K18: the dimming view it hit, while it may still be that view's tap (within tapSlop of `from`).
+    var dimmingTap: (id: String, from: Point)?
 }
 
 /// A press between began and ended/cancelled, bound to the responder that got its began (E2).

@@ -95,6 +95,9 @@ extension SessionState {
             throw .touchInUse(input.touch, client: touches[index].client, reason: .otherClient)
         }
         if let p = input.point { touches[index].point = p }
+        if let tap = touches[index].dimmingTap, tap.from.isFarther(than: profile.tapSlop, from: touches[index].point) {
+            touches[index].dimmingTap = nil  // K17, K18: the dimming view's tap fails once the touch moves away
+        }
         touches[index].phase = input.phase
         if input.phase.isFinal { touches[index].finished = true }
         let touch = touches[index]
@@ -109,6 +112,9 @@ extension SessionState {
             // T4/T5/no hit: a touch delivered to no one stays so for its whole life.
             let why = touch.undelivered ?? (.noView, .t1)
             let message = input.phase.message
+            if input.phase == .ended, let tap = touch.dimmingTap, let dimming = world.dimming(named: tap.id) {
+                dimmingTapped(dimming, trace: &trace)
+            }
             if let message {
                 trace.discard(
                     message, reason: DiscardReason(rawValue: why.reason.rawValue)!, rule: why.rule,
@@ -141,6 +147,20 @@ extension SessionState {
             touches.append(touch)
             trace.discard(message, reason: .noHit, rule: .h1, tag: .touch(id))
             return undelivered(touch, message: message, why: touch.undelivered!)
+        }
+        if let dimming = world.dimming(named: view) {
+            // K17, K18: the dimming view takes the touch; no responder gets it, the window's recognizers
+            // observe it (G1: the window is the dimming view's superview).
+            touch.view = nil
+            touch.undelivered = (.dimmed, dimming.rule)
+            touch.dimmingTap = (view, point)
+            touch.recognizers = observe(id, hitView: window, trace: &trace)
+            touches.append(touch)
+            recognizersSee(touch, .began(id, point), trace: &trace)
+            trace.discard(message, reason: .dimmed, rule: dimming.rule, tag: .touch(id), view: view)
+            var d = undelivered(touch, message: message, why: touch.undelivered!)
+            d.hitView = view
+            return d
         }
         if let blocked = admission(view: view, window: window) {
             touch.view = nil

@@ -102,6 +102,10 @@ struct TouchWhy {
             visitOf.append(i)
         }
         for depth in path.indices {
+            if depth >= visitOf.count, let hit = result.view, let dimming = world.dimming(named: hit) {
+                // K17, K18: the dimming view in front of it answered for the whole window.
+                return Miss(reason: .dimmed, rule: dimming.rule, culprit: hit, depth: depth, to: dimming.controller)
+            }
             guard depth < visitOf.count else {
                 // Never asked: a view in front answered first (H2), or a window in front did (H1).
                 let otherWindow = result.window != path[0]
@@ -280,6 +284,14 @@ struct TouchWhy {
         case .presentedOver:
             return
                 "\(it) is the root view of a controller a full-screen presentation covers, so it is out of the window."
+        case .dimmed:
+            let vc = miss.to ?? "a presented controller"
+            if miss.rule == .k18 {
+                return "\(c), the dimming view around \(vc)'s popover, takes the touch \(whereText): nothing behind "
+                    + "it gets it, and a tap there dismisses the popover (passthroughViews lets a view through)."
+            }
+            return "\(c), the dimming view behind \(vc)'s sheet, covers the window and takes the touch \(whereText): "
+                + "nothing behind it gets it while the sheet rests at a dimmed detent (largestUndimmedDetent)."
         case .never: return "\(it) declares a hitTest override that answers nil (mode never) for its whole subtree."
         case .singularTransform: return "\(it) has a transform that cannot be inverted, so no point converts into it."
         case .zeroSize: return "\(view) has an empty bounds rectangle, which contains no point."

@@ -52,6 +52,8 @@ public enum TouchDeliveryReason: String, WireEnum {
     case cancelledByGesture = "cancelled-by-gesture"
     /// G8: a recognizer that delays touchesBegan took the touch: the view gets nothing of it.
     case takenByGesture = "taken-by-gesture"
+    /// K17, K18: the touch hit a presentation's dimming view (`hitView`); no responder gets it.
+    case dimmed
 }
 
 /// One touch phase as delivered (12.5): delivered up the chain, undelivered (`rule` says why), or — in a

@@ -23,6 +23,8 @@ public enum Rule: String, WireEnum, Comparable {
     case k11 = "K11", k12 = "K12", k13 = "K13"
     // K14–K16: table and collection view cells
     case k14 = "K14", k15 = "K15", k16 = "K16"
+    // K17, K18: sheets and popovers
+    case k17 = "K17", k18 = "K18"
 
     public static func < (a: Rule, b: Rule) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -66,6 +66,8 @@ extension Rule {
         case .k14: "A touch that reaches a cell highlights it"
         case .k15: "A highlighted cell is selected at touch-up"
         case .k16: "What keeps a cell from being selected"
+        case .k17: "Sheets dim their presenter"
+        case .k18: "Popovers and their passthrough views"
         }
     }
 

@@ -21,6 +21,8 @@ public enum HitReason: String, WireEnum {
     case animating
     /// K9: the presenter's views while a full-screen presentation covers them.
     case presentedOver = "presented-over"
+    /// K18: the dimming view lets a touch inside one of the popover's passthrough views through.
+    case passthroughView = "passthrough-view"
 }
 
 public enum Disposition: String, WireEnum {
@@ -48,6 +50,8 @@ public enum FocusCheck: String, WireEnum {
     case shouldChangeCharacters
     /// F8: whether the window's first responder lies in the view's hierarchy.
     case firstResponderInside
+    /// K17, K18: a tap on the dimming view is a dismissal attempt that these answers decide.
+    case isModalInPresentation, presentationControllerShouldDismiss
 }
 
 public enum FocusReason: String, WireEnum {
@@ -77,6 +81,8 @@ public enum DiscardReason: String, WireEnum {
     case cancelledByGesture = "cancelled-by-gesture"
     /// G8: a recognizer that delays touchesBegan took the touch; the view gets nothing of it.
     case takenByGesture = "taken-by-gesture"
+    /// K17, K18: the touch hit a presentation's dimming view; nothing behind it gets the touch.
+    case dimmed
 }
 
 /// Which event of a multi-event trace a step belongs to.

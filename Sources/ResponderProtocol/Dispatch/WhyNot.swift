@@ -9,6 +9,8 @@ public enum WhyNotReason: String, WireEnum {
     case disabledControl = "disabled-control"
     case animating
     case presentedOver = "presented-over"
+    /// K17, K18: a sheet's or popover's dimming view takes the touch.
+    case dimmed
     case never
     case singularTransform = "singular-transform"
     case zeroSize = "zero-size"

@@ -20,7 +20,8 @@ import ResponderJSON
 ///   "tapSlop": 10, "tapInterval": 0.35,       // G: the thresholds UIKit does not document (points,
 ///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
 ///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1,
-///   "scrollDelay": 0.15                       // K8: delaysContentTouches, seconds of the session clock
+///   "scrollDelay": 0.15,                      // K8: delaysContentTouches, seconds of the session clock
+///   "sheetDimmingTap": "byDetent" | "ignore" | "dismiss" // K17: what a tap on a sheet's dimming view does
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -49,6 +50,9 @@ public struct Profile: Sendable, Equatable {
     /// E4: a press reaches text input after the responder chain (`endOfChain`, UIKit) or at the field's
     /// pressesBegan, before anything above it (`firstResponder`).
     public enum TextInputPress: String, Sendable, CaseIterable { case endOfChain, firstResponder }
+    /// K17: a tap on a sheet's dimming view — a dismissal attempt below the large detent (`byDetent`, UIKit's
+    /// bottom-attached sheet), never (`ignore`, a floating sheet), or always (`dismiss`, iPad sheets of iOS 13–14).
+    public enum SheetDimmingTap: String, Sendable, CaseIterable { case byDetent, ignore, dismiss }
 
     public var name: String = "uikit"
     public var alphaBoundary: AlphaBoundary = .inclusive
@@ -60,6 +64,7 @@ public struct Profile: Sendable, Equatable {
     public var hiddenFirstResponder: HiddenFirstResponder = .stays
     public var returnKeyEditingDidEnd: ReturnKeyEditingDidEnd = .sent
     public var textInputPress: TextInputPress = .endOfChain
+    public var sheetDimmingTap: SheetDimmingTap = .byDetent
     /// G (tap): how far a touch may move from where it began before a tap fails.
     public var tapSlop: Double = 10
     /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
@@ -119,6 +124,7 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("hiddenFirstResponder", HiddenFirstResponder.self, &r) { hiddenFirstResponder = v }
         if let v = try choice("returnKeyEditingDidEnd", ReturnKeyEditingDidEnd.self, &r) { returnKeyEditingDidEnd = v }
         if let v = try choice("textInputPress", TextInputPress.self, &r) { textInputPress = v }
+        if let v = try choice("sheetDimmingTap", SheetDimmingTap.self, &r) { sheetDimmingTap = v }
         for (name, keyPath) in Self.thresholds {
             guard let n = try r.number(name) else { continue }
             guard n >= 0 else { throw r.error(name, "must not be negative") }
@@ -141,6 +147,7 @@ public struct Profile: Sendable, Equatable {
             ("textInputPress", .string(textInputPress.rawValue))
         ]
         for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
+        members.append(("sheetDimmingTap", .string(sheetDimmingTap.rawValue)))
         return .object(members)
     }
 

@@ -1,6 +1,6 @@
 /// K9: UIModalPresentationStyle, as far as it changes dispatch.
 public enum ModalPresentationStyle: String, WireEnum {
-    case automatic, pageSheet, formSheet, fullScreen, overFullScreen, overCurrentContext
+    case automatic, pageSheet, formSheet, fullScreen, overFullScreen, overCurrentContext, popover
 
     /// UIKit resolves `automatic` to `pageSheet` for a plain view controller.
     public var resolved: ModalPresentationStyle { self == .automatic ? .pageSheet : self }
@@ -35,6 +35,10 @@ public struct UIKitFields: Sendable, Equatable {
     public var textDelegate: TextDelegate?
     /// K14–K16: a table's or collection view's selection settings and a cell's state and delegate answers.
     public var cell = CellFields()
+    /// K17, K18: a presented controller's sheet and popover declarations (nil: UIKit's defaults).
+    public var presentation: PresentationFields?
+    /// K18: a window's horizontal size class (nil: compact).
+    public var horizontalSizeClass: SizeClass?
 
     public init() {}
 }
