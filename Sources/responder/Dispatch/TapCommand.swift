@@ -27,14 +27,7 @@ struct TapCommand: EngineCommand {
     @Option(help: ArgumentHelp("Tap this view where a tap is its own, instead of at x y.", valueName: "id"))
     var view: String?
 
-    func validate() throws {
-        switch (x, y, view) {
-        case (nil, nil, nil): throw ValidationError("give a point (x y) or --view ID")
-        case (.some, nil, _): throw ValidationError("Missing expected argument '<y>'")
-        case (.some, .some, .some): throw ValidationError("give a point (x y) or --view ID, not both")
-        default: break
-        }
-    }
+    func validate() throws { try ViewPoint.validate(x, y, view: view) }
 
     func run(_ client: Client) throws {
         var point = x.flatMap { x in y.map { Point(x.value, $0.value) } }

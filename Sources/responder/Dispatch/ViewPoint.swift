@@ -1,3 +1,4 @@
+import ArgumentParser
 import ResponderOutput
 import ResponderProtocol
 
@@ -18,5 +19,15 @@ enum ViewPoint {
         }
         if !json { Output.line("\(verb) \(name) at \(Output.point(point)): \(WhyNotText.hittable(answer.hittable))") }
         return point
+    }
+
+    /// A command that takes a point (x y) or `--view ID`: exactly one of them.
+    static func validate(_ x: Coordinate?, _ y: Coordinate?, view: String?) throws {
+        switch (x, y, view) {
+        case (nil, nil, nil): throw ValidationError("give a point (x y) or --view ID")
+        case (.some, nil, _): throw ValidationError("Missing expected argument '<y>'")
+        case (.some, .some, .some): throw ValidationError("give a point (x y) or --view ID, not both")
+        default: break
+        }
     }
 }
