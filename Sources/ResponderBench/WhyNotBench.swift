@@ -1,18 +1,18 @@
 import ResponderJSON
 import ZMQ
 
-/// The why-not figure: `whyNot` about one view of a 10,000-view world, asked anywhere on the view (the hittable
+/// The why-not figure: `whyNot` about the back-most, half-covered view of 10,000 siblings, asked anywhere on the view (the hittable
 /// share, then a tap carried out on a copy of the session) and at a point, against a hitTest at that point on
 /// the same world (what one question of the engine costs on its own). The goal is "well under a second".
 enum WhyNotBench {
     static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws {
         let views = 10_000
-        let asked = "n\(views - 1)"
-        say("== why: whyNot about one view of a \(views)-view world, \(sizes.drawRuns) runs")
+        let asked = "c0"
+        say("== why: whyNot about the back-most of \(views) sibling views, \(sizes.drawRuns) runs")
         let engine = try EngineProcess(name: "why", transport: .ipc, extra: Scale.limits)
         defer { engine.stop() }
         let c = try Connection(context, engine.rpc)
-        let loaded = try c.call(Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.balanced(views))))
+        let loaded = try c.call(Requests.body("tree.load", rawParams: Worlds.params(tree: Worlds.crowded(views))))
         guard loaded.firstRange(of: Array("\"result\"".utf8)) != nil else {
             throw BenchError("tree.load for why failed")
         }

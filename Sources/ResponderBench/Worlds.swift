@@ -87,6 +87,21 @@ enum Worlds {
         return w.takeBytes()
     }
 
+    /// `count` sibling views of 4 × 8 points in rows of 100, the back-most (`c0`) half covered by `Overlay` in front:
+    /// a question about `c0` makes every hit test pass over all its siblings, the slowest case for `whyNot`.
+    static func crowded(_ count: Int) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: count * 72)
+        openWindow(&w, 0, 0, 400, Double((count + 99) / 100 * 8))
+        for i in 0..<count {
+            open(&w, "c\(i)", Double(i % 100) * 4, Double(i / 100) * 8, 4, 8)
+            close(&w)
+        }
+        open(&w, "Overlay", 0, 0, 2, 8)
+        close(&w)
+        closeWindow(&w)
+        return w.takeBytes()
+    }
+
     /// A key window holding a chain of `depth` nested views.
     static func chain(_ depth: Int) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: depth * 64)

@@ -80,13 +80,15 @@ package struct InspectorSocket: WSMessageHandler {
         }
     }
 
-    /// `whyNot` about the view anywhere on it (a touch question), as the why panel shows it; `{error}` when
+    /// `whyNot` about the view anywhere on it (a touch question), with the area where a tap is its own, as the why
+    /// panel shows it; `{error}` when
     /// the engine refuses the question.
     private func why(_ id: String) async -> JSON {
         let session = inspector.session
         do throws(ClientError) {
             let raw = try await requests.perform { connection throws(ClientError) in
-                try connection.call(WhyNotRequest.method, ["session": .string(session), "view": .string(id)])
+                try connection.call(
+                    WhyNotRequest.method, ["session": .string(session), "view": .string(id), "area": true])
             }
             guard let answer = try? WireDecoder.decode(WhyNotAnswer.self, from: raw, strict: false) else {
                 return ["error": "the engine's whyNot answer does not read as one"]

@@ -36,6 +36,7 @@ package enum PageAssets {
         #overlay.stale,#whyLayer.stale{opacity:.35}
         #whyLayer{pointer-events:none}
         #whyLayer .why-view{fill:#2563eb;fill-opacity:.10;stroke:#2563eb;stroke-width:3;stroke-dasharray:none}
+        #whyLayer .why-area{fill:#0d7a3b;fill-opacity:.28;stroke:none}
         #whyLayer .why-culprit{fill:#d32f2f;fill-opacity:.18;stroke:#d32f2f;stroke-width:3;stroke-dasharray:8 4}
         #whyLayer .why-point circle{fill:#15924a;fill-opacity:.3;stroke:#0d7a3b;stroke-width:2}
         #whyLayer .why-point path{stroke:#0d7a3b;stroke-width:2}

@@ -439,6 +439,9 @@ extension PageAssets {
           const culprit = why.causes[0] && why.causes[0].culprit;
           if (culprit && culprit !== id) outline(culprit, 'why-culprit');
           const view = outline(id, `why-view${why.ok ? ' ok' : ''}`);
+          for (const [x, y, width, height] of why.area || []) {  // where a tap is the view's own
+            layer.appendChild(svgEl('rect', { class: 'why-area', x, y, width, height }));
+          }
           const pct = Math.round(why.fraction * 100);
           if (why.mark) {
             const g = svgEl('g', { class: 'why-point', 'data-x': why.mark.screen[0], 'data-y': why.mark.screen[1] });

@@ -6,7 +6,7 @@ import ResponderProtocol
 /// The why panel of the view selected in the page: the engine's `whyNot` answer in exactly the lines
 /// `responder why` prints (WhyNotText.report: the page and the command cannot disagree), each line tagged with
 /// what it is and the node it blames, the causes with their culprits' display names and their rules' meanings,
-/// and where the hittable point lies on the picture.
+/// and where the hittable point and area lie on the picture.
 package enum WhyPanel {
     package static func message(_ answer: WhyNotAnswer, raw: JSON, view: String, scene: Scene) -> JSON {
         .object([
@@ -25,6 +25,7 @@ package enum WhyPanel {
             ),
             ("fraction", .number(answer.hittable.fraction)),
             ("mark", mark(answer.hittable.point, view: view, scene: scene)),
+            ("area", .array(area(answer.hittable.area ?? [], view: view, scene: scene))),
             ("answer", raw)
         ])
     }
@@ -59,5 +60,17 @@ package enum WhyPanel {
         let window = scene.index[view].flatMap { scene.nodes[$0].window }.map { scene.nodes[scene.windows[$0].node].id }
         guard let p = scene.picturePoint(screen: point, window: window) else { return .null }
         return ["x": .number(p.x), "y": .number(p.y), "screen": [.number(point.x), .number(point.y)]]
+    }
+
+    /// The rectangles where a tap is the view's own, on the picture: `[x, y, width, height]` in the picture's
+    /// coordinates. A window's panel is its screen rectangle moved, so a rectangle moves with its corner.
+    static func area(_ rects: [[Double]], view: String, scene: Scene) -> [JSON] {
+        let window = scene.index[view].flatMap { scene.nodes[$0].window }.map { scene.nodes[scene.windows[$0].node].id }
+        return rects.compactMap { r in
+            guard r.count == 4, let corner = scene.picturePoint(screen: Point(r[0], r[1]), window: window) else {
+                return nil
+            }
+            return [.number(corner.x), .number(corner.y), .number(r[2]), .number(r[3])]
+        }
     }
 }

@@ -3,7 +3,7 @@ import ResponderJSON
 import ResponderTestSupport
 import Testing
 
-/// `responder why` and `responder tap --view` as a script sees them: what they print and their exit status,
+/// `responder why`, `tap --view`, `hit --view`, `drag --view` and `touch ID:PHASE:on=VIEW` as a script sees them: what they print and their exit status,
 /// against an in-process engine holding a key window W whose root view R holds A and a button B.
 @Suite struct WhyBinaryTests {
     /// Inserts a view in front of B (R's last subview), covering it whole.
@@ -67,5 +67,34 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("NODE_NOT_FOUND"), "\(missing)")
         #expect(try t.run(["tap"]).status != 0)
         #expect(try t.run(["tap", "1", "2", "--view", "B"]).status != 0)
+    }
+
+    @Test func hitAndDragOnAViewStartWhereATapIsItsOwn() throws {
+        let t = try CLIEngine()
+        defer { t.stop() }
+        let hit = try t.run(["hit", "--view", "B"])
+        #expect(hit.status == 0, "\(hit)")
+        #expect(hit.lines.first == "hit B at (58.44, 421.31): hittable over 100% of it, e.g. at (58.44, 421.31)")
+        #expect(hit.lines.dropFirst().first?.hasPrefix("hit B in window W") == true, "\(hit)")
+        let drag = try t.run(["drag", "--view", "B", "10", "10"])
+        #expect(drag.status == 0, "\(drag)")
+        #expect(drag.lines.first?.hasPrefix("drag from B at (58.44, 421.31): ") == true, "\(drag)")
+        #expect(drag.lines.dropFirst().first?.contains("began on B") == true, "the drag begins on B: \(drag)")
+        let touch = try t.run(["touch", "t9:began:on=B", "t9:ended"])
+        #expect(touch.status == 0, "\(touch)")
+        #expect(touch.lines.first?.hasPrefix("touch B at (58.44, 421.31): ") == true, "\(touch)")
+        #expect(touch.stdout.contains("began on B"), "the touch begins on B: \(touch)")
+
+        try cover(t)
+        let before = try seq(t)
+        for arguments in [["hit", "--view", "B"], ["drag", "--view", "B", "10", "10"], ["touch", "t8:began:on=B"]] {
+            let covered = try t.run(arguments)
+            #expect(covered.status == 1 && covered.stdout.isEmpty, "\(arguments): \(covered)")
+            #expect(covered.stderr.hasPrefix("B: not ok (H2, covered): "), "\(arguments): \(covered)")
+        }
+        #expect(try seq(t) == before, "nothing was sent")
+        #expect(try t.run(["hit", "1", "2", "--view", "B"]).status != 0)
+        #expect(try t.run(["drag", "1", "2", "3", "4", "--view", "B"]).status != 0)
+        #expect(try t.run(["drag", "1", "2"]).status != 0)
     }
 }

@@ -100,6 +100,15 @@ def test_selecting_a_view_shows_its_why_not_as_responder_why_prints_it_and_draws
         point = browser.evaluate(f"[{q('#whyLayer .why-point')}.dataset.x, {q('#whyLayer .why-point')}.dataset.y].map(Number)")
         assert point == answer["hittable"]["point"]
         assert c.call("hitTest", session=session, point=point)["view"] == "button", "the point drawn is the button's"
+        # The hittable area is drawn: the engine's rectangles, moved with the window's panel, each a place where
+        # hitTest answers the button.
+        area = c.call("whyNot", session=session, view="button", area=True)["hittable"]["area"]
+        drawn = browser.evaluate("[...document.querySelectorAll('#whyLayer rect.why-area')].map(r => "
+                                 "['x', 'y', 'width', 'height'].map(a => Number(r.getAttribute(a))))")
+        assert area and len(drawn) == len(area)
+        assert [[w, h] for _, _, w, h in drawn] == [[w, h] for _, _, w, h in area]
+        for x, y, w, h in area:
+            assert c.call("hitTest", session=session, point=[x + w / 2, y + h / 2])["view"] == "button"
         share = round(answer["hittable"]["fraction"] * 100)
         assert browser.evaluate(f"{q('#whyLayer .why-tag')}.textContent").startswith(f"hittable {share}% · (")
         assert browser.evaluate("[...document.querySelectorAll('#why .line .text')].map(e => e.textContent)") == \

@@ -9,15 +9,20 @@ struct HitCommand: EngineCommand {
         discussion: """
             With --explain lists every node asked, whether it was hit, missed or skipped, why, and the rule, then \
             what each rule cited means. A node with a display name (an imported one) shows it beside its id: \
-            `0x7f8a5c514000 (UIButton "Sign in")`.
+            `0x7f8a5c514000 (UIButton "Sign in")`. With --view ID it hit-tests where a tap is the view's own \
+            (whyNot's hittable point); when there is no such point it prints why (as `responder why ID`) and exits 1.
             """
     )
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x: Coordinate
-    @Argument(help: "Screen y.") var y: Coordinate
+    @Argument(help: "Screen x; may be negative (responder \(Self.configuration.commandName!) -5 10).") var x:
+        Coordinate?
+    @Argument(help: "Screen y.") var y: Coordinate?
+
+    @Option(help: ArgumentHelp("Hit-test where a tap on this view is its own, instead of at x y.", valueName: "id"))
+    var view: String?
 
     @Flag(
         help:
@@ -25,8 +30,16 @@ struct HitCommand: EngineCommand {
     )
     var explain = false
 
+    func validate() throws { try ViewPoint.validate(x, y, view: view) }
+
     func run(_ client: Client) throws {
-        try client.send(HitTestRequest(session: session.session, point: Point(x.value, y.value))) { reply in
+        var point = x.flatMap { x in y.map { Point(x.value, $0.value) } }
+        if let view {
+            point = try ViewPoint.hittable(view, verb: "hit", session: session.session, json: global.json, client)
+            guard point != nil else { throw ExitCode.failure }
+        }
+        guard let point else { return }
+        try client.send(HitTestRequest(session: session.session, point: point)) { reply in
             let names = try client.names(session: session.session)
             let hit = reply.outcome
             if let view = hit.view {
@@ -34,7 +47,7 @@ struct HitCommand: EngineCommand {
                     "hit \(names.label(view)) in window \(names.label(hit.window)) at local \(Output.point(hit.localPoint))"
                 )
             } else {
-                Output.line("no view at (\(Output.coordinate(x.value)), \(Output.coordinate(y.value)))")
+                Output.line("no view at \(Output.point(point))")
             }
             guard explain else { return }
             let rows = hit.visited.map { v in

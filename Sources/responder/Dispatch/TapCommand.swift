@@ -27,19 +27,12 @@ struct TapCommand: EngineCommand {
     @Option(help: ArgumentHelp("Tap this view where a tap is its own, instead of at x y.", valueName: "id"))
     var view: String?
 
-    func validate() throws {
-        switch (x, y, view) {
-        case (nil, nil, nil): throw ValidationError("give a point (x y) or --view ID")
-        case (.some, nil, _): throw ValidationError("Missing expected argument '<y>'")
-        case (.some, .some, .some): throw ValidationError("give a point (x y) or --view ID, not both")
-        default: break
-        }
-    }
+    func validate() throws { try ViewPoint.validate(x, y, view: view) }
 
     func run(_ client: Client) throws {
         var point = x.flatMap { x in y.map { Point(x.value, $0.value) } }
         if let view {
-            point = try hittablePoint(of: view, client)
+            point = try ViewPoint.hittable(view, verb: "tap", session: session.session, json: global.json, client)
             guard point != nil else { throw ExitCode.failure }
         }
         guard let point else { return }
@@ -47,21 +40,5 @@ struct TapCommand: EngineCommand {
             DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
         }
         client.noteDryRun(dryRun)
-    }
-
-    /// Where a tap is the view's own, said in a line; nil when there is none, after printing why not (with
-    /// --json, whyNot's answer).
-    private func hittablePoint(of view: String, _ client: Client) throws -> Point? {
-        let answer = try client.connection.send(WhyNotRequest(session: session.session, view: view))
-        let name = global.json ? view : try client.names(session: session.session).label(view)
-        guard let point = answer.hittable.point else {
-            if global.json { Output.printJSON(WireEncoder.encode(answer)) }
-            for line in WhyNotText.lines(answer, view: name) { Output.error(line) }
-            return nil
-        }
-        if !global.json {
-            Output.line("tap \(name) at \(Output.point(point)): \(WhyNotText.hittable(answer.hittable))")
-        }
-        return point
     }
 }

@@ -9,6 +9,8 @@ struct TouchCommand: EngineCommand {
         abstract: "Deliver one touch event with one or more touches in given phases (event.touch).",
         discussion: """
             Give touches as ID:PHASE:X,Y groups (e.g. `responder touch 1:began:100,100 2:began:200,200`), or \
+            ID:PHASE:on=VIEW for where a tap on that view is its own (whyNot's hittable point; when there is none, \
+            nothing is sent, why is printed and the status is 1), or \
             with repeated --touch/--phase/--at options taken in order. Phases: began, moved, stationary, ended, cancelled; \
             a later phase may omit the point (ID:PHASE) to keep the last one. A group may end with @SECONDS, the time \
             of that phase on the session's clock (G11; e.g. `1:ended@0.6`); without it, the clock's time. A touch belongs to the client that began \
@@ -38,7 +40,9 @@ struct TouchCommand: EngineCommand {
         help: ArgumentHelp("Phase of the touch: began, moved, stationary, ended, cancelled.", valueName: "phase"))
     var phases: [String] = []
 
-    @Option(name: .customLong("at"), help: ArgumentHelp("Screen point of the touch.", valueName: "x,y"))
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp("Screen point of the touch, or on=ID: the view's hittable point.", valueName: "x,y"))
     var points: [String] = []
 
     func validate() throws {
@@ -52,8 +56,9 @@ struct TouchCommand: EngineCommand {
         _ = try touches()
     }
 
-    /// The touches as given, in order: id, phase, point (nil: keep the last one), time (nil: the clock's).
-    func touches() throws -> [(id: String, phase: String, point: Point?, time: Double?)] {
+    /// The touches as given, in order: id, phase, point (nil: keep the last one, or the view's), the view whose
+    /// hittable point it is (`on=ID`), time (nil: the clock's).
+    func touches() throws -> [(id: String, phase: String, point: Point?, view: String?, time: Double?)] {
         var groups: [(String, String, String, Double?)] = zip(touchIDs, zip(phases, points)).map {
             ($0, $1.0, $1.1, nil)
         }
@@ -74,10 +79,17 @@ struct TouchCommand: EngineCommand {
             groups.append((parts[0], parts[1], parts.count == 3 ? parts[2] : "", time))
         }
         return try groups.map { id, phase, at, time in
-            if at.isEmpty { return (id, phase, nil, time) }
+            if at.isEmpty { return (id, phase, nil, nil, time) }
+            if at.hasPrefix("on=") {
+                let view = String(at.dropFirst(3))
+                guard !view.isEmpty else { throw ValidationError("\"\(at)\": expected on=ID, a view's id") }
+                return (id, phase, nil, view, time)
+            }
             let xy = at.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard xy.count == 2, let x = xy[0], let y = xy[1] else { throw ValidationError("\"\(at)\": expected X,Y") }
-            return (id, phase, Point(x, y), time)
+            guard xy.count == 2, let x = xy[0], let y = xy[1] else {
+                throw ValidationError("\"\(at)\": expected X,Y or on=ID")
+            }
+            return (id, phase, Point(x, y), nil, time)
         }
     }
 
@@ -85,11 +97,23 @@ struct TouchCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         var inputs: [TouchInput] = []
+        var viewPoints: [String: Point] = [:]
         for (i, touch) in try touches().enumerated() {
             let phase = try TouchPhase(wire: touch.phase, path: "touches[\(i)].phase")
+            var point = touch.point
+            if let view = touch.view {
+                if viewPoints[view] == nil {
+                    let json = global.json
+                    guard
+                        let p = try ViewPoint.hittable(
+                            view, verb: "touch", session: session.session, json: json, client)
+                    else { throw ExitCode.failure }
+                    viewPoints[view] = p
+                }
+                point = viewPoints[view]
+            }
             inputs.append(
-                TouchInput(
-                    touch: DispatchReply.identifier(touch.id), phase: phase, point: touch.point, time: touch.time))
+                TouchInput(touch: DispatchReply.identifier(touch.id), phase: phase, point: point, time: touch.time))
         }
         try client.send(TouchRequest(session: session.session, touches: inputs).dry(dryRun)) {
             DispatchReply.print($0, explain: explain.explain, names: try client.names(session: session.session))
