@@ -33,11 +33,11 @@ struct SlotIndex: Sendable {
         // bytes the same way (`hash(bytes:)`), in a function of their own: sharing one, the common case paid
         // for the frame the others need.
         #if arch(x86_64) || arch(arm64)
-        let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)
-        if high >> 60 == Self.smallASCII {
-            let n = Int(truncatingIfNeeded: (high >> 56) & 0xF)
-            return Self.finish(Self.short(seed, n, low, high & 0x00FF_FFFF_FFFF_FFFF))
-        }
+            let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)
+            if high >> 60 == Self.smallASCII {
+                let n = Int(truncatingIfNeeded: (high >> 56) & 0xF)
+                return Self.finish(Self.short(seed, n, low, high & 0x00FF_FFFF_FFFF_FFFF))
+            }
         #endif
         return storedHash(id)
     }

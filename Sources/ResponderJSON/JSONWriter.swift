@@ -397,20 +397,20 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     @inline(__always)
     @inlinable static func smallClean(_ s: String) -> (UInt64, UInt64, Int)? {
         #if arch(x86_64) || arch(arm64)
-        let (first, word) = unsafeBitCast(s, to: (UInt64, UInt64).self)
-        guard word >> 60 == 0xE else { return nil }
-        let n = Int(truncatingIfNeeded: (word >> 56) & 0xF)
-        let second = word & 0x00FF_FFFF_FFFF_FFFF
-        // Bytes past the end read as "A" for the check (a zero would count as a control byte).
-        let fill: UInt64 = 0x4141_4141_4141_4141
-        let firstMask: UInt64 = n >= 8 ? ~0 : (1 << UInt64(8 * n)) &- 1
-        let secondMask: UInt64 = n >= 8 ? (1 << UInt64(8 * (n - 8))) &- 1 : 0
-        guard !needsEscape((first & firstMask) | (fill & ~firstMask)),
-            !needsEscape((second & secondMask) | (fill & ~secondMask))
-        else { return nil }
-        return (first, second, n)
+            let (first, word) = unsafeBitCast(s, to: (UInt64, UInt64).self)
+            guard word >> 60 == 0xE else { return nil }
+            let n = Int(truncatingIfNeeded: (word >> 56) & 0xF)
+            let second = word & 0x00FF_FFFF_FFFF_FFFF
+            // Bytes past the end read as "A" for the check (a zero would count as a control byte).
+            let fill: UInt64 = 0x4141_4141_4141_4141
+            let firstMask: UInt64 = n >= 8 ? ~0 : (1 << UInt64(8 * n)) &- 1
+            let secondMask: UInt64 = n >= 8 ? (1 << UInt64(8 * (n - 8))) &- 1 : 0
+            guard !needsEscape((first & firstMask) | (fill & ~firstMask)),
+                !needsEscape((second & secondMask) | (fill & ~secondMask))
+            else { return nil }
+            return (first, second, n)
         #else
-        return nil
+            return nil
         #endif
     }
 

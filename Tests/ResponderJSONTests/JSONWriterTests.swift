@@ -280,8 +280,7 @@ import Testing
                     let expected = write(stored, cursor: cursor)
                     #expect(write(small, cursor: cursor) == expected, "\(Array(small.utf8))")
                     #expect(
-                        try! JSONCodec.decode(expected)
-                            == .array(Array(repeating: .string(small), count: cursor ? 2 : 1)))
+                        try! JSONCodec.decode(expected) == .array(Array(repeating: .string(small), count: cursor ? 2 : 1)))
                 }
             }
         }
