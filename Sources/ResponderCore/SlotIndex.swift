@@ -26,12 +26,9 @@ struct SlotIndex: Sendable {
     /// only three singletons do (`asciiSingletons`), so such an id hashes the bytes of its ASCII equivalent.
     /// Any other id hashes as `String.hashValue` does, which the standard library keeps consistent with `==`
     /// (and which no ASCII id ever uses).
-    @inline(__always)
     func hash(_ id: String) -> UInt32 {
         // A small ASCII string (the common id) holds its bytes in its own two words: hashed from them, with no
-        // call for its storage, here where the lookup is (a few instructions). The other forms hash the same
-        // bytes the same way (`hash(bytes:)`), in a function of their own: sharing one, the common case paid
-        // for the frame the others need.
+        // call for its storage. The other forms hash the same bytes the same way (`hash(bytes:)`).
         #if arch(x86_64) || arch(arm64)
             let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)
             if high >> 60 == Self.smallASCII {
@@ -39,12 +36,6 @@ struct SlotIndex: Sendable {
                 return Self.finish(Self.short(seed, n, low, high & 0x00FF_FFFF_FFFF_FFFF))
             }
         #endif
-        return storedHash(id)
-    }
-
-    /// `hash` of an id that is not a small ASCII string.
-    @inline(never)
-    private func storedHash(_ id: String) -> UInt32 {
         let fast = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
             let (h, ascii) = hash(bytes: bytes)
             return ascii ? h : nil
