@@ -33,8 +33,15 @@ enum HitReference {
             report.note("reference skipped: bench/hit_reference.c is not above \(Binaries.directory)")
             return
         }
+        // Any C compiler on the PATH; Swift's own clang where there is none (it ships with the toolchain).
+        guard let compiler = ["cc", "clang"].first(where: { run(["which", $0]) }) else {
+            report.note("reference skipped: no C compiler (cc or clang) on the PATH")
+            return
+        }
         let binary = Scratch.file("hit_reference")
-        guard run(["cc", "-O2", "-o", binary, source]) else { throw BenchError("cc could not compile \(source)") }
+        guard run([compiler, "-O2", "-o", binary, source]) else {
+            throw BenchError("\(compiler) could not compile \(source)")
+        }
         let c = try perHitTest { n in [binary, "\(n)"] }
         let ours = try perHitTest { n in [Binaries.bench, "hit-loop", "\(n)"] }
         report.add(

@@ -26,25 +26,7 @@ struct SlotIndex: Sendable {
     /// only three singletons do (`asciiSingletons`), so such an id hashes the bytes of its ASCII equivalent.
     /// Any other id hashes as `String.hashValue` does, which the standard library keeps consistent with `==`
     /// (and which no ASCII id ever uses).
-    @inline(__always)
     func hash(_ id: String) -> UInt32 {
-        // A small ASCII string (the common id) holds its bytes in its own two words: hashed from them, with no
-        // call for its storage, here where the lookup is (a few instructions). The other forms hash the same
-        // bytes the same way (`hash(bytes:)`), in a function of their own: sharing one, the common case paid
-        // for the frame the others need.
-        #if arch(x86_64) || arch(arm64)
-        let (low, high) = unsafeBitCast(id, to: (UInt64, UInt64).self)
-        if high >> 60 == Self.smallASCII {
-            let n = Int(truncatingIfNeeded: (high >> 56) & 0xF)
-            return Self.finish(Self.short(seed, n, low, high & 0x00FF_FFFF_FFFF_FFFF))
-        }
-        #endif
-        return storedHash(id)
-    }
-
-    /// `hash` of an id that is not a small ASCII string.
-    @inline(never)
-    private func storedHash(_ id: String) -> UInt32 {
         let fast = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
             let (h, ascii) = hash(bytes: bytes)
             return ascii ? h : nil
@@ -70,46 +52,32 @@ struct SlotIndex: Sendable {
         0x212A: UInt8(ascii: "K"), 0x037E: UInt8(ascii: ";"), 0x1FEF: UInt8(ascii: "`")
     ]
 
-    /// The top four bits of a small ASCII `String`'s second word (immortal, ASCII, small; 64-bit platforms):
-    /// its bytes are the first word and the low seven bytes of the second, zero past the end, and its length
-    /// is in bits 56–59. (`SlotIndexTests` checks this against the bytes.)
-    private static let smallASCII: UInt64 = 0xE
-
-    /// Up to 15 bytes as two little-endian words, zero past the end: a small string's own words, or the same
-    /// words loaded from another string's bytes.
-    @inline(__always)
-    private static func short(_ seed: UInt64, _ n: Int, _ first: UInt64, _ second: UInt64) -> UInt64 {
-        mix(mix(seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15) ^ first) ^ second)
-    }
-
-    /// Up to 15 bytes in two words as `short` takes them, and whether they are ASCII; longer ones eight bytes
-    /// at a time, the last eight overlapping the ones before when the length is not a multiple. Every load
-    /// lies within `bytes` (the last starts at `n - 8`, and only when `n` ≥ 16).
+    /// Eight bytes at a time; the last eight overlap the ones before when the length is not a multiple. Every
+    /// load lies within `bytes` (the last starts at `n - 8`, and only when `n` ≥ 8).
     @inline(__always)
     private func hash(bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt32, ascii: Bool) {
         let n = bytes.count
-        if n < 16 {
-            var words: (UInt64, UInt64) = (0, 0)
-            if let base = bytes.baseAddress, n > 0 {
-                withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: n) }
-            }
-            let ascii = (words.0 | words.1) & 0x8080_8080_8080_8080 == 0
-            return (Self.finish(Self.short(seed, n, words.0, words.1)), ascii)
-        }
         var h = seed ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15)
-        let base = bytes.baseAddress!
+        guard let base = bytes.baseAddress, n > 0 else { return (Self.finish(h), true) }
         var high: UInt64 = 0
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        repeat {
-            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            high |= word
-            h = Self.mix(h ^ word)
-            i += 8
-        } while i + 8 <= n
-        if i < n {
-            let word = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-            high |= word
+        if n >= 8 {
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            repeat {
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                high |= word
+                h = Self.mix(h ^ word)
+                i += 8
+            } while i + 8 <= n
+            if i < n {
+                let word = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                high |= word
+                h = Self.mix(h ^ word)
+            }
+        } else {
+            var word: UInt64 = 0
+            for j in 0..<n { word |= UInt64(base[j]) << UInt64(8 * j) }
+            high = word
             h = Self.mix(h ^ word)
         }
         return (Self.finish(h), high & 0x8080_8080_8080_8080 == 0)

@@ -53,11 +53,6 @@ public struct JSONCursor: ~Copyable {
     @inline(__always)
     @inlinable public mutating func string(_ s: String) {
         let at = self.at, left = end - at
-        // The room counted for a string of three bytes or more (`room(for:)`) covers `smallRoom`.
-        if left >= JSONWriter.smallRoom, let (first, second, n) = JSONWriter.smallClean(s) {
-            self.at += JSONWriter.writeSmall(first, second, n, at: at)
-            return
-        }
         self.at += JSONWriter.withUTF8(s) { utf8 in
             let length = utf8.count
             let clean = length == 0 || JSONWriter.isClean(utf8.baseAddress!, length)

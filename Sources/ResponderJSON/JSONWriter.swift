@@ -374,70 +374,12 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Runs of bytes that need no escape are copied at once; only `"`, `\` and control bytes are rewritten.
     @inlinable mutating func writeString(_ s: String) {
-        if let (first, second, n) = Self.smallClean(s) {
-            append(atMost: Self.smallRoom) { Self.writeSmall(first, second, n, at: $0) }
-            return
-        }
         Self.withUTF8(s) { utf8 in
             let length = utf8.count
             // Ids, names and rule tags need no escape: room for them and the quotes, not for the worst case.
             let clean = length == 0 || Self.isClean(utf8.baseAddress!, length)
             append(atMost: clean ? length + 2 : length * 6 + 2) { Self.writeString(utf8, clean: clean, at: $0) }
         }
-    }
-
-    /// The room `writeSmall` takes, whatever the length: its quote and both words.
-    @inlinable static var smallRoom: Int { 17 }
-
-    /// A small ASCII string that needs no escape: its bytes as two little-endian words (zero past the end) and
-    /// its length. Such a string (up to 15 bytes: ids, names, rule tags, messages) holds its bytes in its own two
-    /// words, its kind and length in the top byte (immortal, ASCII, small: `0xE`, then the length), so it is
-    /// written from them without asking the string for its storage, which copies them out first. nil for any
-    /// other string (and on a platform with another layout). `JSONWriterTests` compares both ways.
-    @inline(__always)
-    @inlinable static func smallClean(_ s: String) -> (UInt64, UInt64, Int)? {
-        #if arch(x86_64) || arch(arm64)
-        let (first, word) = unsafeBitCast(s, to: (UInt64, UInt64).self)
-        guard word >> 60 == 0xE else { return nil }
-        let n = Int(truncatingIfNeeded: (word >> 56) & 0xF)
-        let second = word & 0x00FF_FFFF_FFFF_FFFF
-        // Bytes past the end read as "A" for the check (a zero would count as a control byte).
-        let fill: UInt64 = 0x4141_4141_4141_4141
-        let firstMask: UInt64 = n >= 8 ? ~0 : (1 << UInt64(8 * n)) &- 1
-        let secondMask: UInt64 = n >= 8 ? (1 << UInt64(8 * (n - 8))) &- 1 : 0
-        guard !needsEscape((first & firstMask) | (fill & ~firstMask)),
-            !needsEscape((second & secondMask) | (fill & ~secondMask))
-        else { return nil }
-        return (first, second, n)
-        #else
-        return nil
-        #endif
-    }
-
-    /// `"`, the string's two words, and the closing quote over the first byte past its end: `n + 2` bytes of
-    /// text, `smallRoom` bytes of room (the rest is room made ahead, not yet text).
-    @inline(__always)
-    @inlinable static func writeSmall(
-        _ first: UInt64, _ second: UInt64, _ n: Int, at out: UnsafeMutablePointer<UInt8>
-    ) -> Int {
-        out[0] = UInt8(ascii: "\"")
-        let raw = UnsafeMutableRawPointer(out + 1)
-        raw.storeBytes(of: first.littleEndian, as: UInt64.self)
-        raw.storeBytes(of: second.littleEndian, toByteOffset: 8, as: UInt64.self)
-        out[n + 1] = UInt8(ascii: "\"")
-        return n + 2
-    }
-
-    /// Whether one of the word's bytes needs an escape (a quote, a backslash, or below 0x20: a byte whose top three
-    /// bits are zero); bytes of 0x80 and above are never flagged. Exact: `hasZero` flags a word only when one of
-    /// its bytes is zero.
-    @inline(__always)
-    @inlinable static func needsEscape(_ w: UInt64) -> Bool {
-        @inline(__always) func hasZero(_ w: UInt64) -> Bool {
-            (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0
-        }
-        return hasZero(w & 0xE0E0_E0E0_E0E0_E0E0) || hasZero(w ^ 0x2222_2222_2222_2222)
-            || hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
     }
 
     /// A native string's bytes are read where they are; only another kind is copied first.
@@ -488,6 +430,14 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// every load below lies within it (the overlapping loads start at `n - 8`, `n - 4` or `n - 2`).
     @inline(__always)
     @inlinable static func isClean(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        @inline(__always) func hasZero(_ w: UInt64) -> Bool {
+            (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0
+        }
+        // A byte below 0x20 is one whose top three bits are zero (bytes ≥ 0x80 are never flagged).
+        @inline(__always) func needsEscape(_ w: UInt64) -> Bool {
+            hasZero(w & 0xE0E0_E0E0_E0E0_E0E0) || hasZero(w ^ 0x2222_2222_2222_2222)
+                || hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+        }
         let raw = UnsafeRawPointer(bytes)
         if n >= 8 {
             var i = 0

@@ -244,48 +244,6 @@ import Testing
             }
         }
     }
-
-    /// A small string is written from its own two words (`smallClean`); the same text kept in an allocation goes
-    /// the general way. Both must give the same bytes, at every length, escaped or not, by the writer and the cursor.
-    @Test func smallStringsAreWrittenAsTheGeneralWayWritesThem() {
-        var state: UInt64 = 0xC0FFEE
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
-        let scalars: [Unicode.Scalar] =
-            Array("aZ09-_./: #[]~".unicodeScalars) + ["\u{00}", "\u{1F}", "\n", "\"", "\\", "\u{7F}", "\u{E9}"]
-        func write(_ s: String, cursor: Bool) -> [UInt8] {
-            var w = JSONWriter(reservingCapacity: 16)
-            w.beginArray()
-            w.string(s)
-            if cursor { w.members(atMost: JSONCursor.room(for: s)) { $0.string(s) } }
-            w.endArray()
-            return w.takeBytes()
-        }
-        // The two ways are both taken: a literal id is small, the same text given room ahead is not.
-        var roomy = String()
-        roomy.reserveCapacity(64)
-        roomy += "photoButton"
-        #expect(JSONWriter.smallClean("photoButton")?.2 == 11 && JSONWriter.smallClean(roomy) == nil)
-        #expect(JSONWriter.smallClean("a\"b") == nil && JSONWriter.smallClean("caf\u{E9}") == nil)
-        for n in 0...17 {
-            for _ in 0..<40 {
-                let small = String(
-                    String.UnicodeScalarView((0..<n).map { _ in scalars[Int(next() % UInt64(scalars.count))] }))
-                var stored = String()
-                stored.reserveCapacity(64)
-                stored += small
-                for cursor in [false, true] {
-                    let expected = write(stored, cursor: cursor)
-                    #expect(write(small, cursor: cursor) == expected, "\(Array(small.utf8))")
-                    #expect(
-                        try! JSONCodec.decode(expected)
-                            == .array(Array(repeating: .string(small), count: cursor ? 2 : 1)))
-                }
-            }
-        }
-    }
 }
 
 /// Integers are written two digits at a time; the text must be `String(Int64)`'s for every length.

@@ -29,40 +29,34 @@ struct HitTester {
     }
 
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
-    /// test answers a view wins. Detached subtrees are never tried. `body` is asked window by window until it
-    /// answers. A world of one window (the common one) is tried without making a list of windows.
-    static func firstInWindowOrder<R>(_ world: World, _ body: (String) -> R?) -> R? {
-        var first: (id: String, level: Double)?
+    /// test answers a view wins. Detached subtrees are never tried.
+    static func windowOrder(_ world: World) -> [String] {
         var windows: [(index: Int, id: String, level: Double)] = []
         for id in world.read(World.rootID, { $0.pointee.children }) ?? [] {
-            guard
-                let level = world.read(id, { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil })
-                    ?? nil
-            else { continue }
-            if let first, windows.isEmpty { windows.append((0, first.id, first.level)) }
-            if first == nil { first = (id, level) } else { windows.append((windows.count, id, level)) }
+            if let level = world.read(id, { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil })
+                ?? nil
+            {
+                windows.append((windows.count, id, level))
+            }
         }
-        guard !windows.isEmpty else { return first.flatMap { body($0.id) } }
-        for window in windows.sorted(by: { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }) {
-            if let answer = body(window.id) { return answer }
-        }
-        return nil
+        guard windows.count > 1 else { return windows.map(\.id) }
+        return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.id)
     }
 
     mutating func run(screen: Point) -> HitTestResult {
         // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
         visits = []
         visits.reserveCapacity(32)
-        let world = self.world
-        let hit = Self.firstInWindowOrder(world) { window -> HitTestResult? in
+        for window in Self.windowOrder(world) {
             let q = world.convert(screen: screen, toWindow: window)
-            guard let answer = hitTest(root: window, point: q) else { return nil }
-            // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
-            // the way down, as `convert` would apply it); only a redirect's target is converted.
-            let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: answer.id) }
-            return HitTestResult(window: window, view: answer.id, windowPoint: q, localPoint: local, visits: visits)
+            if let answer = hitTest(root: window, point: q) {
+                // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
+                // the way down, as `convert` would apply it); only a redirect's target is converted.
+                let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: answer.id) }
+                return HitTestResult(window: window, view: answer.id, windowPoint: q, localPoint: local, visits: visits)
+            }
         }
-        return hit ?? HitTestResult(visits: visits)
+        return HitTestResult(visits: visits)
     }
 
     // MARK: - One window's tree
