@@ -82,12 +82,20 @@ enum DispatchMethods {
                     dryRun: true)
             }
             let traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
-            let trace = DispatchBody.traceBody(traced)
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
-            ctx.publish(
-                trace: trace.bytes, focus: traced.trace.focusChanges, host, &published,
-                request: requestMember(R.method, request.withoutTrace))
+            let recorded = requestMember(R.method, request.withoutTrace)
+            if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
+                // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
+                // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
+                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 256)
+                ctx.publishUnwritten(traced, request: recorded, host, &published)
+                return DispatchBody(
+                    trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,
+                    dryRun: false)
+            }
+            let trace = DispatchBody.traceBody(traced)
+            ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published, request: recorded)
             return DispatchBody(
                 trace: trace, seq: host.seq, seqRange: published.range, withTrace: withTrace, dryRun: false)
         }

@@ -45,7 +45,8 @@ enum EventText {
 final class DeferredEvent {
     let head: [UInt8]
     let members: [(key: String, write: () -> [UInt8])]
-    /// A lower bound of the written size (for the ring's byte budget).
+    /// What the event counts against the ring's byte budget while unwritten: at least a lower bound of its written
+    /// size, or what the kept value holds where that is more (a trace's steps).
     let minimumSize: Int
 
     init(head: [UInt8], members: [(key: String, write: () -> [UInt8])], minimumSize: Int) {

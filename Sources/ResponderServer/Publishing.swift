@@ -78,6 +78,27 @@ extension RequestContext {
         var raw: [(key: String, value: [UInt8])] = [("trace", trace)]
         if let request { raw.append(("request", request)) }
         published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
+        publish(focus: focus, host, &published)
+    }
+
+    /// The trace event of a dispatch no subscriber can receive now: numbered and kept in the replay ring as the
+    /// trace itself, written only if a replay asks for it (`EventText.deferred`), so a `trace: "none"` request
+    /// with no reader pays nothing for its text. The focus events are small and written as always.
+    func publishUnwritten<Outcome>(
+        _ traced: Traced<Outcome>, request: [UInt8], _ host: SessionHost, _ published: inout SeqRange
+    ) {
+        // What the ring counts while the text is unwritten: the steps as held (each step's value is about as large
+        // as its text) and the request's text.
+        let held = MemoryLayout<TraceStep>.stride * traced.trace.steps.count + request.count + 64
+        published.add(
+            state.publishDeferred(
+                host, stream: "trace", cause: cause, payload: [],
+                deferred: [("trace", { DispatchBody.traceBody(traced).bytes }), ("request", { request })],
+                minimumSize: held, send: false))
+        publish(focus: traced.trace.focusChanges, host, &published)
+    }
+
+    private func publish(focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange) {
         for change in focus {
             published.add(
                 state.publish(host, stream: "focus", cause: cause, payload: [("change", WireEncoder.encode(change))]))

@@ -94,6 +94,24 @@ def test_dispatch_with_none_publishes_the_same_trace_event(engine, client, metho
     assert without(light, "seq", "seqRange") == light_event["trace"]["outcome"]
 
 
+@pytest.mark.parametrize("method", list(DISPATCHES))
+def test_an_unread_trace_is_replayed_as_if_it_had_been_published(engine, client, method):
+    """With `trace: "none"` and nobody subscribed to the trace topic, the engine keeps the trace unwritten: the
+    reply is the same, and `trace.replay` later gives the very event a subscriber would have received."""
+    full, full_event = dispatch_in_fresh_session(engine, client, method, None)
+    setup, params = DISPATCHES[method]
+    s = new_session(client, "dunread")
+    for m, p in setup:
+        client.call(m, session=s, **p)
+    light = client.call(method, session=s, **params, trace="none")
+    assert light == without(full, "trace")
+    first, last = light["seqRange"]
+    replayed = client.call("trace.replay", session=s, after=first - 1)["events"]
+    [event] = [e["event"] for e in replayed if e["topic"] == f"{s}/trace" and e["event"]["seq"] <= last]
+    assert without(event, "session", "epoch", "cause") == without(full_event, "session", "epoch", "cause")
+    assert event["trace"] == full["trace"]
+
+
 def test_make_key_with_none(client):
     replies = []
     for detail in [None, "none"]:
