@@ -212,6 +212,9 @@ public struct Scene: Sendable {
             out.append("bounds origin (\(SVGText.number(o[0])), \(SVGText.number(o[1])))")
         }
         if let mode = json["hitTest"]?["mode"]?.stringValue, mode != "default" { out.append("hitTest \(mode)") }
+        // K14–K16: a cell's state, as `tree` shows it.
+        if json["selected"]?.boolValue == true { out.append("selected") }
+        if json["highlighted"]?.boolValue == true { out.append("highlighted") }
         return out
     }
 }

@@ -129,6 +129,12 @@ public struct WorldSVG {
                 || n.kind == "textView" ? n.kind : "other")
         if n.invisible { cls += " hidden" }
         if firstResponder { cls += " fr" }
+        // K14–K16: a selected or highlighted cell is tinted, as UIKit's selection background shows it.
+        if n.flags.contains("selected") {
+            cls += " selected"
+        } else if n.flags.contains("highlighted") {
+            cls += " highlighted"
+        }
         out += "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(n.id))\" \(geometry(n))"
         if !n.invisible, n.alpha < 1 { out += " opacity=\"\(SVGText.number(max(n.alpha, 0.15)))\"" }
         guard tooltips else {

@@ -159,6 +159,16 @@ struct SVGTests {
         #expect(!svg.contains("My<Card>"))
     }
 
+    @Test("K14 a selected cell is tinted and a highlighted one lighter, with the state in the tooltip")
+    func selectedAndHighlightedCells() throws {
+        let svg = try Picture.svg(tree: world(cardExtras: [("class", "UITableViewCell"), ("selected", true)]))
+        #expect(attribute("class", of: "card", in: svg) == "v view selected")
+        #expect(svg.contains("· selected</title>"))
+        let highlighted = try Picture.svg(tree: world(cardExtras: [("highlighted", true)]))
+        #expect(attribute("class", of: "card", in: highlighted) == "v view highlighted")
+        #expect(attribute("class", of: "card", in: try Picture.svg(tree: world())) == "v view")
+    }
+
     @Test("views too small or too deep are counted on the nearest drawn view; the hit path is kept")
     func collapse() throws {
         let tiny: JSON = ["id": "dot", "kind": "view", "frame": [1, 1, 1, 1]]

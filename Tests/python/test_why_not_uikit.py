@@ -1,0 +1,141 @@
+"""`whyNot` (Protocol/README.md 12.3) on the UIKit classes, against the real engine: a cell's tap is for its
+selection (K14–K16, "my didSelectRowAt is not called"), a text field's for its editing (K11), and a sheet's or
+popover's dimming view takes the touches behind it (K17, K18). Each cause is checked against what a real tap does
+(a dry run), so the answer cannot disagree with the dispatch. Replies are validated against Protocol/schemas.
+"""
+
+from __future__ import annotations
+
+from test_cells import DID_SELECT, cell, changes, screen, table
+from test_gestures import steps, world  # noqa: F401 (world: the fixture)
+from test_scenarios import RVC, fixture_f, text_field
+from test_sheets import presented_world
+from test_why_not import decisive, gesture, why
+
+
+def selects(w, point, cell_id: str) -> bool:
+    """Whether a real tap at `point` (a dry run) selects `cell_id`."""
+    reply = w.call("event.tap", point=point, dryRun=True)
+    return any(c[:3] == (cell_id, "selected", True) for c in changes(reply))
+
+
+# ------------------------------------------------------------------------------------------ K14–K16: cells
+
+def test_K14_K15_a_cell_a_tap_selects_is_ok_on_itself_and_through_a_label_inside(world):
+    w = world(screen())
+    r = why(w, "C0")
+    assert r["ok"] is True and selects(w, r["hittable"]["point"], "C0")
+    # The label does not handle touches: a tap on it climbs to the cell (K14), which selects.
+    on_label = why(w, "C0", point=[100, 20])
+    assert on_label["ok"] is True and selects(w, [100, 20], "C0")
+
+
+def test_K16_a_control_in_the_cell_takes_the_touch(world):
+    w = world(screen())
+    r = why(w, "C1", point=[340, 66])
+    assert decisive(r) == ("K16", "control-in-cell", "B")
+    assert DID_SELECT in r["cause"]["detail"]
+    assert not selects(w, [340, 66], "C1"), "the engine's tap agrees: the button handles it"
+    # Elsewhere on the cell a tap selects it.
+    assert why(w, "C1")["ok"] is True
+
+
+def test_K16_G7_a_background_recognizer_that_cancels_touches(world):
+    rec = {"id": "dismissKeyboard", "kind": "tap"}
+    w = world(screen(r={"gestureRecognizers": [rec]}))
+    r = why(w, "C2")
+    assert gesture(r) == ("G7", "cancelled-by-gesture", "R", "dismissKeyboard")
+    assert DID_SELECT in r["cause"]["detail"]
+    assert not selects(w, r["hittable"]["point"], "C2")
+    # cancelsTouchesInView false: the held touchesEnded is delivered and the row is selected (K16 c).
+    w = world(screen(r={"gestureRecognizers": [{**rec, "cancelsTouchesInView": False}]}))
+    assert why(w, "C2")["ok"] is True
+
+
+def test_K14_allows_selection_false(world):
+    w = world(screen(allowsSelection=False))
+    r = why(w, "C0")
+    assert decisive(r) == ("K14", "selection-disallowed", "T")
+    assert r["hittable"]["fraction"] > 0, "the cell still gets the touch"
+    assert not selects(w, r["hittable"]["point"], "C0")
+
+
+def test_K14_K15_the_delegate_refuses_highlight_or_selection(world):
+    w = world(screen(cell("C0", 0, shouldHighlight=False), cell("C1", 1, shouldSelect=False)))
+    highlight = why(w, "C0")
+    assert decisive(highlight) == ("K14", "highlight-refused", RVC)
+    assert "shouldHighlightRowAt" in highlight["cause"]["detail"]
+    assert not selects(w, highlight["hittable"]["point"], "C0")
+    select = why(w, "C1")
+    assert decisive(select) == ("K15", "selection-refused", RVC)
+    assert "willSelectRowAt" in select["cause"]["detail"]
+    assert not selects(w, select["hittable"]["point"], "C1")
+    # Without a delegate node the table answers for it; a collection view names its own message.
+    w = world(fixture_f(table(cell("I0", 0, cls="UICollectionViewCell", shouldSelect=False),
+                              cls="UICollectionView", delegate=None)))
+    r = why(w, "I0")
+    assert decisive(r) == ("K15", "selection-refused", "T")
+    assert "shouldSelectItemAt" in r["cause"]["detail"]
+
+
+def test_K15_a_selected_row_with_multiple_selection_is_deselected(world):
+    w = world(screen(cell("C0", 0, selected=True), cell("C1", 1), allowsMultipleSelection=True))
+    r = why(w, "C0")
+    assert decisive(r) == ("K15", "deselects", "C0")
+    reply = w.call("event.tap", point=r["hittable"]["point"], dryRun=True)
+    assert ("C0", "selected", False, "K15") in changes(reply)
+    # Single selection: tapping the selected row again leaves it selected and tells didSelectRowAt again.
+    w = world(screen(cell("C0", 0, selected=True), cell("C1", 1)))
+    assert why(w, "C0")["ok"] is True
+
+
+def test_K8_K14_a_table_holds_a_taps_touches_but_the_cell_still_selects(world):
+    w = world(screen())
+    r = why(w, "C2")
+    assert r["ok"] is True
+    reply = w.call("event.tap", point=r["hittable"]["point"], dryRun=True)
+    assert reply["deliveries"][0]["heldBy"] == ["T.pan"] and selects(w, r["hittable"]["point"], "C2")
+
+
+# ------------------------------------------------------------------------------------------ K11: text fields
+
+def test_K11_a_delegate_that_refuses_to_begin_editing(world):
+    w = world(fixture_f(text_field("TF", (20, 100, 360, 40), textDelegate={"shouldBeginEditing": False})))
+    for params in ({}, {"become": True}):
+        r = why(w, "TF", **params)
+        assert decisive(r) == ("K11", "begin-editing-refused", "TF"), params
+        assert "textFieldShouldBeginEditing" in r["cause"]["detail"]
+    w.tap(100, 120)
+    assert w.call("responder.first") is None, "the engine's tap agrees"
+    # Without the delegate's refusal the tap focuses it: the touch answer is ok.
+    w = world(fixture_f(text_field("TF", (20, 100, 360, 40))))
+    assert why(w, "TF")["ok"] is True
+
+
+def test_K11_the_editing_field_refuses_to_end_editing(world):
+    w = world(fixture_f(text_field("TF1", (20, 100, 360, 40), textDelegate={"shouldEndEditing": False}),
+                        text_field("TF2", (20, 200, 360, 40))))
+    w.call("responder.become", id="TF1")
+    for params in ({}, {"become": True}):
+        assert decisive(why(w, "TF2", **params)) == ("K11", "end-editing-refused", "TF1"), params
+    w.tap(100, 220)
+    assert w.call("responder.first") == "TF1", "the engine's tap agrees"
+
+
+def test_F2_F5_a_tap_on_a_field_that_cannot_become_first_responder(world):
+    w = world(fixture_f(text_field("TF", (20, 100, 360, 40), canBecomeFirstResponder=False)))
+    assert decisive(why(w, "TF")) == ("F2", "cannot-become", "TF")
+
+
+# ------------------------------------------------------------------------------------------ K17, K18: dimming
+
+def test_K17_K18_the_dimming_view_and_its_controller_are_named(world):
+    for style, rule in (("pageSheet", "K17"), ("popover", "K18")):
+        w = world(presented_world({"modalPresentationStyle": style}, window={"horizontalSizeClass": "regular"}))
+        r = why(w, "B")
+        assert decisive(r) == (rule, "dimmed", "PVC.dimming"), style
+        assert "PVC's" in r["cause"]["detail"], "the presented controller is named"
+        assert w.tap(40, 40)["deliveries"][0]["reason"] == "dimmed", "the engine's tap agrees"
+    # An over-full-screen presentation dims nothing: the button is hittable beside the presented view.
+    w = world(presented_world({"modalPresentationStyle": "overFullScreen"}))
+    assert why(w, "B")["ok"] is True
