@@ -6,10 +6,15 @@ popover's dimming view takes the touches behind it (K17, K18). Each cause is che
 
 from __future__ import annotations
 
+import pytest
+
+from browser import chromium_path
 from test_cells import DID_SELECT, cell, changes, screen, table
 from test_gestures import steps, world  # noqa: F401 (world: the fixture)
 from test_scenarios import RVC, fixture_f, text_field
 from test_sheets import presented_world
+from test_draw import shapes, svg_of
+from test_web import Web, browser, q  # noqa: F401 (browser: the fixture)
 from test_why_not import decisive, gesture, why
 
 
@@ -139,3 +144,52 @@ def test_K17_K18_the_dimming_view_and_its_controller_are_named(world):
     # An over-full-screen presentation dims nothing: the button is hittable beside the presented view.
     w = world(presented_world({"modalPresentationStyle": "overFullScreen"}))
     assert why(w, "B")["ok"] is True
+
+
+# ------------------------------------------------------------------------------------------ the inspector
+
+@pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed (./dev installs it)")
+def test_K14_the_inspector_tints_the_selected_cell(engine, world, browser):  # noqa: F811 (browser: the fixture)
+    w = world(screen())
+    assert ("C0", "selected", True, "K15") in changes(w.tap(100, 20))
+    web = Web(engine, w.session)
+    try:
+        browser.navigate(web.url)
+        browser.wait_for(q('#world rect.selected[data-node-id="C0"]'), "the selected cell tinted")
+        unselected = q('#world rect.selected[data-node-id="C1"]')
+        assert browser.evaluate(f"{unselected} === null")
+        # The tint is drawn: the selected cell is filled more strongly than the row beside it.
+        opacity = "id => Number(getComputedStyle(document.querySelector(`#world rect[data-node-id='${id}']`)).fillOpacity)"
+        selected, plain = browser.evaluate(f"(() => {{ const o = {opacity}; return [o('C0'), o('C1')]; }})()")
+        assert selected > plain, (selected, plain)
+    finally:
+        web.close()
+
+
+# ------------------------------------------------------------------------------------------ the pictures
+
+def test_K17_K18_the_picture_shades_the_window_behind_the_sheet_and_outlines_the_dimming_view(engine, world):
+    w = world(presented_world())
+    root = svg_of(engine, "--session", w.session)
+    (dim,) = shapes(root, data_dimming="PVC.dimming")
+    (window_rect,) = [e for e in shapes(root, data_node_id="W") if e.tag.endswith("rect")]
+    assert [dim.get(k) for k in ("x", "y", "width", "height")] == \
+        [window_rect.get(k) for k in ("x", "y", "width", "height")], "it covers the whole window"
+    # Drawn over the presenter's button and behind the sheet's root view, as UIKit stacks them.
+    order = [e.get("data-node-id") or e.get("data-dimming") for e in root.iter() if e.tag.endswith("rect")]
+    assert order.index("B") < order.index("PVC.dimming") < order.index("S")
+    # `--why B` outlines the dimming view as the one to blame.
+    drawn = svg_of(engine, "--session", w.session, "--why", "B")
+    (culprit,) = shapes(drawn, data_why="culprit")
+    assert culprit.get("data-node-id") == "PVC.dimming" and culprit.get("width") == window_rect.get("width")
+    # An undimmed detent draws no dimming view, and the button is the engine's again.
+    w = world(presented_world({"sheetDetent": "medium", "largestUndimmedDetent": "medium"}))
+    assert shapes(svg_of(engine, "--session", w.session), data_dimming="PVC.dimming") == []
+    assert why(w, "B")["ok"] is True
+
+
+def test_K14_the_picture_tints_a_selected_cell(engine, world):
+    w = world(screen(cell("C0", 0, selected=True), cell("C1", 1, highlighted=True), cell("C2", 2)))
+    root = svg_of(engine, "--session", w.session)
+    classes = {e.get("data-node-id"): e.get("class") for e in root.iter() if e.get("data-node-id") in ("C0", "C1", "C2")}
+    assert classes == {"C0": "v view selected", "C1": "v view highlighted", "C2": "v view"}
