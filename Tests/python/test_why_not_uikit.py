@@ -193,3 +193,24 @@ def test_K14_the_picture_tints_a_selected_cell(engine, world):
     root = svg_of(engine, "--session", w.session)
     classes = {e.get("data-node-id"): e.get("class") for e in root.iter() if e.get("data-node-id") in ("C0", "C1", "C2")}
     assert classes == {"C0": "v view selected", "C1": "v view highlighted", "C2": "v view"}
+
+
+# ------------------------------------------------------------------------------------------ K17: a dismissal
+
+def test_K17_a_dismissal_the_client_carries_out_leaves_the_presenter_hittable_and_nothing_dimmed(engine, world):
+    w = world(presented_world({"sheetDetent": "medium"}))
+    reply = w.tap(40, 40)
+    assert reply["deliveries"][0]["reason"] == "dimmed"
+    checks = [(s["check"], s["value"]) for s in steps(reply, "check")
+              if s["check"] in ("isModalInPresentation", "presentationControllerShouldDismiss")]
+    assert checks == [("isModalInPresentation", False), ("presentationControllerShouldDismiss", True)]
+    # The engine dismisses nothing itself: the controller stays until the app's presentationControllerDidDismiss
+    # removes it, which a client does with one op.
+    assert w.call("tree.get", id="PVC")["tree"]["id"] == "PVC"
+    assert decisive(why(w, "B")) == ("K17", "dimmed", "PVC.dimming")
+    w.apply({"op": "remove", "id": "PVC"})
+    # No dimming view is left: the presenter's button is hittable and tappable again, and not drawn shaded.
+    assert why(w, "B")["ok"] is True
+    assert [a["action"] for d in w.tap(40, 40)["deliveries"] for a in d["actions"] if a["performed"]] == ["save:"]
+    assert w.call("hitTest", point=[40, 40], trace="none")["view"] == "B"
+    assert shapes(svg_of(engine, "--session", w.session), data_dimming="PVC.dimming") == []
