@@ -62,7 +62,12 @@ package struct TreeDrawer {
         if node["enabled"]?.boolValue == false { flags.append("disabled") }
         if node["key"]?.boolValue == true { flags.append("key") }
         if node["clipsToBounds"]?.boolValue == true { flags.append("clips") }
-        if firstResponders.contains(id) { flags.append("★ first responder") }
+        if firstResponders.contains(id) {
+            flags.append("★ first responder")
+            // K11: a text field or text view edits exactly while it is first responder.
+            let kind = node["kind"]?.stringValue
+            if kind == "textField" || kind == "textView" { flags.append("editing") }
+        }
         flags += UIKitFlags.flags(node)
         if !flags.isEmpty { parts.append("[" + flags.joined(separator: ", ") + "]") }
         for recognizer in node["gestureRecognizers"]?.arrayValue ?? [] {

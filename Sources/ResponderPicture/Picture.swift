@@ -18,7 +18,7 @@ public enum Picture {
         .v.textView{fill:#8c4fd0;fill-opacity:.11;stroke:#7b46b8}
         .v.other{fill:#999;fill-opacity:.08;stroke:#999}
         .v.hidden{fill:none;stroke:#b0b6c0;stroke-dasharray:3 3}
-        .v.fr{stroke:#e08a00;stroke-width:2.5}
+        .v.fr{stroke:#e08a00;stroke-width:2.5}.v.selected{fill:#1f77e6;fill-opacity:.28}.v.highlighted{fill:#1f77e6;fill-opacity:.18}.dim{fill:#000;fill-opacity:.2;stroke:none}.v.presented{fill:#fff;fill-opacity:1}
         .l{font-size:11px;font-weight:600;fill:#1d2330}
         .l .c{font-weight:400;fill:#5b6474}
         .collapsed rect{fill:#5b6474}

@@ -37,6 +37,13 @@ public struct SceneNode: Sendable {
 }
 
 /// A window drawn as a panel of its own; panels stand side by side, left to right in the application's order.
+/// A sheet's or popover's dimming view (K17, K18): no node of the tree, drawn over its window.
+public struct SceneDimming: Sendable {
+    public var id: String
+    /// The window node it covers.
+    public var window: Int
+}
+
 public struct WindowPanel: Sendable {
     public var node: Int
     /// The window's box in screen coordinates.
@@ -56,6 +63,9 @@ public struct Scene: Sendable {
     public private(set) var topResponders: [Int] = []
     /// The picture's size: the panels and their titles.
     public private(set) var size: Point = .zero
+    /// K17, K18: the dimming views of presented sheets and popovers (`<controller>.dimming`), each drawn over its
+    /// window directly behind the presented root view: that root view's index → the dimming view.
+    public private(set) var dimmingBefore: [Int: SceneDimming] = [:]
 
     public static let margin = 24.0
 
@@ -90,6 +100,11 @@ public struct Scene: Sendable {
 
     public subscript(id: String) -> SceneNode? { index[id].map { nodes[$0] } }
 
+    /// The window node a dimming view (`<controller>.dimming`) covers, when the picture draws it.
+    public func dimmingWindow(_ id: String) -> Int? {
+        dimmingBefore.values.first { $0.id == id }?.window
+    }
+
     /// The window panel a node is in.
     public func panel(of node: Int) -> WindowPanel? { nodes[node].window.map { windows[$0] } }
 
@@ -120,6 +135,8 @@ public struct Scene: Sendable {
                 json: root, parent: nil, depth: 0, window: nil, superMatrix: nil, clip: nil, invisible: false, alpha: 1)
         ]
         var windowCount = 0
+        var regular: Set<Int> = []  // windows with a regular horizontal size class
+        var dimmingOf: [Int: String] = [:]  // presented controller → its dimming view's id
         while let p = stack.popLast() {
             let json = p.json
             let id = json["id"]?.stringValue ?? "?"
@@ -156,9 +173,18 @@ public struct Scene: Sendable {
                 childMatrix = node.toPicture
                 if json["clipsToBounds"]?.boolValue == true { childClip = i }
             }
+            if kind == "window", json["horizontalSizeClass"]?.stringValue == "regular" { regular.insert(i) }
+            if kind == "viewController", let w = p.parent, nodes[w].kind == "window",
+                Self.dims(json, regular: regular.contains(w))
+            {
+                dimmingOf[i] = id + ".dimming"
+            }
             if let parent = p.parent, nodes[parent].kind == "viewController", nodes[parent].rootView == nil, node.isView
             {
                 nodes[parent].rootView = i
+                if let dimming = dimmingOf[parent], let w = nodes[parent].parent {
+                    dimmingBefore[i] = SceneDimming(id: dimming, window: w)
+                }
             }
             if p.depth == 1, kind != "window" || node.window == nil { topResponders.append(i) }
             if p.depth == 0 { topResponders.append(i) }
@@ -174,6 +200,24 @@ public struct Scene: Sendable {
     }
 
     static let viewKinds: Set<String> = ["window", "view", "control", "textField", "textView"]
+
+    /// K17, K18 as the engine applies them to a window's presented controller: a sheet (the default style) dims
+    /// while its detent is above `largestUndimmedDetent` (every detent when that is unset) or while it is modal in
+    /// presentation; a popover dims in a regular window and is a form sheet in a compact one.
+    static func dims(_ json: JSON, regular: Bool) -> Bool {
+        guard json["presentedBy"]?.stringValue != nil else { return false }
+        var style = json["modalPresentationStyle"]?.stringValue ?? "automatic"
+        if style == "popover" { style = regular ? "popover" : "formSheet" }
+        switch style {
+        case "popover": return true
+        case "automatic", "pageSheet", "formSheet":
+            if json["modalInPresentation"]?.boolValue == true { return true }
+            guard let largest = json["largestUndimmedDetent"]?.stringValue else { return true }
+            let detent = json["sheetDetent"]?.stringValue ?? "large"
+            return detent == "large" && largest == "medium"
+        default: return false
+        }
+    }
 
     static func numbers(_ json: JSON?, _ count: Int) -> [Double]? {
         guard let a = json?.arrayValue, a.count == count else { return nil }
@@ -212,6 +256,9 @@ public struct Scene: Sendable {
             out.append("bounds origin (\(SVGText.number(o[0])), \(SVGText.number(o[1])))")
         }
         if let mode = json["hitTest"]?["mode"]?.stringValue, mode != "default" { out.append("hitTest \(mode)") }
+        // K14–K16: a cell's state, as `tree` shows it.
+        if json["selected"]?.boolValue == true { out.append("selected") }
+        if json["highlighted"]?.boolValue == true { out.append("highlighted") }
         return out
     }
 }

@@ -54,7 +54,8 @@ struct WhySVG {
 
     /// The view's own shape, outlined: nothing for a node that is not a view drawn on the picture.
     private func outline(_ id: String, role: String) -> String {
-        guard let i = scene.index[id], scene.nodes[i].isView else { return "" }
+        // A dimming view (K17, K18) is outlined over the window it covers.
+        guard let i = scene.index[id] ?? scene.dimmingWindow(id), scene.nodes[i].isView else { return "" }
         let cls = role == "view" ? "wv" : "wc"
         return
             "<rect class=\"\(cls)\" data-why=\"\(role)\" data-node-id=\"\(SVGText.escape(id))\" \(scene.nodes[i].svgGeometry)><title>\(role == "view" ? "asked about" : "to blame"): \(SVGText.escape(scene.label(id)))</title></rect>"

@@ -43,6 +43,7 @@ public struct WorldSVG {
                 out += "<g clip-path=\"url(#clip-\(c))\">"
                 open.append(c)
             }
+            if let dimming = scene.dimmingBefore[i] { dim(dimming, &out) }
             view(i, n, firstResponder: firstOf.contains(n.id), &out)
             label(n, &labels, &out)
         }
@@ -122,6 +123,12 @@ public struct WorldSVG {
             "<rect class=\"shadow\" x=\"\(SVGText.number(x + 3))\" y=\"\(SVGText.number(y + 4))\" width=\"\(SVGText.number(p.screen.width))\" height=\"\(SVGText.number(p.screen.height))\" rx=\"6\"/>"
     }
 
+    /// K17, K18: the dimming view, a shade over its whole window behind the presented view.
+    private func dim(_ d: SceneDimming, _ out: inout String) {
+        out += "<rect class=\"dim\" data-dimming=\"\(SVGText.escape(d.id))\" \(geometry(scene.nodes[d.window]))"
+        out += tooltips ? "><title>\(SVGText.escape(d.id)) · dimming view</title></rect>" : "/>"
+    }
+
     private func view(_ i: Int, _ n: SceneNode, firstResponder: Bool, _ out: inout String) {
         var cls =
             "v "
@@ -129,6 +136,14 @@ public struct WorldSVG {
                 || n.kind == "textView" ? n.kind : "other")
         if n.invisible { cls += " hidden" }
         if firstResponder { cls += " fr" }
+        // K17, K18: the sheet or popover in front of its dimming view is opaque, as UIKit draws it.
+        if scene.dimmingBefore[i] != nil { cls += " presented" }
+        // K14–K16: a selected or highlighted cell is tinted, as UIKit's selection background shows it.
+        if n.flags.contains("selected") {
+            cls += " selected"
+        } else if n.flags.contains("highlighted") {
+            cls += " highlighted"
+        }
         out += "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(n.id))\" \(geometry(n))"
         if !n.invisible, n.alpha < 1 { out += " opacity=\"\(SVGText.number(max(n.alpha, 0.15)))\"" }
         guard tooltips else {

@@ -98,7 +98,8 @@ import Testing
         #expect(r.status == 0, "\(r)")
         #expect(r.lines.contains("         ├─ A  view  UIView  (0, 0, 300, 300)  [hidden, alpha 0.5, interaction off]"))
         #expect(r.lines.contains("         ├─ B  control  UIButton  (10, 400, 100, 44)  [disabled]"))
-        #expect(r.lines.contains("         └─ T  textField  UITextField  (0, 300, 100, 30)  [★ first responder]"))
+        #expect(
+            r.lines.contains("         └─ T  textField  UITextField  (0, 300, 100, 30)  [★ first responder, editing]"))
         #expect(
             Array(r.lines.suffix(3)) == [
                 "detached:", "D  view  UIView  (0, 0, 0, 0)", "└─ D1  view  UIView  (0, 0, 0, 0)"

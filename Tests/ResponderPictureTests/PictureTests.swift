@@ -159,6 +159,60 @@ struct SVGTests {
         #expect(!svg.contains("My<Card>"))
     }
 
+    @Test("K14 a selected cell is tinted and a highlighted one lighter, with the state in the tooltip")
+    func selectedAndHighlightedCells() throws {
+        let svg = try Picture.svg(tree: world(cardExtras: [("class", "UITableViewCell"), ("selected", true)]))
+        #expect(attribute("class", of: "card", in: svg) == "v view selected")
+        #expect(svg.contains("· selected</title>"))
+        let highlighted = try Picture.svg(tree: world(cardExtras: [("highlighted", true)]))
+        #expect(attribute("class", of: "card", in: highlighted) == "v view highlighted")
+        #expect(attribute("class", of: "card", in: try Picture.svg(tree: world())) == "v view")
+    }
+
+    @Test("K17 K18 a dimming sheet or popover shades its window behind the presented view; an undimmed one does not")
+    func dimmingViews() throws {
+        func presenting(_ fields: [(String, JSON)], regular: Bool = false) -> JSON {
+            var sheetVC: [(key: String, value: JSON)] = [
+                ("id", "sheetVC"), ("kind", "viewController"), ("presentedBy", "rootVC")
+            ]
+            sheetVC += fields.map { (key: $0.0, value: $0.1) }
+            sheetVC.append(("children", [["id": "sheet", "kind": "view", "frame": [0, 400, 390, 444]]]))
+            var window: [(key: String, value: JSON)] = [
+                ("id", "window"), ("kind", "window"), ("frame", [0, 0, 390, 844]), ("key", true)
+            ]
+            if regular { window.append(("horizontalSizeClass", "regular")) }
+            let root: JSON = [
+                "id": "rootVC", "kind": "viewController",
+                "children": [
+                    [
+                        "id": "root", "kind": "view", "frame": [0, 0, 390, 844],
+                        "children": [["id": "button", "kind": "control", "frame": [16, 16, 326, 44]]]
+                    ]
+                ]
+            ]
+            window.append(("children", [root, .object(sheetVC)]))
+            return ["id": "app", "kind": "application", "children": [.object(window)]]
+        }
+        let svg = try Picture.svg(tree: presenting([]))
+        let dim = try #require(svg.range(of: "<rect class=\"dim\" data-dimming=\"sheetVC.dimming\""))
+        let sheet = try #require(svg.range(of: "data-node-id=\"sheet\""))
+        let button = try #require(svg.range(of: "data-node-id=\"button\""))
+        #expect(
+            button.lowerBound < dim.lowerBound && dim.lowerBound < sheet.lowerBound,
+            "over the presenter, behind the sheet")
+        #expect(attribute("width", of: "sheetVC.dimming", in: svg, after: "data-dimming=\"") == "390")
+        #expect(attribute("class", of: "sheet", in: svg) == "v view presented", "the sheet is drawn opaque")
+        // largestUndimmedDetent at the sheet's detent leaves it undimmed; full screen never dims.
+        let undimmed = try Picture.svg(
+            tree: presenting([("sheetDetent", "medium"), ("largestUndimmedDetent", "medium")]))
+        #expect(!undimmed.contains("data-dimming"))
+        #expect(
+            !(try Picture.svg(tree: presenting([("modalPresentationStyle", "fullScreen")]))).contains("data-dimming"))
+        // A popover dims a regular window (K18).
+        let popover = try Picture.svg(tree: presenting([("modalPresentationStyle", "popover")], regular: true))
+        #expect(popover.contains("data-dimming=\"sheetVC.dimming\""))
+    }
+
     @Test("views too small or too deep are counted on the nearest drawn view; the hit path is kept")
     func collapse() throws {
         let tiny: JSON = ["id": "dot", "kind": "view", "frame": [1, 1, 1, 1]]

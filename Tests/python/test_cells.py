@@ -259,13 +259,17 @@ def guide_example() -> list[tuple[list[str], list[str]]]:
 
 def test_K14_K15_K16_the_guide_example_runs_as_written(engine):
     runs = guide_example()
-    assert [args[0] for args, _ in runs] == ["session", "tap", "tap", "apply", "tap"]
+    assert [args[0] for args, _ in runs] == ["session", "tap", "tap", "why", "why", "apply", "tap"]
     for args, expected in runs:
         r = subprocess.run([str(responder_path()), *target_args(engine), *args], capture_output=True, text=True,
                            timeout=PATIENCE, cwd=REPO)
-        assert r.returncode == 0, (args, r.stderr)
+        # `why` exits 1 when its answer is no, as both of the guide's are.
+        assert r.returncode == (1 if args[0] == "why" else 0), (args, r.stderr)
         assert r.stdout.splitlines() == expected, (args, r.stdout)
     assert "delegate listVC: tableView(_:didSelectRowAt:), handled (K15)" in runs[-1][1]
+    # K16: `why` names the recognizer (G7) and the star (control-in-cell) that keep the rows from being selected.
+    assert runs[3][1][0].startswith("row0: not ok (G7, cancelled-by-gesture): dismissTap")
+    assert runs[4][1][0].startswith("row1: not ok (K16, control-in-cell): star")
     # `tree` shows the selection and the delegate among the flags.
     r = subprocess.run([str(responder_path()), *target_args(engine), "tree", "--session", "cells"], capture_output=True,
                        text=True, timeout=PATIENCE)

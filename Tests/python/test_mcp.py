@@ -135,7 +135,7 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             text, world = ok(await m.call_tool("get_world", {"session": s}))
             assert world == raw(client, "session.snapshot", session=s)
             assert world["firstResponders"] == {"window": "textField"}
-            assert "button  control  UIButton" in text and "[★ first responder]" in text, text
+            assert "button  control  UIButton" in text and "[★ first responder, editing]" in text, text
             text, card = ok(await m.call_tool("get_world", {"session": s, "subtree": "card"}))
             assert card == raw(client, "tree.get", session=s, id="card") and text.splitlines()[1].startswith("card  view  UIView"), text
 

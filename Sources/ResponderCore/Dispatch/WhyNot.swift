@@ -37,7 +37,22 @@ extension SessionState {
             // one tap, at the point asked or at the hittable point, answers for all of them.
             if case .touch = question, touchOK, let at = point ?? hittable.point {
                 let kept = tapFate(of: id, at: at)
-                if !kept.isEmpty { (touchOK, touchCauses) = (false, kept + answer.elsewhere) }
+                if !kept.isEmpty {
+                    (touchOK, touchCauses) = (false, kept + answer.elsewhere)
+                } else {
+                    // K11, K14–K16: the tap reaches the view; what it is for (a cell's selection, a text field's
+                    // editing) may still not happen.
+                    let purpose = tapPurposeCauses(id, at: at)
+                    if !purpose.isEmpty { (touchOK, touchCauses) = (false, purpose) }
+                }
+            } else if case .touch = question, !touchOK, touchCauses.first?.reason == .takenBySubview,
+                world.cellContainer(of: id) != nil, let at = point ?? hittable.point ?? answer.centre
+            {
+                // K14: a view inside a cell that does not handle touches passes them up to the cell, whose
+                // selection is what a tap there is for.
+                if let through = cellTapThroughSubview(id, at: at) {
+                    (touchOK, touchCauses) = (through.isEmpty, through)
+                }
             }
         } else {
             touchCauses = [
@@ -114,6 +129,16 @@ extension SessionState {
                         + "presentation, or not a view's responder).")
             ]
         case .cannotBecome:
+            if trace.steps.contains(where: { step in
+                if case .check(id, .shouldBeginEditing, false, _) = step { return true } else { return false }
+            }) {
+                return [
+                    WhyNotCause(
+                        rule: .k11, reason: .beginEditingRefused, culprit: id,
+                        detail: "\(id)'s delegate refuses to begin editing (textFieldShouldBeginEditing answers "
+                            + "false), so it does not become first responder.")
+                ]
+            }
             return [
                 WhyNotCause(
                     rule: .f2, reason: .cannotBecome, culprit: id,
@@ -124,6 +149,14 @@ extension SessionState {
             var current: String?
             for step in trace.steps {
                 if case .check(let who, .canResignFirstResponder, false, _) = step { current = who }
+                if case .check(let who, .shouldEndEditing, false, _) = step {
+                    return [
+                        WhyNotCause(
+                            rule: .k11, reason: .endEditingRefused, culprit: who,
+                            detail: "\(who), its window's first responder, is editing and its delegate refuses to "
+                                + "end editing (textFieldShouldEndEditing answers false), so it does not resign.")
+                    ]
+                }
             }
             return [
                 WhyNotCause(

@@ -9,19 +9,7 @@ import ResponderProtocol
 extension SessionState {
     /// The causes that keep a tap at `point`, whose hit-test view is `view`, from `view`; empty when it gets it.
     func tapFate(of view: String, at point: Point) -> [WhyNotCause] {
-        var copy = self
-        guard let tapped = try? copy.tap(at: point, client: Self.whyNotClient),
-            let touch = tapped.outcome.deliveries.first?.touch
-        else { return [] }
-        var steps = tapped.trace.steps
-        // G11: while the touch is live (a phase held back), time runs on to the next recognizer deadline. Each
-        // round fires at least one deadline, and a tap's recognizers have a few; the bound only guards the loop.
-        for _ in 0..<64 {
-            guard copy.touches.contains(where: { $0.id == touch }), let next = copy.nextDeadline(),
-                let advanced = try? copy.advanceClock(to: next, by: nil)
-            else { break }
-            steps += advanced.trace.steps
-        }
+        guard let (copy, steps, touch) = dryTap(at: point) else { return [] }
         var began = false, ended = false
         for (i, step) in steps.enumerated() {
             switch step {
@@ -63,6 +51,25 @@ extension SessionState {
         return []
     }
 
+    /// A tap at `point` carried out on a copy, whose clock is run on from deadline to deadline (G11) until every
+    /// recognizer that observes it has decided: the copy, every step of the run and the tap's touch.
+    func dryTap(at point: Point) -> (copy: SessionState, steps: [TraceStep], touch: EventID)? {
+        var copy = self
+        guard let tapped = try? copy.tap(at: point, client: Self.whyNotClient),
+            let touch = tapped.outcome.deliveries.first?.touch
+        else { return nil }
+        var steps = tapped.trace.steps
+        // G11: while the touch is live (a phase held back), time runs on to the next recognizer deadline. Each
+        // round fires at least one deadline, and a tap's recognizers have a few; the bound only guards the loop.
+        for _ in 0..<64 {
+            guard copy.touches.contains(where: { $0.id == touch }), let next = copy.nextDeadline(),
+                let advanced = try? copy.advanceClock(to: next, by: nil)
+            else { break }
+            steps += advanced.trace.steps
+        }
+        return (copy, steps, touch)
+    }
+
     /// The client id the dry-run tap is made by; no client sends as it (the copy is dropped).
     static let whyNotClient = "whyNot"
 
@@ -89,11 +96,15 @@ extension SessionState {
         }
         let (owner, kind) = recognizerOwner(recognizer)
         let who = "\(recognizer), a \(kind) recognizer on \(owner ?? "a view"),"
-        let detail =
+        var detail =
             reason == .takenByGesture
             ? "\(who) delays touchesBegan (delaysTouchesBegan) and recognizes the tap, so \(view) gets nothing of it."
             : "\(who) recognizes the tap and cancels the touches in its view (cancelsTouchesInView): \(view) gets "
                 + "touchesCancelled instead of touchesEnded."
+        // K16 (c): for a cell that is the selection the tap was for.
+        if world.cellContainer(of: view) != nil {
+            detail += " \(view) is not selected: \(selectMessage(view)) is not called."
+        }
         return WhyNotCause(
             rule: isScrollPan(recognizer) ? .k8 : rule, reason: reason, culprit: owner, recognizer: recognizer,
             detail: detail)

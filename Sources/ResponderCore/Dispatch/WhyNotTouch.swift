@@ -33,6 +33,8 @@ struct TouchWhy {
         /// When `ok` anywhere: why the rest of the view is not the tap's (each with its share), for when what
         /// follows the hit test turns the answer.
         var elsewhere: [WhyNotCause] = []
+        /// The view's centre on the screen (nil when a transform on the way cannot be undone).
+        var centre: Point? = nil
     }
 
     func answer(at point: Point?, area: Bool = false) -> Answer {
@@ -40,6 +42,9 @@ struct TouchWhy {
         let conversions = path.reversed().compactMap { id in world.read(id) { SuperviewConversion($0) } }
         let bounds = world.read(view) { $0.pointee.spec.bounds } ?? Rect(0, 0, 0, 0)
         let sampled = sample(bounds: bounds, conversions: conversions, area: area, tester: &tester)
+        let mid = Point(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2)
+        let centre: Point? =
+            conversions.count == path.count ? conversions.reduce(mid) { $1.unapply($0) } : nil
         var found = staticMisses().map { (miss: $0, share: 1.0) }
         if bounds.isEmpty {
             found.append((Miss(reason: .zeroSize, rule: .h3, culprit: view, depth: path.count - 1), 1.0))
@@ -47,10 +52,12 @@ struct TouchWhy {
         if let point {
             // The touch at that point decides; the checks that fail everywhere are the other causes.
             let result = tester.run(screen: point)
-            guard let miss = explain(result) else { return Answer(ok: true, causes: [], hittable: sampled.hittable) }
+            guard let miss = explain(result) else {
+                return Answer(ok: true, causes: [], hittable: sampled.hittable, centre: centre)
+            }
             let rest = found.filter { $0.miss.reason != miss.reason || $0.miss.culprit != miss.culprit }
             let causes = [cause(miss, share: nil)] + rest.map { cause($0.miss, share: $0.share) }
-            return Answer(ok: false, causes: causes, hittable: sampled.hittable)
+            return Answer(ok: false, causes: causes, hittable: sampled.hittable, centre: centre)
         }
         for tally in sampled.misses where !found.contains(where: { same($0.miss, tally.miss) }) {
             found.append((tally.miss, sampled.inside > 0 ? Double(tally.count) / Double(sampled.inside) : 1))
@@ -64,9 +71,9 @@ struct TouchWhy {
         }
         let causes = ordered.map { cause($0.element.miss, share: $0.element.share) }
         guard sampled.hittable.point == nil else {
-            return Answer(ok: true, causes: [], hittable: sampled.hittable, elsewhere: causes)
+            return Answer(ok: true, causes: [], hittable: sampled.hittable, elsewhere: causes, centre: centre)
         }
-        return Answer(ok: false, causes: causes, hittable: sampled.hittable)
+        return Answer(ok: false, causes: causes, hittable: sampled.hittable, centre: centre)
     }
 
     private func same(_ a: Miss, _ b: Miss) -> Bool { a.reason == b.reason && a.culprit == b.culprit }

@@ -26,6 +26,12 @@ public enum WhyNotReason: String, WireEnum {
     case cancelledByGesture = "cancelled-by-gesture"
     case takenByGesture = "taken-by-gesture"
     case heldByGesture = "held-by-gesture"
+    // Touch, what a tap on a cell is for (K14–K16)
+    case controlInCell = "control-in-cell"
+    case selectionDisallowed = "selection-disallowed"
+    case highlightRefused = "highlight-refused"
+    case selectionRefused = "selection-refused"
+    case deselects
     // Action (A3, A4, K6)
     case takenEarlier = "taken-earlier"
     case notImplemented = "not-implemented"
@@ -34,6 +40,9 @@ public enum WhyNotReason: String, WireEnum {
     // First responder (F2)
     case cannotBecome = "cannot-become"
     case currentCannotResign = "current-cannot-resign"
+    // First responder, text fields and views (K11); a tap on one asks them too
+    case beginEditingRefused = "begin-editing-refused"
+    case endEditingRefused = "end-editing-refused"
 }
 
 /// One reason a view does not get what was asked about: the rule, the responder to blame (`culprit`, nil when
