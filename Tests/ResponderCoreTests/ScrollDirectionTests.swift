@@ -67,6 +67,10 @@ import Testing
             ]))
         let down = try s.touches([("t", "began", 300, 200, 0), ("t", "moved", 300, 230, 0.05)])
         #expect(gestureSteps(down).isEmpty && changes(down).isEmpty)
+        #expect(
+            down.trace.steps.filter { if case .scrollAxis = $0 { true } else { false } } == [
+                .scrollAxis(recognizer: "Carousel.pan", scrollView: "Carousel", axes: ["vertical"])
+            ])
         #expect(s.recognizers.first { $0.recognizer == "Carousel.pan" }?.state == .possible)
         let across = try s.touches([("t", "moved", 260, 230, 0.1)])
         #expect(gestureSteps(across).map(summary) == ["Carousel.pan began G2 threshold"])

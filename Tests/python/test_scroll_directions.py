@@ -53,6 +53,8 @@ def test_K19_a_pan_held_on_an_axis_it_cannot_scroll_stays_possible_and_fails_at_
     w = world(fixture_f(carousel))
     down = w.touch(began("t", (300, 200), 0), moved("t", (300, 240), 0.05))
     assert gestures(down) == [] and changes(down) == []
+    assert steps(down, "scrollAxis") == [{"step": "scrollAxis", "recognizer": "Carousel.pan", "view": "Carousel",
+                                          "axes": ["vertical"], "rule": "K19"}]
     assert w.recognizer("Carousel.pan")["state"] == "possible"
     up = w.touch(ended("t", None, 0.1))
     assert gestures(up)[0] == ("Carousel.pan", "failed", "K19", "cannot-scroll", None)

@@ -50,7 +50,7 @@ extension SessionState {
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
             guard let spec = world.withRecognizer(id, on: runs[i].view, { $1.pointee }) else { continue }
             if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile),
-                let decision = scrollAxesDecide(decision, run: i)
+                let decision = scrollAxesDecide(decision, run: i, trace: &trace)
             {
                 apply(decision, to: id, trace: &trace)
             }

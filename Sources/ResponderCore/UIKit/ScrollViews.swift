@@ -62,7 +62,7 @@ extension SessionState {
     /// K19: a scroll view's pan that reached the threshold asks its scroll view about each axis that did; it begins
     /// only along an axis the scroll view can scroll. Otherwise it stays possible (it may begin later, along a
     /// scrollable axis) and, held so, fails when its touch ends. Other decisions pass unchanged.
-    mutating func scrollAxesDecide(_ decision: GestureDecision, run i: Int) -> GestureDecision? {
+    mutating func scrollAxesDecide(_ decision: GestureDecision, run i: Int, trace: inout Trace) -> GestureDecision? {
         switch decision {
         case .recognize(.threshold, _):
             guard let scroll = world.builtInPanOwner(runs[i].id), let node = world[scroll]?.spec else {
@@ -72,7 +72,13 @@ extension SessionState {
             let horizontal = abs(t.x) >= profile.panThreshold && node.scrollsHorizontally
             let vertical = abs(t.y) >= profile.panThreshold && node.scrollsVertically
             if horizontal || vertical { return decision }
-            runs[i].heldByAxes = true
+            if !runs[i].heldByAxes {
+                runs[i].heldByAxes = true
+                let axes = [(abs(t.x), "horizontal"), (abs(t.y), "vertical")].filter {
+                    $0.0 >= profile.panThreshold
+                }.map(\.1)
+                trace.add(.scrollAxis(recognizer: runs[i].id, scrollView: scroll, axes: axes))
+            }
             return nil
         case .fail(.endedBeforeThreshold, _) where runs[i].heldByAxes:
             return .fail(.cannotScroll, .k19)
