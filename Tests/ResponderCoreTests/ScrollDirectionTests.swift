@@ -139,6 +139,26 @@ import Testing
         #expect(gestureSteps(d).map(summary).contains("swipe failed G5 required-recognized by Feed.pan"))
     }
 
+    @Test(
+        "G12 a recognizer may name a scroll view's built-in pan; `<id>.pan` of a view that is no scroll view names nothing"
+    )
+    func G12_referencesToTheBuiltInPan() throws {
+        var s = try feed()
+        _ = try s.ops(
+            #"{"op": "update", "id": "K", "set": {"gestureRecognizers": [{"id": "t", "kind": "tap", "requireToFail": ["Feed.pan"], "simultaneousWith": ["Carousel.pan"]}]}}"#
+        )
+        do {
+            _ = try s.ops(
+                #"{"op": "update", "id": "K", "set": {"gestureRecognizers": [{"id": "t", "kind": "tap", "requireToFail": ["K.pan"]}]}}"#
+            )
+            Issue.record("expected INVALID_NODE")
+        } catch let e as RPCError {
+            #expect(
+                e.name == .invalidNode
+                    && e.detail("field")?.stringValue == "ops[0].set.gestureRecognizers[0].requireToFail[0]")
+        }
+    }
+
     @Test("G12 a recognizer may list the scroll view's pan in simultaneousWith: both begin")
     func G12_simultaneousWithScrollPan() throws {
         var s = try feed(card: handlesAll + ", " + recognizers(rec("pan", "pan", #""simultaneousWith": ["Feed.pan"]"#)))
