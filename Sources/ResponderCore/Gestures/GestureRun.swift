@@ -231,7 +231,7 @@ extension GestureRun {
             return nil
         case (.moved, .possible):
             guard touches.count >= spec.minimumNumberOfTouches else { return nil }
-            // The threshold is per axis (amended by K19): x or y alone reaching it, not the straight-line distance.
+            // The threshold is per axis (K19): x or y alone reaching it, not the straight-line distance.
             let d = translation
             return max(abs(d.x), abs(d.y)) >= profile.panThreshold ? .recognize(.threshold, .g2) : nil
         case (.moved, _):
