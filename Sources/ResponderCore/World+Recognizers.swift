@@ -45,7 +45,9 @@ extension Transaction {
             for id in order where recognizerPaths[id] != nil {
                 guard let node = world.nodes[id] else { continue }
                 for (i, r) in node.gestureRecognizers.enumerated() {
-                    for ref in r.references where world.recognizerOwners[ref.id] == nil {
+                    // G12: a scroll view's built-in pan may be named like any recognizer.
+                    for ref in r.references
+                    where world.recognizerOwners[ref.id] == nil && world.builtInPanOwner(ref.id) == nil {
                         throw error(id, i, member: "\(ref.member)[\(ref.index)]", .unknownReference(recognizer: ref.id))
                     }
                 }

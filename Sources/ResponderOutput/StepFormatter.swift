@@ -49,6 +49,9 @@ package enum StepFormatter {
             return TraceFormatter.gestureAction(a, names: names)
         case .gestureWait(let recognizer, let waitingFor):
             return "gestureWait \(recognizer) waits for \(waitingFor.joined(separator: ", ")) to fail" + rule(.g5, nil)
+        case .scrollAxis(let recognizer, let scrollView, let axes):
+            return "scrollAxis \(recognizer) stays possible: \(n(scrollView)) cannot scroll "
+                + axes.map { $0 + "ly" }.joined(separator: " or ") + rule(.k19, nil)
         case .held(let touch, let message, let by, let r):
             return "held \(message) of touch \(Describe.id(touch)) by \(by.joined(separator: ", "))" + rule(r, nil)
         case .release(let touch, let message, let by, let r):
@@ -80,6 +83,7 @@ package enum StepFormatter {
         case .gesture(let t): t.rule
         case .gestureAction: .g3
         case .gestureWait: .g5
+        case .scrollAxis: .k19
         case .held(_, _, _, let r): r
         case .release(_, _, _, let r): r
         case .change(let c): c.rule

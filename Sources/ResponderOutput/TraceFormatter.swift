@@ -100,11 +100,19 @@ package enum TraceFormatter {
     }
 
     /// G5: `gesture singleTap waits for doubleTap to fail (G5)` for each `gestureWait` step of a trace (a
-    /// recognizer that would have recognized, holding its decision until the ones it requires fail).
+    /// recognizer that would have recognized, holding its decision until the ones it requires fail); K19:
+    /// `gesture carousel.pan stays possible: carousel cannot scroll vertically (K19)` for each `scrollAxis` step.
     package static func waitLines(_ trace: Trace) -> [String] {
         trace.steps.compactMap { step in
-            guard case .gestureWait(let recognizer, let waitingFor) = step else { return nil }
-            return "gesture \(recognizer) waits for \(waitingFor.joined(separator: ", ")) to fail (G5)"
+            switch step {
+            case .gestureWait(let recognizer, let waitingFor):
+                return "gesture \(recognizer) waits for \(waitingFor.joined(separator: ", ")) to fail (G5)"
+            case .scrollAxis(let recognizer, let scrollView, let axes):
+                return "gesture \(recognizer) stays possible: \(scrollView) cannot scroll "
+                    + axes.map { $0 + "ly" }.joined(separator: " or ") + " (K19)"
+            default:
+                return nil
+            }
         }
     }
 

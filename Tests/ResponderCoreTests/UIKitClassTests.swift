@@ -310,9 +310,9 @@ struct UIKitClassTests {
     }
 
     @Test(
-        "K8 a scroll view whose content fits its bounds has nothing to scroll: its pan fails, the content gets the drag"
+        "K8 K19 a scroll view whose content fits its bounds has nothing to scroll: its pan fails at the touch's end, the content gets the drag"
     )
-    func K8_contentThatFitsDoesNotScroll() throws {
+    func K8_K19_contentThatFitsDoesNotScroll() throws {
         var fits = try scroll(cls: #""class": "UIScrollView", "contentSize": [400, 400], "#)
         let d = try fits.touches([
             ("t", "began", 200, 300, 0), ("t", "moved", 200, 250, 0.05), ("t", "ended", 200, 250, 0.05)
@@ -320,7 +320,7 @@ struct UIKitClassTests {
         #expect(
             gestureSteps(d).first.map {
                 "\($0.recognizer) \($0.to.rawValue) \($0.rule.rawValue) \($0.reason!.rawValue)"
-            } == "S.pan failed K8 cannot-scroll")
+            } == "S.pan failed K19 cannot-scroll")
         #expect(changes(d).isEmpty && viewMessages(d, "C") == ["touchesBegan", "touchesMoved", "touchesEnded"])
         var wide = try scroll(cls: #""class": "UIScrollView", "contentSize": [800, 400], "#)
         let across = try wide.touches([("t", "began", 300, 300, 0), ("t", "moved", 250, 300, 0.05)])

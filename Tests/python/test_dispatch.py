@@ -13,6 +13,7 @@ import pytest
 from harness import PROTOCOL, SCHEMAS, event_schema_for, new_session
 from test_cells import cell_traces
 from test_text_editing import editing_traces
+from test_scroll_directions import scroll_traces
 from test_sheets import sheet_traces
 from test_uikit_classes import uikit_traces
 
@@ -602,6 +603,7 @@ def test_every_trace_shape_occurs(engine, client):
     traces += cell_traces(engine, client)  # 1.13: table and collection view cells (K14–K16)
     traces += editing_traces(engine, client)  # 1.13: text-field editing (K11–K13, E4, F8, F9)
     traces += sheet_traces(engine, client)  # 1.13: sheets and popovers (K17, K18)
+    traces += scroll_traces(engine, client)  # 1.13: scroll directions (G12, K8, K19–K21)
     focus = [e["change"] for t, e in events if e["stream"] == "focus"]
     steps = [st for tr in traces for st in tr["steps"]]
 

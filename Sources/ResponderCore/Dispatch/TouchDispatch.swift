@@ -223,7 +223,7 @@ extension SessionState {
             guard node.pointee.spec.kind.isControl, node.pointee.spec.handling(message) != .handle else { return false }
             return node.pointee.spec.enabled || tracking[touch.id]?.control == node.pointee.spec.id
         } classHandles: { node in
-            Self.cellHandles(node, world: responders.world)
+            Self.cellHandles(node, world: responders.world) ?? Self.scrollViewHandles(node, touchView: view)
         }
         // K14–K16: a cell that handled the phase highlights or selects.
         if let cell = walk.classHandledBy { cellTouch(cell, touch: touch, phase: phase, trace: &trace) }

@@ -49,7 +49,9 @@ extension SessionState {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
             guard let spec = world.withRecognizer(id, on: runs[i].view, { $1.pointee }) else { continue }
-            if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile) {
+            if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile),
+                let decision = scrollAxesDecide(decision, run: i, trace: &trace)
+            {
                 apply(decision, to: id, trace: &trace)
             }
         }
@@ -110,10 +112,6 @@ extension SessionState {
         let run = runs[i]
         if let control = preemptingControl(run, view: view, spec: spec) {
             fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
-            return
-        }
-        if cannotScroll(run) {
-            fail(id, reason: .cannotScroll, rule: .k8, by: nil, trace: &trace)
             return
         }
         if let kept = contentKeepsTouch(run) {

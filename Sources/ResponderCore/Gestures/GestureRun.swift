@@ -26,6 +26,8 @@ struct GestureRun: Sendable {
     var pair: [EventID] = []
     var initialDistance = 0.0
     var initialAngle = 0.0
+    /// K19: a scroll view's pan that reached the threshold only along axes its scroll view cannot scroll.
+    var heldByAxes = false
     /// G5: the transition it is holding while required recognizers have not failed.
     var pending: (to: GestureState, reason: GestureReason, rule: Rule)?
 
@@ -229,8 +231,9 @@ extension GestureRun {
             return nil
         case (.moved, .possible):
             guard touches.count >= spec.minimumNumberOfTouches else { return nil }
+            // The threshold is per axis (K19): x or y alone reaching it, not the straight-line distance.
             let d = translation
-            return hypot(d.x, d.y) >= profile.panThreshold ? .recognize(.threshold, .g2) : nil
+            return max(abs(d.x), abs(d.y)) >= profile.panThreshold ? .recognize(.threshold, .g2) : nil
         case (.moved, _):
             return .change
         case (.ended, .possible):

@@ -5,20 +5,30 @@ import ResponderProtocol
 /// delaysContentTouches, canCancelContentTouches / touchesShouldCancel(in:), and scrolling.
 extension World {
     /// The scroll view's own pan (UIScrollView.panGestureRecognizer): enabled with `scrollEnabled`; its
-    /// delaysTouchesBegan is `delaysContentTouches`, limited to the profile's `scrollDelay`.
+    /// delaysTouchesBegan is `delaysContentTouches`, limited to the profile's `scrollDelay`. G12: its delegate is
+    /// the scroll view, so its delegate answers and the recognizers it requires to fail are the scroll view's.
     func builtInPan(of id: String) -> GestureRecognizerSpec? {
         // Read in place: every view a touch passes asks this, and almost none is a scroll view.
         guard
-            let (enabled, delays) = read(
+            let (enabled, delays, scroll) = read(
                 id,
                 {
                     $0.pointee.spec.uikitClass?.isScrollView == true
-                        ? ($0.pointee.spec.scrollEnabled, $0.pointee.spec.delaysContentTouches) : nil
+                        ? (
+                            $0.pointee.spec.scrollEnabled, $0.pointee.spec.delaysContentTouches,
+                            $0.pointee.spec.uikit.scroll
+                        ) : nil
                 }) ?? nil
         else { return nil }
         var spec = GestureRecognizerSpec(id: id + ".pan", kind: .pan)
         spec.enabled = enabled
         spec.delaysTouchesBegan = delays
+        if let required = scroll.panRequireToFail { spec.requireToFail = required }
+        if let delegate = scroll.panDelegate {
+            spec.shouldBegin = delegate.shouldBegin
+            spec.shouldReceiveTouch = delegate.shouldReceiveTouch
+            spec.simultaneousWith = delegate.simultaneousWith
+        }
         return spec
     }
 
@@ -49,16 +59,38 @@ extension SessionState {
         world.builtInPanOwner(recognizer) != nil && clock >= touch.beganAt + profile.scrollDelay - Self.timeTolerance
     }
 
-    /// K8: a scroll view whose content fits within its bounds on both axes has nothing to scroll, and its pan does
-    /// not begin (UIScrollView's alwaysBounceVertical/Horizontal are false by default): the drag is its content's.
-    func cannotScroll(_ run: GestureRun) -> Bool {
-        guard let scroll = world.builtInPanOwner(run.id), let node = world[scroll]?.spec else { return false }
-        return node.contentSize[0] <= node.frame.width && node.contentSize[1] <= node.frame.height
+    /// K19: a scroll view's pan that reached the threshold asks its scroll view about each axis that did; it begins
+    /// only along an axis the scroll view can scroll. Otherwise it stays possible (it may begin later, along a
+    /// scrollable axis) and, held so, fails when its touch ends. Other decisions pass unchanged.
+    mutating func scrollAxesDecide(_ decision: GestureDecision, run i: Int, trace: inout Trace) -> GestureDecision? {
+        switch decision {
+        case .recognize(.threshold, _):
+            guard let scroll = world.builtInPanOwner(runs[i].id), let node = world[scroll]?.spec else {
+                return decision
+            }
+            let t = runs[i].translation
+            let horizontal = abs(t.x) >= profile.panThreshold && node.scrollsHorizontally
+            let vertical = abs(t.y) >= profile.panThreshold && node.scrollsVertically
+            if horizontal || vertical { return decision }
+            if !runs[i].heldByAxes {
+                runs[i].heldByAxes = true
+                let axes = [(abs(t.x), "horizontal"), (abs(t.y), "vertical")].filter {
+                    $0.0 >= profile.panThreshold
+                }.map(\.1)
+                trace.add(.scrollAxis(recognizer: runs[i].id, scrollView: scroll, axes: axes))
+            }
+            return nil
+        case .fail(.endedBeforeThreshold, _) where runs[i].heldByAxes:
+            return .fail(.cannotScroll, .k19)
+        default:
+            return decision
+        }
     }
 
     /// K8 canCancelContentTouches: a pan that would begin while content tracks one of its touches may do so
-    /// only if the scroll view can cancel content touches and touchesShouldCancel(in:) is true — false for a
-    /// UIControl, which keeps its touch (the pan fails).
+    /// only if the scroll view can cancel content touches and touchesShouldCancel(in:) is true — UIKit's answer
+    /// is false for a UIControl, which keeps its touch (the pan fails); a subclass's override (`touchesShouldCancel`)
+    /// answers true or false for every view.
     func contentKeepsTouch(_ run: GestureRun) -> (reason: GestureReason, by: String)? {
         guard let scroll = world.builtInPanOwner(run.id), let node = world[scroll] else { return nil }
         for id in run.seen {
@@ -66,6 +98,11 @@ extension SessionState {
                 continue
             }
             if !node.spec.canCancelContentTouches { return (.contentTracking, view) }
+            switch node.spec.touchesShouldCancel {
+            case .always: continue
+            case .never: return (.touchesShouldCancelFalse, view)
+            case .default: break
+            }
             if let control = tracking[id]?.control
                 ?? (world.read(view, { $0.pointee.spec.kind.isControl }) == true ? view : nil)
             {
@@ -86,6 +123,10 @@ extension SessionState {
             scrollStarts[recognizer] = node.boundsOrigin
         case .changed:
             break
+        case .ended:
+            scrollStarts[recognizer] = nil
+            settleOnPage(scroll, trace: &trace)
+            return
         default:
             scrollStarts[recognizer] = nil
             return
@@ -96,5 +137,29 @@ extension SessionState {
         let x = min(max(start.x - t.x, 0), max(size[0] - node.frame.width, 0))
         let y = min(max(start.y - t.y, 0), max(size[1] - node.frame.height, 0))
         change(scroll, "boundsOrigin", \.boundsOrigin, to: Point(x, y), rule: .k8, trace: &trace)
+    }
+
+    /// K21: with pagingEnabled, the offset at lift moves to the nearest multiple of the bounds size on each axis,
+    /// clamped to [0, contentSize − bounds size] — a change after touch-up. (UIKit also weighs the release
+    /// velocity; the engine does not model it.)
+    mutating func settleOnPage(_ scroll: String, trace: inout Trace) {
+        guard let node = world[scroll]?.spec, node.pagingEnabled else { return }
+        func page(_ offset: Double, _ bounds: Double, _ content: Double) -> Double {
+            guard bounds > 0 else { return offset }
+            return min(max((offset / bounds).rounded() * bounds, 0), max(content - bounds, 0))
+        }
+        let size = node.contentSize
+        let settled = Point(
+            page(node.boundsOrigin.x, node.frame.width, size[0]), page(node.boundsOrigin.y, node.frame.height, size[1]))
+        change(scroll, "boundsOrigin", \.boundsOrigin, to: settled, rule: .k21, trace: &trace)
+    }
+
+    /// K20: a scroll view with scrolling enabled handles the touch messages of touches on its own area (not on a
+    /// subview) and stops them there: they do not reach its superview or view controller. Disabled, it forwards
+    /// them (T2). Its own `handles` override comes first, as for any class (ChainDelivery).
+    static func scrollViewHandles(_ node: UnsafePointer<Node>, touchView: String) -> Rule? {
+        let spec = node.pointee.spec
+        guard spec.uikitClass?.isScrollView == true, spec.scrollEnabled, spec.id == touchView else { return nil }
+        return .k20
     }
 }

@@ -30,8 +30,10 @@ public enum GestureReason: String, WireEnum {
     // K8: a scroll view's pan may not take a touch its content tracks
     case contentTracking = "content-tracking"
     case controlKeepsTouch = "control-keeps-touch"
-    // K8: a scroll view whose content fits its bounds does not scroll (alwaysBounce* false, UIKit's default)
+    // K19: a scroll view's pan whose touch ended having moved only along axes its scroll view cannot scroll
     case cannotScroll = "cannot-scroll"
+    // K8: the scroll view's touchesShouldCancel(in:) override (`never`) lets content keep its touch
+    case touchesShouldCancelFalse = "touches-should-cancel-false"
 }
 
 /// One state change of a recognizer (a trace's `gesture` step, and an entry of an outcome's `gestures`).

@@ -11,6 +11,8 @@ public enum Rule: String, WireEnum, Comparable {
     // G: gesture recognizers
     case g1 = "G1", g2 = "G2", g3 = "G3", g4 = "G4", g5 = "G5", g6 = "G6", g7 = "G7", g8 = "G8", g9 = "G9", g10 = "G10",
         g11 = "G11"
+    // G12: a scroll view's built-in pan among the other recognizers
+    case g12 = "G12"
     // E: events that go to the first responder
     case e1 = "E1", e2 = "E2", e3 = "E3", e4 = "E4"
     // F: first responder
@@ -25,6 +27,8 @@ public enum Rule: String, WireEnum, Comparable {
     case k14 = "K14", k15 = "K15", k16 = "K16"
     // K17, K18: sheets and popovers
     case k17 = "K17", k18 = "K18"
+    // K19–K21: scroll directions, a scroll view's own touches, paging
+    case k19 = "K19", k20 = "K20", k21 = "K21"
 
     public static func < (a: Rule, b: Rule) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

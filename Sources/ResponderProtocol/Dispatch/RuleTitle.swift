@@ -32,6 +32,7 @@ extension Rule {
         case .g9: "delaysTouchesEnded"
         case .g10: "Standard controls keep their own gestures"
         case .g11: "Time is the session's clock"
+        case .g12: "A scroll view's pan among the other recognizers"
         case .e1: "Motion, remote control and presses start at the first responder"
         case .e2: "A press stays with the responder its began went to"
         case .e3: "No first responder"
@@ -68,6 +69,9 @@ extension Rule {
         case .k16: "What keeps a cell from being selected"
         case .k17: "Sheets dim their presenter"
         case .k18: "Popovers and their passthrough views"
+        case .k19: "Which way a scroll view's pan may begin"
+        case .k20: "A scroll view keeps the touches on its own area"
+        case .k21: "Paging settles on a page"
         }
     }
 

@@ -119,6 +119,12 @@ extension TraceStep {
             w.key(static: "recognizer"); w.string(recognizer)
             w.key(static: "waitingFor"); w.strings(waitingFor)
             w.key(static: "rule"); w.string(Rule.g5)
+        case .scrollAxis(let recognizer, let scrollView, let axes):
+            step.pointee.writeName(to: &w)
+            w.key(static: "recognizer"); w.string(recognizer)
+            w.key(static: "view"); w.string(scrollView)
+            w.key(static: "axes"); w.strings(axes)
+            w.key(static: "rule"); w.string(Rule.k19)
         case .held(let touch, let message, let by, let rule):
             step.pointee.writeName(to: &w)
             w.key(static: "touch"); touch.write(to: &w)

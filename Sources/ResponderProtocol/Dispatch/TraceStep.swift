@@ -152,6 +152,9 @@ public enum TraceStep: Sendable, Equatable {
     case gestureAction(GestureActionSent)
     /// G5: a recognizer that would leave possible waits for others to fail.
     case gestureWait(recognizer: String, waitingFor: [String])
+    /// K19: a scroll view's pan reached the threshold only along axes (`horizontal`, `vertical`) its scroll view
+    /// cannot scroll: it stays possible.
+    case scrollAxis(recognizer: String, scrollView: String, axes: [String])
     /// G8/G9: a touch phase held back from the view while recognizers decide.
     case held(touch: EventID, message: String, by: [String], rule: Rule)
     /// G8/G9: a held phase is delivered now (the deliver steps follow); `by` is the recognizer whose decision released it.
@@ -177,6 +180,7 @@ public enum TraceStep: Sendable, Equatable {
         case .gesture: return "gesture"
         case .gestureAction: return "gestureAction"
         case .gestureWait: return "gestureWait"
+        case .scrollAxis: return "scrollAxis"
         case .held: return "held"
         case .release: return "release"
         case .change: return "change"
@@ -195,6 +199,7 @@ public enum TraceStep: Sendable, Equatable {
         case .gesture(let t): return t.rule
         case .gestureAction: return .g3
         case .gestureWait: return .g5
+        case .scrollAxis: return .k19
         case .held(_, _, _, let rule), .release(_, _, _, let rule): return rule
         case .change(let c): return c.rule
         }
@@ -237,7 +242,7 @@ extension TraceStep: Codable {
         case step, id, result, reason, rule, point, to, touch, press, message, disposition, control, event, action,
             target, sender
         case performed, by, check, value, window, from, blockedBy, view
-        case recognizer, observes, waitingFor, field
+        case recognizer, observes, waitingFor, field, axes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -326,6 +331,11 @@ extension TraceStep: Codable {
             try c.encode(recognizer, forKey: .recognizer)
             try c.encode(waitingFor, forKey: .waitingFor)
             try c.encode(Rule.g5, forKey: .rule)
+        case .scrollAxis(let recognizer, let scrollView, let axes):
+            try c.encode(recognizer, forKey: .recognizer)
+            try c.encode(scrollView, forKey: .view)
+            try c.encode(axes, forKey: .axes)
+            try c.encode(Rule.k19, forKey: .rule)
         case .held(let touch, let message, let by, let rule):
             try c.encode(touch, forKey: .touch)
             try c.encode(message, forKey: .message)
@@ -430,6 +440,10 @@ extension TraceStep: Codable {
             self = .gestureWait(
                 recognizer: try c.decode(String.self, forKey: .recognizer),
                 waitingFor: try c.decode([String].self, forKey: .waitingFor))
+        case "scrollAxis":
+            self = .scrollAxis(
+                recognizer: try c.decode(String.self, forKey: .recognizer),
+                scrollView: try c.decode(String.self, forKey: .view), axes: try c.decode([String].self, forKey: .axes))
         case "held":
             self = .held(
                 touch: try c.decode(EventID.self, forKey: .touch), message: try c.decode(String.self, forKey: .message),

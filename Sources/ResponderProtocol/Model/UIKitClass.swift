@@ -52,6 +52,7 @@ public enum UIKitClass: String, Sendable, CaseIterable {
             }
             if cls.isScrollView {
                 out.formUnion(["contentSize", "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"])
+                out.formUnion(ScrollFields.names)
             }
             out.formUnion(cls.cellFields)
             return (cls, out)

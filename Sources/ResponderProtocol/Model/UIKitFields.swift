@@ -35,6 +35,8 @@ public struct UIKitFields: Sendable, Equatable {
     public var textDelegate: TextDelegate?
     /// K14–K16: a table's or collection view's selection settings and a cell's state and delegate answers.
     public var cell = CellFields()
+    /// G12, K8, K19, K21: a scroll view's declarations about its pan and its scrolling.
+    public var scroll = ScrollFields()
     /// K17, K18: a presented controller's sheet and popover declarations (nil: UIKit's defaults).
     public var presentation: PresentationFields?
     /// K18: a window's horizontal size class (nil: compact).
@@ -121,7 +123,7 @@ extension NodeSpec {
         case "delaysContentTouches": return uikit.delaysContentTouches != nil
         case "canCancelContentTouches": return uikit.canCancelContentTouches != nil
         case "scrollEnabled": return uikit.scrollEnabled != nil
-        default: return uikit.cell.isSet(name)
+        default: return uikit.cell.isSet(name) || uikit.scroll.isSet(name)
         }
     }
 }
@@ -134,7 +136,7 @@ extension UIKitFields {
             || editable != nil
             || secureTextEntry != nil || contentSize != nil || delaysContentTouches != nil
             || canCancelContentTouches != nil
-            || scrollEnabled != nil || cell.setsField
+            || scrollEnabled != nil || cell.setsField || scroll.setsField
     }
 
     /// The fields that belong to particular classes (UIKitClass.fields).
@@ -143,5 +145,5 @@ extension UIKitFields {
             "on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "selectedSegmentIndex",
             "numberOfSegments", "text", "selectedRange", "editable", "secureTextEntry", "contentSize",
             "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"
-        ] + CellFields.names
+        ] + CellFields.names + ScrollFields.names
 }
