@@ -332,6 +332,7 @@ extension ActionFailure: QuotedWireEnum {
         case .notImplemented: 0
         case .targetMissing: 1
         case .endOfChain: 2
+        case .unrecognizedSelector: 3
         }
     }
 }
@@ -400,6 +401,7 @@ extension TouchDeliveryReason: QuotedWireEnum {
         case .cancelledByGesture: 8
         case .takenByGesture: 9
         case .dimmed: 10
+        case .crashed: 11
         }
     }
 }
