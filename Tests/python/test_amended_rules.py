@@ -215,3 +215,32 @@ def test_K5_stepper_fields_and_profile_values(world):
     assert slider.name == "INVALID_NODE" and "autorepeat" in str(slider.data)
     zero = w.error("session.create", session="h33bad", profile={"stepperFastRepeatInterval": 0})
     assert "stepperFastRepeatInterval" in str(zero.data)
+
+
+# ------------------------------------------------------------------------------------------------------ guide
+
+def test_K5_A2_guide_stepper_example_runs_as_written(engine, client, tmp_path):
+    """docs/gestures-and-uikit-classes.md, "A stepper held down…": its cart.json and every command of its console
+    block, run with the real CLI; each prints what the guide shows."""
+    import re
+    import subprocess
+
+    from stdio_harness import REPO, responder_path, target_args
+
+    guide = (REPO / "docs" / "gestures-and-uikit-classes.md").read_text()
+    section = guide.split("### A stepper held down", 1)[1].split("\n## ", 1)[0]
+    world_text = re.search(r"```json\n(.*?)```", section, re.S).group(1)
+    console = re.search(r"```console\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "cart.json").write_text(world_text)
+    client.rpc("session.delete", {"session": "cart"}, validate=False)
+    runs = [(block.split("\n", 1)[0], block.split("\n", 1)[1] if "\n" in block else "")
+            for block in console.split("$ responder ")[1:]]
+    assert len(runs) == 4
+    try:
+        for command, expected in runs:
+            r = subprocess.run([str(responder_path()), *target_args(engine), *command.split()], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, (command, r.stderr)
+            assert r.stdout == expected, f"responder {command}"
+    finally:
+        client.rpc("session.delete", {"session": "cart"}, validate=False)

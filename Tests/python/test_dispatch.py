@@ -357,13 +357,16 @@ def gesture_traces(engine, client):
         [("tap-1", "touchesCancelled", "cancelled-by-gesture", "G7")]
     assert snapshot()["liveTouches"] == [] and snapshot()["clock"] == 0.35
 
-    # Two quick taps fire only the double tap (G5: the single tap fails); the double tap's action is not implemented.
+    # Two quick taps fire only the double tap (G5: the single tap fails); the double tap's target lacks its action:
+    # the app crashes (G3, A2), and the rest of that dispatch (tvi's touchesEnded) does not happen.
     r("event.tap", point=[50, 50], time=1)
     b = r("event.tap", point=[50, 50], time=1.1)
     assert ("double", "recognized", "G2", "taps-completed") in transitions(b)
     assert ("single", "failed", "G5", "required-recognized", "double") in transitions(b)
     assert ("single", "recognized") not in [t[:2] for t in transitions(b)]
-    assert [(x["recognizer"], x["reason"]) for d in b["deliveries"] for x in d.get("gestureActions", [])] == [("double", "not-implemented")]
+    assert [(x["recognizer"], x["reason"]) for d in b["deliveries"] for x in d.get("gestureActions", [])] == [("double", "unrecognized-selector")]
+    assert b["crashed"] == {"reason": "unrecognized-selector", "target": "tv", "action": "nope:", "recognizer": "double",
+                            "rule": "G3"} and b["deliveries"][-1]["reason"] == "crashed"
 
     # G2 + G5 in a tree change: the double tap a single tap waits on is removed: the single tap is recognized,
     # takes its touch and sends its actions (treeChange gestures, gestureActions, gestureDeliveries).
@@ -550,7 +553,9 @@ def test_every_trace_shape_occurs(engine, client):
     vetoed = r("action.send", action="copy:")
     assert vetoed["trace"]["steps"][0]["reason"] == "vetoed" and vetoed["performed"] is False
     assert r("action.send", action="tap:", target="RVC")["by"] == "RVC"
-    assert r("action.send", action="nope:", target="btn")["reason"] == "not-implemented"
+    # A2 (amended): an explicit target lacking the action crashes the app.
+    crashed = r("action.send", action="nope:", target="btn")
+    assert crashed["reason"] == "unrecognized-selector" and crashed["crashed"]["target"] == "btn"
     assert r("action.canPerform", action="copy:")["editingCommand"] is True
 
     # tree changes: T6 (plain view and control), E2, F6
