@@ -53,7 +53,24 @@ def test_T5_G1_G7_a_recognizer_fed_a_withheld_touch_cancels_the_exclusive_views_
         (1, "X", "touchesCancelled", "G7")]
 
 
+def test_T5_G1_whyNot_still_names_exclusiveTouch_when_a_recognizer_observes_the_touch(world):
+    # The dry-run tap is observed by Y's recognizer now, but Y itself still gets nothing of it: T5 is the cause.
+    w = world(exclusive_pair(gestureRecognizers=[tap_rec("tapY", targets=[target(RVC, "tapped:")])]))
+    w.touch(began(1, (50, 50)))
+    r = w.call("whyNot", view="Y")
+    assert r["ok"] is False and (r["cause"]["rule"], r["cause"]["reason"], r["cause"]["culprit"]) == (
+        "T5", "exclusive-touch", "X")
+
+
 # ------------------------------------------------------------------------------------------------- G3, A2
+
+def test_G3_A2_whyNot_names_the_crash_that_keeps_the_touch_from_the_view(world):
+    w = world(tree(view("V", (0, 0, 200, 200), gestureRecognizers=[
+        tap_rec("t", cancelsTouchesInView=False, targets=[target(RVC, "missing:")])])))
+    r = w.call("whyNot", view="V")
+    assert r["ok"] is False
+    assert (r["cause"]["rule"], r["cause"]["reason"], r["cause"]["culprit"], r["cause"]["recognizer"]) == (
+        "G3", "unrecognized-selector", RVC, "t")
 
 def test_G3_a_pair_listed_twice_is_held_once_and_sent_once(world):
     w = world(tree(view("V", (0, 0, 200, 200), gestureRecognizers=[

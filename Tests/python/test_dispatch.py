@@ -630,7 +630,7 @@ def test_every_trace_shape_occurs(engine, client):
     assert ("vetoed",) in seen("deliver", "reason")
     assert seen("controlEvent", "event") == {(x,) for x in defs["controlEventStep"]["properties"]["event"]["enum"]}
     assert seen("action", "rule", "performed", "reason") == {
-        ("A2", True, None), ("A2", False, "not-implemented"), ("A2", False, "target-missing"),
+        ("A2", True, None), ("A2", False, "unrecognized-selector"), ("A2", False, "target-missing"),
         ("A4", True, None), ("A4", False, "end-of-chain")}
     assert seen("check", "check") == {(x,) for x in defs["checkStep"]["properties"]["check"]["enum"]}
     assert seen("check", "rule") == {(x,) for x in defs["checkStep"]["properties"]["rule"]["enum"]}
@@ -661,7 +661,7 @@ def test_every_trace_shape_occurs(engine, client):
         ("no-hit", "H1", False), ("multiple-touch-disabled", "T4", False), ("exclusive-touch", "T5", False),
         ("view-left-window", None, True), ("held", "G8", False), ("held", "G9", False),
         ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False), ("dimmed", "K17", False),
-        ("dimmed", "K18", False)}
+        ("dimmed", "K18", False), ("crashed", "G3", False)}
     tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
     assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
     assert any(o.get("gestures") for o in tree_changes) and any(o.get("gestureDeliveries") for o in tree_changes)
@@ -675,7 +675,8 @@ def test_every_trace_shape_occurs(engine, client):
     assert seen("gesture", "rule", "reason") == pairs
     assert {x for (x,) in seen("gesture", "reason")} == set(defs["gestureStep"]["properties"]["reason"]["enum"])
     assert seen("observe", "observes", "reason") == {(True, None), (False, "disabled"), (False, "should-receive-touch-false")}
-    assert seen("gestureAction", "performed", "reason") == {(True, None), (False, "not-implemented"), (False, "target-missing")}
+    assert seen("gestureAction", "performed", "reason") == {
+        (True, None), (False, "unrecognized-selector"), (False, "target-missing")}
     assert seen("held", "message", "rule") == {("touchesBegan", "G8"), ("touchesMoved", "G8"), ("touchesEnded", "G9")}
     assert seen("release", "message", "rule") >= {("touchesBegan", "G8"), ("touchesEnded", "G9")}
     assert {n for (n,) in seen("gestureWait", "rule")} == {"G5"}
@@ -688,7 +689,7 @@ def test_every_trace_shape_occurs(engine, client):
                        if tr["kind"] in ("become", "resign", "action")}
     assert outcome_reasons == {("become", x) for x in defs["becomeOutcome"]["properties"]["reason"]["enum"]} | \
         {("resign", x) for x in defs["resignOutcome"]["properties"]["reason"]["enum"]} | \
-        {("action", None), ("action", "not-implemented"), ("action", "end-of-chain")}
+        {("action", None), ("action", "unrecognized-selector"), ("action", "end-of-chain")}
 
 
 @pytest.mark.parametrize("instance", [

@@ -14,6 +14,7 @@ extension SessionState {
             let touch = tapped.outcome.deliveries.first?.touch
         else { return [] }
         var steps = tapped.trace.steps
+        var crashed = tapped.outcome.crashed
         // G11: while the touch is live (a phase held back), time runs on to the next recognizer deadline. Each
         // round fires at least one deadline, and a tap's recognizers have a few; the bound only guards the loop.
         for _ in 0..<64 {
@@ -21,6 +22,7 @@ extension SessionState {
                 let advanced = try? copy.advanceClock(to: next, by: nil)
             else { break }
             steps += advanced.trace.steps
+            crashed = crashed ?? advanced.outcome.crashed
         }
         var began = false, ended = false
         for (i, step) in steps.enumerated() {
@@ -45,6 +47,8 @@ extension SessionState {
             }
         }
         if began && ended { return [] }
+        // A2, G3: the app crashed on the way (a recognizer's target lacking its action) before the view had it.
+        if let crashed { return [self.crashed(view, crashed)] }
         // Still held when no deadline is left: a recognizer that waits on something a tap never brings.
         if let live = copy.touches.first(where: { $0.id == touch }), let phase = live.held.first?.phase,
             let holder = copy.holders(of: live, phase: phase).first
@@ -97,6 +101,16 @@ extension SessionState {
         return WhyNotCause(
             rule: isScrollPan(recognizer) ? .k8 : rule, reason: reason, culprit: owner, recognizer: recognizer,
             detail: detail)
+    }
+
+    /// A2, G3: the crash that ended the tap's dispatch before `view` got the touch.
+    private func crashed(_ view: String, _ crash: Crash) -> WhyNotCause {
+        let who = crash.recognizer.map { "\($0) sends \(crash.action) to \(crash.target)" }
+            ?? "\(crash.action) is sent to \(crash.target)"
+        return WhyNotCause(
+            rule: crash.rule, reason: .unrecognizedSelector, culprit: crash.target, recognizer: crash.recognizer,
+            detail: "\(who), which does not implement it: the app crashes (unrecognized selector) before \(view) "
+                + "gets the whole touch.")
     }
 
     /// T4/T5: another touch that `by`'s view is tracking keeps this one from `view`.

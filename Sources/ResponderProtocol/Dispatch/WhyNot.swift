@@ -26,6 +26,8 @@ public enum WhyNotReason: String, WireEnum {
     case cancelledByGesture = "cancelled-by-gesture"
     case takenByGesture = "taken-by-gesture"
     case heldByGesture = "held-by-gesture"
+    /// A2, G3: an action the tap sets off crashes the app before the view gets the touch.
+    case unrecognizedSelector = "unrecognized-selector"
     // Action (A3, A4, K6)
     case takenEarlier = "taken-earlier"
     case notImplemented = "not-implemented"
