@@ -7,7 +7,7 @@ Protocol/schemas by the harness.
 from __future__ import annotations
 
 from test_gestures import began, ended, moved, rec, steps, tap_rec, target, world  # noqa: F401 (world: fixture)
-from test_scenarios import R, RVC, control, fixture_f, view
+from test_scenarios import R, RVC, control, fixture_f, text_field, view
 
 HANDLES = {"tapped:": "handle", "pinched:": "handle", "stepped:": "handle", "other:": "handle"}
 
@@ -102,12 +102,19 @@ def test_G3_A2_profile_ignore_fails_quietly_and_goes_on(world):
 
 
 def test_A2_sendAction_to_a_target_lacking_the_action_is_a_crash(world):
-    w = world(tree(view("V", (0, 0, 100, 100))))
+    def began(action: str) -> list[dict]:
+        return [{"event": "editingDidBegin", "action": action, "target": RVC}]
+    w = world(tree(view("V", (0, 0, 100, 100)), text_field("TF", (0, 200, 200, 40), targets=began("tapped:")),
+                   text_field("TF0", (0, 300, 200, 40), targets=began("missing:"))))
     r = w.call("action.send", action="missing:", target=RVC, sender="V")
     assert (r["performed"], r["reason"]) == (False, "unrecognized-selector")
     assert r["crashed"] == {"reason": "unrecognized-selector", "target": RVC, "action": "missing:", "sender": "V",
                             "rule": "A2"}
     assert actions(r) == [("missing:", RVC, False, "unrecognized-selector")]
+    # A crash belongs to its request (here a become whose editingDidBegin action crashes): the next request
+    # dispatches as usual.
+    assert actions(w.call("responder.become", id="TF0")) == [("missing:", RVC, False, "unrecognized-selector")]
+    assert actions(w.call("responder.become", id="TF")) == [("tapped:", RVC, True, None)]
     ignored = world(tree(view("V", (0, 0, 100, 100))), profile={"unrecognizedSelector": "ignore"})
     r = ignored.call("action.send", action="missing:", target=RVC, sender="V")
     assert (r["performed"], r["reason"], "crashed" in r) == (False, "not-implemented", False)

@@ -105,7 +105,8 @@ extension SessionState {
 
     /// A2, G3: the crash that ended the tap's dispatch before `view` got the touch.
     private func crashed(_ view: String, _ crash: Crash) -> WhyNotCause {
-        let who = crash.recognizer.map { "\($0) sends \(crash.action) to \(crash.target)" }
+        let who =
+            crash.recognizer.map { "\($0) sends \(crash.action) to \(crash.target)" }
             ?? "\(crash.action) is sent to \(crash.target)"
         return WhyNotCause(
             rule: crash.rule, reason: .unrecognizedSelector, culprit: crash.target, recognizer: crash.recognizer,

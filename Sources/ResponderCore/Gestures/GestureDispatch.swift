@@ -315,11 +315,10 @@ extension SessionState {
         // A2, G3: a crash stops the clock where it happened.
         clock = crash == nil ? target : clock
         settleGestures(trace: &trace)
+        let crashed = crash
         commitChanges()
         let log = gestureLog
         gestureLog = GestureLog()
-        let crashed = crash
-        crash = nil
         return trace.finish(
             ClockOutcome(
                 from: from, time: clock, gestures: log.transitions, gestureActions: log.actions,
