@@ -94,8 +94,17 @@ extension ClockOutcome: DispatchOutcome {
     /// `clock 0 → 0.6 s`, then what the time that passed decided (G11), indented.
     package func lines(message: String?, trace: Trace, names: NodeNames) -> [String] {
         var order = GestureOrder(trace: trace, names: names)
+        // K5: a held stepper's timer steps, each at its time.
+        let timed = (controlEvents ?? []).map { e in
+            "control \(names.label(e.control)): \(e.event.rawValue) at \(Output.number(e.time)) s (K5)"
+                + (e.actions.isEmpty
+                    ? ""
+                    : " [actions: "
+                        + e.actions.map { TraceFormatter.actionEntry($0, names: names) }.joined(
+                            separator: ", ") + "]")
+        }
         return ["clock \(Output.number(from)) → \(Output.number(time)) s"]
-            + (order.lines(transitions: gestures, actions: gestureActions, deliveries: gestureDeliveries)
+            + (order.lines(transitions: gestures, actions: gestureActions, deliveries: gestureDeliveries) + timed
             + TraceFormatter.waitLines(trace)).map { "  " + $0 }
     }
 }

@@ -14,6 +14,7 @@ package enum DispatchReply {
         for line in changeLines(traced.trace, names: names) { Output.line(line) }
         for line in editingLines(traced.trace, names: names) { Output.line(line) }
         for line in dismissalLines(traced.trace, names: names) { Output.line(line) }
+        for line in crashLines(traced.trace, names: names) { Output.line(line) }
         guard explain else { return }
         Output.line("trace (\(traced.trace.steps.count) step\(traced.trace.steps.count == 1 ? "" : "s")):")
         for line in StepFormatter.lines(traced.trace, names: names) { Output.line("  " + line) }
@@ -45,6 +46,21 @@ package enum DispatchReply {
     /// `change toggle.on: …`, or `change 0x7f8a5c50b000 (UISwitch).on: …` for a named node.
     package static func change(_ c: FieldChange, names: NodeNames = .none) -> String {
         "change \(names.label(c.id)).\(c.field): \(c.from) → \(c.to) (\(c.rule.rawValue))"
+    }
+
+    /// A2, G3: `crashed: unrecognized selector save: sent to formVC (A2)` when the dispatch ended in a crash.
+    package static func crashLines(_ trace: Trace, names: NodeNames = .none) -> [String] {
+        trace.steps.compactMap { step in
+            switch step {
+            case .action(let action, let target?, _, _, _, let rule, .unrecognizedSelector?):
+                return "crashed: unrecognized selector \(action) sent to \(names.label(target)) (\(rule.rawValue))"
+            case .gestureAction(let a) where a.reason == .unrecognizedSelector:
+                return "crashed: unrecognized selector \(a.action) sent to \(names.label(a.target)) by "
+                    + "\(names.label(a.recognizer)) (G3)"
+            default:
+                return nil
+            }
+        }
     }
 
     /// K17, K18: `dismissal of editorVC: dismissed (K17)` for each tap on a dimming view that attempted one,

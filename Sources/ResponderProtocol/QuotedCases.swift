@@ -337,6 +337,7 @@ extension ActionFailure: QuotedWireEnum {
         case .notImplemented: 0
         case .targetMissing: 1
         case .endOfChain: 2
+        case .unrecognizedSelector: 3
         }
     }
 }
@@ -405,6 +406,7 @@ extension TouchDeliveryReason: QuotedWireEnum {
         case .cancelledByGesture: 8
         case .takenByGesture: 9
         case .dimmed: 10
+        case .crashed: 11
         }
     }
 }

@@ -28,7 +28,7 @@ struct ActionTests {
         #expect(up[1]?["by"] == "RVC")
     }
 
-    @Test("A2 an explicit target gets the action directly; a target that does not implement it fails")
+    @Test("A2 an explicit target gets the action directly; a target that does not implement it crashes the app")
     func a2ExplicitTarget() throws {
         var s = try session(
             fixtureF(
@@ -40,8 +40,16 @@ struct ActionTests {
         let e = try s.sendAction(["action": "save:", "target": "V", "sender": nil])
         #expect(e.result["performed"] == false)
         #expect(e.result["by"] == .null)
-        #expect(e.result["reason"] == "not-implemented")
+        #expect(e.result["reason"] == "unrecognized-selector")
+        #expect(
+            e.result["crashed"] == ["reason": "unrecognized-selector", "target": "V", "action": "save:", "rule": "A2"])
         #expect(steps(e, "action").first?["rule"] == "A2")
+        // Profile `ignore`: the quiet failure, and no crash.
+        var ignore = Profile.uikit
+        ignore.unrecognizedSelector = .ignore
+        var q = try session(fixtureF([v("V", 0, 100, 10, 10)]), profile: ignore)
+        let f = try q.sendAction(["action": "save:", "target": "V", "sender": nil])
+        #expect(f.result["reason"] == "not-implemented" && f.result["crashed"] == nil)
         expectError(.nodeNotFound) { _ = try s.sendAction(["action": "save:", "target": "nope", "sender": nil]) }
     }
 

@@ -6,12 +6,13 @@ import Testing
 @Suite("Gesture recognizers (G1–G11, P13–P13e)")
 struct GestureTests {
     /// Fixture F with V(100,100,100,100) under R; `r` and `vExtra` add recognizers.
-    func world(r: String = "", v vExtra: String = "", vKind: String = "view", more: [String] = []) throws
-        -> SessionState
-    {
+    func world(
+        r: String = "", v vExtra: String = "", vKind: String = "view", more: [String] = [], profile: Profile = .uikit
+    ) throws -> SessionState {
         let vMembers = [handlesAll, vExtra].filter { !$0.isEmpty }.joined(separator: ", ")
         return try session(
-            fixtureF([v("V", 100, 100, 100, 100, kind: vKind, vMembers)] + more, rExtra: r, rvc: rvcHandles))
+            fixtureF([v("V", 100, 100, 100, 100, kind: vKind, vMembers)] + more, rExtra: r, rvc: rvcHandles),
+            profile: profile)
     }
 
     @Test(
@@ -73,12 +74,15 @@ struct GestureTests {
     }
 
     @Test(
-        "G3 a pan sends its action at began, at each changed and at ended; a target that does not implement it is reported"
+        "G3 a pan sends its action at began, at each changed and at ended; with unrecognizedSelector ignore a target that does not implement it is reported"
     )
     func g3Actions() throws {
+        // Profile `ignore`: a target lacking the action fails quietly and the dispatch goes on (G3, A2).
+        var ignore = Profile.uikit
+        ignore.unrecognizedSelector = .ignore
         let targets =
             #""targets": [{"target": "RVC", "action": "pan:"}, {"target": "V", "action": "pan:"}, {"target": "Gone", "action": "pan:"}]"#
-        var s = try world(r: recognizers(rec("pan", "pan", targets)))
+        var s = try world(r: recognizers(rec("pan", "pan", targets)), profile: ignore)
         let d = try s.touches([
             ("t", "began", 150, 150, nil), ("t", "moved", 170, 150, nil), ("t", "moved", 180, 150, nil),
             ("t", "ended", 180, 150, nil)
@@ -87,6 +91,21 @@ struct GestureTests {
         #expect(gestureActions(d) == perPhase + perPhase + perPhase)
         // The actions are in the outcome next to the deliveries they came with.
         #expect(d.outcome.deliveries[1].gestureActions.count == 3 && d.outcome.deliveries[3].gestureActions.count == 3)
+    }
+
+    @Test("G3 a pair listed twice is sent once; a target lacking the action crashes and nothing after it happens")
+    func g3AmendedPairsAndCrash() throws {
+        let twice = #""targets": [{"target": "RVC", "action": "pan:"}, {"target": "RVC", "action": "pan:"}]"#
+        var s = try world(r: recognizers(rec("t", "tap", twice)))
+        #expect(gestureActions(try s.tap(150, 150)) == ["t→pan:"])
+        let lacking = #""targets": [{"target": "V", "action": "pan:"}, {"target": "RVC", "action": "pan:"}]"#
+        var c = try world(r: recognizers(rec("t", "tap", #""cancelsTouchesInView": false, "# + lacking)))
+        let d = try c.tap(150, 150)
+        #expect(gestureActions(d) == ["t→pan:(unrecognized-selector)"])
+        #expect(d.outcome.crashed == Crash(target: "V", action: "pan:", recognizer: "t", rule: .g3))
+        // The view's touchesEnded comes after the recognizer's action: it is not delivered.
+        #expect(viewMessages(d, "V") == ["touchesBegan"])
+        #expect(d.outcome.deliveries[1].reason == .crashed)
     }
 
     @Test("G4 the deepest of two taps on the same touch wins and the other fails; simultaneousWith lets both recognize")

@@ -215,6 +215,23 @@ struct TouchTests {
         #expect(try s.phase("x3", "began", 10, 10)["view"] == "X")
     }
 
+    @Test("T5 G1 recognizers ignore exclusiveTouch: a touch withheld from its view is observed and recognized")
+    func t5RecognizersIgnoreExclusiveTouch() throws {
+        let tap =
+            #""gestureRecognizers": [{"id": "tapY", "kind": "tap", "targets": [{"target": "RVC", "action": "t:"}]}]"#
+        let views = [v("X", 0, 0, 100, 100, #""exclusiveTouch": true"#), v("Y", 200, 0, 100, 100, tap)]
+        var s = try session(fixtureF(views, rvc: #""handles": {"t:": "handle"}"#))
+        _ = try s.phase("x", "began", 10, 10)
+        let d = try s.touch(
+            [
+                "touches": [
+                    ["touch": "y", "phase": "began", "point": point(210, 10)], ["touch": "y", "phase": "ended"]
+                ]
+            ], client: "c")
+        #expect(d.outcome.deliveries.map(\.reason) == [.exclusiveTouch, .exclusiveTouch])
+        #expect(d.outcome.deliveries[1].gestureActions.map(\.action) == ["t:"])
+    }
+
     @Test("T6 a touch whose view leaves the window gets touchesCancelled up its remaining chain")
     func t6CancelOnRemoval() throws {
         var s = try session(

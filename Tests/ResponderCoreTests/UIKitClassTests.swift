@@ -161,6 +161,29 @@ struct UIKitClassTests {
         #expect(changes(try s.tap(20, 110)) == ["ST.value=0"])  // the − half
     }
 
+    @Test("K5 a held UIStepper steps on the session clock at 0.5 s intervals, then faster; touch-up adds no step")
+    func K5_heldStepperAutorepeat() throws {
+        let changed = #""targets": [{"event": "valueChanged", "action": "changed:"}]"#
+        var s = try session(
+            fixtureF([v("ST", 0, 100, 100, 30, kind: "control", #""class": "UIStepper", "# + changed)], rvc: rvcActions)
+        )
+        let down = try s.touches([("h", "began", 80, 110, nil)])
+        #expect(changes(down).isEmpty)
+        let held = try s.advance(to: 2.75)
+        #expect(held.outcome.controlEvents?.map(\.time) == [0.5, 1.0, 1.5, 2.0, 2.5, 2.6, 2.7])
+        #expect(changes(held).last == "ST.value=7")
+        let up = try s.touches([("h", "ended", 80, 110, nil)])
+        #expect(changes(up).isEmpty && sentActions(up).isEmpty)
+        // autorepeat false: one step, at touch-up.
+        var once = try session(
+            fixtureF(
+                [v("ST", 0, 100, 100, 30, kind: "control", #""class": "UIStepper", "autorepeat": false, "# + changed)],
+                rvc: rvcActions))
+        _ = try once.touches([("h", "began", 80, 110, nil)])
+        #expect(try once.advance(to: 3).outcome.controlEvents == nil)
+        #expect(changes(try once.touches([("h", "ended", 80, 110, nil)])) == ["ST.value=1"])
+    }
+
     @Test(
         "K6 paste: unavailable for a custom class (wrong for a text field), available for a UITextField; the commands edit"
     )

@@ -358,13 +358,16 @@ def gesture_traces(engine, client):
         [("tap-1", "touchesCancelled", "cancelled-by-gesture", "G7")]
     assert snapshot()["liveTouches"] == [] and snapshot()["clock"] == 0.35
 
-    # Two quick taps fire only the double tap (G5: the single tap fails); the double tap's action is not implemented.
+    # Two quick taps fire only the double tap (G5: the single tap fails); the double tap's target lacks its action:
+    # the app crashes (G3, A2), and the rest of that dispatch (tvi's touchesEnded) does not happen.
     r("event.tap", point=[50, 50], time=1)
     b = r("event.tap", point=[50, 50], time=1.1)
     assert ("double", "recognized", "G2", "taps-completed") in transitions(b)
     assert ("single", "failed", "G5", "required-recognized", "double") in transitions(b)
     assert ("single", "recognized") not in [t[:2] for t in transitions(b)]
-    assert [(x["recognizer"], x["reason"]) for d in b["deliveries"] for x in d.get("gestureActions", [])] == [("double", "not-implemented")]
+    assert [(x["recognizer"], x["reason"]) for d in b["deliveries"] for x in d.get("gestureActions", [])] == [("double", "unrecognized-selector")]
+    assert b["crashed"] == {"reason": "unrecognized-selector", "target": "tv", "action": "nope:", "recognizer": "double",
+                            "rule": "G3"} and b["deliveries"][-1]["reason"] == "crashed"
 
     # G2 + G5 in a tree change: the double tap a single tap waits on is removed: the single tap is recognized,
     # takes its touch and sends its actions (treeChange gestures, gestureActions, gestureDeliveries).
@@ -551,7 +554,9 @@ def test_every_trace_shape_occurs(engine, client):
     vetoed = r("action.send", action="copy:")
     assert vetoed["trace"]["steps"][0]["reason"] == "vetoed" and vetoed["performed"] is False
     assert r("action.send", action="tap:", target="RVC")["by"] == "RVC"
-    assert r("action.send", action="nope:", target="btn")["reason"] == "not-implemented"
+    # A2 (amended): an explicit target lacking the action crashes the app.
+    crashed = r("action.send", action="nope:", target="btn")
+    assert crashed["reason"] == "unrecognized-selector" and crashed["crashed"]["target"] == "btn"
     assert r("action.canPerform", action="copy:")["editingCommand"] is True
 
     # tree changes: T6 (plain view and control), E2, F6
@@ -627,7 +632,7 @@ def test_every_trace_shape_occurs(engine, client):
     assert ("vetoed",) in seen("deliver", "reason")
     assert seen("controlEvent", "event") == {(x,) for x in defs["controlEventStep"]["properties"]["event"]["enum"]}
     assert seen("action", "rule", "performed", "reason") == {
-        ("A2", True, None), ("A2", False, "not-implemented"), ("A2", False, "target-missing"),
+        ("A2", True, None), ("A2", False, "unrecognized-selector"), ("A2", False, "target-missing"),
         ("A4", True, None), ("A4", False, "end-of-chain")}
     assert seen("check", "check") == {(x,) for x in defs["checkStep"]["properties"]["check"]["enum"]}
     assert seen("check", "rule") == {(x,) for x in defs["checkStep"]["properties"]["rule"]["enum"]}
@@ -658,7 +663,7 @@ def test_every_trace_shape_occurs(engine, client):
         ("no-hit", "H1", False), ("multiple-touch-disabled", "T4", False), ("exclusive-touch", "T5", False),
         ("view-left-window", None, True), ("held", "G8", False), ("held", "G9", False),
         ("cancelled-by-gesture", "G7", False), ("taken-by-gesture", "G8", False), ("dimmed", "K17", False),
-        ("dimmed", "K18", False)}
+        ("dimmed", "K18", False), ("crashed", "G3", False)}
     tree_changes = [tr["outcome"] for tr in traces if tr["kind"] == "treeChange"]
     assert any(o["presses"] for o in tree_changes) and any(o["resigned"] for o in tree_changes)
     assert any(o.get("gestures") for o in tree_changes) and any(o.get("gestureDeliveries") for o in tree_changes)
@@ -672,7 +677,8 @@ def test_every_trace_shape_occurs(engine, client):
     assert seen("gesture", "rule", "reason") == pairs
     assert {x for (x,) in seen("gesture", "reason")} == set(defs["gestureStep"]["properties"]["reason"]["enum"])
     assert seen("observe", "observes", "reason") == {(True, None), (False, "disabled"), (False, "should-receive-touch-false")}
-    assert seen("gestureAction", "performed", "reason") == {(True, None), (False, "not-implemented"), (False, "target-missing")}
+    assert seen("gestureAction", "performed", "reason") == {
+        (True, None), (False, "unrecognized-selector"), (False, "target-missing")}
     assert seen("held", "message", "rule") == {("touchesBegan", "G8"), ("touchesMoved", "G8"), ("touchesEnded", "G9")}
     assert seen("release", "message", "rule") >= {("touchesBegan", "G8"), ("touchesEnded", "G9")}
     assert {n for (n,) in seen("gestureWait", "rule")} == {"G5"}
@@ -685,7 +691,7 @@ def test_every_trace_shape_occurs(engine, client):
                        if tr["kind"] in ("become", "resign", "action")}
     assert outcome_reasons == {("become", x) for x in defs["becomeOutcome"]["properties"]["reason"]["enum"]} | \
         {("resign", x) for x in defs["resignOutcome"]["properties"]["reason"]["enum"]} | \
-        {("action", None), ("action", "not-implemented"), ("action", "end-of-chain")}
+        {("action", None), ("action", "unrecognized-selector"), ("action", "end-of-chain")}
 
 
 @pytest.mark.parametrize("instance", [

@@ -37,9 +37,12 @@ extension SessionState {
                     ? builtInAction(action, on: target, textInput: textInput, responders: responders) : nil
                 let implements = handling != nil || builtIn != nil
                 step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
+                // A2: UIKit raises "unrecognized selector"; the app crashes unless the profile ignores it.
+                let crashes = !implements && perform && profile.unrecognizedSelector == .crash
                 outcome = ActionOutcome(
                     performed: implements, by: implements ? target : nil, visited: [target],
-                    reason: implements ? nil : .notImplemented)
+                    reason: implements ? nil : crashes ? .unrecognizedSelector : .notImplemented)
+                if crashes { crash = Crash(target: target, action: action, sender: sender, rule: .a2) }
             } else {
                 outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .targetMissing)
             }
@@ -98,8 +101,11 @@ extension SessionState {
         if let target { _ = try existing(target, field: "target") }
         if let sender { _ = try existing(sender, field: "sender") }
         var trace = Trace(kind: .action)
-        let outcome = performAction(
+        crash = nil
+        var outcome = performAction(
             action, target: target, sender: sender, responders: Responders(world), trace: &trace)
+        outcome.crashed = crash
+        crash = nil
         commitChanges()
         return trace.finish(outcome)
     }

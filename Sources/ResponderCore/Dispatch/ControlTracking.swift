@@ -41,13 +41,15 @@ extension SessionState {
         for event in together { trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: .k2)) }
         events += together
         var actions = sendControlActions(control, events: events, responders: responders, trace: &trace)
-        for (event, rule) in after {
+        for (event, rule) in after where crash == nil {
             trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: rule))
             events.append(event)
             actions += sendControlActions(control, events: [event], responders: responders, trace: &trace)
         }
         // F5: a text field becomes first responder at touch-up inside; a button does not.
-        if events.contains(.touchUpInside), responders.read(control, { $0.pointee.spec.kind }) == .textField {
+        if crash == nil, events.contains(.touchUpInside),
+            responders.read(control, { $0.pointee.spec.kind }) == .textField
+        {
             _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
         }
         return (events, actions)
@@ -71,7 +73,12 @@ extension SessionState {
     ) -> [ControlAction] {
         guard !events.isEmpty, let targets = responders.read(control, { $0.pointee.spec.targets }) else { return [] }
         var out: [ControlAction] = []
-        for registration in targets where events.contains(registration.event) {
+        for (i, registration) in targets.enumerated() where events.contains(registration.event) {
+            // A2: a control keeps a target-action-event triple once (UIControl.addTarget(_:action:for:) "is safe to
+            // call … multiple times with the same values"): a registration listed again is sent once.
+            if targets[..<i].contains(registration) { continue }
+            // A2: after a crash nothing more of the dispatch is carried out.
+            if crash != nil { break }
             let outcome = performAction(
                 registration.action, target: registration.target, sender: control, responders: responders, trace: &trace
             )

@@ -35,6 +35,10 @@ public struct SessionState: Sendable {
     var thumbs: [EventID: (control: String, value: Double, x: Double)] = [:]
     /// K8: each scrolling pan's content offset when it began.
     var scrollStarts: [String: Point] = [:]
+    /// K5: held steppers by touch: the highlighted half and the autorepeat timer.
+    var steppers: [EventID: StepperTrack] = [:]
+    /// A2, G3: the crash the request being carried out ended in (nil between requests): nothing after it runs.
+    var crash: Crash?
 
     public init(world: World = World(), profile: Profile = .uikit) {
         self.world = world

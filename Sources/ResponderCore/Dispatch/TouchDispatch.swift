@@ -9,7 +9,9 @@ extension SessionState {
         var session = self
         var trace = Trace(kind: .touch)
         var deliveries: [TouchDelivery] = []
-        for (i, input) in inputs.enumerated() {
+        session.crash = nil
+        // A2, G3: a crash ends the request; the inputs after it are not carried out.
+        for (i, input) in inputs.enumerated() where session.crash == nil {
             do throws(CoreError) {
                 deliveries.append(
                     try session.handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
@@ -17,9 +19,11 @@ extension SessionState {
                 throw .inTouch(i, error)
             }
         }
+        let crashed = session.crash
+        session.crash = nil
         session.commitChanges()
         self = session
-        return trace.finish(TouchOutcome(deliveries: deliveries))
+        return trace.finish(TouchOutcome(deliveries: deliveries, crashed: crashed))
     }
 
     /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock).
@@ -66,6 +70,13 @@ extension SessionState {
             // K8: a scroll view's delay may have run out meanwhile.
             releaseHeld(trace: &trace)
         }
+        if let crash {
+            // A2, G3: an action a timer set off crashed the app before this phase.
+            var d = TouchDelivery(touch: input.touch, phase: input.phase, view: nil, window: nil, message: nil)
+            d.reason = .crashed
+            d.rule = crash.rule
+            return d
+        }
         var delivery = try phase(input, client: client, tapCount: tapCount, trace: &trace)
         settleGestures(trace: &trace)
         delivery.gestures = gestureLog.transitions
@@ -107,6 +118,7 @@ extension SessionState {
         case .cancelled: recognizersSee(touch, .cancelled(touch.id), trace: &trace)
         case .began, .stationary: break
         }
+        if let crash { return undelivered(touch, message: input.phase.message, why: (.crashed, crash.rule)) }
         releaseHeld(trace: &trace)
         guard let view = touch.view else {
             // T4/T5/no hit: a touch delivered to no one stays so for its whole life.
@@ -165,9 +177,10 @@ extension SessionState {
         if let blocked = admission(view: view, window: window) {
             touch.view = nil
             touch.undelivered = (blocked.reason, blocked.rule)
-            // G1 follows the hit view: a view that takes one touch at a time (T4) still has its recognizers
-            // see the others (a pinch works on it); an exclusive-touch block (T5) keeps the touch from all.
-            if blocked.rule == .t4 { touch.recognizers = observe(id, hitView: view, trace: &trace) }
+            // G1 follows the hit view: T4 and T5 withhold touches from views only, so the recognizers of the
+            // hit view and its ancestors still observe this one (a pinch on a single-touch view, a tap beside an
+            // exclusive button) and may recognize; G7 then cancels what the views that did get touches have.
+            touch.recognizers = observe(id, hitView: view, trace: &trace)
             touches.append(touch)
             recognizersSee(touch, .began(id, point), trace: &trace)
             trace.discard(
@@ -180,6 +193,7 @@ extension SessionState {
         touch.recognizers = observe(id, hitView: view, trace: &trace)
         touches.append(touch)
         recognizersSee(touch, .began(id, point), trace: &trace)
+        if let crash { return undelivered(touch, message: message, why: (.crashed, crash.rule)) }
         return deliverToView(touches.count - 1, phase: .began, trace: &trace)
     }
 

@@ -8,6 +8,7 @@ extension SessionState {
         var trace = Trace(kind: .treeChange)
         gestureLog = GestureLog()
         releaseCause = nil
+        crash = nil
         let responders = Responders(world, before: before)
         var touchEntries: [TouchDelivery] = []
         var pressEntries: [PressCancellation] = []

@@ -9,7 +9,7 @@ import ResponderProtocol
 extension SessionState {
     /// The causes that keep a tap at `point`, whose hit-test view is `view`, from `view`; empty when it gets it.
     func tapFate(of view: String, at point: Point) -> [WhyNotCause] {
-        guard let (copy, steps, touch) = dryTap(at: point) else { return [] }
+        guard let (copy, steps, touch, crashed) = dryTap(at: point) else { return [] }
         var began = false, ended = false
         for (i, step) in steps.enumerated() {
             switch step {
@@ -33,6 +33,8 @@ extension SessionState {
             }
         }
         if began && ended { return [] }
+        // A2, G3: the app crashed on the way (a recognizer's target lacking its action) before the view had it.
+        if let crashed { return [self.crashed(view, crashed)] }
         // Still held when no deadline is left: a recognizer that waits on something a tap never brings.
         if let live = copy.touches.first(where: { $0.id == touch }), let phase = live.held.first?.phase,
             let holder = copy.holders(of: live, phase: phase).first
@@ -53,12 +55,13 @@ extension SessionState {
 
     /// A tap at `point` carried out on a copy, whose clock is run on from deadline to deadline (G11) until every
     /// recognizer that observes it has decided: the copy, every step of the run and the tap's touch.
-    func dryTap(at point: Point) -> (copy: SessionState, steps: [TraceStep], touch: EventID)? {
+    func dryTap(at point: Point) -> (copy: SessionState, steps: [TraceStep], touch: EventID, crashed: Crash?)? {
         var copy = self
         guard let tapped = try? copy.tap(at: point, client: Self.whyNotClient),
             let touch = tapped.outcome.deliveries.first?.touch
         else { return nil }
         var steps = tapped.trace.steps
+        var crashed = tapped.outcome.crashed
         // G11: while the touch is live (a phase held back), time runs on to the next recognizer deadline. Each
         // round fires at least one deadline, and a tap's recognizers have a few; the bound only guards the loop.
         for _ in 0..<64 {
@@ -66,8 +69,9 @@ extension SessionState {
                 let advanced = try? copy.advanceClock(to: next, by: nil)
             else { break }
             steps += advanced.trace.steps
+            crashed = crashed ?? advanced.outcome.crashed
         }
-        return (copy, steps, touch)
+        return (copy, steps, touch, crashed)
     }
 
     /// The client id the dry-run tap is made by; no client sends as it (the copy is dropped).
@@ -108,6 +112,17 @@ extension SessionState {
         return WhyNotCause(
             rule: isScrollPan(recognizer) ? .k8 : rule, reason: reason, culprit: owner, recognizer: recognizer,
             detail: detail)
+    }
+
+    /// A2, G3: the crash that ended the tap's dispatch before `view` got the touch.
+    private func crashed(_ view: String, _ crash: Crash) -> WhyNotCause {
+        let who =
+            crash.recognizer.map { "\($0) sends \(crash.action) to \(crash.target)" }
+            ?? "\(crash.action) is sent to \(crash.target)"
+        return WhyNotCause(
+            rule: crash.rule, reason: .unrecognizedSelector, culprit: crash.target, recognizer: crash.recognizer,
+            detail: "\(who), which does not implement it: the app crashes (unrecognized selector) before \(view) "
+                + "gets the whole touch.")
     }
 
     /// T4/T5: another touch that `by`'s view is tracking keeps this one from `view`.

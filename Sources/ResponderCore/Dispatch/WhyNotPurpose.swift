@@ -10,7 +10,7 @@ extension SessionState {
     func tapPurposeCauses(_ id: String, at point: Point) -> [WhyNotCause] {
         if world.cellContainer(of: id) != nil { return selectionCauses(id) }
         guard isTextInput(id), let window = world.window(of: id), firstResponderByWindow[window] != id,
-            let (copy, _, _) = dryTap(at: point), copy.firstResponderByWindow[window] != id
+            let (copy, _, _, _) = dryTap(at: point), copy.firstResponderByWindow[window] != id
         else { return [] }
         // F5 with K11: the tap asks becomeFirstResponder, which is what refuses.
         return becomeCauses(id)
@@ -20,7 +20,7 @@ extension SessionState {
     /// responder chain is the cell's; one a control inside takes is not (K16 a). Nil when neither: the
     /// hit-test view keeps the touch for itself, and the touch answer stands.
     func cellTapThroughSubview(_ cell: String, at point: Point) -> [WhyNotCause]? {
-        guard let (_, steps, touch) = dryTap(at: point) else { return nil }
+        guard let (_, steps, touch, _) = dryTap(at: point) else { return nil }
         let reached = steps.contains { step in
             if case .deliver(let to, let message, _, _, _, .touch(touch)?) = step {
                 return to == cell && message == TouchPhase.began.message

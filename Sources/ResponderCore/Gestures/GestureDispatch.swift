@@ -6,6 +6,8 @@ struct GestureLog: Sendable {
     var transitions: [GestureTransition] = []
     var actions: [GestureActionSent] = []
     var deliveries: [TouchDelivery] = []
+    /// K5: control events a timer sent (a held stepper's autorepeat).
+    var controlEvents: [TimedControlEvent] = []
 }
 
 extension SessionState {
@@ -45,7 +47,7 @@ extension SessionState {
     mutating func recognizersSee(_ touch: LiveTouch, _ input: GestureInput, trace: inout Trace) {
         if case .cancelled = input { cancelling = touch.id }
         defer { cancelling = nil }
-        for id in touch.recognizers {
+        for id in touch.recognizers where crash == nil {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
             guard let spec = world.withRecognizer(id, on: runs[i].view, { $1.pointee }) else { continue }
@@ -201,18 +203,25 @@ extension SessionState {
         return view
     }
 
-    /// G3: each target-action, straight to its target.
+    /// G3: each target-action, straight to its target; a pair listed again is held once (addTarget(_:action:)
+    /// ignores a pair the recognizer has), and a target lacking the action crashes the app as in A2.
     mutating func sendActions(_ id: String, trace: inout Trace) {
         scrollFollows(id, trace: &trace)
-        guard let targets = withSpec(id, { $1.pointee.targets }) else { return }
-        for t in targets {
+        guard crash == nil, let targets = withSpec(id, { $1.pointee.targets }) else { return }
+        for (i, t) in targets.enumerated() where !targets[..<i].contains(where: { $0 == t }) {
             let node = world[t.target]
             let implements = node?.handling(t.action) != nil
-            let reason: ActionFailure? = node == nil ? .targetMissing : (implements ? nil : .notImplemented)
+            let crashes = node != nil && !implements && profile.unrecognizedSelector == .crash
+            let reason: ActionFailure? =
+                node == nil ? .targetMissing : implements ? nil : crashes ? .unrecognizedSelector : .notImplemented
             let sent = GestureActionSent(
                 recognizer: id, target: t.target, action: t.action, performed: implements, reason: reason)
             trace.add(.gestureAction(sent))
             gestureLog.actions.append(sent)
+            if crashes {
+                crash = Crash(target: t.target, action: t.action, recognizer: id, rule: .g3)
+                return
+            }
         }
     }
 
@@ -220,7 +229,7 @@ extension SessionState {
     /// the clock reads each deadline as it passes.
     mutating func fireTimers(upTo time: Double, inclusive: Bool, trace: inout Trace) {
         var fired: Set<String> = []
-        while true {
+        while crash == nil {
             var due: (id: String, at: Double)?
             for i in runs.indices {
                 guard let at = deadline(ofRun: i) else { continue }
@@ -232,6 +241,11 @@ extension SessionState {
                 let firesFirst = inclusive || kind == .longPress
                 guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
                 if due == nil || at < due!.at { due = (runs[i].id, at) }
+            }
+            // K5: a held stepper's timer, a minimum like a long press's: it fires before an input at its time.
+            if let tick = nextStepperTick(), tick.at <= time + Self.timeTolerance, due == nil || tick.at < due!.at {
+                stepperTick(tick.touch, at: tick.at, until: time, trace: &trace)
+                continue
             }
             guard let due, fired.insert("\(due.id)@\(due.at)").inserted, let i = runIndex(due.id) else { return }
             clock = max(clock, due.at)
@@ -276,8 +290,10 @@ extension SessionState {
     /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered
     /// (G8, G9), finished recognizers reset (G2) and touches the view is done with are forgotten.
     mutating func settleGestures(trace: inout Trace) {
-        fireTimers(upTo: clock, inclusive: true, trace: &trace)
-        releaseHeld(trace: &trace)
+        if crash == nil {
+            fireTimers(upTo: clock, inclusive: true, trace: &trace)
+            releaseHeld(trace: &trace)
+        }
         resetFinished(trace: &trace)
         touches.removeAll { $0.finished && $0.held.isEmpty }
     }
@@ -291,17 +307,21 @@ extension SessionState {
         var trace = Trace(kind: .clock)
         gestureLog = GestureLog()
         releaseCause = nil
+        crash = nil
         let from = clock
         fireTimers(upTo: target, inclusive: true, trace: &trace)
-        clock = target
+        // A2, G3: a crash stops the clock where it happened.
+        clock = crash == nil ? target : clock
         settleGestures(trace: &trace)
+        let crashed = crash
         commitChanges()
         let log = gestureLog
         gestureLog = GestureLog()
         return trace.finish(
             ClockOutcome(
-                from: from, time: target, gestures: log.transitions, gestureActions: log.actions,
-                gestureDeliveries: log.deliveries))
+                from: from, time: clock, gestures: log.transitions, gestureActions: log.actions,
+                gestureDeliveries: log.deliveries, controlEvents: log.controlEvents.isEmpty ? nil : log.controlEvents,
+                crashed: crashed))
     }
 
     /// 12.8: every recognizer of the session, by id, with its state and the touches it observes.

@@ -50,7 +50,9 @@ extension SessionState {
     /// G8, G9: delivers, in order, each held phase no recognizer holds any more.
     mutating func releaseHeld(trace: inout Trace) {
         for index in touches.indices where !touches[index].held.isEmpty && touches[index].withheld == nil {
-            while let first = touches[index].held.first, holders(of: touches[index], phase: first.phase).isEmpty {
+            while crash == nil, let first = touches[index].held.first,
+                holders(of: touches[index], phase: first.phase).isEmpty
+            {
                 touches[index].held.removeFirst()
                 var touch = touches[index]
                 touch.point = first.point

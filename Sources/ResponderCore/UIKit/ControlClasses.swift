@@ -32,13 +32,8 @@ extension SessionState {
             change(control, "selectedSegmentIndex", \.uikit.selectedSegmentIndex, to: index, rule: .k5, trace: &trace)
             return ([], [(.valueChanged, .k5)])
         case .UIStepper:
-            guard upInside, let p else { return ([], []) }
-            let plus = p.x - node.boundsOrigin.x >= node.frame.width / 2
-            let next = min(
-                max(node.value + (plus ? node.stepValue : -node.stepValue), node.minimumValue), node.maximumValue)
-            guard next != node.value else { return ([], []) }
-            change(control, "value", \.uikit.value, to: next, rule: .k5, trace: &trace)
-            return ([], [(.valueChanged, .k5)])
+            let after = stepper(control, node, touch: touch, phase: phase, point: p, events: events, trace: &trace)
+            return ([], after.map { ($0, .k5) })
         default:
             return ([], [])
         }

@@ -23,6 +23,8 @@ extension SessionState {
 
     /// Ends a request: the fields it changed become one batch of `update` ops at the next revision.
     mutating func commitChanges() {
+        // A2, G3: a crash belongs to the request it happened in; the next one starts afresh.
+        crash = nil
         guard !fieldChanges.isEmpty else { return }
         world.revision += 1
         var order: [String] = []

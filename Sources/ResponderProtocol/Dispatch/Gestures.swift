@@ -77,6 +77,20 @@ public struct GestureActionSent: Sendable, Equatable, Codable {
     }
 }
 
+/// K5: a control event a timer sent (a held stepper's autorepeat), at the session time it fired.
+public struct TimedControlEvent: Sendable, Equatable, Codable {
+    public var control: String
+    public var event: ControlEvent
+    public var time: Double
+    public var actions: [ControlAction]
+    public init(control: String, event: ControlEvent, time: Double, actions: [ControlAction]) {
+        self.control = control
+        self.event = event
+        self.time = time
+        self.actions = actions
+    }
+}
+
 /// `clock.advance` (G11): what the time that passed decided.
 public struct ClockOutcome: Sendable, Equatable, Codable {
     /// The session clock before and after, in seconds.
@@ -86,16 +100,22 @@ public struct ClockOutcome: Sendable, Equatable, Codable {
     public var gestureActions: [GestureActionSent]
     /// Touch phases delivered to views because a recognizer decided: released (G8, G9) or cancelled (G7).
     public var gestureDeliveries: [TouchDelivery]
+    /// K5: what a held stepper's autorepeat timer did meanwhile: its control events and the actions they sent.
+    @OmitNil public var controlEvents: [TimedControlEvent]?
+    /// A2, G3: the crash the time that passed ended in.
+    @OmitNil public var crashed: Crash?
 
     public init(
         from: Double, time: Double, gestures: [GestureTransition] = [], gestureActions: [GestureActionSent] = [],
-        gestureDeliveries: [TouchDelivery] = []
+        gestureDeliveries: [TouchDelivery] = [], controlEvents: [TimedControlEvent]? = nil, crashed: Crash? = nil
     ) {
         self.from = from
         self.time = time
         self.gestures = gestures
         self.gestureActions = gestureActions
         self.gestureDeliveries = gestureDeliveries
+        self.controlEvents = controlEvents
+        self.crashed = crashed
     }
 }
 

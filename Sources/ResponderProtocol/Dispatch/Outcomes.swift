@@ -54,6 +54,8 @@ public enum TouchDeliveryReason: String, WireEnum {
     case takenByGesture = "taken-by-gesture"
     /// K17, K18: the touch hit a presentation's dimming view (`hitView`); no responder gets it.
     case dimmed
+    /// A2, G3: an action this phase set off crashed the app; nothing after it in the dispatch is carried out.
+    case crashed
 }
 
 /// One touch phase as delivered (12.5): delivered up the chain, undelivered (`rule` says why), or — in a
@@ -155,7 +157,12 @@ extension TouchDelivery: Codable {
 /// `event.touch` and `event.tap`.
 public struct TouchOutcome: Sendable, Equatable, Codable {
     public var deliveries: [TouchDelivery]
-    public init(deliveries: [TouchDelivery]) { self.deliveries = deliveries }
+    /// A2, G3: the crash that ended the request; the inputs after the one it happened in are not carried out.
+    @OmitNil public var crashed: Crash?
+    public init(deliveries: [TouchDelivery], crashed: Crash? = nil) {
+        self.deliveries = deliveries
+        self.crashed = crashed
+    }
 }
 
 /// `event.motion`.
@@ -247,11 +254,14 @@ public struct ActionOutcome: Sendable, Equatable, Codable {
     public var by: String?
     public var visited: [String]
     @OmitNil public var reason: ActionFailure?
-    public init(performed: Bool, by: String?, visited: [String], reason: ActionFailure?) {
+    /// A2, G3: the crash the send ended in.
+    @OmitNil public var crashed: Crash?
+    public init(performed: Bool, by: String?, visited: [String], reason: ActionFailure?, crashed: Crash? = nil) {
         self.performed = performed
         self.by = by
         self.visited = visited
         self.reason = reason
+        self.crashed = crashed
     }
 }
 

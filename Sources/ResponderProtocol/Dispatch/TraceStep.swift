@@ -38,6 +38,8 @@ public enum ActionFailure: String, WireEnum {
     case notImplemented = "not-implemented"
     case targetMissing = "target-missing"
     case endOfChain = "end-of-chain"
+    /// A2, G3: the explicit target does not implement the action; the app crashes (profile `unrecognizedSelector`).
+    case unrecognizedSelector = "unrecognized-selector"
 }
 
 public enum FocusCheck: String, WireEnum {

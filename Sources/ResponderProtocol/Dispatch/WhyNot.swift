@@ -32,6 +32,8 @@ public enum WhyNotReason: String, WireEnum {
     case highlightRefused = "highlight-refused"
     case selectionRefused = "selection-refused"
     case deselects
+    /// A2, G3: an action the tap sets off crashes the app before the view gets the touch.
+    case unrecognizedSelector = "unrecognized-selector"
     // Action (A3, A4, K6)
     case takenEarlier = "taken-earlier"
     case notImplemented = "not-implemented"

@@ -20,6 +20,8 @@ extension NodeField {
         classNumber("maximumValue", \.uikit.maximumValue, \.uikit.maximumValue, \.maximumValue),
         classNumber("stepValue", \.uikit.stepValue, \.uikit.stepValue, \.stepValue, positive: true),
         classBool("continuous", \.uikit.continuous, \.uikit.continuous, \.isContinuous, on: controls),
+        classBool("autorepeat", \.uikit.autorepeat, \.uikit.autorepeat, \.autorepeats, on: controls),
+        classBool("wraps", \.uikit.wraps, \.uikit.wraps, \.wraps, on: controls),
         classInt(
             "selectedSegmentIndex", \.uikit.selectedSegmentIndex, \.uikit.selectedSegmentIndex, \.selectedSegmentIndex,
             minimum: -1),

@@ -21,7 +21,10 @@ import ResponderJSON
 ///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
 ///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1,
 ///   "scrollDelay": 0.15,                      // K8: delaysContentTouches, seconds of the session clock
-///   "sheetDimmingTap": "byDetent" | "ignore" | "dismiss" // K17: what a tap on a sheet's dimming view does
+///   "sheetDimmingTap": "byDetent" | "ignore" | "dismiss", // K17: what a tap on a sheet's dimming view does
+///   "unrecognizedSelector": "crash" | "ignore", // A2, G3: an explicit target lacking the action
+///   "stepperRepeatDelay": 0.5,                // K5: a held stepper's first autorepeat step, seconds after
+///   "stepperFastRepeatInterval": 0.1          //     touch-down; the interval after its fifth step
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -53,6 +56,9 @@ public struct Profile: Sendable, Equatable {
     /// K17: a tap on a sheet's dimming view — a dismissal attempt below the large detent (`byDetent`, UIKit's
     /// bottom-attached sheet), never (`ignore`, a floating sheet), or always (`dismiss`, iPad sheets of iOS 13–14).
     public enum SheetDimmingTap: String, Sendable, CaseIterable { case byDetent, ignore, dismiss }
+    /// A2, G3: an action sent to an explicit target that does not implement it crashes the app (`crash`, UIKit's
+    /// "unrecognized selector") or fails quietly and the dispatch goes on (`ignore`).
+    public enum UnrecognizedSelector: String, Sendable, CaseIterable { case crash, ignore }
 
     public var name: String = "uikit"
     public var alphaBoundary: AlphaBoundary = .inclusive
@@ -65,6 +71,7 @@ public struct Profile: Sendable, Equatable {
     public var returnKeyEditingDidEnd: ReturnKeyEditingDidEnd = .sent
     public var textInputPress: TextInputPress = .endOfChain
     public var sheetDimmingTap: SheetDimmingTap = .byDetent
+    public var unrecognizedSelector: UnrecognizedSelector = .crash
     /// G (tap): how far a touch may move from where it began before a tap fails.
     public var tapSlop: Double = 10
     /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
@@ -80,12 +87,22 @@ public struct Profile: Sendable, Equatable {
     public var rotationThreshold: Double = 0.1
     /// K8: how long a scroll view holds touchesBegan back from its content (delaysContentTouches).
     public var scrollDelay: Double = 0.15
+    /// K5: a held stepper's first autorepeat step comes this long after touch-down (UIKitCore's timer).
+    public var stepperRepeatDelay: Double = 0.5
+    /// K5: the interval between a held stepper's steps after its fifth. UIKit does not document it; AppKit's
+    /// NSStepper.autorepeat documents "ten times per second" after the same 0.5 s delay, so 0.1 s.
+    public var stepperFastRepeatInterval: Double = 0.1
 
     /// The gesture thresholds by wire name, for reading and writing them alike.
     static let thresholds: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
         ("tapSlop", \.tapSlop), ("tapInterval", \.tapInterval), ("panThreshold", \.panThreshold),
         ("swipeDistance", \.swipeDistance), ("swipeDuration", \.swipeDuration), ("pinchThreshold", \.pinchThreshold),
         ("rotationThreshold", \.rotationThreshold), ("scrollDelay", \.scrollDelay)
+    ]
+
+    /// K5's timer values by wire name (written after the switches that came before them).
+    static let stepperTimes: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
+        ("stepperRepeatDelay", \.stepperRepeatDelay), ("stepperFastRepeatInterval", \.stepperFastRepeatInterval)
     ]
 
     public init() {}
@@ -125,9 +142,16 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("returnKeyEditingDidEnd", ReturnKeyEditingDidEnd.self, &r) { returnKeyEditingDidEnd = v }
         if let v = try choice("textInputPress", TextInputPress.self, &r) { textInputPress = v }
         if let v = try choice("sheetDimmingTap", SheetDimmingTap.self, &r) { sheetDimmingTap = v }
+        if let v = try choice("unrecognizedSelector", UnrecognizedSelector.self, &r) { unrecognizedSelector = v }
         for (name, keyPath) in Self.thresholds {
             guard let n = try r.number(name) else { continue }
             guard n >= 0 else { throw r.error(name, "must not be negative") }
+            self[keyPath: keyPath] = n
+        }
+        for (name, keyPath) in Self.stepperTimes {
+            guard let n = try r.number(name) else { continue }
+            // A zero interval would step without end at one instant.
+            guard n > 0 else { throw r.error(name, "must be greater than 0") }
             self[keyPath: keyPath] = n
         }
         if strict { try r.finish() }
@@ -148,6 +172,8 @@ public struct Profile: Sendable, Equatable {
         ]
         for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
         members.append(("sheetDimmingTap", .string(sheetDimmingTap.rawValue)))
+        members.append(("unrecognizedSelector", .string(unrecognizedSelector.rawValue)))
+        for (name, keyPath) in Self.stepperTimes { members.append((name, .number(self[keyPath: keyPath]))) }
         return .object(members)
     }
 

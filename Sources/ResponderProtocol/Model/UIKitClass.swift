@@ -44,7 +44,8 @@ public enum UIKitClass: String, Sendable, CaseIterable {
             switch cls {
             case .UISwitch: out = ["on"]
             case .UISlider: out = ["value", "minimumValue", "maximumValue", "continuous"]
-            case .UIStepper: out = ["value", "minimumValue", "maximumValue", "stepValue"]
+            case .UIStepper:
+                out = ["value", "minimumValue", "maximumValue", "stepValue", "continuous", "autorepeat", "wraps"]
             case .UISegmentedControl: out = ["selectedSegmentIndex", "numberOfSegments"]
             case .UITextField: out = ["text", "selectedRange", "editable", "secureTextEntry"]
             case .UITextView: out = ["text", "selectedRange", "editable"]

@@ -15,6 +15,10 @@ public struct UIKitFields: Sendable, Equatable {
     public var maximumValue: Double?
     public var stepValue: Double?
     public var continuous: Bool?
+    /// K5: a stepper held down steps again and again (default true).
+    public var autorepeat: Bool?
+    /// K5: a stepper's value wraps around past its bounds (default false).
+    public var wraps: Bool?
     public var selectedSegmentIndex: Int?
     public var numberOfSegments: Int?
     public var text: String?
@@ -53,6 +57,8 @@ extension NodeSpec {
     public var value: Double { min(max(uikit.value ?? 0, minimumValue), maximumValue) }
     public var stepValue: Double { uikit.stepValue ?? 1 }
     public var isContinuous: Bool { uikit.continuous ?? true }
+    public var autorepeats: Bool { uikit.autorepeat ?? true }
+    public var wraps: Bool { uikit.wraps ?? false }
     public var selectedSegmentIndex: Int { uikit.selectedSegmentIndex ?? -1 }
     public var numberOfSegments: Int { uikit.numberOfSegments ?? 0 }
     public var text: String { uikit.text ?? "" }
@@ -113,6 +119,8 @@ extension NodeSpec {
         case "maximumValue": return uikit.maximumValue != nil
         case "stepValue": return uikit.stepValue != nil
         case "continuous": return uikit.continuous != nil
+        case "autorepeat": return uikit.autorepeat != nil
+        case "wraps": return uikit.wraps != nil
         case "selectedSegmentIndex": return uikit.selectedSegmentIndex != nil
         case "numberOfSegments": return uikit.numberOfSegments != nil
         case "text": return uikit.text != nil
@@ -132,6 +140,7 @@ extension UIKitFields {
     /// Whether any field of `names` is set: asked for every node written, so without naming them.
     var setsClassField: Bool {
         on != nil || value != nil || minimumValue != nil || maximumValue != nil || stepValue != nil || continuous != nil
+            || autorepeat != nil || wraps != nil
             || selectedSegmentIndex != nil || numberOfSegments != nil || text != nil || selectedRange != nil
             || editable != nil
             || secureTextEntry != nil || contentSize != nil || delaysContentTouches != nil
@@ -142,7 +151,8 @@ extension UIKitFields {
     /// The fields that belong to particular classes (UIKitClass.fields).
     static let names =
         [
-            "on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "selectedSegmentIndex",
+            "on", "value", "minimumValue", "maximumValue", "stepValue", "continuous", "autorepeat", "wraps",
+            "selectedSegmentIndex",
             "numberOfSegments", "text", "selectedRange", "editable", "secureTextEntry", "contentSize",
             "delaysContentTouches", "canCancelContentTouches", "scrollEnabled"
         ] + CellFields.names + ScrollFields.names

@@ -125,7 +125,12 @@ final class ByteSink {
             // `{deliveries}`, its one member (a keyed container around it would add to every tap's trace).
             w.beginObject()
             w.key(static: "deliveries")
-            Self.writeArray((value as! TouchOutcome).deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            let outcome = value as! TouchOutcome
+            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            if let crashed = outcome.crashed {
+                w.key(static: "crashed")
+                w.value(crashed.json)
+            }
             w.endObject()
             return true
         }
