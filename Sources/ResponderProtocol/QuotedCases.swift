@@ -138,38 +138,39 @@ extension Rule: QuotedWireEnum {
         case .e2: 30
         case .e3: 31
         case .e4: 32
-        case .f1: 33
-        case .f2: 34
-        case .f3: 35
-        case .f4: 36
-        case .f5: 37
-        case .f6: 38
-        case .f7: 39
-        case .f8: 40
-        case .f9: 41
-        case .a1: 42
-        case .a2: 43
-        case .a3: 44
-        case .a4: 45
-        case .a5: 46
-        case .k1: 47
-        case .k2: 48
-        case .k3: 49
-        case .k4: 50
-        case .k5: 51
-        case .k6: 52
-        case .k7: 53
-        case .k8: 54
-        case .k9: 55
-        case .k10: 56
-        case .k11: 57
-        case .k12: 58
-        case .k13: 59
-        case .k14: 60
-        case .k15: 61
-        case .k16: 62
-        case .k17: 63
-        case .k18: 64
+        case .e5: 33
+        case .f1: 34
+        case .f2: 35
+        case .f3: 36
+        case .f4: 37
+        case .f5: 38
+        case .f6: 39
+        case .f7: 40
+        case .f8: 41
+        case .f9: 42
+        case .a1: 43
+        case .a2: 44
+        case .a3: 45
+        case .a4: 46
+        case .a5: 47
+        case .k1: 48
+        case .k2: 49
+        case .k3: 50
+        case .k4: 51
+        case .k5: 52
+        case .k6: 53
+        case .k7: 54
+        case .k8: 55
+        case .k9: 56
+        case .k10: 57
+        case .k11: 58
+        case .k12: 59
+        case .k13: 60
+        case .k14: 61
+        case .k15: 62
+        case .k16: 63
+        case .k17: 64
+        case .k18: 65
         }
     }
 }

@@ -21,7 +21,9 @@ import ResponderJSON
 ///   "panThreshold": 10, "swipeDistance": 50,  //    seconds, radians); any finite number ≥ 0
 ///   "swipeDuration": 0.5, "pinchThreshold": 0.05, "rotationThreshold": 0.1,
 ///   "scrollDelay": 0.15,                      // K8: delaysContentTouches, seconds of the session clock
-///   "sheetDimmingTap": "byDetent" | "ignore" | "dismiss" // K17: what a tap on a sheet's dimming view does
+///   "sheetDimmingTap": "byDetent" | "ignore" | "dismiss", // K17: what a tap on a sheet's dimming view does
+///   "keyCommandClash": "nearest" | "farthest", // E5: which responder's matching key command wins
+///   "keyCommandOrder": "textInputFirst" | "keyCommandsFirst" // E5: key commands after or before text input
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -53,6 +55,12 @@ public struct Profile: Sendable, Equatable {
     /// K17: a tap on a sheet's dimming view — a dismissal attempt below the large detent (`byDetent`, UIKit's
     /// bottom-attached sheet), never (`ignore`, a floating sheet), or always (`dismiss`, iPad sheets of iOS 13–14).
     public enum SheetDimmingTap: String, Sendable, CaseIterable { case byDetent, ignore, dismiss }
+    /// E5: when several responders on the chain have a matching key command, the one nearest the first
+    /// responder wins (`nearest`, UIKit) or the one furthest up (`farthest`).
+    public enum KeyCommandClash: String, Sendable, CaseIterable { case nearest, farthest }
+    /// E5: text input takes a press before key commands (`textInputFirst`, iOS 15 and later) or after them
+    /// (`keyCommandsFirst`, apps linked before iOS 15).
+    public enum KeyCommandOrder: String, Sendable, CaseIterable { case textInputFirst, keyCommandsFirst }
 
     public var name: String = "uikit"
     public var alphaBoundary: AlphaBoundary = .inclusive
@@ -65,6 +73,8 @@ public struct Profile: Sendable, Equatable {
     public var returnKeyEditingDidEnd: ReturnKeyEditingDidEnd = .sent
     public var textInputPress: TextInputPress = .endOfChain
     public var sheetDimmingTap: SheetDimmingTap = .byDetent
+    public var keyCommandClash: KeyCommandClash = .nearest
+    public var keyCommandOrder: KeyCommandOrder = .textInputFirst
     /// G (tap): how far a touch may move from where it began before a tap fails.
     public var tapSlop: Double = 10
     /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
@@ -125,6 +135,8 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("returnKeyEditingDidEnd", ReturnKeyEditingDidEnd.self, &r) { returnKeyEditingDidEnd = v }
         if let v = try choice("textInputPress", TextInputPress.self, &r) { textInputPress = v }
         if let v = try choice("sheetDimmingTap", SheetDimmingTap.self, &r) { sheetDimmingTap = v }
+        if let v = try choice("keyCommandClash", KeyCommandClash.self, &r) { keyCommandClash = v }
+        if let v = try choice("keyCommandOrder", KeyCommandOrder.self, &r) { keyCommandOrder = v }
         for (name, keyPath) in Self.thresholds {
             guard let n = try r.number(name) else { continue }
             guard n >= 0 else { throw r.error(name, "must not be negative") }
@@ -148,6 +160,8 @@ public struct Profile: Sendable, Equatable {
         ]
         for (name, keyPath) in Self.thresholds { members.append((name, .number(self[keyPath: keyPath]))) }
         members.append(("sheetDimmingTap", .string(sheetDimmingTap.rawValue)))
+        members.append(("keyCommandClash", .string(keyCommandClash.rawValue)))
+        members.append(("keyCommandOrder", .string(keyCommandOrder.rawValue)))
         return .object(members)
     }
 

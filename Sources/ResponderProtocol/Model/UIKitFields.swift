@@ -33,6 +33,8 @@ public struct UIKitFields: Sendable, Equatable {
     public var pasteboard: String?
     /// K11–K13: the text field's or text view's delegate answers (nil: no delegate, every answer true).
     public var textDelegate: TextDelegate?
+    /// E5: the responder's key commands (nil: none).
+    public var keyCommands: [KeyCommand]?
     /// K14–K16: a table's or collection view's selection settings and a cell's state and delegate answers.
     public var cell = CellFields()
     /// K17, K18: a presented controller's sheet and popover declarations (nil: UIKit's defaults).
