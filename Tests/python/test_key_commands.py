@@ -202,3 +202,31 @@ def test_E5_keyCommands_are_validated_with_their_field_paths(world):
                                    "wantsPriorityOverSystemBehavior": False, "title": "Redo"}]
     w.call("tree.apply", ops=[{"op": "update", "id": RVC, "set": {"keyCommands": None}}])
     assert "keyCommands" not in w.call("tree.get")["tree"]["children"][1]["children"][0]
+
+
+def test_E5_the_guides_compose_screen_runs_as_written(engine, client, tmp_path):
+    """docs/gestures-and-uikit-classes.md, "Key commands": its compose.json and every command of its console
+    block, run with the real CLI; each prints what the guide shows."""
+    import re
+    import subprocess
+
+    from stdio_harness import REPO, responder_path, target_args
+
+    guide = (REPO / "docs" / "gestures-and-uikit-classes.md").read_text()
+    section = guide.split("## Key commands", 1)[1].split("\n## ", 1)[0]
+    world_text = re.search(r"```json\n(.*?)```", section, re.S).group(1)
+    console = re.search(r"```console\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "compose.json").write_text(world_text)
+    client.rpc("session.delete", {"session": "compose"}, validate=False)
+    runs = [(block.split("\n", 1)[0], block.split("\n", 1)[1] if "\n" in block else "")
+            for block in console.split("$ responder ")[1:]]
+    assert len(runs) == 7
+    assert any("key command cmd+return of composeVC (E5) [actions: send: → composeVC]" in out for _, out in runs)
+    try:
+        for command, expected in runs:
+            r = subprocess.run([str(responder_path()), *target_args(engine), *command.split()], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, (command, r.stderr)
+            assert r.stdout == expected, f"responder {command}"
+    finally:
+        client.rpc("session.delete", {"session": "compose"}, validate=False)
