@@ -60,12 +60,21 @@ extension RemoteControlOutcome: DispatchOutcome {
 
 extension PressOutcome: DispatchOutcome {
     package func lines(message: String?, trace: Trace, names: NodeNames) -> [String] {
-        let head = "press \(Describe.id(press))" + (key.map { " (\($0))" } ?? "") + ": "
-        // E4: a press text input took is typed, not discarded.
-        if let textInput, handledBy.isEmpty {
+        let shown = key.map { TraceFormatter.shortcut($0, modifiers ?? []) }
+        let head = "press \(Describe.id(press))" + (shown.map { " (\($0))" } ?? "") + ": "
+        // E5: the key command and its action, listed as a delivery lists its actions.
+        let command =
+            keyCommand.map { k in
+                let owner = k.system ? "the system" : names.label(k.responder)
+                let entry = k.performed ? "\(k.action) → \(k.by.map(names.label) ?? "?")" : "\(k.action) not performed"
+                return
+                    ", key command \(TraceFormatter.shortcut(k.input, k.modifierFlags)) of \(owner) (E5) [actions: \(entry)]"
+            } ?? ""
+        // E4, E5: a press text input or a key command took is not discarded.
+        if handledBy.isEmpty, textInput != nil || keyCommand?.performed == true {
             return [
                 head + TraceFormatter.label(self.message) + names.path(visited)
-                    + ", typed into \(names.label(textInput)) (E4)"
+                    + (textInput.map { ", typed into \(names.label($0)) (E4)" } ?? "") + command
             ]
         }
         return [
@@ -73,7 +82,7 @@ extension PressOutcome: DispatchOutcome {
                 + TraceFormatter.path(
                     message: self.message, start: start, visited: visited, handledBy: handledBy,
                     discard: TraceFormatter.discard(in: trace), names: names)
-                + (textInput.map { ", typed into \(names.label($0)) (E4)" } ?? "")
+                + (textInput.map { ", typed into \(names.label($0)) (E4)" } ?? "") + command
         ]
     }
 }

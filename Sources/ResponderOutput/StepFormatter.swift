@@ -59,6 +59,16 @@ package enum StepFormatter {
                 + rule(r, nil)
         case .change(let c):
             return DispatchReply.change(c, names: names)
+        case .keyCommand(let k):
+            let what: String
+            switch k.result {
+            case .performed: what = "performed by \(k.by.map(n) ?? "?")"
+            case .notPerformed: what = "not performed"
+            case .matched, .skipped: what = k.result.rawValue
+            }
+            let owner = k.system ? "system" : n(k.id)
+            return "keyCommand \(TraceFormatter.shortcut(k.input, k.modifierFlags)) \(k.action) of \(owner): \(what)"
+                + on(.press(k.press)) + rule(.e5, nil)
         }
     }
 
@@ -87,6 +97,7 @@ package enum StepFormatter {
         case .held(_, _, _, let r): r
         case .release(_, _, _, let r): r
         case .change(let c): c.rule
+        case .keyCommand: .e5
         }
     }
 

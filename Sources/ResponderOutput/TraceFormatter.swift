@@ -145,6 +145,11 @@ package enum TraceFormatter {
         return text
     }
 
+    /// E5: a key and its modifiers as `responder press` takes them: `cmd+return`, `k`.
+    package static func shortcut(_ key: String, _ modifiers: [KeyModifier]) -> String {
+        (KeyModifier.canonical(modifiers).map(\.shorthand) + [key]).joined(separator: "+")
+    }
+
     /// An entry of a delivery's `actions`: `save: → VC` or `save: not performed`.
     package static func actionEntry(_ a: ControlAction, names: NodeNames = .none) -> String {
         guard a.performed else { return "\(a.action) not performed" }

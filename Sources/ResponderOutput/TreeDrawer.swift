@@ -73,6 +73,15 @@ package struct TreeDrawer {
         for recognizer in node["gestureRecognizers"]?.arrayValue ?? [] {
             parts.append(describe(recognizer: recognizer))
         }
+        // E5: the responder's key commands, as `responder press` writes their keys.
+        for command in node["keyCommands"]?.arrayValue ?? [] {
+            let flags = (command["modifierFlags"]?.arrayValue ?? []).compactMap {
+                $0.stringValue.flatMap(KeyModifier.init(rawValue:))
+            }
+            let key = TraceFormatter.shortcut(command["input"]?.stringValue ?? "?", flags)
+            let priority = command["wantsPriorityOverSystemBehavior"]?.boolValue == true ? ", priority" : ""
+            parts.append("⟨key \(key) → \(command["action"]?.stringValue ?? "?")\(priority)⟩")
+        }
         // K8: a scroll view's built-in pan (listed by the snapshot, not in the node).
         for builtIn in recognizerStates.values where builtIn.view == id && builtIn.recognizer == id + ".pan" {
             parts.append(

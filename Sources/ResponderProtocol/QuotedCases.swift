@@ -139,41 +139,42 @@ extension Rule: QuotedWireEnum {
         case .e2: 31
         case .e3: 32
         case .e4: 33
-        case .f1: 34
-        case .f2: 35
-        case .f3: 36
-        case .f4: 37
-        case .f5: 38
-        case .f6: 39
-        case .f7: 40
-        case .f8: 41
-        case .f9: 42
-        case .a1: 43
-        case .a2: 44
-        case .a3: 45
-        case .a4: 46
-        case .a5: 47
-        case .k1: 48
-        case .k2: 49
-        case .k3: 50
-        case .k4: 51
-        case .k5: 52
-        case .k6: 53
-        case .k7: 54
-        case .k8: 55
-        case .k9: 56
-        case .k10: 57
-        case .k11: 58
-        case .k12: 59
-        case .k13: 60
-        case .k14: 61
-        case .k15: 62
-        case .k16: 63
-        case .k17: 64
-        case .k18: 65
-        case .k19: 66
-        case .k20: 67
-        case .k21: 68
+        case .e5: 34
+        case .f1: 35
+        case .f2: 36
+        case .f3: 37
+        case .f4: 38
+        case .f5: 39
+        case .f6: 40
+        case .f7: 41
+        case .f8: 42
+        case .f9: 43
+        case .a1: 44
+        case .a2: 45
+        case .a3: 46
+        case .a4: 47
+        case .a5: 48
+        case .k1: 49
+        case .k2: 50
+        case .k3: 51
+        case .k4: 52
+        case .k5: 53
+        case .k6: 54
+        case .k7: 55
+        case .k8: 56
+        case .k9: 57
+        case .k10: 58
+        case .k11: 59
+        case .k12: 60
+        case .k13: 61
+        case .k14: 62
+        case .k15: 63
+        case .k16: 64
+        case .k17: 65
+        case .k18: 66
+        case .k19: 67
+        case .k20: 68
+        case .k21: 69
         }
     }
 }

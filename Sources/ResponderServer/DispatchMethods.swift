@@ -45,7 +45,7 @@ enum DispatchMethods {
             try s.advanceClock(to: r.to, by: r.by)
         }
         dispatch(&table, PressRequest.self) { (r, s, client) throws(CoreError) in
-            try s.press(r.press, key: r.key, phase: r.phase, client: client)
+            try s.press(r.press, key: r.key, modifiers: r.modifiers ?? [], phase: r.phase, client: client)
         }
         dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
         dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }

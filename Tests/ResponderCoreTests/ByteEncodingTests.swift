@@ -223,7 +223,15 @@ import Testing
             .held(touch: "t", message: "touchesBegan", by: ["v.tap"], rule: .g8),
             .release(touch: "t", message: "touchesBegan", by: nil, rule: .g9),
             .release(touch: EventID.integer(4), message: "touchesEnded", by: "v.tap", rule: .g8),
-            .change(FieldChange(id: "s", field: "on", from: false, to: true, rule: .k3))
+            .change(FieldChange(id: "s", field: "on", from: false, to: true, rule: .k3)),
+            .keyCommand(
+                KeyCommandStep(
+                    id: "vc", command: KeyCommand(input: "k", modifierFlags: [.command, .shift], action: "find:"),
+                    result: .matched, press: "p")),
+            .keyCommand(
+                KeyCommandStep(
+                    id: "app", command: KeyCommand(input: "c", modifierFlags: [.command], action: "copy:"),
+                    result: .performed, by: "tf", system: true, press: EventID.integer(2)))
         ]
         for (i, step) in steps.enumerated() { same(step, "step \(i) (\(step.name))") }
     }

@@ -103,7 +103,9 @@ extension SessionState {
     }
     mutating func press(_ params: JSON, client: String) throws(RPCError) -> Traced<PressOutcome> {
         let r = try WireDecoder.decode(PressRequest.self, from: params)
-        return try asClient { () throws(CoreError) in try press(r.press, key: r.key, phase: r.phase, client: client) }
+        return try asClient { () throws(CoreError) in
+            try press(r.press, key: r.key, modifiers: r.modifiers ?? [], phase: r.phase, client: client)
+        }
     }
     mutating func motion(_ params: JSON) throws(RPCError) -> Traced<MotionOutcome> {
         let r = try WireDecoder.decode(MotionRequest.self, from: params)

@@ -551,6 +551,18 @@ def test_every_trace_shape_occurs(engine, client):
     live = client.call("session.snapshot", session=s)["livePresses"]
     assert [(p["press"], p["key"], p["responder"], p["window"], p["phase"]) for p in live] == \
         [("p1", "a", "sup", "W", "changed")]
+    # E5: key commands matched, skipped, performed and not performed
+    r("tree.apply", ops=[
+        {"op": "update", "id": "W", "set": {"keyCommands": [
+            {"input": "k", "modifierFlags": ["command"], "action": "tap:"},
+            {"input": "j", "modifierFlags": ["command"], "action": "nobody:"}]}},
+        {"op": "update", "id": "app", "set": {"keyCommands": [
+            {"input": "k", "modifierFlags": ["command"], "action": "other:"}]}}])
+    commanded = r("event.press", press="kc", key="k", modifiers=["command"], phase="began")
+    assert commanded["keyCommand"]["by"] == "RVC"
+    assert r("event.press", press="kj", key="j", modifiers=["command"], phase="began")["keyCommand"]["performed"] is False
+    r("event.press", press="kc", phase="ended")
+    r("event.press", press="kj", phase="ended")
     vetoed = r("action.send", action="copy:")
     assert vetoed["trace"]["steps"][0]["reason"] == "vetoed" and vetoed["performed"] is False
     assert r("action.send", action="tap:", target="RVC")["by"] == "RVC"

@@ -51,12 +51,14 @@ extension SessionState {
     }
 
     /// E1–E3: pressesBegan/Changed/Ended/Cancelled. A press starts like any first-responder event and stays
-    /// bound to where its began went (E2). `key` is required for began.
-    public mutating func press(_ id: EventID, key keyName: String?, phase: PressPhase, client: String) throws(CoreError)
-        -> Traced<PressOutcome>
-    {
+    /// bound to where its began went (E2). `key` is required for began. E4/E5: a began press no responder
+    /// consumed goes to text input and key commands, in the profile's order.
+    public mutating func press(
+        _ id: EventID, key keyName: String?, modifiers: [KeyModifier] = [], phase: PressPhase, client: String
+    ) throws(CoreError) -> Traced<PressOutcome> {
         let tag = EventTag.press(id)
         let message = phase.message
+        let modifiers = KeyModifier.canonical(modifiers)
         var trace = Trace(kind: .press)
         var press: LivePress
         if phase == .began {
@@ -82,37 +84,46 @@ extension SessionState {
             if press.responder == nil { trace.discard(message, reason: .noResponder, rule: .e2, tag: tag) }
         }
         var walk = ChainWalk()
-        // E4: a began press with a text meaning, while an editable text field or view is first responder.
-        var typing: (field: String, key: TextKey)?
-        if phase == .began, let field = typingTarget(press.responder), let key = keyName.flatMap(TextKey.init) {
-            typing = (field, key)
+        var taken = PressTaken()
+        // E4: a began press with a text meaning, while an editable text field or view is first responder;
+        // Command and Control combinations are never typed (E5).
+        var typing: TypedKey?
+        if phase == .began, !modifiers.contains(.command), !modifiers.contains(.control),
+            let field = typingTarget(press.responder), let key = keyName.flatMap(TextKey.init)
+        {
+            typing = TypedKey(field: field, key: key)
         }
-        var typedInto: String?
-        if let (field, key) = typing, profile.textInputPress == .firstResponder {
+        let keyPress = phase == .began ? keyName.map { KeyPress(id: id, key: $0, modifiers: modifiers) } : nil
+        if let typing, profile.textInputPress == .firstResponder {
             // The field takes the key at its pressesBegan; nothing above it sees the press.
-            trace.add(.deliver(to: field, message: message, disposition: .handled, rule: .e4, reason: nil, tag: tag))
-            walk.visited = [field]
-            walk.handledBy = [field]
-            typedInto = field
-            type(key, into: field, trace: &trace)
+            trace.add(
+                .deliver(to: typing.field, message: message, disposition: .handled, rule: .e4, reason: nil, tag: tag))
+            walk.visited = [typing.field]
+            walk.handledBy = [typing.field]
+            taken = textInputAndKeyCommands(keyPress, start: typing.field, typing: typing, trace: &trace)
         } else if let start = press.responder {
             walk = walkChain(
                 message, from: start, responders: Responders(world), rule: phase == .began ? .e1 : .e2, tag: tag,
                 trace: &trace)
-            // E4: no responder consumed it: text input takes it after the chain, and it is not discarded.
-            if let (field, key) = typing, walk.discarded, case .discard(_, .endOfChain, _, _, _, _)? = trace.steps.last
-            {
-                trace.steps.removeLast()
-                walk.discarded = false
-                typedInto = field
-                type(key, into: field, trace: &trace)
+            // E4, E5: no responder consumed it: text input and key commands get it after the chain; taken, it
+            // is not discarded.
+            if phase == .began, walk.discarded, case .discard(_, .endOfChain, _, _, _, _)? = trace.steps.last {
+                let discard = trace.steps.removeLast()
+                taken = textInputAndKeyCommands(keyPress, start: start, typing: typing, trace: &trace)
+                if taken.textInput != nil || taken.keyCommand?.performed == true {
+                    walk.discarded = false
+                } else {
+                    trace.add(discard)
+                }
             }
         }
         commitChanges()
         var outcome = PressOutcome(
             press: id, key: press.keyName, phase: phase, start: press.responder, visited: walk.visited,
             handledBy: walk.handledBy)
-        outcome.textInput = typedInto
+        outcome.textInput = taken.textInput
+        outcome.keyCommand = taken.keyCommand
+        outcome.modifiers = modifiers.isEmpty ? nil : modifiers
         return trace.finish(outcome)
     }
 }

@@ -210,6 +210,11 @@ public struct PressOutcome: Sendable, Equatable, Codable {
     public var handledBy: [String]
     /// E4: the text field or view that took the press as typing (absent when none did).
     @OmitNil public var textInput: String?
+    /// E5: the modifier keys held with it (absent when none).
+    @OmitNil public var modifiers: [KeyModifier]?
+    /// E5: the key command that matched the press and what its action did (absent when none matched or the
+    /// press never reached the key-command step).
+    @OmitNil public var keyCommand: KeyCommandOutcome?
     public init(press: EventID, key: String?, phase: PressPhase, start: String?, visited: [String], handledBy: [String])
     {
         self.press = press
@@ -219,6 +224,29 @@ public struct PressOutcome: Sendable, Equatable, Codable {
         self.start = start
         self.visited = visited
         self.handledBy = handledBy
+    }
+}
+
+/// E5: the winning key command of a press: whose it is, and its action as sent nil-targeted (A3/A4).
+public struct KeyCommandOutcome: Sendable, Equatable, Codable {
+    /// The responder that declares it (the application for the system's own ⌘X ⌘C ⌘V ⌘A).
+    public var responder: String
+    public var input: String
+    public var modifierFlags: [KeyModifier]
+    public var action: String
+    public var performed: Bool
+    public var by: String?
+    public var system: Bool
+    public init(
+        responder: String, command: KeyCommand, performed: Bool, by: String?, system: Bool
+    ) {
+        self.responder = responder
+        self.input = command.input
+        self.modifierFlags = command.modifierFlags
+        self.action = command.action
+        self.performed = performed
+        self.by = by
+        self.system = system
     }
 }
 

@@ -14,7 +14,7 @@ public enum Rule: String, WireEnum, Comparable {
     // G12: a scroll view's built-in pan among the other recognizers
     case g12 = "G12"
     // E: events that go to the first responder
-    case e1 = "E1", e2 = "E2", e3 = "E3", e4 = "E4"
+    case e1 = "E1", e2 = "E2", e3 = "E3", e4 = "E4", e5 = "E5"
     // F: first responder
     case f1 = "F1", f2 = "F2", f3 = "F3", f4 = "F4", f5 = "F5", f6 = "F6", f7 = "F7", f8 = "F8", f9 = "F9"
     // A: actions

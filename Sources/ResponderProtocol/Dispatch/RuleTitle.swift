@@ -37,6 +37,7 @@ extension Rule {
         case .e2: "A press stays with the responder its began went to"
         case .e3: "No first responder"
         case .e4: "Typing into the first responder's text"
+        case .e5: "Key commands"
         case .f1: "Who can become first responder by default"
         case .f2: "becomeFirstResponder"
         case .f3: "resignFirstResponder"

@@ -144,6 +144,20 @@ extension TraceStep {
             w.key(static: "from"); w.value(change.from)
             w.key(static: "to"); w.value(change.to)
             w.key(static: "rule"); w.string(change.rule)
+        case .keyCommand(let k):
+            step.pointee.writeName(to: &w)
+            w.key(static: "id"); w.string(k.id)
+            w.key(static: "input"); w.string(k.input)
+            w.key(static: "modifierFlags")
+            w.beginArray()
+            for f in k.modifierFlags { w.string(f.rawValue) }
+            w.endArray()
+            w.key(static: "action"); w.string(k.action)
+            w.key(static: "result"); w.string(k.result.rawValue)
+            if let by = k.by { w.key(static: "by"); w.string(by) }
+            if k.system { w.key(static: "system"); w.bool(true) }
+            w.key(static: "press"); k.press.write(to: &w)
+            w.key(static: "rule"); w.string(Rule.e5)
         }
         w.endObject()
     }

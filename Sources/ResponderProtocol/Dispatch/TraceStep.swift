@@ -163,6 +163,8 @@ public enum TraceStep: Sendable, Equatable {
     case release(touch: EventID, message: String, by: String?, rule: Rule)
     /// K3–K8: dispatch changed a node field (published as a tree change, 12.6).
     case change(FieldChange)
+    /// E5: a key command matched a press, lost to another, or had its action performed (or not).
+    case keyCommand(KeyCommandStep)
 
     /// A `hitTest` step's name, for a writer that writes such steps without the value.
     static var hitTestName: String { "hitTest" }
@@ -186,6 +188,7 @@ public enum TraceStep: Sendable, Equatable {
         case .held: return "held"
         case .release: return "release"
         case .change: return "change"
+        case .keyCommand: return "keyCommand"
         }
     }
 
@@ -204,7 +207,43 @@ public enum TraceStep: Sendable, Equatable {
         case .scrollAxis: return .k19
         case .held(_, _, _, let rule), .release(_, _, _, let rule): return rule
         case .change(let c): return c.rule
+        case .keyCommand: return .e5
         }
+    }
+}
+
+/// E5: what happened to a key command: `matched` (the winner), `skipped` (another responder's matching
+/// command won, `keyCommandClash`), then `performed` or `not-performed` once its action was sent.
+public enum KeyCommandResult: String, WireEnum {
+    case matched, skipped, performed
+    case notPerformed = "not-performed"
+}
+
+/// E5: a trace's `keyCommand` step.
+public struct KeyCommandStep: Sendable, Equatable {
+    /// The responder that declares the command (the application for the system's own commands).
+    public var id: String
+    public var input: String
+    public var modifierFlags: [KeyModifier]
+    public var action: String
+    public var result: KeyCommandResult
+    /// Who performed the action (`performed` only).
+    public var by: String?
+    /// One of the system's commands (⌘X ⌘C ⌘V ⌘A), sent through A5.
+    public var system: Bool
+    public var press: EventID
+    public init(
+        id: String, command: KeyCommand, result: KeyCommandResult, by: String? = nil, system: Bool = false,
+        press: EventID
+    ) {
+        self.id = id
+        self.input = command.input
+        self.modifierFlags = command.modifierFlags
+        self.action = command.action
+        self.result = result
+        self.by = by
+        self.system = system
+        self.press = press
     }
 }
 
@@ -245,6 +284,7 @@ extension TraceStep: Codable {
             target, sender
         case performed, by, check, value, window, from, blockedBy, view
         case recognizer, observes, waitingFor, field, axes
+        case input, modifierFlags, system
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -354,6 +394,16 @@ extension TraceStep: Codable {
             try c.encode(change.from, forKey: .from)
             try c.encode(change.to, forKey: .to)
             try c.encode(change.rule, forKey: .rule)
+        case .keyCommand(let k):
+            try c.encode(k.id, forKey: .id)
+            try c.encode(k.input, forKey: .input)
+            try c.encode(k.modifierFlags, forKey: .modifierFlags)
+            try c.encode(k.action, forKey: .action)
+            try c.encode(k.result.rawValue, forKey: .result)
+            if let by = k.by { try c.encode(by, forKey: .by) }
+            if k.system { try c.encode(true, forKey: .system) }
+            try c.encode(k.press, forKey: .press)
+            try c.encode(Rule.e5, forKey: .rule)
         }
     }
 
@@ -459,6 +509,19 @@ extension TraceStep: Codable {
                 FieldChange(
                     id: try c.decode(String.self, forKey: .id), field: try c.decode(String.self, forKey: .field),
                     from: try c.decode(JSON.self, forKey: .from), to: try c.decode(JSON.self, forKey: .to), rule: rule))
+        case "keyCommand":
+            var step = KeyCommandStep(
+                id: try c.decode(String.self, forKey: .id),
+                command: KeyCommand(
+                    input: try c.decode(String.self, forKey: .input),
+                    modifierFlags: try c.decode([KeyModifier].self, forKey: .modifierFlags),
+                    action: try c.decode(String.self, forKey: .action)),
+                result: try c.decode(KeyCommandResult.self, forKey: .result),
+                by: try c.decodeIfPresent(String.self, forKey: .by),
+                system: try c.decodeIfPresent(Bool.self, forKey: .system) ?? false,
+                press: try c.decode(EventID.self, forKey: .press))
+            step.modifierFlags = try c.decode([KeyModifier].self, forKey: .modifierFlags)
+            self = .keyCommand(step)
         case let other:
             throw RPCError(.internalError, "unknown trace step \"\(other)\"")
         }

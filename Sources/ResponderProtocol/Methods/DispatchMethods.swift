@@ -175,11 +175,17 @@ public struct PressRequest: SessionRequest, ValidatedParams, DryRunnable, TraceS
     public var session: String?
     public var press: EventID
     public var key: String?
+    /// E5: the modifier keys held with it (absent: none).
+    public var modifiers: [KeyModifier]?
     public var phase: PressPhase
-    public init(session: String?, press: EventID, key: String? = nil, phase: PressPhase, trace: TraceDetail? = nil) {
+    public init(
+        session: String?, press: EventID, key: String? = nil, modifiers: [KeyModifier]? = nil, phase: PressPhase,
+        trace: TraceDetail? = nil
+    ) {
         self.session = session
         self.press = press
         self.key = key
+        self.modifiers = modifiers
         self.phase = phase
         self.trace = trace
     }

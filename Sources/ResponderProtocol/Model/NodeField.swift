@@ -425,7 +425,7 @@ extension NodeField {
             bool(
                 "receivesRemoteControlEvents", \.receivesRemoteControlEvents, \.receivesRemoteControlEvents,
                 on: { $0 == .application })
-        ] + uikitFields + editingFields + cellFields + presentationFields + scrollFields
+        ] + uikitFields + editingFields + keyCommandFields + cellFields + presentationFields + scrollFields
 
     static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {
         guard let a = value.arrayValue, a.count == count else { throw bad("expected \(shape)") }

@@ -25,6 +25,8 @@ import ResponderJSON
 ///   "unrecognizedSelector": "crash" | "ignore", // A2, G3: an explicit target lacking the action
 ///   "stepperRepeatDelay": 0.5,                // K5: a held stepper's first autorepeat step, seconds after
 ///   "stepperFastRepeatInterval": 0.1          //     touch-down; the interval after its fifth step
+///   "keyCommandClash": "nearest" | "farthest", // E5: which responder's matching key command wins
+///   "keyCommandOrder": "textInputFirst" | "keyCommandsFirst" // E5: key commands after or before text input
 /// }
 /// ```
 public struct Profile: Sendable, Equatable {
@@ -59,6 +61,12 @@ public struct Profile: Sendable, Equatable {
     /// A2, G3: an action sent to an explicit target that does not implement it crashes the app (`crash`, UIKit's
     /// "unrecognized selector") or fails quietly and the dispatch goes on (`ignore`).
     public enum UnrecognizedSelector: String, Sendable, CaseIterable { case crash, ignore }
+    /// E5: when several responders on the chain have a matching key command, the one nearest the first
+    /// responder wins (`nearest`, UIKit) or the one furthest up (`farthest`).
+    public enum KeyCommandClash: String, Sendable, CaseIterable { case nearest, farthest }
+    /// E5: text input takes a press before key commands (`textInputFirst`, iOS 15 and later) or after them
+    /// (`keyCommandsFirst`, apps linked before iOS 15).
+    public enum KeyCommandOrder: String, Sendable, CaseIterable { case textInputFirst, keyCommandsFirst }
 
     public var name: String = "uikit"
     public var alphaBoundary: AlphaBoundary = .inclusive
@@ -72,6 +80,8 @@ public struct Profile: Sendable, Equatable {
     public var textInputPress: TextInputPress = .endOfChain
     public var sheetDimmingTap: SheetDimmingTap = .byDetent
     public var unrecognizedSelector: UnrecognizedSelector = .crash
+    public var keyCommandClash: KeyCommandClash = .nearest
+    public var keyCommandOrder: KeyCommandOrder = .textInputFirst
     /// G (tap): how far a touch may move from where it began before a tap fails.
     public var tapSlop: Double = 10
     /// G (tap), G11: how long after a tap ends the next tap of a multi-tap may begin.
@@ -143,6 +153,8 @@ public struct Profile: Sendable, Equatable {
         if let v = try choice("textInputPress", TextInputPress.self, &r) { textInputPress = v }
         if let v = try choice("sheetDimmingTap", SheetDimmingTap.self, &r) { sheetDimmingTap = v }
         if let v = try choice("unrecognizedSelector", UnrecognizedSelector.self, &r) { unrecognizedSelector = v }
+        if let v = try choice("keyCommandClash", KeyCommandClash.self, &r) { keyCommandClash = v }
+        if let v = try choice("keyCommandOrder", KeyCommandOrder.self, &r) { keyCommandOrder = v }
         for (name, keyPath) in Self.thresholds {
             guard let n = try r.number(name) else { continue }
             guard n >= 0 else { throw r.error(name, "must not be negative") }
@@ -174,6 +186,8 @@ public struct Profile: Sendable, Equatable {
         members.append(("sheetDimmingTap", .string(sheetDimmingTap.rawValue)))
         members.append(("unrecognizedSelector", .string(unrecognizedSelector.rawValue)))
         for (name, keyPath) in Self.stepperTimes { members.append((name, .number(self[keyPath: keyPath]))) }
+        members.append(("keyCommandClash", .string(keyCommandClash.rawValue)))
+        members.append(("keyCommandOrder", .string(keyCommandOrder.rawValue)))
         return .object(members)
     }
 

@@ -37,6 +37,8 @@ public struct UIKitFields: Sendable, Equatable {
     public var pasteboard: String?
     /// K11–K13: the text field's or text view's delegate answers (nil: no delegate, every answer true).
     public var textDelegate: TextDelegate?
+    /// E5: the responder's key commands (nil: none).
+    public var keyCommands: [KeyCommand]?
     /// K14–K16: a table's or collection view's selection settings and a cell's state and delegate answers.
     public var cell = CellFields()
     /// G12, K8, K19, K21: a scroll view's declarations about its pan and its scrolling.
