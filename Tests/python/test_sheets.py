@@ -102,6 +102,32 @@ def test_K17_a_tap_on_the_dimming_view_attempts_a_dismissal_by_profile_and_deten
                 ("PVC", "presentationControllerShouldDismiss", True, "K17")]
     assert dismissal_checks(reply) == (expected if attempt else [])
     assert w.call("session.snapshot")["profile"]["sheetDimmingTap"] == profile.get("sheetDimmingTap", "byDetent")
+    assert [d["id"] for d in w.snapshot()["detached"]] == (["PVC"] if attempt else [])
+
+
+def test_K17_F6_a_dismissal_takes_the_sheet_out_of_its_window_in_the_taps_own_batch(world):
+    """UIKit dismisses the sheet itself: the tap's request ends the presentation and detaches the controller (one
+    revision, one `dispatch` tree event), and a first responder inside it is resigned by force (F6)."""
+    w = world(presented_world({"sheetDetent": "medium"}))
+    w.apply({"op": "insert", "parent": "S", "node": {"id": "TF", "kind": "textField", "frame": [0, 60, 200, 44]}})
+    w.call("responder.become", id="TF")
+    assert w.call("responder.first", window="W") == "TF"
+    before = w.snapshot()["revision"]
+    sub = w.subscribe()
+    reply = w.tap(40, 40)
+    dimmed(reply)
+    assert [(s["from"], s["to"], s["reason"], s["rule"]) for s in steps(reply, "firstResponder")] == [
+        ("TF", None, "left-window", "F6")]
+    _, tree_event = sub.next(f"{w.session}/tree")
+    assert tree_event["change"] == "dispatch" and tree_event["revision"] == before + 1
+    assert tree_event["ops"] == [{"op": "update", "id": "PVC", "set": {"presentedBy": None}},
+                                 {"op": "move", "id": "PVC", "parent": None}]
+    assert w.snapshot()["revision"] == before + 1
+    sub.close()
+    detached = w.snapshot()["detached"]
+    assert [d["id"] for d in detached] == ["PVC"] and detached[0].get("presentedBy") is None
+    assert w.call("responder.first", window="W") is None
+    assert performed(w.tap(40, 40)) == [("save:", "RVC")], "the presenter's button works again"
 
 
 def test_K17_the_dismissal_is_refused_by_modal_in_presentation_or_the_delegate(world):
@@ -110,6 +136,8 @@ def test_K17_the_dismissal_is_refused_by_modal_in_presentation_or_the_delegate(w
         ("PVC", "isModalInPresentation", False, "K17"), ("PVC", "presentationControllerShouldDismiss", False, "K17")]
     modal = world(presented_world({"sheetDetent": "medium", "modalInPresentation": True}))
     assert dismissal_checks(modal.tap(40, 40)) == [("PVC", "isModalInPresentation", True, "K17")]
+    for refusing in (refused, modal):
+        assert refusing.snapshot()["detached"] == [], "a refused dismissal leaves the sheet where it is"
     # A drag on the dimming view is not its tap: no dismissal attempt.
     drag = world(presented_world({"sheetDetent": "medium"}))
     reply = drag.call("event.touch", touches=[began("d", [40, 40]), moved("d", [40, 80]), ended("d")])
@@ -216,7 +244,7 @@ def test_K17_the_guides_sheet_example_runs_as_written(engine, tmp_path):
             command, _, expected = chunk.partition("\n")
             assert run(command) == expected, command
             ran += 1
-    assert ran == 5
+    assert ran == 8
 
 
 def test_K17_K18_pictures_draw_the_dimming_view_over_its_window(world, engine, tmp_path):

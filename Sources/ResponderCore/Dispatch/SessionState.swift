@@ -31,6 +31,10 @@ public struct SessionState: Sendable {
     var fieldChanges: [(id: String, field: String)] = []
     /// The committed batch of the last request, until the engine takes it to publish (12.6).
     var committedChanges: [GuardedOp] = []
+    /// K17, K18: presented controllers a dimming tap dismissed in this request, taken out when the request ends.
+    var dismissals: [String] = []
+    /// Whether this request's batch has already taken the next revision (a dismissal): field changes join it.
+    var revisionTaken = false
     /// K4: slider thumbs being dragged: the value and the touch's x when it began.
     var thumbs: [EventID: (control: String, value: Double, x: Double)] = [:]
     /// K8: each scrolling pan's content offset when it began.

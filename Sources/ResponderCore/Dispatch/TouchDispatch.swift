@@ -21,6 +21,7 @@ extension SessionState {
         }
         let crashed = session.crash
         session.crash = nil
+        session.dismissPresented(trace: &trace)
         session.commitChanges()
         self = session
         return trace.finish(TouchOutcome(deliveries: deliveries, crashed: crashed))

@@ -25,8 +25,9 @@ extension SessionState {
     mutating func commitChanges() {
         // A2, G3: a crash belongs to the request it happened in; the next one starts afresh.
         crash = nil
+        defer { revisionTaken = false }
         guard !fieldChanges.isEmpty else { return }
-        world.revision += 1
+        if !revisionTaken { world.revision += 1 }
         var order: [String] = []
         var fields: [String: [String]] = [:]
         for (id, field) in fieldChanges {

@@ -110,9 +110,9 @@ extension World {
 extension SessionState {
     /// K17, K18: a tap on the dimming view (its own tap recognizer, recognized at touch-up) — a dismissal
     /// attempt for a popover, and for a sheet as `sheetDimmingTap` says. The attempt asks isModalInPresentation,
-    /// then the delegate's presentationControllerShouldDismiss; the answers are the trace's `check` steps. The
-    /// engine does not take the controller out of the tree: the client dismisses it, as the app's delegate
-    /// would in presentationControllerDidDismiss.
+    /// then the delegate's presentationControllerShouldDismiss; the answers are the trace's `check` steps. A
+    /// dismissal that nothing refuses takes the controller out of its window when the request ends
+    /// (`dismissPresented`).
     mutating func dimmingTapped(_ dimming: Dimming, trace: inout Trace) {
         guard let spec = world[dimming.controller]?.spec else { return }
         if dimming.rule == .k17 {
@@ -132,6 +132,32 @@ extension SessionState {
             .check(
                 id: dimming.controller, check: .presentationControllerShouldDismiss, value: spec.shouldDismiss,
                 rule: dimming.rule))
+        if spec.shouldDismiss, !dismissals.contains(dimming.controller) { dismissals.append(dimming.controller) }
+    }
+
+    /// K17, K18: UIKit dismisses the presentation itself: the controller and its views leave the window. The
+    /// engine ends the presentation (`presentedBy` reset) and moves the controller to the detached subtrees (it
+    /// stays inspectable; presenting it again is an app's insert or move), in one batch that takes the request's
+    /// revision; its consequences — a
+    /// first responder inside resigned by force (F6), live touches on its views cancelled (T6) — join the
+    /// request's trace. The ops open the request's `dispatch` tree event, before any field change.
+    mutating func dismissPresented(trace: inout Trace) {
+        guard !dismissals.isEmpty else { return }
+        // A presented controller must sit under a window: it stops being presented, then leaves.
+        var ops: [GuardedOp] = []
+        for id in dismissals where world.contains(id) {
+            var unpresent = NodeUpdate()
+            unpresent.set("presentedBy", \NodeSpec.presentedBy, String??.none)
+            ops.append(GuardedOp(.update(id: id, set: unpresent)))
+            ops.append(GuardedOp(.move(id: id, parent: nil, index: nil)))
+        }
+        dismissals = []
+        guard !ops.isEmpty, let change = try? apply(ops, ifRevision: nil, limits: Limits()) else { return }
+        committedChanges += ops
+        revisionTaken = true
+        if let consequences = change.consequences {
+            for step in consequences.trace.steps { trace.add(step) }
+        }
     }
 }
 
