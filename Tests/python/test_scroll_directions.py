@@ -5,14 +5,10 @@ keeps, and paging. Replies are validated against Protocol/schemas like every oth
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
-from stdio_harness import responder_path, target_args
+from guide_console import guide_section, run_console
 from test_gestures import World, began, ended, moved, rec, steps, world  # noqa: F401 (world: the fixture)
 from test_scenarios import RVC, control, fixture_f, view
 
-REPO = Path(__file__).resolve().parents[2]
 HANDLES_ALL = {"handles": {m: "handle" for m in ("touchesBegan", "touchesMoved", "touchesEnded", "touchesCancelled")}}
 
 
@@ -208,24 +204,4 @@ def scroll_traces(engine, client) -> list[dict]:
 def test_guide_nested_scroll_views_runs_as_written(engine, tmp_path):
     """docs/gestures-and-uikit-classes.md, "Nested scroll views: a carousel inside a feed": its world file and every
     `$ responder …` line, run through the real CLI in order, print what the guide shows."""
-    guide = (REPO / "docs" / "gestures-and-uikit-classes.md").read_text()
-    section = guide.split("## Nested scroll views: a carousel inside a feed")[1].split("\n## ")[0]
-    world_text = section.split("<<'JSON'\n")[1].split("\nJSON\n")[0]
-    (tmp_path / "feed.json").write_text(world_text)
-    cli = f"{responder_path()} {' '.join(target_args(engine))}"
-    shell = f'responder() {{ {cli} "$@"; }}\ncd {tmp_path}\n'
-
-    def run(command: str) -> str:
-        done = subprocess.run(["bash", "-c", shell + command.replace("/tmp/feed.json", "feed.json")],
-                              capture_output=True, text=True, timeout=120)
-        return done.stdout
-
-    assert run("responder session create feed /tmp/feed.json").startswith("created session feed")
-    blocks = [b.split("```")[0] for b in section.split("```console\n")[1:]]
-    ran = 0
-    for block in blocks:
-        for chunk in block.split("$ ")[1:]:
-            command, _, expected = chunk.partition("\n")
-            assert run(command) == expected, command
-            ran += 1
-    assert ran == 2
+    assert run_console(engine, tmp_path, guide_section("## Nested scroll views: a carousel inside a feed"), "feed.json") == 2

@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from harness import REPO
+from guide_console import guide_section, run_console
+
 from stdio_harness import responder_path, target_args
 
 from test_gestures import World, began, ended, moved, steps, tap_rec, target, world  # noqa: F401 (world: the fixture)
@@ -224,27 +225,7 @@ def test_K17_K18_fields_are_written_as_set_and_checked(world):
 def test_K17_the_guides_sheet_example_runs_as_written(engine, tmp_path):
     """docs/gestures-and-uikit-classes.md, "Sheets and popovers": its world file and every `$ responder …` line,
     run through the real CLI in order, print what the guide shows."""
-    guide = (REPO / "docs" / "gestures-and-uikit-classes.md").read_text()
-    section = guide.split("## Sheets and popovers")[1].split("\n## ")[0]
-    world = section.split("<<'JSON'\n")[1].split("\nJSON\n")[0]
-    (tmp_path / "sheet.json").write_text(world)
-    cli = f"{responder_path()} {' '.join(target_args(engine))}"
-    shell = f'responder() {{ {cli} "$@"; }}\ncd {tmp_path}\n'
-
-    def run(command: str) -> str:
-        done = subprocess.run(["bash", "-c", shell + command.replace("/tmp/sheet.json", "sheet.json")],
-                              capture_output=True, text=True, timeout=120)
-        return done.stdout
-
-    assert run("responder session create sheet /tmp/sheet.json").startswith("created session sheet")
-    blocks = [b.split("```")[0] for b in section.split("```console\n")[1:]]
-    ran = 0
-    for block in blocks:
-        for chunk in block.split("$ ")[1:]:
-            command, _, expected = chunk.partition("\n")
-            assert run(command) == expected, command
-            ran += 1
-    assert ran == 8
+    assert run_console(engine, tmp_path, guide_section("## Sheets and popovers"), "sheet.json") == 8
 
 
 def test_K17_K18_pictures_draw_the_dimming_view_over_its_window(world, engine, tmp_path):
