@@ -56,11 +56,7 @@ extension TouchDelivery {
             w.key(static: "gestures")
             w.beginArray()
             d.pointee.gestures.withUnsafeBufferPointer { g in
-                for i in g.indices {
-                    w.beginObject()
-                    GestureTransition.writeMembers(of: g.baseAddress! + i, to: &w, asStep: false)
-                    w.endObject()
-                }
+                for i in g.indices { GestureTransition.writeObject(of: g.baseAddress! + i, to: &w, asStep: false) }
             }
             w.endArray()
         }
@@ -107,25 +103,19 @@ extension ControlAction {
 extension GestureTransition {
     /// `{recognizer, from, to, rule, reason?, by?}`.
     func write(to w: inout JSONWriter) {
-        w.beginObject()
-        writeMembers(to: &w, asStep: false)
-        w.endObject()
+        withUnsafePointer(to: self) { Self.writeObject(of: $0, to: &w, asStep: false) }
     }
 
-    /// The members in one piece through a cursor; as a trace step (12.4), after `step: "gesture"`.
-    func writeMembers(to w: inout JSONWriter, asStep: Bool) {
-        withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w, asStep: asStep) }
-    }
-
-    /// The transition at `t`, read where it is.
-    static func writeMembers(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
+    /// The transition at `t`, read where it is, as one object written through a cursor, braces and all; as a
+    /// trace step (12.4), with `step: "gesture"` first.
+    static func writeObject(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
         let room =
             7 * JSONCursor.memberRoom + JSONCursor.room(for: t.pointee.recognizer)
             + JSONCursor.room(for: t.pointee.from)
             + JSONCursor.room(for: t.pointee.to) + JSONCursor.room(for: t.pointee.rule)
             + JSONCursor.room(for: t.pointee.reason)
             + JSONCursor.room(for: t.pointee.by)
-        w.members(atMost: room) { c in
+        w.object(atMost: room) { c in
             if asStep { c.raw("\"step\":\"gesture\",") }
             c.raw("\"recognizer\":"); c.string(t.pointee.recognizer)
             c.raw(",\"from\":"); c.string(t.pointee.from)
