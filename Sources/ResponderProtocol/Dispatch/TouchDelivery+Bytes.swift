@@ -5,8 +5,8 @@ import ResponderJSON
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`
 /// writes null on the wire, `@OmitNil` and `if let … encode` leave the member out.
 extension TouchDelivery {
-    /// The members every delivery has are written in one piece through a cursor (`JSONWriter.members`), the
-    /// optional ones and the nested objects after them key by key.
+    /// The members every delivery has, its control actions and its optional scalars are written through a
+    /// cursor (`JSONWriter.members`), in two pieces; the recognizers' nested objects after them key by key.
     func write(to w: inout JSONWriter) {
         withUnsafePointer(to: self) { Self.write($0, to: &w) }
     }
@@ -33,24 +33,33 @@ extension TouchDelivery {
             w.endObject()
             return
         }
-        let room =
-            5 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message)
+        var room =
+            9 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message)
             + JSONCursor.room(for: d.pointee.visited)
-            + JSONCursor.room(for: d.pointee.handledBy) + JSONCursor.room(for: d.pointee.controlEvents)
+            + JSONCursor.room(for: d.pointee.handledBy) + JSONCursor.room(for: d.pointee.controlEvents) + 2
+            + JSONCursor.room(for: d.pointee.reason) + JSONCursor.room(for: d.pointee.rule)
+            + JSONCursor.room(for: d.pointee.hitView)
+        d.pointee.actions.withUnsafeBufferPointer { a in
+            for i in a.indices { room += ControlAction.room(of: a.baseAddress! + i) }
+        }
         w.members(atMost: room) { c in
             c.raw("\"localPoint\":"); c.point(d.pointee.localPoint)
             c.raw(",\"message\":"); c.string(orNull: d.pointee.message)
             c.raw(",\"visited\":"); c.strings(d.pointee.visited)
             c.raw(",\"handledBy\":"); c.strings(d.pointee.handledBy)
             c.raw(",\"controlEvents\":"); c.strings(d.pointee.controlEvents)
+            c.raw(",\"actions\":[")
+            d.pointee.actions.withUnsafeBufferPointer { a in
+                for i in a.indices {
+                    if i > 0 { c.raw(",") }
+                    ControlAction.write(a.baseAddress! + i, to: &c)
+                }
+            }
+            c.raw("]")
+            if let reason = d.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }
+            if let rule = d.pointee.rule { c.raw(",\"rule\":"); c.string(rule) }
+            if let hitView = d.pointee.hitView { c.raw(",\"hitView\":"); c.string(hitView) }
         }
-        w.key(static: "actions")
-        w.beginArray()
-        for action in d.pointee.actions { action.write(to: &w) }
-        w.endArray()
-        if let reason = d.pointee.reason { w.key(static: "reason"); w.string(reason) }
-        if let rule = d.pointee.rule { w.key(static: "rule"); w.string(rule) }
-        if let hitView = d.pointee.hitView { w.key(static: "hitView"); w.string(hitView) }
         if !d.pointee.heldBy.isEmpty { w.key(static: "heldBy"); w.strings(d.pointee.heldBy) }
         if !d.pointee.gestures.isEmpty {
             w.key(static: "gestures")
@@ -88,15 +97,20 @@ extension EventID {
 }
 
 extension ControlAction {
-    /// `{action, event, target, performed, by}`, nil as null.
-    func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key(static: "action"); w.string(action)
-        w.key(static: "event"); w.string(event)
-        w.key(static: "target"); w.string(orNull: target)
-        w.key(static: "performed"); w.bool(performed)
-        w.key(static: "by"); w.string(orNull: by)
-        w.endObject()
+    /// The most `{action, event, target, performed, by}` (nil as null) at `a` takes, a comma after it included.
+    static func room(of a: UnsafePointer<ControlAction>) -> Int {
+        5 * JSONCursor.memberRoom + 3 + JSONCursor.room(for: a.pointee.action) + JSONCursor.room(for: a.pointee.event)
+            + JSONCursor.room(for: a.pointee.target) + JSONCursor.room(for: a.pointee.by)
+    }
+
+    /// The object at `a`, braces and all, read where it is.
+    static func write(_ a: UnsafePointer<ControlAction>, to c: inout JSONCursor) {
+        c.raw("{\"action\":"); c.string(a.pointee.action)
+        c.raw(",\"event\":"); c.string(a.pointee.event)
+        c.raw(",\"target\":"); c.string(orNull: a.pointee.target)
+        c.raw(",\"performed\":"); c.bool(a.pointee.performed)
+        c.raw(",\"by\":"); c.string(orNull: a.pointee.by)
+        c.raw("}")
     }
 }
 
