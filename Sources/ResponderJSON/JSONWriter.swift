@@ -392,35 +392,9 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// A native string's bytes are read where they are; only another kind is copied first.
     @inline(__always)
     @inlinable static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let r = withSmallUTF8(s, body) { return r }
         if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
         var copy = s
         return copy.withUTF8(body)
-    }
-
-    /// `body` over the bytes of a small string (at most 15 UTF-8 bytes, kept inside the `String` value itself),
-    /// read from the value's own two words; nil for any other string. Most ids, messages and rule tags are small,
-    /// and `withContiguousStorageIfAvailable` costs a call, a copy of the words and a closure for each of them.
-    /// The layout read here is the standard library's stable one on 64-bit little-endian targets: the first word
-    /// holds bytes 0–7, the second bytes 8–14 and, in its top byte, the discriminator — bits 63 (immortal) and
-    /// 61 (small) set, bit 60 (foreign) clear, bit 62 whether ASCII — with the count in bits 56–59.
-    /// `JSONWriterTests.smallStringsReadInPlace` checks it against `utf8` for every length and kind of string.
-    @inline(__always)
-    @inlinable static func withSmallUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        #if _pointerBitWidth(_64) && _endian(little)
-        guard MemoryLayout<String>.size == 16 else { return nil }
-        var words = withUnsafeBytes(of: s) { raw in
-            (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        }
-        guard words.1 & (0xB << 60) == 0xA << 60 else { return nil }
-        let count = Int(truncatingIfNeeded: words.1 >> 56) & 0xF
-        // The words are plain integers now, their bytes the string's: bound as bytes for `body`.
-        return withUnsafeMutableBytes(of: &words) { raw in
-            body(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress!, count: count))
-        }
-        #else
-        return nil
-        #endif
     }
 
     /// `utf8` quoted, escaped unless `clean` (then it needs no escape), at `out`: at most `count + 2` bytes when

@@ -270,34 +270,4 @@ import Testing
         }
     }
 
-    /// `withSmallUTF8` reads a small string's bytes out of the `String` value itself: for every length around the
-    /// small limit (15 bytes), ASCII or not, literal, built, sliced or bridged through `Substring`, what it reads
-    /// (or its nil, for a string that is not small) agrees with `utf8`, and `withUTF8` gives `utf8` always.
-    @Test func smallStringsReadInPlace() {
-        var strings: [String] = []
-        for length in 0...40 {
-            let ascii = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
-            strings.append(ascii)
-            strings.append(String(ascii.reversed()))
-            strings.append(String(Substring(ascii + "tail").dropLast(4)))
-            // Two-byte characters: the count in bytes, not characters, decides whether it is small.
-            strings.append(String(repeating: "é", count: length / 2) + (length % 2 == 1 ? "x" : ""))
-        }
-        strings += ["touchesBegan", "touchesCancelled", "window", "🙂", "a\"b", "\u{01}", "G1", ""]
-        var small = 0
-        for s in strings {
-            let utf8 = Array(s.utf8)
-            let read = JSONWriter.withSmallUTF8(s) { Array($0) }
-            if let read {
-                small += 1
-                #expect(read == utf8, "\(s.debugDescription)")
-                #expect(utf8.count <= 15, "\(s.debugDescription) read as small")
-            }
-            #expect(JSONWriter.withUTF8(s) { Array($0) } == utf8, "\(s.debugDescription)")
-        }
-        #if _pointerBitWidth(_64) && _endian(little)
-        // Every string built at run time of 15 bytes or fewer is small on this platform: the fast path is taken.
-        #expect(small >= 16 * 3, "only \(small) strings read in place")
-        #endif
-    }
 }
