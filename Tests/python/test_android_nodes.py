@@ -133,6 +133,9 @@ BAD = [
 ]
 
 
+IN_TREE = "tree.children[0].children[0].children[0].children[0]."  # B: app › W › RVC › G › B
+
+
 @pytest.mark.parametrize("android,field", BAD)
 def test_bad_input_names_the_path_and_changes_nothing(client, android, field):
     s = unique_name("and")
@@ -142,8 +145,7 @@ def test_bad_input_names_the_path_and_changes_nothing(client, android, field):
     bad = world()
     node(bad, "B")["android"] = android
     e = client.error("tree.load", session=s, tree=bad)
-    assert (e.name, e.data.get("field"), e.data.get("id")) == (
-        "INVALID_NODE", "tree.children[0].children[0].children[0].children[0]." + field, "B")
+    assert (e.name, e.data.get("field"), e.data.get("id")) == ("INVALID_NODE", IN_TREE + field, "B")
 
     e = client.error("tree.apply", session=s, ops=[{"op": "update", "id": "B", "set": {"android": android}}])
     assert (e.name, e.data.get("field"), e.data.get("id")) == ("INVALID_NODE", "ops[0].set." + field, "B")
@@ -157,7 +159,7 @@ def test_bad_input_names_the_path_and_changes_nothing(client, android, field):
 
     other = unique_name("and")
     e = client.error("session.create", session=other, tree=bad)
-    assert (e.name, e.data.get("field")) == ("INVALID_NODE", "tree.children[0].children[0].children[0].children[0]." + field)
+    assert (e.name, e.data.get("field")) == ("INVALID_NODE", IN_TREE + field)
     assert client.error("tree.get", session=other).name == "SESSION_NOT_FOUND"
 
 

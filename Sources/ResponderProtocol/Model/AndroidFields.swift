@@ -249,10 +249,8 @@ extension AndroidFields {
         var out: [ActionAnswer] = []
         for (key, answer) in members {
             guard let action = Action(rawValue: key) else {
-                throw error(
-                    path + "." + key,
-                    "unknown action (expected one of \(Action.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))"
-                )
+                let actions = Action.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw error(path + "." + key, "unknown action (expected one of \(actions))")
             }
             guard !out.contains(where: { $0.action == action }) else {
                 throw error(path + "." + key, "given twice")
