@@ -2,8 +2,9 @@ import ResponderJSON
 import ResponderProtocol
 
 extension SessionState {
-    /// T1–T5, G1–G11: each touch phase in the order given. Atomic: an error leaves the session exactly as it was.
-    public mutating func touch(_ inputs: [TouchInput], tapCount: Int = 1, client: String) throws(CoreError) -> Traced<
+    /// T1–T5, G1–G11: the UIKit model's touch sequence (`UIKitModel.touch`), each phase in the order given.
+    /// Atomic: an error leaves the session exactly as it was.
+    mutating func uikitTouch(_ inputs: [TouchInput], tapCount: Int, client: String) throws(CoreError) -> Traced<
         TouchOutcome
     > {
         guard cannotFail(inputs, client: client) else {
@@ -19,7 +20,7 @@ extension SessionState {
         do throws(CoreError) {
             return try carryOut(inputs, tapCount: tapCount, client: client)
         } catch {
-            preconditionFailure("SessionState.touch: an input checked by cannotFail failed: \(error)")
+            preconditionFailure("SessionState.uikitTouch: an input checked by cannotFail failed: \(error)")
         }
     }
 
@@ -81,7 +82,8 @@ extension SessionState {
         return true
     }
 
-    /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock).
+    /// A fresh touch `tap-<n>` that begins and ends at `point`, at `time` (default: the session clock). Shared by
+    /// every model: the touch sequence goes through `touch`, that is through the session's model.
     public mutating func tap(at point: Point, tapCount: Int = 1, time: Double? = nil, client: String) throws(CoreError)
         -> Traced<TouchOutcome>
     {
