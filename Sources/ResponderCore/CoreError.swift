@@ -67,6 +67,8 @@ public indirect enum CoreError: Error, Sendable, Equatable {
     /// `press` is held by `client` (`reason` says how).
     case pressInUse(EventID, client: String, reason: InUse)
     case pressNotFound(EventID)
+    /// The session's dispatch model does not carry out this input (`what` says which, with the rules' ids).
+    case notModelled(String, model: DispatchModelName, field: String?)
 
     // MARK: Where
 
@@ -148,7 +150,7 @@ extension CoreError {
         case .severalKeyWindows(let keys): return keys.count > 1 ? keys[1] : nil
         case .inOp(_, let inner), .afterOp(_, let inner), .inTouch(_, let inner): return inner.node
         case .revisionConflict, .tooManyOps, .tooManyNodes, .indexOutOfRange, .touchPointMissing, .timeBeforeClock,
-            .clockBackwards, .touchInUse, .touchNotFound, .pressInUse, .pressNotFound:
+            .clockBackwards, .touchInUse, .touchNotFound, .pressInUse, .pressNotFound, .notModelled:
             return nil
         }
     }

@@ -69,7 +69,26 @@ package enum StepFormatter {
             let owner = k.system ? "system" : n(k.id)
             return "keyCommand \(TraceFormatter.shortcut(k.input, k.modifierFlags)) \(k.action) of \(owner): \(what)"
                 + on(.press(k.press)) + rule(.e5, nil)
+        case .android(let a):
+            return android(a, names: names)
         }
+    }
+
+    /// An `android` step: its kind, then its members as `name value`, the ids named as `names` names them.
+    private static func android(_ step: AndroidStep, names: NodeNames) -> String {
+        let ids: Set<String> = ["id", "group", "child", "to", "from", "view", "target"]
+        let members = step.members.compactMap { key, value -> String? in
+            switch value {
+            case .null: return nil
+            case .string(let s): return "\(key) " + (ids.contains(key) ? names.label(s) : s)
+            case .array(let items):
+                return "\(key) " + items.map { $0.stringValue.map(names.label) ?? "\($0)" }.joined(separator: ", ")
+            case .bool(let b): return "\(key) \(b)"
+            case .number(let n): return "\(key) \(n)"
+            case .object: return nil
+            }
+        }
+        return step.kind.rawValue + " " + members.joined(separator: ", ") + on(step.touch) + rule(step.rule, nil)
     }
 
     /// The rules the steps of `trace` cite, in the order docs/rules.md lists them.
@@ -98,6 +117,7 @@ package enum StepFormatter {
         case .release(_, _, _, let r): r
         case .change(let c): c.rule
         case .keyCommand: .e5
+        case .android(let a): a.rule
         }
     }
 

@@ -175,6 +175,86 @@ extension Rule: QuotedWireEnum {
         case .k19: 67
         case .k20: 68
         case .k21: 69
+        case .ar1: 70
+        case .ar2: 71
+        case .ar3: 72
+        case .ar4: 73
+        case .ar5: 74
+        case .ar6: 75
+        case .ar7: 76
+        case .ad1: 77
+        case .ad2: 78
+        case .ad3: 79
+        case .ad4: 80
+        case .ad5: 81
+        case .ad6: 82
+        case .ad7: 83
+        case .ad8: 84
+        case .ad9: 85
+        case .ad10: 86
+        case .ad11: 87
+        case .ad12: 88
+        case .ad13: 89
+        case .ai1: 90
+        case .ai2: 91
+        case .ai3: 92
+        case .ai4: 93
+        case .ai5: 94
+        case .ai6: 95
+        case .ai7: 96
+        case .am1: 97
+        case .am2: 98
+        case .am3: 99
+        case .am4: 100
+        case .av1: 101
+        case .av2: 102
+        case .av3: 103
+        case .av4: 104
+        case .av5: 105
+        case .ac1: 106
+        case .ac2: 107
+        case .ac3: 108
+        case .ac4: 109
+        case .ac5: 110
+        case .ac6: 111
+        case .ac7: 112
+        case .ac8: 113
+        case .ac9: 114
+        case .ac10: 115
+        case .ac11: 116
+        case .ac12: 117
+        case .ac13: 118
+        case .ac14: 119
+        case .as1: 120
+        case .as2: 121
+        case .as3: 122
+        case .as4: 123
+        case .as5: 124
+        case .as6: 125
+        case .as7: 126
+        case .as8: 127
+        case .al1: 128
+        case .al2: 129
+        case .al3: 130
+        case .al4: 131
+        case .ak1: 132
+        case .ak2: 133
+        case .ak3: 134
+        case .ak4: 135
+        case .ak5: 136
+        case .ak6: 137
+        case .ak7: 138
+        case .ak8: 139
+        case .ak9: 140
+        case .ak10: 141
+        case .ak11: 142
+        case .ak12: 143
+        case .ax1: 144
+        case .ax2: 145
+        case .ax3: 146
+        case .ax4: 147
+        case .ax5: 148
+        case .ax6: 149
         }
     }
 }
@@ -408,6 +488,7 @@ extension TouchDeliveryReason: QuotedWireEnum {
         case .takenByGesture: 9
         case .dimmed: 10
         case .crashed: 11
+        case .unhandled: 12
         }
     }
 }

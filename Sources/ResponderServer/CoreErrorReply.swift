@@ -54,6 +54,10 @@ extension RPCError {
             self.init(
                 .invalidPlacement, removal ? "the application cannot be removed" : "the application cannot be moved",
                 [("id", .string(id))])
+        case .notModelled(let what, let model, let field):
+            var details: [(key: String, value: JSON)] = [("profile", .string(model.rawValue))]
+            if let field { details.insert(("field", .string(field)), at: 0) }
+            self.init(.invalidParams, "the \(model.rawValue) profile does not model \(what) yet", details)
         case .indexOutOfRange(let index, let count):
             self.init(.invalidParams, "index \(index) is outside 0…\(count)", [("field", "index")])
         case .cycle(let id, let parent):

@@ -43,6 +43,8 @@ public struct SessionState: Sendable {
     var steppers: [EventID: StepperTrack] = [:]
     /// A2, G3: the crash the request being carried out ended in (nil between requests): nothing after it runs.
     var crash: Crash?
+    /// The `android` model's live gesture (docs/rules-android.md).
+    var android = AndroidLive()
 
     public init(world: World = World(), profile: Profile = .uikit) {
         self.world = world

@@ -304,6 +304,7 @@ extension SessionState {
         guard target.isFinite, target >= clock else {
             throw .clockBackwards(target, clock: clock)
         }
+        if profile.model == .android { return androidAdvanceClock(to: target) }
         var trace = Trace(kind: .clock)
         gestureLog = GestureLog()
         releaseCause = nil

@@ -38,6 +38,7 @@ extension SessionState {
     > {
         switch profile.model {
         case .uikit: return try UIKitModel.touch(inputs, tapCount: tapCount, client: client, in: &self)
+        case .android: return try AndroidModel.touch(inputs, tapCount: tapCount, client: client, in: &self)
         }
     }
 
@@ -48,6 +49,8 @@ extension SessionState {
         switch profile.model {
         case .uikit:
             return try UIKitModel.press(id, key: key, modifiers: modifiers, phase: phase, client: client, in: &self)
+        case .android:
+            return try AndroidModel.press(id, key: key, modifiers: modifiers, phase: phase, client: client, in: &self)
         }
     }
 
@@ -56,6 +59,7 @@ extension SessionState {
         _ = try existing(id)
         switch profile.model {
         case .uikit: return try UIKitModel.become(id, in: &self)
+        case .android: return try AndroidModel.become(id, in: &self)
         }
     }
 
@@ -64,6 +68,7 @@ extension SessionState {
         _ = try existing(id)
         switch profile.model {
         case .uikit: return try UIKitModel.resign(id, in: &self)
+        case .android: return try AndroidModel.resign(id, in: &self)
         }
     }
 
@@ -71,6 +76,7 @@ extension SessionState {
     mutating func treeChanged(before: World) -> Traced<TreeChangeOutcome>? {
         switch profile.model {
         case .uikit: return UIKitModel.treeChanged(before: before, in: &self)
+        case .android: return AndroidModel.treeChanged(before: before, in: &self)
         }
     }
 }

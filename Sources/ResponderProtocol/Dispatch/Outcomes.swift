@@ -23,11 +23,12 @@ public struct ChainOutcome: Sendable, Equatable, Codable {
 /// An action a control sent for a control event (A1).
 public struct ControlAction: Sendable, Equatable, Codable {
     public var action: String
-    public var event: ControlEvent
+    /// Nil for an `android` click listener's call (AC10), which no control event sends.
+    public var event: ControlEvent?
     public var target: String?
     public var performed: Bool
     public var by: String?
-    public init(action: String, event: ControlEvent, target: String?, performed: Bool, by: String?) {
+    public init(action: String, event: ControlEvent?, target: String?, performed: Bool, by: String?) {
         self.action = action
         self.event = event
         self.target = target
@@ -56,6 +57,8 @@ public enum TouchDeliveryReason: String, WireEnum {
     case dimmed
     /// A2, G3: an action this phase set off crashed the app; nothing after it in the dispatch is carried out.
     case crashed
+    /// AR7 (`android`): no view and not the Activity consumed the event.
+    case unhandled
 }
 
 /// One touch phase as delivered (12.5): delivered up the chain, undelivered (`rule` says why), or — in a

@@ -106,7 +106,7 @@ extension ControlAction {
     /// The object at `a`, braces and all, read where it is.
     static func write(_ a: UnsafePointer<ControlAction>, to c: inout JSONCursor) {
         c.raw("{\"action\":"); c.string(a.pointee.action)
-        c.raw(",\"event\":"); c.string(a.pointee.event)
+        if let event = a.pointee.event { c.raw(",\"event\":"); c.string(event) }
         c.raw(",\"target\":"); c.string(orNull: a.pointee.target)
         c.raw(",\"performed\":"); c.bool(a.pointee.performed)
         c.raw(",\"by\":"); c.string(orNull: a.pointee.by)

@@ -92,12 +92,15 @@ extension TraceStep {
                 }
             }
             return
+        case .android(let s):
+            s.write(to: &w)
+            return
         default:
             break
         }
         w.beginObject()
         switch step.pointee {
-        case .deliver, .controlEvent, .action, .next, .observe, .gesture, .hitTest:
+        case .deliver, .controlEvent, .action, .next, .observe, .gesture, .hitTest, .android:
             break
         case .check(let id, let check, let value, let rule):
             w.members(static: #""step":"check""#)

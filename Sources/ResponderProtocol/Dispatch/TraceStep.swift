@@ -165,6 +165,8 @@ public enum TraceStep: Sendable, Equatable {
     case change(FieldChange)
     /// E5: a key command matched a press, lost to another, or had its action performed (or not).
     case keyCommand(KeyCommandStep)
+    /// A step of the `android` profile (12.10).
+    case android(AndroidStep)
 
     /// A `hitTest` step's name, for a writer that writes such steps without the value.
     static var hitTestName: String { "hitTest" }
@@ -189,6 +191,7 @@ public enum TraceStep: Sendable, Equatable {
         case .release: return "release"
         case .change: return "change"
         case .keyCommand: return "keyCommand"
+        case .android(let step): return step.kind.rawValue
         }
     }
 
@@ -208,6 +211,7 @@ public enum TraceStep: Sendable, Equatable {
         case .held(_, _, _, let rule), .release(_, _, _, let rule): return rule
         case .change(let c): return c.rule
         case .keyCommand: return .e5
+        case .android(let step): return step.rule
         }
     }
 }
@@ -288,6 +292,7 @@ extension TraceStep: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if case .android(let step) = self { return try step.encode(to: encoder) }
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(name, forKey: .step)
         func tag(_ t: EventTag?) throws {
@@ -404,10 +409,16 @@ extension TraceStep: Codable {
             if k.system { try c.encode(true, forKey: .system) }
             try c.encode(k.press, forKey: .press)
             try c.encode(Rule.e5, forKey: .rule)
+        case .android:
+            break
         }
     }
 
     public init(from decoder: any Decoder) throws {
+        if let step = try AndroidStep.decodeIfAndroid(from: decoder) {
+            self = .android(step)
+            return
+        }
         let c = try decoder.container(keyedBy: Key.self)
         let rule = try c.decode(Rule.self, forKey: .rule)
         func tag() throws -> EventTag? {
@@ -547,6 +558,7 @@ public struct Trace: Sendable, Equatable, Codable {
     public var focusChanges: [FocusChange] {
         steps.compactMap { step in
             if case .firstResponder(let change, _) = step { return change }
+            if case .android(let s) = step, s.kind == .focus { return s.focusChange }
             return nil
         }
     }

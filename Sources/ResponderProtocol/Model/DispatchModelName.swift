@@ -2,4 +2,6 @@
 public enum DispatchModelName: String, Sendable, CaseIterable {
     /// UIKit's responder chain, hit-testing, first responder, target-action and gestures (docs/rules.md).
     case uikit
+    /// Android's View system: offers, interception, touch targets, press and click (docs/rules-android.md).
+    case android
 }

@@ -106,6 +106,14 @@ public struct Profile: Sendable, Equatable {
     /// K5: the interval between a held stepper's steps after its fifth. UIKit does not document it; AppKit's
     /// NSStepper.autorepeat documents "ten times per second" after the same 0.5 s delay, so 0.1 s.
     public var stepperFastRepeatInterval: Double = 0.1
+    /// AC5, AC12: the `android` profile's time before a prepressed view shows pressed (seconds).
+    public var tapTimeout: Double = 0.1
+    /// AC9, AC12: how long a long-clickable view is held before its long click (seconds).
+    public var longPressTimeout: Double = 0.4
+    /// AC6, AS1, AS7, AC12: how far a finger moves before it leaves a view or a scroll view takes it (points).
+    public var touchSlop: Double = 8
+    /// AC12: GestureDetector's double-tap window (seconds).
+    public var doubleTapTimeout: Double = 0.3
 
     /// The gesture thresholds by wire name, for reading and writing them alike.
     static let thresholds: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
@@ -115,6 +123,13 @@ public struct Profile: Sendable, Equatable {
     ]
 
     /// K5's timer values by wire name (written after the switches that came before them).
+    /// The `android` profile's members besides `name`: the only ones it takes (UIKit's switches mean nothing
+    /// under it), and ones the `uikit` profile refuses.
+    static let androidTimes: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
+        ("tapTimeout", \.tapTimeout), ("longPressTimeout", \.longPressTimeout), ("touchSlop", \.touchSlop),
+        ("doubleTapTimeout", \.doubleTapTimeout)
+    ]
+
     static let stepperTimes: [(name: String, keyPath: WritableKeyPath<Profile, Double> & Sendable)] = [
         ("stepperRepeatDelay", \.stepperRepeatDelay), ("stepperFastRepeatInterval", \.stepperFastRepeatInterval)
     ]
@@ -136,6 +151,15 @@ public struct Profile: Sendable, Equatable {
                 throw r.error("name", "unknown profile \"\(name)\" (expected \(known))")
             }
             self.model = model
+        }
+        if model == .android {
+            for (name, keyPath) in Self.androidTimes {
+                guard let n = try r.number(name) else { continue }
+                guard n >= 0 else { throw r.error(name, "must not be negative") }
+                self[keyPath: keyPath] = n
+            }
+            if strict { try r.finish() }
+            return
         }
         func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, _ r: inout ParamReader)
             throws(RPCError) -> E? where E.RawValue == String
@@ -178,6 +202,9 @@ public struct Profile: Sendable, Equatable {
     }
 
     public var json: JSON {
+        if model == .android {
+            return .object([("name", .string(name))] + Self.androidTimes.map { ($0.name, .number(self[keyPath: $0.keyPath])) })
+        }
         var members: [(String, JSON)] = [
             ("name", .string(name)),
             ("alphaBoundary", .string(alphaBoundary.rawValue)),

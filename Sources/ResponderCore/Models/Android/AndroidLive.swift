@@ -1,0 +1,41 @@
+import ResponderProtocol
+
+/// The live state of an `android` session's gesture: who holds it (the touch targets), which groups were asked
+/// not to intercept, the pressed view and its pending checks. Kept in the session beside UIKit's, and like it not
+/// durable: a restarted engine has no finger down.
+struct AndroidGesture: Sendable {
+    var touch: EventID
+    var client: String
+    var window: String
+    /// The Activity (the window's root view controller), if the window has one (AR3).
+    var activity: String?
+    /// The touch targets from the DecorView down: each group's target is the next id; the last one handles the
+    /// gesture itself (a leaf, or a group no child took the DOWN from, AD7, AD10). Empty when nobody consumed
+    /// the DOWN: the DecorView then handles the rest itself (AD10), through the Activity (AR4).
+    var chain: [String] = []
+    /// AI5, AI6: the groups that were asked not to intercept for the rest of the gesture.
+    var disallowed: Set<String> = []
+    /// Where the DOWN was, in window coordinates: the slop tests of AS1, AS7, AC6 measure from it.
+    var downPoint: Point
+    var point: Point
+    /// How many events of the gesture each group's interception has seen (`atEvent`), the DOWN as 1.
+    var events = 1
+    var downTime: Double
+    /// AC5–AC9: the view holding the press (the handler, or its touch delegate's delegate).
+    var pressView: String?
+    var prepressed = false
+    var pressed = false
+    /// AC5: when a prepressed view shows pressed.
+    var tapCheck: Double?
+    /// AC9: when a long-clickable view's long click fires.
+    var longPressCheck: Double?
+    var longPressPerformed = false
+    /// AC11: the delegate a touch delegate is sending the gesture to.
+    var delegate: String?
+    /// AI5, AS7: the handler has asked its parents not to intercept (once a gesture).
+    var claimed = false
+}
+
+struct AndroidLive: Sendable {
+    var gesture: AndroidGesture?
+}

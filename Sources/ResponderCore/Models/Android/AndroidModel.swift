@@ -1,0 +1,31 @@
+import ResponderProtocol
+
+/// Android's View system as a dispatch model (docs/rules-android.md): touches are offered down the tree and kept
+/// by the views that consumed their DOWN (`AndroidTouch.swift`, `AndroidPress.swift`), focus is a window's focused
+/// view (`AndroidFocus.swift`), a node reads through `AndroidView`. Key presses are not modelled yet.
+enum AndroidModel: DispatchModel {
+    static func touch(_ inputs: [TouchInput], tapCount: Int, client: String, in session: inout SessionState)
+        throws(CoreError) -> Traced<TouchOutcome>
+    {
+        try session.androidTouch(inputs, client: client)
+    }
+
+    static func press(
+        _ id: EventID, key: String?, modifiers: [KeyModifier], phase: PressPhase, client: String,
+        in session: inout SessionState
+    ) throws(CoreError) -> Traced<PressOutcome> {
+        throw .notModelled("key presses (AK7–AK12)", model: .android, field: nil)
+    }
+
+    static func become(_ id: String, in session: inout SessionState) throws(CoreError) -> Traced<FocusOutcome> {
+        session.androidBecome(id)
+    }
+
+    static func resign(_ id: String, in session: inout SessionState) throws(CoreError) -> Traced<FocusOutcome> {
+        session.androidResign(id)
+    }
+
+    static func treeChanged(before: World, in session: inout SessionState) -> Traced<TreeChangeOutcome>? {
+        session.androidTreeChanged(before: before)
+    }
+}

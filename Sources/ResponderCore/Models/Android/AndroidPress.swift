@@ -1,0 +1,257 @@
+import ResponderProtocol
+
+/// A view handling an event itself (docs/rules-android.md AV, AC, AS2, AS7): its dispatchTouchEvent override,
+/// its OnTouchListener, its onTouchEvent — declared answers or the built-in behaviour of its class: press state,
+/// click, long click, touch delegate.
+extension SessionState {
+    /// AV1: View#dispatchTouchEvent. True when the view consumed the event.
+    mutating func androidSelf(
+        _ view: AndroidView, at p: Point, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
+    ) -> Bool {
+        run.note(view, trace: &trace)
+        if let answer = view.dispatchTouchEvent?.answer(for: action), answer != .super {
+            let took = answer == .consume
+            run.offer(view.id, action: action, via: "dispatchTouchEvent", result: took, rule: .av1, trace: &trace)
+            return took
+        }
+        if let listener = view.touchListener {
+            if view.enabled {
+                let took = listener.answer(for: action) == .consume
+                run.offer(view.id, action: action, via: "listener", result: took, rule: .av1, trace: &trace)
+                if took { return true }
+            } else {
+                // AV2: a disabled view's OnTouchListener is not called.
+                run.offer(view.id, action: action, via: "listener", result: false, rule: .av2, trace: &trace)
+            }
+        }
+        if let answer = view.onTouchEvent?.answer(for: action), answer != .super {
+            let took = answer == .consume
+            run.offer(view.id, action: action, via: "onTouchEvent", result: took, rule: took ? .av1 : .av3, trace: &trace)
+            return took
+        }
+        if view.enabled, let delegate = view.touchDelegate,
+            let took = androidDelegate(delegate, of: view, at: p, action: action, run: &run, trace: &trace)
+        {
+            return took
+        }
+        let (took, rule) = androidDefaultResult(view, action: action)
+        run.offer(view.id, action: action, via: "onTouchEvent", result: took, rule: rule, trace: &trace)
+        if took && view.enabled && (view.clickable || view.longClickable) {
+            if case .none = view.builtin {
+                androidPressEffects(view, at: p, action: action, run: &run, trace: &trace)
+            }
+        }
+        if case .seekBar = view.builtin, view.enabled {
+            androidSeek(view, action: action, run: &run, trace: &trace)
+        }
+        return took
+    }
+
+    /// What View#onTouchEvent (or the class's own) returns, and the rule that says so.
+    private func androidDefaultResult(_ view: AndroidView, action: AndroidAction) -> (Bool, Rule) {
+        switch view.builtin {
+        case .seekBar: return (view.enabled, .as7)  // AS7: disabled, a SeekBar refuses (unlike AC2)
+        case .scrollView: return (action != .down || view.childCount > 0, .as2)
+        case .none: break
+        }
+        if !view.enabled { return (view.clickable || view.longClickable, .ac2) }
+        return (view.clickable || view.longClickable, .ac4)
+    }
+
+    /// AC11: a touch delegate set on `view` sends a DOWN inside its bounds, and the rest of that gesture, to its
+    /// delegate at the delegate's centre. Nil when the delegate plays no part in this event.
+    private mutating func androidDelegate(
+        _ delegate: AndroidFields.TouchDelegate, of view: AndroidView, at p: Point, action: AndroidAction,
+        run: inout AndroidRun, trace: inout Trace
+    ) -> Bool? {
+        let bounds = delegate.bounds
+        if action == .down {
+            guard bounds.contains(p) else { return nil }
+        } else {
+            guard android.gesture?.delegate == delegate.delegate else { return nil }
+        }
+        guard let target = androidView(delegate.delegate), let node = world.nodes[delegate.delegate] else { return nil }
+        let b = node.bounds
+        let slop = profile.touchSlop
+        let grown = Rect(bounds.x - slop, bounds.y - slop, bounds.width + 2 * slop, bounds.height + 2 * slop)
+        let inside = action == .down || grown.contains(p)
+        let point = inside ? Point(b.x + b.width / 2, b.y + b.height / 2) : Point(b.x - 2 * slop, b.y - 2 * slop)
+        let took = androidSelf(target, at: point, action: action, run: &run, trace: &trace)
+        run.offer(view.id, action: action, via: "delegate", result: took, rule: .ac11, trace: &trace)
+        if action == .down && took { android.gesture?.delegate = delegate.delegate }
+        if action == .up || action == .cancel { android.gesture?.delegate = nil }
+        return action == .down && !took ? nil : took
+    }
+
+    /// AC5: some ancestor group delays its descendants' pressed state.
+    private func androidInScrollingContainer(_ id: String) -> Bool {
+        var current = world.nodes[id]?.parent
+        while let c = current, let node = world.nodes[c] {
+            if node.kind.isView, AndroidView(node).delaysChildPressedState { return true }
+            if node.kind == .window { return false }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// AC5–AC8: the pressed state of an enabled clickable view, and its click.
+    private mutating func androidPressEffects(
+        _ view: AndroidView, at p: Point, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
+    ) {
+        guard var g = android.gesture else { return }
+        let touch = g.touch
+        switch action {
+        case .down:
+            g.pressView = view.id
+            g.longPressPerformed = false
+            if androidInScrollingContainer(view.id) {
+                g.prepressed = true
+                g.tapCheck = clock + profile.tapTimeout
+                trace.add(.android(.press(view: view.id, state: "prepressed", rule: .ac5, touch: touch)))
+            } else {
+                g.pressed = true
+                trace.add(.android(.press(view: view.id, state: "pressed", rule: .ac5, touch: touch)))
+                if view.longClickable { g.longPressCheck = clock + profile.longPressTimeout }
+            }
+            android.gesture = g
+        case .move:
+            guard g.pressView == view.id, g.pressed || g.prepressed, let node = world.nodes[view.id] else { return }
+            let b = node.bounds
+            let slop = profile.touchSlop
+            // AC6: leaving the view grown by the slop loses the press for good.
+            if !Rect(b.x - slop, b.y - slop, b.width + 2 * slop, b.height + 2 * slop).contains(p) {
+                g.pressed = false
+                g.prepressed = false
+                g.tapCheck = nil
+                g.longPressCheck = nil
+                android.gesture = g
+                trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac6, touch: touch)))
+            }
+        case .up:
+            guard g.pressView == view.id, g.pressed || g.prepressed else { return }
+            // AC7 (a): a view focusable in touch mode that is not focused takes focus, and this tap does not click.
+            var tookFocus = false
+            if view.focusable && view.focusableInTouchMode && firstResponderByWindow[g.window] != view.id {
+                androidFocus(window: g.window, to: view.id, reason: "touch", rule: .ac7, touch: touch, trace: &trace)
+                tookFocus = true
+            }
+            if g.prepressed { trace.add(.android(.press(view: view.id, state: "pressed", rule: .ac7, touch: touch))) }
+            if !g.longPressPerformed && !tookFocus { androidClick(view, long: false, run: &run, trace: &trace) }
+            trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac7, touch: touch)))
+            android.gesture?.pressed = false
+            android.gesture?.prepressed = false
+            android.gesture?.tapCheck = nil
+            android.gesture?.longPressCheck = nil
+        case .cancel:
+            guard g.pressView == view.id, g.pressed || g.prepressed else { return }
+            trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac8, touch: touch)))
+            android.gesture?.pressed = false
+            android.gesture?.prepressed = false
+            android.gesture?.tapCheck = nil
+            android.gesture?.longPressCheck = nil
+        }
+    }
+
+    /// AS7: a SeekBar outside a scrolling container claims the gesture at the DOWN; inside one, once the finger
+    /// has moved more than the slop across it.
+    private mutating func androidSeek(_ view: AndroidView, action: AndroidAction, run: inout AndroidRun, trace: inout Trace) {
+        guard let g = android.gesture, !g.claimed else { return }
+        let claim: Bool
+        switch action {
+        case .down: claim = !androidInScrollingContainer(view.id)
+        case .move: claim = androidBeyondSlop(.horizontal)
+        case .up, .cancel: claim = false
+        }
+        guard claim else { return }
+        android.gesture?.claimed = true
+        androidDisallow(from: view.id, rule: .as7, run: &run, trace: &trace)
+    }
+
+    /// AC10, AX1, AX2 (click) and AC9 (long click): the listener called, listed in the delivery's actions.
+    mutating func androidClick(_ view: AndroidView, long: Bool, run: inout AndroidRun, trace: inout Trace) {
+        let touch = run.touch
+        if long {
+            guard let l = view.longClick else {
+                // AC9: no listener and no context menu: not handled, so the UP still clicks.
+                trace.add(
+                    .android(
+                        .click(
+                            long: true, view: view.id, listener: "none", action: nil, target: nil, performed: false,
+                            rule: .ac9, touch: touch)))
+                return
+            }
+            run.actions.append(ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
+            trace.add(
+                .android(
+                    .click(
+                        long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
+                        performed: l.returns, rule: .ac9, touch: touch)))
+            if l.returns { android.gesture?.longPressPerformed = true }
+            return
+        }
+        if let c = view.click {
+            run.actions.append(ControlAction(action: c.method, event: nil, target: c.target, performed: true, by: c.target))
+            trace.add(
+                .android(
+                    .click(
+                        long: false, view: view.id, listener: "click", action: c.method, target: c.target,
+                        performed: true, rule: .ax1, touch: touch)))
+        } else if let name = view.clickXml {
+            // AX2: the method is looked up on the Activity only, never on fragments or parent views.
+            let activity = android.gesture?.activity ?? world.window(of: view.id).flatMap(androidActivity(of:))
+            let found = activity.flatMap { world.nodes[$0] }.map { n in
+                n.spec.handles[name] != nil || n.spec.handles[name + ":"] != nil
+            } ?? false
+            if found, let activity {
+                run.actions.append(
+                    ControlAction(action: name, event: nil, target: activity, performed: true, by: activity))
+            }
+            trace.add(
+                .android(
+                    .click(
+                        long: false, view: view.id, listener: "clickXml", action: name, target: found ? activity : nil,
+                        performed: found, rule: .ax2, touch: touch)))
+        } else {
+            trace.add(
+                .android(
+                    .click(
+                        long: false, view: view.id, listener: "none", action: nil, target: nil, performed: false,
+                        rule: .ac10, touch: touch)))
+        }
+    }
+
+    /// AC5, AC9, AC13: the press and long-press checks whose time has come, in time order. A deadline at the
+    /// input's own time fires before the input, as UIKit's (G11), to within a nanosecond.
+    mutating func androidFireDeadlines(upTo time: Double, run: inout AndroidRun, trace: inout Trace) {
+        while let g = android.gesture {
+            let due = [g.tapCheck, g.longPressCheck].compactMap { $0 }.filter { $0 <= time + 1e-9 }.min()
+            guard let at = due, let id = g.pressView, let view = androidView(id) else { return }
+            run.touch = g.touch
+            if g.tapCheck == at {
+                android.gesture?.tapCheck = nil
+                guard g.prepressed else { continue }
+                android.gesture?.prepressed = false
+                android.gesture?.pressed = true
+                trace.add(.android(.press(view: id, state: "pressed", rule: .ac5, touch: g.touch)))
+                if view.longClickable { android.gesture?.longPressCheck = g.downTime + profile.longPressTimeout }
+            } else {
+                android.gesture?.longPressCheck = nil
+                guard g.pressed else { continue }
+                androidClick(view, long: true, run: &run, trace: &trace)
+            }
+        }
+    }
+
+    /// `clock.advance` under `android`: the checks due by `target` fire (AC13).
+    mutating func androidAdvanceClock(to target: Double) -> Traced<ClockOutcome> {
+        var trace = Trace(kind: .clock)
+        var run = AndroidRun()
+        let from = clock
+        androidFireDeadlines(upTo: target, run: &run, trace: &trace)
+        clock = target
+        return trace.finish(
+            ClockOutcome(
+                from: from, time: clock, gestures: [], gestureActions: [], gestureDeliveries: [], controlEvents: nil,
+                crashed: nil))
+    }
+}
