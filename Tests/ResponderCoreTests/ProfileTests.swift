@@ -19,7 +19,8 @@ struct ProfileTests {
         #expect(try Profile(json: custom.json) == custom)
         #expect(Profile.uikit.json["controlSlop"] == 70)
         for bad in [
-            #"{"alphaBoundry": "exclusive"}"#, #"{"alphaBoundary": "maybe"}"#, #"{"name": "android"}"#,
+            #"{"alphaBoundry": "exclusive"}"#, #"{"alphaBoundary": "maybe"}"#, #"{"name": "winui"}"#,
+            #"{"tapTimeout": 0.2}"#,
             #"{"controlSlop": -1}"#, #"{"controlSlop": "70"}"#
         ] {
             do {
@@ -32,17 +33,28 @@ struct ProfileTests {
         }
     }
 
-    @Test("the profile names the session's dispatch model; uikit is the only one")
+    @Test("the profile names the session's dispatch model: uikit or android, each with its own members")
     func model() throws {
         #expect(Profile.uikit.model == .uikit)
         #expect(try profile(#"{"name": "uikit", "tapSlop": 4}"#).model == .uikit)
         #expect(Profile.uikit.json["name"] == .string(DispatchModelName.uikit.rawValue))
-        #expect(DispatchModelName.allCases == [.uikit])
+        #expect(DispatchModelName.allCases == [.uikit, .android])
         do {
-            _ = try profile(#"{"name": "android"}"#)
-            Issue.record("accepted android")
+            _ = try profile(#"{"name": "winui"}"#)
+            Issue.record("accepted winui")
         } catch {
-            #expect(error.message == #"profile.name: unknown profile "android" (expected uikit)"#)
+            #expect(error.message == #"profile.name: unknown profile "winui" (expected uikit, android)"#)
+        }
+        // AC12: the android profile's timings, its only members; UIKit's switches are refused under it.
+        let android = try profile(#"{"name": "android", "longPressTimeout": 0.5}"#)
+        #expect(android.model == .android && android.longPressTimeout == 0.5 && android.touchSlop == 8)
+        #expect(try Profile(json: android.json) == android)
+        #expect(android.json.objectMembers?.map(\.key) == ["name", "tapTimeout", "longPressTimeout", "touchSlop", "doubleTapTimeout"])
+        do {
+            _ = try profile(#"{"name": "android", "controlSlop": 0}"#)
+            Issue.record("accepted controlSlop under android")
+        } catch {
+            #expect(error.detail("field")?.stringValue == "profile.controlSlop")
         }
     }
 

@@ -2,9 +2,9 @@ import Foundation
 import ResponderProtocol
 import Testing
 
-/// docs/rules.md is the reference for the ids traces, tests and the CLI print: each `Rule` case has its entry
-/// there, and the page defines no id the engine does not have.
-@Suite("docs/rules.md and the Rule enum name the same rules")
+/// docs/rules.md (UIKit) and docs/rules-android.md (Android) are the reference for the ids traces, tests and the
+/// CLI print: each `Rule` case has its entry on one of them, and they define no id the engine does not have.
+@Suite("docs/rules.md, docs/rules-android.md and the Rule enum name the same rules")
 struct RuleDocumentTests {
     /// One rule's entry: `### H1 — title`, a paragraph saying what it does, and a `Rests on:` line.
     struct Entry {
@@ -35,10 +35,10 @@ struct RuleDocumentTests {
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("## ") {
                     // A family section, `## H — Hit-testing`; any other section ends the current family.
-                    family = line.wholeMatch(of: #/## ([A-Z]) — \S.*/#).map { String($0.1) }
+                    family = line.wholeMatch(of: #/## ([A-Z]{1,2}) — \S.*/#).map { String($0.1) }
                     current = nil
                 } else if line.hasPrefix("### ") {
-                    if let m = line.wholeMatch(of: #/### ([A-Z][0-9]+) — (\S.*)/#) {
+                    if let m = line.wholeMatch(of: #/### ([A-Z]{1,2}[0-9]+) — (\S.*)/#) {
                         entries.append(Entry(id: String(m.1), title: String(m.2), family: family))
                         current = entries.count - 1
                     } else {
@@ -57,12 +57,15 @@ struct RuleDocumentTests {
         var ids: [String] { entries.map(\.id) }
     }
 
-    static let path = URL(fileURLWithPath: #filePath)
+    static let docs = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/rules.md")
+        .appendingPathComponent("docs")
 
+    /// Both pages as one document, UIKit's first: the enum lists UIKit's rules, then Android's.
     static func document() throws -> RuleDocument {
-        RuleDocument(try String(contentsOf: path, encoding: .utf8))
+        let uikit = try String(contentsOf: docs.appendingPathComponent("rules.md"), encoding: .utf8)
+        let android = try String(contentsOf: docs.appendingPathComponent("rules-android.md"), encoding: .utf8)
+        return RuleDocument(uikit + "\n" + android)
     }
 
     static var cases: [String] { Rule.allCases.map(\.rawValue) }
@@ -71,7 +74,7 @@ struct RuleDocumentTests {
     func everyRuleCaseHasAnEntry() throws {
         let documented = Set(try Self.document().ids)
         let missing = Self.cases.filter { !documented.contains($0) }
-        #expect(missing.isEmpty, "Rule cases without a `### <id> — ` entry in docs/rules.md: \(missing)")
+        #expect(missing.isEmpty, "Rule cases without a `### <id> — ` entry in the rule pages: \(missing)")
     }
 
     @Test("every id docs/rules.md defines is a Rule case, once, and every heading is an entry")
@@ -79,12 +82,12 @@ struct RuleDocumentTests {
         let document = try Self.document()
         let cases = Set(Self.cases)
         let unknown = document.ids.filter { !cases.contains($0) }
-        #expect(unknown.isEmpty, "docs/rules.md defines ids that are not Rule cases: \(unknown)")
+        #expect(unknown.isEmpty, "the rule pages define ids that are not Rule cases: \(unknown)")
         let repeated = Dictionary(grouping: document.ids, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
-        #expect(repeated.isEmpty, "docs/rules.md defines these ids more than once: \(repeated)")
+        #expect(repeated.isEmpty, "the rule pages define these ids more than once: \(repeated)")
         #expect(
             document.malformed.isEmpty,
-            "headings in docs/rules.md that are not `### <id> — <title>` entries: \(document.malformed)")
+            "headings in the rule pages that are not `### <id> — <title>` entries: \(document.malformed)")
     }
 
     @Test("docs/rules.md lists the rules in the enum's order, each under its family's section")
@@ -92,7 +95,7 @@ struct RuleDocumentTests {
         let document = try Self.document()
         #expect(document.ids == Self.cases)
         for entry in document.entries {
-            #expect(entry.family == String(entry.id.prefix(1)), "\(entry.id) is under family \(entry.family ?? "none")")
+            #expect(entry.family == String(entry.id.prefix { $0.isLetter }), "\(entry.id) is under family \(entry.family ?? "none")")
         }
     }
 
@@ -108,7 +111,7 @@ struct RuleDocumentTests {
     func titlesAreTheEntriesTitles() throws {
         for entry in try Self.document().entries {
             guard let rule = Rule(rawValue: entry.id) else { continue }
-            #expect(rule.title == entry.title, "\(entry.id): Rule.title differs from docs/rules.md")
+            #expect(rule.title == entry.title, "\(entry.id): Rule.title differs from its entry")
         }
     }
 }

@@ -49,7 +49,9 @@ import Testing
             let id = line.dropFirst(2).prefix { $0 != " " }
             if id.count >= 2, id.first!.isUppercase, id.dropFirst().allSatisfy(\.isNumber) { tabled.append(String(id)) }
         }
-        #expect(
-            tabled == Rule.allCases.map(\.rawValue), "12.1 lists \(tabled); Rule has \(Rule.allCases.map(\.rawValue))")
+        // 12.1 tables UIKit's rules; Android's (two-letter families) are on docs/rules-android.md, which it names.
+        let uikit = Rule.allCases.map(\.rawValue).filter { $0.dropFirst().first?.isNumber == true }
+        #expect(tabled == uikit, "12.1 lists \(tabled); Rule has \(uikit)")
+        #expect(section.contains("docs/rules-android.md"))
     }
 }

@@ -85,8 +85,25 @@ def test_session_create_with_profile_switches(client):
     assert client.call("session.snapshot", session=name)["profile"] == p
     e = client.error("session.create", session=unique_name("prof"), profile={"controlSlop": 0, "slop": 1})
     assert e.name == "INVALID_PARAMS" and e.data["field"] == "profile.slop"
-    e = client.error("session.create", session=unique_name("prof"), profile={"name": "android"})
+    e = client.error("session.create", session=unique_name("prof"), profile={"name": "winui"})
     assert e.name == "INVALID_PARAMS" and e.data["field"] == "profile.name"
+    assert "uikit, android" in e.message
+
+
+def test_session_create_android_profile_takes_only_its_timings(client):
+    name = unique_name("prof")
+    created = client.call("session.create", session=name, profile={"name": "android", "touchSlop": 16})
+    assert created["profile"] == {"name": "android", "tapTimeout": 0.1, "longPressTimeout": 0.4, "touchSlop": 16,
+                                  "doubleTapTimeout": 0.3}
+    assert client.call("session.snapshot", session=name)["profile"] == created["profile"]
+    # Each profile refuses the other's members, naming the member; nothing is created.
+    for profile, field in [({"name": "android", "controlSlop": 0}, "profile.controlSlop"),
+                           ({"tapTimeout": 0.2}, "profile.tapTimeout"),
+                           ({"name": "android", "touchSlop": -1}, "profile.touchSlop")]:
+        bad = unique_name("prof")
+        e = client.error("session.create", session=bad, profile=profile)
+        assert e.name == "INVALID_PARAMS" and e.data["field"] == field, (profile, e)
+        assert client.error("session.snapshot", session=bad).name == "SESSION_NOT_FOUND"
 
 
 def test_session_create_without_tree(client):
