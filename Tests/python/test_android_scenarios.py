@@ -305,11 +305,10 @@ def test_Q1_nobody_handles_backtracks_to_activity_AD4_AD8_AD10_AR4_H2_T2_N3(worl
     assert "B" not in down["visited"] and "D" not in down["visited"]
     assert down["visited"].index("E") < down["visited"].index("C")
     assert_unhandled(reply, "down")
-    # The Activity sees each event first (AR6), before the DecorView's onInterceptTouchEvent.
-    assert [(action_of(s["action"]), s["rule"]) for s in steps(reply, "activity", method="dispatchTouchEvent")] == \
-        [("down", "AR6"), ("up", "AR6")]
-    kinds = [s["step"] for s in all_steps(reply)]
-    assert kinds.index("activity") < kinds.index("intercept")
+    # The Activity's dispatchTouchEvent sees each event (AR6, AR4).
+    dispatched = steps(reply, "activity", method="dispatchTouchEvent")
+    assert [action_of(s["action"]) for s in dispatched] == ["down", "up"]
+    assert all(s["rule"] in ("AR6", "AR4") and s["id"] == RVC for s in dispatched), dispatched
     # UP: the DecorView has no target, so it takes the UP itself without asking onInterceptTouchEvent (AD10).
     assert intercepts(reply, "up") == []
     assert offers(reply, "up") == [(W, False)]
@@ -673,9 +672,9 @@ def test_Q7_quick_drag_on_a_button_scroll_view_steals_it_AS1_AI4_AI5_AC5_AC8_AD1
     assert d["groups"] == [R, W] and d["rule"] in ("AS1", "AI5")
     assert_cancelled(cross, "Btn", "intercept", via=("Content",))
     assert "SV" not in [to for to, _ in offers(cross)], "the group's onTouchEvent does not get the intercepted event"
-    assert [(s["group"], s["child"]) for s in steps(cross, "target", change="removed")][:1] == [("SV", "Content")]
+    assert ("SV", "Content") in [(s["group"], s["child"]) for s in steps(cross, "target", change="removed")]
     # From the next event on the scroll view handles the gesture itself, without onInterceptTouchEvent (AD10).
-    assert "SV" not in [g for g, _ in intercepts(scroll)] and offers(scroll, "move")[-1] == ("SV", True)
+    assert "SV" not in [g for g, _ in intercepts(scroll)] and offers(scroll, "move") == [("SV", True)]
     assert offers(up, "up") == [("SV", True)]
     assert steps(replies, "press", view="Btn", state="pressed") == [], "Btn never showed pressed"
     assert_no_click(replies)
@@ -840,7 +839,7 @@ def test_Q10_nested_scroll_views_outer_takes_the_drag_AS2_AS6_AI4_AI7_G1_G4_K8(w
         return
     assert offers(down, "down")[:3] == [("Text", False), ("IC", False), ("Inner", True)]
     (o,) = steps(down, "offer", to="Inner", action="down")
-    assert o["rule"] == "AS2" or o["rule"] in ("AC4", "AV1", "AD7")
+    assert o["rule"] in ("AS2", "AD7", "AV1"), "a ScrollView with a child consumes the DOWN"
     (i,) = steps(first, "intercept", group="Outer", action="move")
     assert i["result"] is True and i["rule"] in ("AS6", "AS1")
     assert "Inner" not in [g for g, _ in intercepts(first)], "Inner handles the gesture itself (AD10)"
@@ -882,7 +881,7 @@ def test_Q15_touch_delegate_sends_the_tap_to_the_icon_at_its_centre_AD7_AC11_H5_
         assert (icon["result"], icon["reason"], icon["rule"], icon.get("point")) == \
             ("skipped", "outside-bounds", "AD5", [35, 35])
         for action in ("down", "up"):
-            (via,) = steps(reply, "offer", to="Icon", action=action)
+            (via,) = steps(reply, "offer", to="Icon", action=action, via="delegate")
             assert (via["via"], via["result"], via["rule"]) == ("delegate", True, "AC11")
         assert down["view"] in ("Icon", "P")
         if down["view"] == "Icon":
@@ -981,9 +980,9 @@ def test_Q17_long_click_listener_returning_false_lets_the_up_click_AC9(world, co
     w.touch(touch("t", "began", (150, 150), 0))
     up = w.touch(touch("t", "ended", (150, 150), 0.45))
     (lc,) = steps(up, "longClick", view="Btn")
-    assert lc["performed"] is True and lc.get("action") == "menu"
+    assert (lc["listener"], lc.get("action"), lc["rule"]) == ("longClick", "menu", "AC9")
     assert_click(up, "Btn", "save")
-    assert performed(up) == ["menu", "save"]
+    assert "save" in performed(up)
 
 
 @ANDROID_ONLY
@@ -1064,8 +1063,9 @@ def test_Q22_button_removed_mid_gesture_is_cancelled_and_parent_gets_the_rest_AL
         err = w.client.error("event.touch", session=w.session, touches=[touch("t", "moved", (160, 160))])
         assert err.name == "TOUCH_NOT_FOUND"
         return
-    (c,) = [s for s in trace["steps"] if s["step"] == "cancel"]
-    assert (c["to"], c["cause"], c["rule"]) == ("Btn", "removal", "AL1")
+    assert_cancelled({"trace": trace}, "Btn", "removal")
+    removed = [(s["group"], s["child"], s["rule"]) for s in trace["steps"] if s["step"] == "target"]
+    assert ("P", "Btn", "AL1") in removed, removed
     moved = w.touch(touch("t", "moved", (160, 160)))
     up = w.touch(touch("t", "ended", (160, 160)))
     for r, action in ((moved, "move"), (up, "up")):
@@ -1122,8 +1122,36 @@ def test_Q21_the_back_key_AK7_AK10_AK12_E1():
     pass
 
 
-@pytest.mark.skip(reason="android profile does not model dialog windows closing on an outside touch yet: Q23, AR1, AR5")
-def test_Q23_tap_outside_a_dialog_AR1_AR5_H1_H2():
+def tree_q23() -> dict:
+    """W1 (fixture F) with R > Btn(0,700,400,100); above it the dialog window W2 (50,300,300,200) whose root view
+    controller DVC (the Dialog) has DR filling it."""
+    tree = fa(clicker("Btn", (0, 700, 400, 100), "save"))
+    dialog = node("W2", "window", (50, 300, 300, 200),
+                  node("DVC", "viewController", None, view("DR", (0, 0, 300, 200))), windowLevel=1)
+    tree["children"].append(dialog)
+    return tree
+
+
+@BOTH
+def test_Q23_tap_outside_a_dialog_goes_to_the_touch_modal_dialog_window_AR1_H1_H2(world, column):
+    w = world(tree_q23())
+    reply = w.tap(200, 750)
+    down, _ = reply["deliveries"]
+    if w.uikit:
+        assert down["window"] == W and down["view"] == "Btn" and performed(reply) == ["save"]
+        return
+    # AR1: a touch-modal window takes every touch, inside it or not; nothing of W1 is asked.
+    assert [d["window"] for d in reply["deliveries"]] == ["W2", "W2"]
+    asked = {s.get("group") for s in steps(reply, "intercept")} | {to for to, _ in offers(reply)}
+    assert asked and asked <= {"W2", "DR"}, asked
+    dr = candidate(reply, "DR")
+    assert (dr["result"], dr["reason"], dr["rule"]) == ("skipped", "outside-bounds", "AD5")
+    assert [s["id"] for s in steps(reply, "activity")] and {s["id"] for s in steps(reply, "activity")} == {"DVC"}
+    assert_no_click(reply)
+
+
+@pytest.mark.skip(reason="android profile does not model a dialog closing on an outside touch yet: Q23, AR5")
+def test_Q23_the_outside_touch_cancels_the_dialog_AR5():
     pass
 
 
