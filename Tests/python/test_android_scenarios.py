@@ -686,6 +686,21 @@ def test_Q7_quick_drag_on_a_button_scroll_view_steals_it_AS1_AI4_AI5_AC5_AC8_AD1
 
 
 @ANDROID_ONLY
+@pytest.mark.parametrize("scenario", ["Q7", "Q10"])
+def test_Q7_Q10_the_activity_sees_every_event_the_intercepted_one_too_AR6_AI4(world, column, scenario):
+    tree, inputs = (scroll_tree(clicker("Btn", (0, 100, 400, 100), "save")), q7_inputs()) if scenario == "Q7" else \
+        (tree_q10(), q10_inputs())
+    w = world(tree)
+    for entry in inputs:
+        reply = w.touch(entry)
+        action = {"began": "down", "moved": "move", "ended": "up"}[entry["phase"]]
+        dispatched = steps(reply, "activity", method="dispatchTouchEvent")
+        assert [(action_of(s["action"]), s["id"]) for s in dispatched] == [(action, RVC)], \
+            f"Activity#dispatchTouchEvent at {entry}: {dump(reply)}"
+        assert dispatched[0]["rule"] in ("AR6", "AR4")
+
+
+@ANDROID_ONLY
 def test_Q7_scroll_view_scrolls_only_past_the_crossing_AS2(world, column):
     w = world(scroll_tree(clicker("Btn", (0, 100, 400, 100), "save")))
     inputs = q7_inputs()
