@@ -1177,9 +1177,40 @@ def test_Q23_the_outside_touch_cancels_the_dialog_AR5():
     pass
 
 
-@pytest.mark.skip(reason="android profile does not model android:onClick resolution on fragments yet: Q24, AX1, AX2")
-def test_Q24_nil_target_action_from_a_child_controllers_button_AX1_AX2_A3_A4():
-    pass
+# ------------------------------------------------------------------------------------------ Q24: nil-target actions
+
+def tree_q24(activity_implements: bool) -> dict:
+    """R > Container > the child controller childVC's root view CV > Btn, whose touchUpInside sends save: to a nil
+    target (under android `android:onClick="save:"`, AX2); childVC implements save:, and RVC (the Activity) too
+    when `activity_implements`."""
+    btn = control("Btn", (10, 10, 100, 44), targets=[{"event": "touchUpInside", "action": "save:", "target": None}])
+    child = node("childVC", "viewController", None, view("CV", (0, 0, 400, 400), btn), handles={"save:": "handle"})
+    rvc = {"handles": {"save:": "handle"}} if activity_implements else {}
+    return fa(view("Container", (0, 0, 400, 400), child), rvc=rvc)
+
+
+@BOTH
+@pytest.mark.parametrize("activity_implements", [False, True], ids=["fragment-only", "activity-too"])
+def test_Q24_nil_target_action_from_a_child_controllers_button_AX1_AX2_A3_A4(world, column, activity_implements):
+    w = world(tree_q24(activity_implements))
+    reply = w.tap(20, 20)
+    _, up = reply["deliveries"]
+    if w.uikit:
+        # No first responder: the walk starts at Btn and reaches the child controller first, whoever else has it.
+        (action,) = steps(reply, "action")
+        assert (action["by"], action["rule"]) == ("childVC", "A4")
+        assert [s["to"] for s in steps(reply, "deliver", message="save:")] == ["Btn", "CV", "childVC"]
+        return
+    # android:onClick resolves on the Activity only; the fragment (childVC) is never looked at.
+    (click,) = steps(reply, "click", view="Btn")
+    assert (click["listener"], click.get("action"), click["rule"]) == ("clickXml", "save:", "AX2")
+    assert "childVC" not in json.dumps(all_steps(reply)) and "childVC" not in json.dumps(up)
+    if activity_implements:
+        assert (click["performed"], click.get("target")) == (True, RVC)
+        assert [(a["action"], a["target"], a["by"]) for a in up["actions"] if a["performed"]] == [("save:", RVC, RVC)]
+    else:
+        assert click["performed"] is False, "no save:(View) on the Activity: the click fails (AX2)"
+        assert performed(reply) == []
 
 
 @pytest.mark.skip(reason="android profile does not model options menus yet: Q25, AX3")
