@@ -832,6 +832,20 @@ def test_Q9D_tap_away_from_the_thumb_AS7_K4(world, column):
     assert activity_touch_events(reply) == []
 
 
+@ANDROID_ONLY
+def test_Q9_the_seekbar_value_follows_the_touch_AS7(world, column):
+    # D: an UP without a drag seeks to the tapped position, 20 of the bar's 360 points.
+    tapped = world(tree_q9())
+    tapped.tap(40, 120, time=0)
+    assert tapped.call("tree.get", id="Seek")["tree"]["value"] == pytest.approx(20 / 360, abs=0.01)
+    # A: once dragging, the value follows the finger's x: 240 of 360 at the last MOVE.
+    dragged = world(tree_q9())
+    for entry in (touch("t", "began", (200, 120), 0), touch("t", "moved", (212, 121), 0.2),
+                  touch("t", "moved", (260, 150), 0.3), touch("t", "ended", (260, 150), 0.4)):
+        dragged.touch(entry)
+    assert dragged.call("tree.get", id="Seek")["tree"]["value"] == pytest.approx(240 / 360, abs=0.01)
+
+
 def tree_q10() -> dict:
     sc = {"class": "UIScrollView"}
     inner = view("Inner", (0, 100, 400, 300), view("IC", (0, 0, 400, 1000), view("Text", (0, 0, 400, 1000))),
