@@ -68,7 +68,7 @@ public indirect enum CoreError: Error, Sendable, Equatable {
     case pressInUse(EventID, client: String, reason: InUse)
     case pressNotFound(EventID)
     /// The session's dispatch model does not carry out this input (`what` says which, with the rules' ids).
-    case notModelled(String, model: DispatchModelName, field: String?)
+    case notModelled(String, model: DispatchModelName, field: String)
 
     // MARK: Where
 

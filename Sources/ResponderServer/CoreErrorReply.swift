@@ -55,8 +55,9 @@ extension RPCError {
                 .invalidPlacement, removal ? "the application cannot be removed" : "the application cannot be moved",
                 [("id", .string(id))])
         case .notModelled(let what, let model, let field):
-            var details: [(key: String, value: JSON)] = [("profile", .string(model.rawValue))]
-            if let field { details.insert(("field", .string(field)), at: 0) }
+            let details: [(key: String, value: JSON)] = [
+                ("field", .string(field)), ("profile", .string(model.rawValue))
+            ]
             self.init(.invalidParams, "the \(model.rawValue) profile does not model \(what) yet", details)
         case .indexOutOfRange(let index, let count):
             self.init(.invalidParams, "index \(index) is outside 0…\(count)", [("field", "index")])

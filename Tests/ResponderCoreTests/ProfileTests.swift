@@ -49,7 +49,10 @@ struct ProfileTests {
         let android = try profile(#"{"name": "android", "longPressTimeout": 0.5}"#)
         #expect(android.model == .android && android.longPressTimeout == 0.5 && android.touchSlop == 8)
         #expect(try Profile(json: android.json) == android)
-        #expect(android.json.objectMembers?.map(\.key) == ["name", "tapTimeout", "longPressTimeout", "touchSlop", "doubleTapTimeout"])
+        #expect(
+            android.json.objectMembers?.map(\.key) == [
+                "name", "tapTimeout", "longPressTimeout", "touchSlop", "doubleTapTimeout"
+            ])
         do {
             _ = try profile(#"{"name": "android", "controlSlop": 0}"#)
             Issue.record("accepted controlSlop under android")

@@ -13,7 +13,9 @@ func changes<O>(_ d: Traced<O>) -> [String] {
 
 /// The actions a touch's deliveries sent, `action(event)`.
 func sentActions(_ d: Traced<TouchOutcome>) -> [String] {
-    d.outcome.deliveries.flatMap { $0.actions.filter(\.performed).map { "\($0.action)(\($0.event?.rawValue ?? "click"))" } }
+    d.outcome.deliveries.flatMap {
+        $0.actions.filter(\.performed).map { "\($0.action)(\($0.event?.rawValue ?? "click"))" }
+    }
 }
 
 /// A node of this world, as the engine writes it (tree.get, session.snapshot).

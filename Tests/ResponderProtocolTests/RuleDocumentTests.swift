@@ -95,7 +95,9 @@ struct RuleDocumentTests {
         let document = try Self.document()
         #expect(document.ids == Self.cases)
         for entry in document.entries {
-            #expect(entry.family == String(entry.id.prefix { $0.isLetter }), "\(entry.id) is under family \(entry.family ?? "none")")
+            #expect(
+                entry.family == String(entry.id.prefix { $0.isLetter }),
+                "\(entry.id) is under family \(entry.family ?? "none")")
         }
     }
 

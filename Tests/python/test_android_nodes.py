@@ -163,9 +163,26 @@ def test_bad_input_names_the_path_and_changes_nothing(client, android, field):
     assert client.error("tree.get", session=other).name == "SESSION_NOT_FOUND"
 
 
-def test_the_android_profile_name_is_still_refused(client):
-    e = client.error("session.create", session=unique_name("and"), profile={"name": "android"})
-    assert (e.name, e.data.get("field")) == ("INVALID_PARAMS", "profile.name")
+def test_the_android_profile_reads_it(client):
+    """The same tree under `android`: G's `android` object makes it invisible (AD5), so the tap at B reaches
+    nobody; without the object G is visible and B, a Button whose touchUpInside action names no target, clicks
+    into RVC's save: method through android:onClick's lookup on the Activity (AX2). (B's UIKit touchesBegan
+    handler is dropped there: it would read as an onTouchEvent that consumes the DOWN without pressing.)"""
+    taps = []
+    for android in (True, False):
+        s = unique_name("and")
+        tree = world(android)
+        if not android:
+            del node(tree, "B")["handles"]
+        client.call("session.create", session=s, tree=tree, profile={"name": "android"})
+        resp = client.rpc("event.tap", {"session": s, "point": [20, 20]}, validate=False)
+        taps.append(resp["result"])
+    hidden, plain = taps
+    assert [d["handledBy"] for d in hidden["deliveries"]] == [[], []]
+    assert any(st["step"] == "candidate" and st["child"] == "G" and st.get("reason") == "invisible"
+               for st in hidden["trace"]["steps"])
+    assert plain["deliveries"][0]["handledBy"] == ["B"]
+    assert plain["deliveries"][1]["actions"] == [{"action": "save:", "target": "RVC", "performed": True, "by": "RVC"}]
 
 
 def test_the_spec_example_is_valid_and_reads_back(client):

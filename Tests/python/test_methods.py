@@ -87,7 +87,7 @@ def test_session_create_with_profile_switches(client):
     assert e.name == "INVALID_PARAMS" and e.data["field"] == "profile.slop"
     e = client.error("session.create", session=unique_name("prof"), profile={"name": "winui"})
     assert e.name == "INVALID_PARAMS" and e.data["field"] == "profile.name"
-    assert "uikit, android" in e.message
+    assert "uikit, android" in e.error["message"]
 
 
 def test_session_create_android_profile_takes_only_its_timings(client):

@@ -72,8 +72,9 @@ public struct SessionState: Sendable {
             }
         }
         // Live recognizers can be removed, disabled or moved by any op (G2).
-        guard (mayLeave && (!touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty)) || !runs.isEmpty
-        else {
+        let live =
+            !touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty || android.gesture != nil
+        guard (mayLeave && live) || !runs.isEmpty else {
             let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
             return TreeChange(batch: batch, ops: ops, consequences: nil)
         }

@@ -46,7 +46,9 @@ public struct AndroidStep: Sendable, Equatable {
     }
 
     /// AI1–AI5: a group's onInterceptTouchEvent; `reason` when it was not called.
-    public static func intercept(group: String, action: String, result: Bool, reason: String?, rule: Rule, touch: EventID)
+    public static func intercept(
+        group: String, action: String, result: Bool, reason: String?, rule: Rule, touch: EventID
+    )
         -> AndroidStep
     {
         var m: [(key: String, value: JSON)] = [
@@ -115,7 +117,9 @@ public struct AndroidStep: Sendable, Equatable {
     }
 
     /// AK1–AK6, AC7: the window's focused view changed (`touch`, `request`, `clear`, `removed`).
-    public static func focus(window: String, from: String?, to: String?, reason: String, rule: Rule, touch: EventID? = nil)
+    public static func focus(
+        window: String, from: String?, to: String?, reason: String, rule: Rule, touch: EventID? = nil
+    )
         -> AndroidStep
     {
         AndroidStep(

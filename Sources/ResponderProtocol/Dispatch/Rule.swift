@@ -33,7 +33,8 @@ public enum Rule: String, WireEnum, Comparable {
     // AR: from the input system to the view tree
     case ar1 = "AR1", ar2 = "AR2", ar3 = "AR3", ar4 = "AR4", ar5 = "AR5", ar6 = "AR6", ar7 = "AR7"
     // AD: ViewGroup dispatch
-    case ad1 = "AD1", ad2 = "AD2", ad3 = "AD3", ad4 = "AD4", ad5 = "AD5", ad6 = "AD6", ad7 = "AD7", ad8 = "AD8", ad9 = "AD9", ad10 = "AD10", ad11 = "AD11", ad12 = "AD12", ad13 = "AD13"
+    case ad1 = "AD1", ad2 = "AD2", ad3 = "AD3", ad4 = "AD4", ad5 = "AD5", ad6 = "AD6", ad7 = "AD7", ad8 = "AD8", ad9 =
+        "AD9", ad10 = "AD10", ad11 = "AD11", ad12 = "AD12", ad13 = "AD13"
     // AI: interception
     case ai1 = "AI1", ai2 = "AI2", ai3 = "AI3", ai4 = "AI4", ai5 = "AI5", ai6 = "AI6", ai7 = "AI7"
     // AM: several pointers
@@ -41,13 +42,15 @@ public enum Rule: String, WireEnum, Comparable {
     // AV: View.dispatchTouchEvent
     case av1 = "AV1", av2 = "AV2", av3 = "AV3", av4 = "AV4", av5 = "AV5"
     // AC: press, click, long click
-    case ac1 = "AC1", ac2 = "AC2", ac3 = "AC3", ac4 = "AC4", ac5 = "AC5", ac6 = "AC6", ac7 = "AC7", ac8 = "AC8", ac9 = "AC9", ac10 = "AC10", ac11 = "AC11", ac12 = "AC12", ac13 = "AC13", ac14 = "AC14"
+    case ac1 = "AC1", ac2 = "AC2", ac3 = "AC3", ac4 = "AC4", ac5 = "AC5", ac6 = "AC6", ac7 = "AC7", ac8 = "AC8", ac9 =
+        "AC9", ac10 = "AC10", ac11 = "AC11", ac12 = "AC12", ac13 = "AC13", ac14 = "AC14"
     // AS: scrolling containers
     case as1 = "AS1", as2 = "AS2", as3 = "AS3", as4 = "AS4", as5 = "AS5", as6 = "AS6", as7 = "AS7", as8 = "AS8"
     // AL: tree changes during a gesture
     case al1 = "AL1", al2 = "AL2", al3 = "AL3", al4 = "AL4"
     // AK: keys and focus
-    case ak1 = "AK1", ak2 = "AK2", ak3 = "AK3", ak4 = "AK4", ak5 = "AK5", ak6 = "AK6", ak7 = "AK7", ak8 = "AK8", ak9 = "AK9", ak10 = "AK10", ak11 = "AK11", ak12 = "AK12"
+    case ak1 = "AK1", ak2 = "AK2", ak3 = "AK3", ak4 = "AK4", ak5 = "AK5", ak6 = "AK6", ak7 = "AK7", ak8 = "AK8", ak9 =
+        "AK9", ak10 = "AK10", ak11 = "AK11", ak12 = "AK12"
     // AX: instead of actions and the responder chain
     case ax1 = "AX1", ax2 = "AX2", ax3 = "AX3", ax4 = "AX4", ax5 = "AX5", ax6 = "AX6"
 

@@ -203,7 +203,8 @@ public struct Profile: Sendable, Equatable {
 
     public var json: JSON {
         if model == .android {
-            return .object([("name", .string(name))] + Self.androidTimes.map { ($0.name, .number(self[keyPath: $0.keyPath])) })
+            return .object(
+                [("name", .string(name))] + Self.androidTimes.map { ($0.name, .number(self[keyPath: $0.keyPath])) })
         }
         var members: [(String, JSON)] = [
             ("name", .string(name)),

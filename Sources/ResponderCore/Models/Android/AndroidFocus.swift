@@ -26,9 +26,10 @@ extension SessionState {
             return trace.finish(FocusOutcome(result: false, reason: .notInWindow, resigned: nil))
         }
         let current = firstResponderByWindow[window]
-        if current == id { return trace.finish(FocusOutcome(result: true, reason: .alreadyFirstResponder, resigned: nil)) }
+        if current == id {
+            return trace.finish(FocusOutcome(result: true, reason: .alreadyFirstResponder, resigned: nil))
+        }
         guard androidCanFocus(view) else {
-            trace.add(.android(.focus(window: window, from: current, to: current, reason: "refused", rule: .ak2)))
             return trace.finish(FocusOutcome(result: false, reason: .cannotBecome, resigned: nil))
         }
         androidFocus(window: window, to: id, reason: "request", rule: .ak3, touch: nil, trace: &trace)
@@ -58,12 +59,15 @@ extension SessionState {
                 let gone = g.chain[cut]
                 trace.add(.android(.cancel(to: gone, cause: "removal", rule: .al1, touch: g.touch)))
                 if cut > 0 {
-                    trace.add(.android(.target(group: g.chain[cut - 1], child: gone, added: false, rule: .al1, touch: g.touch)))
+                    trace.add(
+                        .android(
+                            .target(group: g.chain[cut - 1], child: gone, added: false, rule: .al1, touch: g.touch)))
                 }
                 if g.pressed || g.prepressed, let view = g.pressView {
                     trace.add(.android(.press(view: view, state: "unpressed", rule: .ac8, touch: g.touch)))
                 }
-                var d = TouchDelivery(touch: g.touch, phase: .cancelled, view: gone, window: g.window, message: "ACTION_CANCEL")
+                var d = TouchDelivery(
+                    touch: g.touch, phase: .cancelled, view: gone, window: g.window, message: "ACTION_CANCEL")
                 d.visited = [gone]
                 touches.append(d)
                 if cut == 0 {

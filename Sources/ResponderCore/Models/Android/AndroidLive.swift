@@ -18,6 +18,11 @@ struct AndroidGesture: Sendable {
     /// Where the DOWN was, in window coordinates: the slop tests of AS1, AS7, AC6 measure from it.
     var downPoint: Point
     var point: Point
+    /// The point of the event before, for the movement since the last event (AS2).
+    var lastPoint: Point
+    /// AS2: where a dragging scroll view measures its next scroll from (set where it started dragging, so the
+    /// movement before the crossing is not scrolled).
+    var scrollFrom: Point?
     /// How many events of the gesture each group's interception has seen (`atEvent`), the DOWN as 1.
     var events = 1
     var downTime: Double
@@ -32,7 +37,8 @@ struct AndroidGesture: Sendable {
     var longPressPerformed = false
     /// AC11: the delegate a touch delegate is sending the gesture to.
     var delegate: String?
-    /// AI5, AS7: the handler has asked its parents not to intercept (once a gesture).
+    /// AI5, AS7: the handler has asked its parents not to intercept (once a gesture); for a SeekBar, that it
+    /// is dragging.
     var claimed = false
 }
 

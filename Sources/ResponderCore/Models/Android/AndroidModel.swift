@@ -14,7 +14,7 @@ enum AndroidModel: DispatchModel {
         _ id: EventID, key: String?, modifiers: [KeyModifier], phase: PressPhase, client: String,
         in session: inout SessionState
     ) throws(CoreError) -> Traced<PressOutcome> {
-        throw .notModelled("key presses (AK7–AK12)", model: .android, field: nil)
+        throw .notModelled("key presses (AK7–AK12)", model: .android, field: "press")
     }
 
     static func become(_ id: String, in session: inout SessionState) throws(CoreError) -> Traced<FocusOutcome> {

@@ -26,7 +26,8 @@ extension SessionState {
         }
         if let answer = view.onTouchEvent?.answer(for: action), answer != .super {
             let took = answer == .consume
-            run.offer(view.id, action: action, via: "onTouchEvent", result: took, rule: took ? .av1 : .av3, trace: &trace)
+            run.offer(
+                view.id, action: action, via: "onTouchEvent", result: took, rule: took ? .av1 : .av3, trace: &trace)
             return took
         }
         if view.enabled, let delegate = view.touchDelegate,
@@ -41,8 +42,10 @@ extension SessionState {
                 androidPressEffects(view, at: p, action: action, run: &run, trace: &trace)
             }
         }
-        if case .seekBar = view.builtin, view.enabled {
-            androidSeek(view, action: action, run: &run, trace: &trace)
+        switch view.builtin {
+        case .seekBar where view.enabled: androidSeek(view, at: p, action: action, run: &run, trace: &trace)
+        case .scrollView(let axis) where took: androidScroll(view.id, axis: axis, action: action, trace: &trace)
+        default: break
         }
         return took
     }
@@ -152,19 +155,59 @@ extension SessionState {
         }
     }
 
-    /// AS7: a SeekBar outside a scrolling container claims the gesture at the DOWN; inside one, once the finger
-    /// has moved more than the slop across it.
-    private mutating func androidSeek(_ view: AndroidView, action: AndroidAction, run: inout AndroidRun, trace: inout Trace) {
-        guard let g = android.gesture, !g.claimed else { return }
-        let claim: Bool
-        switch action {
-        case .down: claim = !androidInScrollingContainer(view.id)
-        case .move: claim = androidBeyondSlop(.horizontal)
-        case .up, .cancel: claim = false
+    /// AS7: a SeekBar outside a scrolling container starts dragging, and claims the gesture, at the DOWN; inside
+    /// one, once the finger has moved more than the slop across it. While dragging its value follows the finger;
+    /// an UP without a drag seeks to where it was tapped.
+    private mutating func androidSeek(
+        _ view: AndroidView, at p: Point, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
+    ) {
+        guard let g = android.gesture else { return }
+        var dragging = g.claimed
+        if !dragging {
+            switch action {
+            case .down: dragging = !androidInScrollingContainer(view.id)
+            case .move: dragging = androidBeyondSlop(.horizontal)
+            case .up, .cancel: dragging = false
+            }
+            if dragging {
+                android.gesture?.claimed = true
+                androidDisallow(from: view.id, rule: .as7, run: &run, trace: &trace)
+            }
         }
-        guard claim else { return }
-        android.gesture?.claimed = true
-        androidDisallow(from: view.id, rule: .as7, run: &run, trace: &trace)
+        guard dragging || action == .up, action != .cancel, let node = world.nodes[view.id] else { return }
+        let spec = node.spec
+        let b = node.bounds
+        let fraction = b.width > 0 ? min(max((p.x - b.x) / b.width, 0), 1) : 0
+        let value = spec.minimumValue + fraction * (spec.maximumValue - spec.minimumValue)
+        change(view.id, "value", \.uikit.value, to: value, rule: .as7, trace: &trace)
+    }
+
+    /// AS2: a dragging scroll view scrolls by the finger's movement since the last event, along its axis, within
+    /// its content (its `contentSize`, else the extent of its children).
+    private mutating func androidScroll(
+        _ id: String, axis: AndroidFields.Axis, action: AndroidAction, trace: inout Trace
+    ) {
+        guard action == .move, let g = android.gesture, let node = world.nodes[id] else { return }
+        guard let from = g.scrollFrom else {
+            // Handling the gesture itself from the DOWN: it starts dragging once past the slop (AS1's test).
+            if androidBeyondSlop(axis) { android.gesture?.scrollFrom = g.point }
+            return
+        }
+        android.gesture?.scrollFrom = g.point
+        var extent = node.spec.uikit.contentSize ?? [0, 0]
+        if node.spec.uikit.contentSize == nil {
+            for child in node.children {
+                guard let f = world.nodes[child]?.spec.frame else { continue }
+                extent = [max(extent[0], f.x + f.width), max(extent[1], f.y + f.height)]
+            }
+        }
+        var origin = node.spec.boundsOrigin
+        if axis == .horizontal {
+            origin.x = min(max(origin.x + from.x - g.point.x, 0), max(extent[0] - node.spec.frame.width, 0))
+        } else {
+            origin.y = min(max(origin.y + from.y - g.point.y, 0), max(extent[1] - node.spec.frame.height, 0))
+        }
+        change(id, "boundsOrigin", \.boundsOrigin, to: origin, rule: .as2, trace: &trace)
     }
 
     /// AC10, AX1, AX2 (click) and AC9 (long click): the listener called, listed in the delivery's actions.
@@ -180,7 +223,8 @@ extension SessionState {
                             rule: .ac9, touch: touch)))
                 return
             }
-            run.actions.append(ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
+            run.actions.append(
+                ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
             trace.add(
                 .android(
                     .click(
@@ -190,7 +234,8 @@ extension SessionState {
             return
         }
         if let c = view.click {
-            run.actions.append(ControlAction(action: c.method, event: nil, target: c.target, performed: true, by: c.target))
+            run.actions.append(
+                ControlAction(action: c.method, event: nil, target: c.target, performed: true, by: c.target))
             trace.add(
                 .android(
                     .click(
@@ -199,9 +244,10 @@ extension SessionState {
         } else if let name = view.clickXml {
             // AX2: the method is looked up on the Activity only, never on fragments or parent views.
             let activity = android.gesture?.activity ?? world.window(of: view.id).flatMap(androidActivity(of:))
-            let found = activity.flatMap { world.nodes[$0] }.map { n in
-                n.spec.handles[name] != nil || n.spec.handles[name + ":"] != nil
-            } ?? false
+            let found =
+                activity.flatMap { world.nodes[$0] }.map { n in
+                    n.spec.handles[name] != nil || n.spec.handles[name + ":"] != nil
+                } ?? false
             if found, let activity {
                 run.actions.append(
                     ControlAction(action: name, event: nil, target: activity, performed: true, by: activity))

@@ -16,6 +16,7 @@ extension SessionState {
                 throw .inTouch(i, error)
             }
         }
+        session.commitChanges()
         self = session
         return trace.finish(TouchOutcome(deliveries: deliveries))
     }
@@ -40,6 +41,7 @@ extension SessionState {
         }
         guard var g = android.gesture, g.touch == input.touch else { throw .touchNotFound(input.touch) }
         guard g.client == client else { throw .touchInUse(input.touch, client: g.client, reason: .otherClient) }
+        g.lastPoint = g.point
         if let p = input.point { g.point = p }
         g.events += 1
         android.gesture = g
@@ -74,7 +76,7 @@ extension SessionState {
         delivery.window = window
         android.gesture = AndroidGesture(
             touch: touch, client: client, window: window, activity: androidActivity(of: window), downPoint: screen,
-            point: screen, downTime: clock)
+            point: screen, lastPoint: screen, downTime: clock)
         run.touch = touch
         // AD8: depth-first, front to back, with backtracking. Each frame is a group whose children are offered
         // the DOWN in turn; a child that is a group becomes a frame of its own.
@@ -105,7 +107,8 @@ extension SessionState {
                 if let answer = view.dispatchTouchEvent?.answer(for: .down), answer != .super {
                     // An overridden dispatchTouchEvent answers for the whole subtree.
                     let took = answer == .consume
-                    run.offer(view.id, action: .down, via: "dispatchTouchEvent", result: took, rule: .av1, trace: &trace)
+                    run.offer(
+                        view.id, action: .down, via: "dispatchTouchEvent", result: took, rule: .av1, trace: &trace)
                     if took { consumer = stack.map(\.id) + [view.id] }
                     continue
                 }
@@ -117,7 +120,8 @@ extension SessionState {
                 continue
             }
             // AD7: no child took the DOWN: the group dispatches it to itself.
-            if let view = androidView(top.id), androidSelf(view, at: top.point, action: .down, run: &run, trace: &trace) {
+            if let view = androidView(top.id), androidSelf(view, at: top.point, action: .down, run: &run, trace: &trace)
+            {
                 consumer = stack.map(\.id) + [top.id]
             }
         }
@@ -125,7 +129,8 @@ extension SessionState {
         // AD6: each group on the way records the child it passed the DOWN to, innermost first.
         if chain.count > 1 {
             for i in stride(from: chain.count - 2, through: 0, by: -1) {
-                trace.add(.android(.target(group: chain[i], child: chain[i + 1], added: true, rule: .ad6, touch: touch)))
+                trace.add(
+                    .android(.target(group: chain[i], child: chain[i + 1], added: true, rule: .ad6, touch: touch)))
             }
         }
         let consumed = !chain.isEmpty
@@ -185,7 +190,8 @@ extension SessionState {
         trace.add(
             .android(
                 .candidate(
-                    group: group, child: view.id, offered: true, reason: nil, point: local, rule: reordered ? .ad4 : .ad5,
+                    group: group, child: view.id, offered: true, reason: nil, point: local,
+                    rule: reordered ? .ad4 : .ad5,
                     touch: touch)))
         return local
     }
@@ -221,8 +227,10 @@ extension SessionState {
             handler = g.chain.last
             handled = true
             if case .scrollView = androidView(group)?.builtin {
+                android.gesture?.scrollFrom = g.point
                 androidDisallow(from: group, rule: .as1, run: &run, trace: &trace)  // the drag asks its parents too
             }
+            androidActivityAfter(action, consumed: consumed, run: &run, trace: &trace)
         }
         if !handled, let last = handler, let view = androidView(last), let p = points.last ?? nil {
             if case .afterSlop(let axis) = view.disallow, !android.gesture!.claimed, androidBeyondSlop(axis) {
@@ -277,14 +285,19 @@ extension SessionState {
     // MARK: - Interception
 
     /// AI1–AI6: whether `group` takes the event from its children.
-    private mutating func androidIntercepts(_ group: String, action: AndroidAction, run: inout AndroidRun, trace: inout Trace)
+    private mutating func androidIntercepts(
+        _ group: String, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
+    )
         -> Bool
     {
         guard let view = androidView(group), let touch = run.touch else { return false }
         run.note(view, trace: &trace)
         if android.gesture?.disallowed.contains(group) == true && action != .down {
             trace.add(
-                .android(.intercept(group: group, action: action.rawValue, result: false, reason: "disallowed", rule: .ai5, touch: touch)))
+                .android(
+                    .intercept(
+                        group: group, action: action.rawValue, result: false, reason: "disallowed", rule: .ai5,
+                        touch: touch)))
             return false
         }
         let result: Bool
@@ -299,7 +312,10 @@ extension SessionState {
             (result, rule) = (took, builtin ? (axis == .horizontal ? .as3 : .as1) : (took ? .ai4 : .ai1))
         case .atEvent(let n): (result, rule) = ((android.gesture?.events ?? 1) == n, n == 1 ? .ai3 : .ai4)
         }
-        trace.add(.android(.intercept(group: group, action: action.rawValue, result: result, reason: nil, rule: rule, touch: touch)))
+        trace.add(
+            .android(
+                .intercept(group: group, action: action.rawValue, result: result, reason: nil, rule: rule, touch: touch)
+            ))
         return result
     }
 
@@ -325,19 +341,27 @@ extension SessionState {
 
     /// AR4, AR6, AR7: the Activity saw the event first and returns what the tree returned; an event the tree did
     /// not consume goes to its onTouchEvent, which consumes nothing here, and is finished unhandled.
-    private mutating func androidActivityAfter(_ action: AndroidAction, consumed: Bool, run: inout AndroidRun, trace: inout Trace) {
+    private mutating func androidActivityAfter(
+        _ action: AndroidAction, consumed: Bool, run: inout AndroidRun, trace: inout Trace
+    ) {
         guard let g = android.gesture ?? nil, let touch = run.touch else { return }
         if let activity = g.activity {
             trace.add(
                 .android(
-                    .activity(id: activity, method: "dispatchTouchEvent", action: action.rawValue, result: consumed, rule: .ar6, touch: touch)))
+                    .activity(
+                        id: activity, method: "dispatchTouchEvent", action: action.rawValue, result: consumed,
+                        rule: .ar6, touch: touch)))
             if !consumed {
                 trace.add(
                     .android(
-                        .activity(id: activity, method: "onTouchEvent", action: action.rawValue, result: false, rule: .ar5, touch: touch)))
+                        .activity(
+                            id: activity, method: "onTouchEvent", action: action.rawValue, result: false, rule: .ar5,
+                            touch: touch)))
             }
         }
-        if !consumed { trace.add(.android(.discard(action: action.rawValue, reason: "unhandled", rule: .ar7, touch: touch))) }
+        if !consumed {
+            trace.add(.android(.discard(action: action.rawValue, reason: "unhandled", rule: .ar7, touch: touch)))
+        }
     }
 
     func androidView(_ id: String) -> AndroidView? { world.nodes[id].map(AndroidView.init) }
@@ -362,9 +386,13 @@ struct AndroidRun {
     var actions: [ControlAction] = []
     var noted: Set<String> = []
 
-    mutating func offer(_ id: String, action: AndroidAction, via: String, result: Bool, rule: Rule, trace: inout Trace) {
+    mutating func offer(_ id: String, action: AndroidAction, via: String, result: Bool, rule: Rule, trace: inout Trace)
+    {
         if visited.last != id { visited.append(id) }
-        if let touch { trace.add(.android(.offer(to: id, action: action.rawValue, via: via, result: result, rule: rule, touch: touch))) }
+        if let touch {
+            trace.add(
+                .android(.offer(to: id, action: action.rawValue, via: via, result: result, rule: rule, touch: touch)))
+        }
     }
 
     /// UIKit fields Android has no counterpart for: said once per view per input, never ignored silently.

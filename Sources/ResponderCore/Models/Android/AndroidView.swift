@@ -41,7 +41,9 @@ struct AndroidView {
     /// AC5: the groups that do not delay their children's pressed state (ViewGroup's default is to delay).
     static let immediatePressGroups: Set<String> = ["FrameLayout", "LinearLayout", "RelativeLayout", "DecorView"]
     /// AC1: Button's style makes it clickable and focusable; CompoundButton (CheckBox, Switch) inherits it.
-    static let buttonClasses: Set<String> = ["Button", "ImageButton", "CheckBox", "Switch", "ToggleButton", "RadioButton"]
+    static let buttonClasses: Set<String> = [
+        "Button", "ImageButton", "CheckBox", "Switch", "ToggleButton", "RadioButton"
+    ]
 
     init(_ node: Node) {
         let spec = node.spec
@@ -82,9 +84,11 @@ struct AndroidView {
         let upInside = spec.targets.first { $0.event == .touchUpInside }
         let derivedClick = upInside.flatMap { t in t.target.map { AndroidFields.Method(target: $0, method: t.action) } }
         let derivedXml = upInside.flatMap { $0.target == nil ? $0.action : nil }
+        // Each listener given replaces its own derived one only: a long-click listener keeps the derived click.
         let listeners = a.listeners
-        click = listeners?.click ?? (listeners == nil ? derivedClick : nil)
-        clickXml = listeners?.clickXml ?? (listeners == nil ? derivedXml : nil)
+        let clickGiven = listeners?.click != nil || listeners?.clickXml != nil
+        click = clickGiven ? listeners?.click : derivedClick
+        clickXml = clickGiven ? listeners?.clickXml : derivedXml
         longClick = listeners?.longClick
         touchListener = listeners?.touch
         let isEditText = cls == "EditText"

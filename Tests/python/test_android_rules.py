@@ -1,0 +1,404 @@
+"""The `android` profile's rules (docs/rules-android.md) through the real engine, one behaviour per test, each
+named by the ids it exercises. Worked scenarios that compare both profiles are in test_android_scenarios.py;
+here are the parts they do not reach: interception policies, disallow requests, listeners, touch delegates,
+removal mid-gesture, focus, deadlines on clock.advance, mapping notes, atomicity and the refusals. Replies and
+events are validated against Protocol/schemas by the harness.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import new_session
+from test_scenarios import control, fixture_f, text_field, view
+
+ANDROID = {"name": "android"}
+
+
+class Android:
+    def __init__(self, engine, client, tree: dict, **profile):
+        self.engine = engine
+        self.client = client
+        self.session = new_session(client, "and", tree=tree, profile={**ANDROID, **profile})
+
+    def call(self, method: str, **params):
+        return self.client.call(method, session=self.session, **params)
+
+    def touch(self, *entries, **params) -> dict:
+        touches = []
+        for t, phase, point, *time in entries:
+            e = {"touch": t, "phase": phase}
+            if point is not None:
+                e["point"] = list(point)
+            if time:
+                e["time"] = time[0]
+            touches.append(e)
+        return self.call("event.touch", touches=touches, **params)
+
+    def tap(self, x, y, **params) -> dict:
+        return self.call("event.tap", point=[x, y], **params)
+
+
+@pytest.fixture
+def android(engine, client):
+    made: list[Android] = []
+
+    def make(tree: dict, **profile) -> Android:
+        a = Android(engine, client, tree, **profile)
+        made.append(a)
+        return a
+
+    yield make
+    for a in made:
+        client.rpc("session.delete", {"session": a.session}, validate=False)
+
+
+def steps(reply: dict, step: str, **match) -> list[dict]:
+    return [s for s in reply["trace"]["steps"]
+            if s["step"] == step and all(s.get(k) == v for k, v in match.items())]
+
+
+def until(sub, topic: str, pred) -> dict:
+    """The first event on `topic` that `pred` accepts."""
+    while True:
+        _, body = sub.next(topic)
+        if pred(body):
+            return body
+
+
+def clicks(reply: dict) -> list[tuple[str, str]]:
+    return [(a["action"], a["target"]) for d in reply["deliveries"] for a in d["actions"]]
+
+
+def button(id: str, frame, action: str, **fields) -> dict:
+    return control(id, frame, targets=[{"event": "touchUpInside", "action": action, "target": "RVC"}], **fields)
+
+
+def with_android(n: dict, **android) -> dict:
+    n["android"] = android
+    return n
+
+
+def test_AD5_candidates_are_skipped_for_visibility_and_bounds_not_alpha_or_enabled(android):
+    a = android(fixture_f(
+        button("Low", (0, 0, 200, 200), "low"),
+        with_android(view("Gone", (0, 0, 200, 200)), visibility="gone", clickable=True),
+        with_android(view("Inv", (0, 0, 200, 200)), visibility="invisible", clickable=True),
+        view("Far", (300, 300, 50, 50)),
+        button("Clear", (0, 0, 100, 100), "clear", alpha=0)))
+    r = a.tap(150, 150)
+    reasons = {s["child"]: (s["result"], s.get("reason"), s["rule"]) for s in steps(r, "candidate", group="R")}
+    assert reasons == {"Clear": ("skipped", "outside-bounds", "AD5"), "Far": ("skipped", "outside-bounds", "AD5"),
+                       "Inv": ("skipped", "invisible", "AD5"), "Gone": ("skipped", "gone", "AD5"),
+                       "Low": ("offered", None, "AD5")}
+    assert clicks(r) == [("low", "RVC")]
+    # Alpha 0 is no reason to skip: the transparent button takes a tap inside it.
+    assert clicks(a.tap(50, 50)) == [("clear", "RVC")]
+
+
+def test_AD4_elevation_orders_the_search_before_drawing_order(android):
+    a = android(fixture_f(with_android(button("A", (0, 0, 200, 200), "a"), elevation=4, translationZ=4),
+                          button("B", (100, 100, 200, 200), "b")))
+    r = a.tap(150, 150)
+    assert [s["child"] for s in steps(r, "candidate", group="R")] == ["A"]
+    assert steps(r, "candidate", group="R")[0]["rule"] == "AD4"
+    assert clicks(r) == [("a", "RVC")]
+
+
+def test_AI1_AI3_AD7_a_group_that_intercepts_the_DOWN_handles_it_itself(android):
+    shield = with_android(view("Shield", (0, 0, 400, 800), button("Btn", (100, 100, 200, 100), "save")),
+                          handles={"onInterceptTouchEvent": "down", "onTouchEvent": "consume"})
+    a = android(fixture_f(shield))
+    r = a.tap(150, 150)
+    assert steps(r, "intercept", group="Shield", action="down") == [
+        {"step": "intercept", "group": "Shield", "action": "down", "result": True, "rule": "AI3", "touch": "tap-1"}]
+    assert not steps(r, "candidate", group="Shield"), "an intercepted DOWN searches no child"
+    assert [d["view"] for d in r["deliveries"]] == ["Shield", "Shield"]
+    assert clicks(r) == []
+
+
+def test_AI4_intercepting_mid_gesture_cancels_the_targets_below(android):
+    # atEvent 3: the group takes the gesture at its third event (the DOWN is the first).
+    group = with_android(view("G", (0, 0, 400, 400), button("Btn", (0, 0, 200, 200), "save")),
+                         handles={"onInterceptTouchEvent": {"atEvent": 3}, "onTouchEvent": "consume"})
+    a = android(fixture_f(group))
+    r = a.touch(("t", "began", (50, 50)), ("t", "moved", (51, 50)), ("t", "moved", (52, 50)),
+                ("t", "moved", (53, 50)), ("t", "ended", (53, 50)))
+    assert [s["to"] for s in steps(r, "cancel")] == ["Btn"]
+    assert steps(r, "cancel")[0]["cause"] == "intercept" and steps(r, "cancel")[0]["rule"] == "AI4"
+    assert steps(r, "target", group="G", child="Btn", change="removed")
+    assert [d["message"] for d in r["deliveries"]] == [
+        "ACTION_DOWN", "ACTION_MOVE", "ACTION_CANCEL", "ACTION_MOVE", "ACTION_UP"]
+    assert [d["view"] for d in r["deliveries"]] == ["Btn", "Btn", "Btn", "G", "G"]
+    # AI4: once it holds the gesture, the group is no longer asked to intercept.
+    assert [s["action"] for s in steps(r, "intercept", group="G")] == ["down", "move", "move"]
+    assert steps(r, "press", view="Btn", state="unpressed", rule="AC8")
+    assert clicks(r) == []
+
+
+def test_AI5_AI6_a_child_claim_stops_its_ancestors_intercepting_for_the_gesture(android):
+    scroll = view("SV", (0, 0, 400, 800), view("Content", (0, 0, 400, 2000), with_android(
+        view("Knob", (0, 100, 400, 100)), clickable=True,
+        handles={"requestDisallowIntercept": {"afterSlop": {"axis": "horizontal"}}})),
+        **{"class": "UIScrollView", "contentSize": [400, 2000]})
+    a = android(fixture_f(scroll))
+    r = a.touch(("t", "began", (100, 150), 0), ("t", "moved", (120, 151), 0.01),
+                ("t", "moved", (120, 200), 0.02), ("t", "ended", None, 0.03))
+    claim = steps(r, "disallow")
+    assert claim == [{"step": "disallow", "from": "Knob", "groups": ["Content", "SV", "R", "W"], "rule": "AI5",
+                      "touch": "t"}]
+    # After the claim the scroll view is told, not asked: dy 50 does not take the gesture.
+    assert steps(r, "intercept", group="SV", action="move")[-1]["reason"] == "disallowed"
+    assert not steps(r, "cancel")
+    assert r["deliveries"][-1]["view"] == "Knob"
+    # AI6: the next gesture starts without the flag: the scroll view takes a vertical drag again.
+    r2 = a.touch(("u", "began", (100, 150), 1), ("u", "moved", (100, 180), 1.01), ("u", "ended", None, 1.02))
+    assert steps(r2, "intercept", group="SV", action="move", result=True)[0]["rule"] == "AS1"
+    assert [s["to"] for s in steps(r2, "cancel")] == ["Content", "Knob"]
+
+
+def test_AS2_AS7_a_dragging_scroll_view_scrolls_and_a_seek_bar_follows_the_finger(android):
+    scroll = view("SV", (0, 0, 400, 800), view("Content", (0, 0, 400, 2000), button("Btn", (0, 100, 400, 100), "save")),
+                  **{"class": "UIScrollView"})
+    a = android(fixture_f(scroll, control("Seek", (20, 700, 360, 40), **{"class": "UISlider", "value": 0.5})))
+    r = a.touch(("t", "began", (200, 150), 0), ("t", "moved", (200, 146), 0.016), ("t", "moved", (200, 130), 0.032),
+                ("t", "moved", (200, 100), 0.048), ("t", "ended", None, 0.064))
+    # AS2: the 20 points before the crossing are not scrolled; the 30 after are (the content's extent, 2000, bounds it).
+    assert [(s["to"], s["rule"]) for s in steps(r, "change", id="SV")] == [([0, 30], "AS2")]
+    assert a.call("tree.get")["tree"]["children"][1]["children"][0]["children"][0]["children"][0]["boundsOrigin"] == [0, 30]
+    r = a.touch(("s", "began", (40, 720), 1), ("s", "ended", None, 1.05))
+    assert [round(s["to"], 3) for s in steps(r, "change", id="Seek")] == [0.056], "a tap seeks to where it was"
+
+
+def test_AV1_AV2_a_touch_listener_answers_first_unless_the_view_is_disabled(android):
+    listened = with_android(button("L", (0, 0, 200, 200), "save"), listeners={
+        "touch": {"down": "consume", "*": "pass"}, "click": {"target": "RVC", "method": "save"}})
+    a = android(fixture_f(listened))
+    r = a.tap(50, 50)
+    assert steps(r, "offer", to="L", action="down") == [
+        {"step": "offer", "to": "L", "action": "down", "via": "listener", "result": True, "rule": "AV1",
+         "touch": "tap-1"}]
+    assert not steps(r, "press"), "a DOWN the listener consumed never reaches onTouchEvent"
+    disabled = with_android(button("L", (0, 0, 200, 200), "save"), enabled=False, listeners={"touch": "consume"})
+    b = android(fixture_f(disabled))
+    r = b.tap(50, 50)
+    assert steps(r, "offer", to="L", via="listener", rule="AV2", result=False)
+    # AC2: disabled and clickable, it consumes every event and clicks nothing.
+    assert steps(r, "offer", to="L", via="onTouchEvent", rule="AC2", result=True)
+    assert [d["handledBy"] for d in r["deliveries"]] == [["L"], ["L"]] and clicks(r) == []
+
+
+def test_AV3_AD11_AR4_a_target_that_refuses_later_events_sends_them_to_the_activity(android):
+    v = with_android(view("V", (100, 100, 100, 100)), handles={"onTouchEvent": {"down": "consume", "*": "pass"}})
+    a = android(fixture_f(v))
+    r = a.touch(("t", "began", (150, 150)), ("t", "moved", (160, 160)), ("t", "ended", (160, 160)))
+    assert [d["handledBy"] for d in r["deliveries"]] == [["V"], [], []]
+    assert [(d.get("reason"), d.get("rule")) for d in r["deliveries"][1:]] == [("unhandled", "AR7")] * 2
+    later = [s for s in r["trace"]["steps"] if s.get("action") == "move"]
+    assert [s["step"] for s in later if s["step"] == "offer"] == ["offer"], "R and the DecorView never offer to themselves"
+    assert steps(r, "activity", method="onTouchEvent", action="move", rule="AR5")
+
+
+def test_AC6_leaving_the_button_by_more_than_the_slop_loses_the_click(android):
+    a = android(fixture_f(button("Btn", (100, 100, 200, 100), "save")), touchSlop=8)
+    r = a.touch(("t", "began", (150, 150)), ("t", "moved", (150, 207)), ("t", "ended", (150, 207)))
+    assert clicks(r) == [("save", "RVC")], "7 below the bottom edge is inside the slop"
+    r = a.touch(("u", "began", (150, 150)), ("u", "moved", (150, 210)), ("u", "moved", (150, 150)),
+                ("u", "ended", (150, 150)))
+    assert steps(r, "press", view="Btn", state="unpressed", rule="AC6")
+    assert clicks(r) == []
+
+
+def test_AC5_AC13_a_press_in_a_scrolling_container_waits_for_the_tap_timeout(android):
+    scroll = view("SV", (0, 0, 400, 800), button("Btn", (0, 100, 400, 100), "save"),
+                  **{"class": "UIScrollView", "contentSize": [400, 2000]})
+    a = android(fixture_f(scroll), tapTimeout=0.1)
+    r = a.touch(("t", "began", (100, 150), 0))
+    assert [s["state"] for s in steps(r, "press")] == ["prepressed"]
+    early = a.call("clock.advance", to=0.05)
+    assert not steps(early, "press")
+    due = a.call("clock.advance", to=0.1)
+    assert [(s["state"], s["rule"]) for s in steps(due, "press")] == [("pressed", "AC5")]
+    r = a.touch(("t", "ended", None, 0.2))
+    assert clicks(r) == [("save", "RVC")]
+
+
+def test_AC9_a_long_click_that_returns_true_takes_the_click_away(android):
+    def tree(returns: bool) -> dict:
+        return fixture_f(with_android(button("Btn", (0, 0, 200, 200), "save"), listeners={
+            "click": {"target": "RVC", "method": "save"},
+            "longClick": {"target": "RVC", "method": "menu", "returns": returns}}))
+    a = android(tree(True), longPressTimeout=0.4)
+    a.touch(("t", "began", (50, 50), 0))
+    held = a.call("clock.advance", to=0.4)
+    assert steps(held, "longClick") == [{"step": "longClick", "view": "Btn", "listener": "longClick",
+                                         "action": "menu", "target": "RVC", "performed": True, "rule": "AC9",
+                                         "touch": "t"}]
+    assert clicks(a.touch(("t", "ended", None, 0.5))) == []
+    b = android(tree(False))
+    r = b.touch(("t", "began", (50, 50), 0), ("t", "ended", None, 0.45))
+    assert clicks(r) == [("menu", "RVC"), ("save", "RVC")], "not handled: the UP still clicks"
+
+
+def test_AC11_a_touch_delegate_sends_the_gesture_to_its_delegate(android):
+    icon = button("Icon", (0, 0, 20, 20), "close")
+    parent = with_android(view("P", (100, 100, 200, 200), icon),
+                          touchDelegate={"bounds": [-20, -20, 60, 60], "delegate": "Icon"})
+    a = android(fixture_f(parent))
+    r = a.tap(135, 135)
+    assert steps(r, "candidate", child="Icon", reason="outside-bounds")
+    assert [s["result"] for s in steps(r, "offer", to="P", via="delegate")] == [True, True]
+    assert clicks(r) == [("close", "RVC")]
+    assert r["deliveries"][0]["view"] == "P"
+
+
+def test_AC7_AK5_a_text_field_takes_focus_on_its_first_tap_and_clicks_on_the_second(engine, android):
+    name = text_field("Name", (20, 20, 360, 50),
+                      targets=[{"event": "touchUpInside", "action": "nameTapped", "target": "RVC"}])
+    a = android(fixture_f(name, button("Go", (20, 100, 360, 50), "go")))
+    sub = engine.subscriber(f"{a.session}/focus")
+    first = a.tap(50, 40)
+    assert steps(first, "focus") == [{"step": "focus", "window": "W", "from": None, "to": "Name", "reason": "touch",
+                                      "rule": "AC7", "touch": "tap-1"}]
+    assert clicks(first) == []
+    assert a.call("responder.first") == "Name"
+    assert clicks(a.tap(50, 40)) == [("nameTapped", "RVC")]
+    assert clicks(a.tap(50, 120)) == [("go", "RVC")]
+    assert a.call("responder.first") == "Name", "a button does not take focus from it"
+    event = until(sub, f"{a.session}/focus", lambda e: True)
+    assert event["change"]["to"] == "Name" and event["change"]["reason"] == "tap"
+
+
+def test_AK2_AK3_AK6_focus_requests_and_clearing(android):
+    a = android(fixture_f(text_field("Name", (20, 20, 360, 50)), button("Go", (20, 100, 360, 50), "go"),
+                          with_android(text_field("Off", (20, 200, 360, 50)), enabled=False)))
+    became = a.call("responder.become", id="Name")
+    assert (became["result"], became["reason"]) == (True, "became")
+    assert steps(became, "focus", reason="request", rule="AK3")
+    refused = a.call("responder.become", id="Go")  # a Button is not focusable in touch mode
+    assert (refused["result"], refused["reason"]) == (False, "cannot-become")
+    assert a.call("responder.become", id="Off")["result"] is False  # AK2: disabled
+    resigned = a.call("responder.resign", id="Name")
+    assert (resigned["result"], resigned["resigned"]) == (True, "Name")
+    assert steps(resigned, "focus", to=None, reason="clear", rule="AK6")
+    assert a.call("responder.first") is None
+
+
+def test_AL1_AL4_removing_the_target_cancels_it_and_its_parent_keeps_the_gesture(android):
+    parent = with_android(view("P", (0, 0, 400, 400), button("Btn", (100, 100, 200, 100), "save")),
+                          handles={"onTouchEvent": "pass"})
+    a = android(fixture_f(parent, text_field("Name", (0, 500, 100, 40))))
+    a.call("responder.become", id="Name")
+    a.touch(("t", "began", (150, 150)))
+    change = a.call("tree.apply", ops=[{"op": "remove", "id": "Btn"}, {"op": "remove", "id": "Name"}])
+    assert a.call("responder.first") is None
+    r = a.touch(("t", "moved", (160, 160)), ("t", "ended", (160, 160)))
+    assert [d["view"] for d in r["deliveries"]] == [None, None]
+    assert [s["to"] for s in steps(r, "offer")] == ["P", "P"], "P handles the rest itself, without the DOWN"
+    assert clicks(r) == []
+    assert change["revision"] >= 1
+
+
+def test_AL1_the_tree_change_event_carries_the_cancel(engine, android):
+    a = android(fixture_f(button("Btn", (100, 100, 200, 100), "save")))
+    sub = engine.subscriber(f"{a.session}/trace")
+    a.touch(("t", "began", (150, 150)))
+    a.call("tree.apply", ops=[{"op": "remove", "id": "Btn"}])
+    event = until(sub, f"{a.session}/trace", lambda e: e["trace"]["kind"] == "treeChange")
+    assert [(s["step"], s.get("to"), s.get("cause"), s["rule"]) for s in event["trace"]["steps"]][:1] == [
+        ("cancel", "Btn", "removal", "AL1")]
+    assert event["trace"]["outcome"]["touches"][0]["message"] == "ACTION_CANCEL"
+
+
+def test_AL3_hiding_the_target_does_not_cancel_it(android):
+    a = android(fixture_f(button("Btn", (100, 100, 200, 100), "save")))
+    a.touch(("t", "began", (150, 150)))
+    a.call("tree.apply", ops=[{"op": "update", "id": "Btn", "set": {"hidden": True}}])
+    assert clicks(a.touch(("t", "ended", (150, 150)))) == [("save", "RVC")]
+
+
+def test_AX2_onclick_xml_looks_only_at_the_activity(android):
+    def tree(activity_handles: dict) -> dict:
+        child = {"id": "Child", "kind": "viewController", "handles": {"save:": "handle"},
+                 "children": [view("CV", (0, 0, 400, 400), with_android(view("Btn", (0, 0, 200, 200)),
+                                                                        listeners={"clickXml": "save:"}))]}
+        return fixture_f(child, rvc={"handles": activity_handles})
+    a = android(tree({}))
+    r = a.tap(50, 50)
+    assert steps(r, "click", view="Btn") == [{"step": "click", "view": "Btn", "listener": "clickXml",
+                                              "action": "save:", "target": None, "performed": False, "rule": "AX2",
+                                              "touch": "tap-1"}]
+    b = android(tree({"save:": "handle"}))
+    assert clicks(b.tap(50, 50)) == [("save:", "RVC")]
+
+
+def test_AX6_uikit_fields_without_an_android_meaning_are_noted_not_silently_ignored(android):
+    off = view("Off", (0, 0, 400, 400), button("Btn", (10, 10, 100, 50), "save"), userInteractionEnabled=False,
+               gestureRecognizers=[{"id": "tapper", "kind": "tap", "targets": [{"target": "RVC", "action": "t:"}]}])
+    a = android(fixture_f(off))
+    r = a.tap(20, 20)
+    assert {(s["id"], s["field"], s["rule"]) for s in steps(r, "mapping")} == {
+        ("Off", "userInteractionEnabled", "AD5"), ("Off", "gestureRecognizers", "AX6")}
+    assert clicks(r) == [("save", "RVC")], "Android has no userInteractionEnabled: the button still clicks"
+
+
+def test_refusals_name_what_the_profile_does_not_model_and_change_nothing(android, client):
+    a = android(fixture_f(button("Btn", (0, 0, 200, 200), "save"), text_field("Name", (0, 300, 100, 40))))
+    a.touch(("t", "began", (50, 50)))
+    e = client.error("event.touch", session=a.session, touches=[{"touch": "u", "phase": "began", "point": [60, 60]}])
+    assert e.name == "INVALID_PARAMS" and e.data["profile"] == "android" and "AM1" in e.error["message"]
+    e = client.error("event.press", session=a.session, press=1, phase="began", key="a")
+    assert e.name == "INVALID_PARAMS" and e.data["profile"] == "android"
+    assert [t["touch"] for t in client.call("session.snapshot", session=a.session).get("liveTouches", [])] == []
+    # The live gesture is intact: the UP clicks.
+    assert clicks(a.touch(("t", "ended", None))) == [("save", "RVC")]
+
+
+def test_AD2_a_failed_request_leaves_the_gesture_as_it_was(android, client):
+    a = android(fixture_f(button("Btn", (0, 0, 200, 200), "save")))
+    e = client.error("event.touch", session=a.session, touches=[
+        {"touch": "t", "phase": "began", "point": [50, 50]}, {"touch": "zz", "phase": "ended"}])
+    assert e.name == "TOUCH_NOT_FOUND" and e.data.get("index") == 1
+    # The began in the failed request never happened: the same touch id begins again.
+    assert clicks(a.touch(("t", "began", (50, 50)), ("t", "ended", None))) == [("save", "RVC")]
+
+
+def test_dry_run_and_trace_none_under_android(android):
+    a = android(fixture_f(button("Btn", (0, 0, 200, 200), "save")))
+    dry = a.tap(50, 50, dryRun=True)
+    assert dry.get("dryRun") is True and clicks(dry) == [("save", "RVC")]
+    quiet = a.tap(50, 50, trace="none")
+    assert "trace" not in quiet and clicks(quiet) == [("save", "RVC")]
+    assert a.call("responder.first") is None
+
+
+def android_traces(engine, client) -> list[dict]:
+    """Traces in which every `android` step kind occurs: test_dispatch's coverage check adds them."""
+    traces: list[dict] = []
+    made: list[Android] = []
+
+    def make(tree: dict, **profile) -> Android:
+        a = Android(engine, client, tree, **profile)
+        made.append(a)
+        return a
+
+    scroll = view("SV", (0, 0, 400, 800), view("Content", (0, 0, 400, 2000), button("Btn", (0, 100, 400, 100), "save"),
+                                               with_android(view("Knob", (0, 300, 400, 100)), clickable=True, handles={
+                                                   "requestDisallowIntercept": "down"})),
+                  **{"class": "UIScrollView", "contentSize": [400, 2000]}, userInteractionEnabled=True)
+    off = view("Off", (0, 600, 400, 100), userInteractionEnabled=False)
+    a = make(fixture_f(scroll, off, text_field("Name", (0, 700, 400, 50))))
+    traces.append(a.touch(("t", "began", (100, 150), 0), ("t", "moved", (100, 130), 0.2),
+                          ("t", "moved", (100, 100), 0.25), ("t", "ended", None, 0.3))["trace"])
+    traces.append(a.touch(("k", "began", (100, 350), 1), ("k", "ended", None, 1.05))["trace"])
+    traces.append(a.tap(20, 650)["trace"])
+    traces.append(a.tap(20, 720)["trace"])
+    seek = make(fixture_f(control("Seek", (20, 100, 360, 40), **{"class": "UISlider"})))
+    traces.append(seek.tap(200, 120)["trace"])
+    long = make(fixture_f(with_android(button("L", (0, 0, 100, 100), "save"), listeners={
+        "longClick": {"target": "RVC", "method": "menu", "returns": True}})))
+    long.touch(("t", "began", (50, 50), 0))
+    traces.append(long.call("clock.advance", to=1)["trace"])
+    for a in made:
+        client.rpc("session.delete", {"session": a.session}, validate=False)
+    return traces
