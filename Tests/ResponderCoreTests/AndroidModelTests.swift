@@ -153,7 +153,7 @@ struct AndroidModelTests {
         #expect(up["view"] == "P" && strings(up["handledBy"]) == ["P"])
     }
 
-    @Test("AD2 a request that fails part-way changes nothing; a second pointer is refused (AM not modelled)")
+    @Test("AD2 a request that fails part-way changes nothing; a second pointer and a key repeat are refused")
     func atomicAndRefusals() throws {
         var s = try androidSession(fixtureF([button("Btn", 0, 0, 200, 200, "save")]))
         expectError(.touchNotFound) {
@@ -162,7 +162,8 @@ struct AndroidModelTests {
         _ = try s.phase("t", "began", 50, 50)
         expectError(.invalidParams) { _ = try s.phase("u", "began", 60, 60) }
         expectError(.touchInUse) { _ = try s.phase("t", "moved", 60, 60, client: "other") }
-        expectError(.invalidParams) { _ = try s.press(["press": 1, "phase": "began", "key": "a"], client: "c") }
+        _ = try s.press(["press": 1, "phase": "began", "key": "a"], client: "c")
+        expectError(.invalidParams) { _ = try s.press(["press": 1, "phase": "changed"], client: "c") }
         let up = try s.touch(touches([("t", "ended", nil, nil, nil)]), client: "c")
         #expect(actions(up) == ["save"])
     }

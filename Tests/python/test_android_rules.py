@@ -347,8 +347,10 @@ def test_refusals_name_what_the_profile_does_not_model_and_change_nothing(androi
     a.touch(("t", "began", (50, 50)))
     e = client.error("event.touch", session=a.session, touches=[{"touch": "u", "phase": "began", "point": [60, 60]}])
     assert e.name == "INVALID_PARAMS" and e.data["profile"] == "android" and "AM1" in e.error["message"]
-    e = client.error("event.press", session=a.session, press=1, phase="began", key="a")
-    assert e.name == "INVALID_PARAMS" and e.data["profile"] == "android"
+    a.call("event.press", press=1, phase="began", key="a")
+    e = client.error("event.press", session=a.session, press=1, phase="changed")
+    assert (e.name, e.data["field"], e.data["profile"]) == ("INVALID_PARAMS", "phase", "android")
+    assert client.error("event.press", session=a.session, press=1, phase="began", key="a").name == "PRESS_IN_USE"
     assert [t["touch"] for t in client.call("session.snapshot", session=a.session).get("liveTouches", [])] == []
     # The live gesture is intact: the UP clicks.
     assert clicks(a.touch(("t", "ended", None))) == [("save", "RVC")]
@@ -402,3 +404,45 @@ def android_traces(engine, client) -> list[dict]:
     for a in made:
         client.rpc("session.delete", {"session": a.session}, validate=False)
     return traces
+
+
+def press(a: Android, key: str, id=1) -> tuple[dict, dict]:
+    down = a.call("event.press", press=id, key=key, phase="began")
+    up = a.call("event.press", press=id, key=key, phase="ended")
+    return down, up
+
+
+def test_AK8_AK10_keys_go_down_the_focus_path_and_do_not_bubble(android):
+    form = view("Form", (0, 0, 400, 400), text_field("Name", (20, 20, 360, 50)), handles={"pressesBegan": "handle"})
+    a = android(fixture_f(form))
+    a.call("responder.become", id="Name")
+    down, up = press(a, "F12")
+    assert down["visited"] == ["W", "R", "Form", "Name"] and down["handledBy"] == []
+    assert [s["to"] for s in steps(down, "offer")] == ["Name"], "Form's onKeyDown is never called"
+    assert steps(down, "activity", method="onKeyDown", result=False, rule="AK10")
+    assert steps(down, "discard", reason="unhandled")[0]["press"] == 1
+
+
+def test_AK4_AK9_AK11_arrows_leave_touch_mode_move_focus_and_enter_clicks(android):
+    a = android(fixture_f(button("B1", (20, 20, 360, 50), "one"), button("B2", (20, 100, 360, 50), "two")))
+    first, _ = press(a, "DPAD_DOWN", 1)
+    assert steps(first, "focus") == [{"step": "focus", "window": "W", "from": None, "to": "B1", "reason": "default",
+                                      "rule": "AK4", "press": 1}]
+    assert not steps(first, "offer"), "the key that placed focus goes no further"
+    second, _ = press(a, "DPAD_DOWN", 2)
+    assert steps(second, "offer", to="B1", result=False)
+    assert [(s["to"], s["reason"], s["rule"]) for s in steps(second, "focus")] == [("B2", "navigation", "AK11")]
+    down, up = press(a, "ENTER", 3)
+    assert steps(down, "press", view="B2", state="pressed", rule="AK9")
+    assert steps(up, "click", view="B2", action="two")
+    assert a.call("responder.first") == "B2"
+    # AK4: a touch enters touch mode again: B2 is not focusable in it and loses focus.
+    tap = a.tap(200, 700)
+    assert steps(tap, "focus", to=None, reason="touch-mode", rule="AK4")
+
+
+def test_AK10_back_goes_to_the_activity(android):
+    a = android(fixture_f(view("V", (0, 0, 100, 100))))
+    down, up = press(a, "BACK")
+    assert down["handledBy"] == ["RVC"] and steps(down, "activity", method="onKeyDown", result=True)
+    assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]

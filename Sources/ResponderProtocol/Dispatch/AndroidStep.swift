@@ -14,6 +14,8 @@ public struct AndroidStep: Sendable, Equatable {
     public var members: [(key: String, value: JSON)]
     public var rule: Rule
     public var touch: EventID?
+    /// The key press the step is about (AK7–AK12), instead of a touch.
+    public var press: EventID?
 
     public init(_ kind: AndroidStepKind, _ members: [(key: String, value: JSON)], rule: Rule, touch: EventID? = nil) {
         self.kind = kind
@@ -23,7 +25,16 @@ public struct AndroidStep: Sendable, Equatable {
     }
 
     public static func == (a: AndroidStep, b: AndroidStep) -> Bool {
-        a.kind == b.kind && a.rule == b.rule && a.touch == b.touch && JSON.object(a.members) == JSON.object(b.members)
+        a.kind == b.kind && a.rule == b.rule && a.touch == b.touch && a.press == b.press
+            && JSON.object(a.members) == JSON.object(b.members)
+    }
+
+    /// The step about key press `id` rather than a touch.
+    public func about(press id: EventID) -> AndroidStep {
+        var step = self
+        step.touch = nil
+        step.press = id
+        return step
     }
 
     public subscript(key: String) -> JSON? { members.first { $0.key == key }?.value }
@@ -35,8 +46,8 @@ public struct AndroidStep: Sendable, Equatable {
         AndroidStep(.mapping, [("id", .string(id)), ("field", .string(field)), ("note", .string(note))], rule: rule)
     }
 
-    /// AR4, AR6: one of the Activity's touch methods and what it returned.
-    public static func activity(id: String, method: String, action: String, result: Bool, rule: Rule, touch: EventID)
+    /// AR4, AR6, AK10: one of the Activity's methods and what it returned.
+    public static func activity(id: String, method: String, action: String, result: Bool, rule: Rule, touch: EventID?)
         -> AndroidStep
     {
         AndroidStep(
@@ -71,7 +82,7 @@ public struct AndroidStep: Sendable, Equatable {
     }
 
     /// AV1, AC2, AC4, AD6, AD7, AC11: one handler of a view asked, and its answer.
-    public static func offer(to: String, action: String, via: String, result: Bool, rule: Rule, touch: EventID)
+    public static func offer(to: String, action: String, via: String, result: Bool, rule: Rule, touch: EventID?)
         -> AndroidStep
     {
         AndroidStep(
@@ -116,7 +127,8 @@ public struct AndroidStep: Sendable, Equatable {
         return AndroidStep(long ? .longClick : .click, m, rule: rule, touch: touch)
     }
 
-    /// AK1–AK6, AC7: the window's focused view changed (`touch`, `request`, `clear`, `removed`).
+    /// AK1–AK6, AK11, AC7: the window's focused view changed (`touch`, `request`, `clear`, `removed`, `touch-mode`,
+    /// `default`, `navigation`).
     public static func focus(
         window: String, from: String?, to: String?, reason: String, rule: Rule, touch: EventID? = nil
     )
@@ -135,7 +147,7 @@ public struct AndroidStep: Sendable, Equatable {
         let focusReason: FocusReason
         switch reason {
         case "touch": focusReason = .tap
-        case "request": focusReason = .become
+        case "request", "default", "navigation": focusReason = .become
         case "removed": focusReason = .leftWindow
         default: focusReason = .resign
         }
@@ -144,7 +156,7 @@ public struct AndroidStep: Sendable, Equatable {
     }
 
     /// AR7: nothing consumed the event.
-    public static func discard(action: String, reason: String, rule: Rule, touch: EventID) -> AndroidStep {
+    public static func discard(action: String, reason: String, rule: Rule, touch: EventID?) -> AndroidStep {
         AndroidStep(.discard, [("action", .string(action)), ("reason", .string(reason))], rule: rule, touch: touch)
     }
 }
@@ -159,6 +171,7 @@ extension AndroidStep {
         }
         w.key(static: "rule"); w.string(rule)
         if let touch { w.key(static: "touch"); touch.write(to: &w) }
+        if let press { w.key(static: "press"); press.write(to: &w) }
         w.endObject()
     }
 
@@ -175,6 +188,7 @@ extension AndroidStep {
         for (key, value) in members { try c.encode(value, forKey: MemberKey(stringValue: key)) }
         try c.encode(rule, forKey: MemberKey(stringValue: "rule"))
         if let touch { try c.encode(touch, forKey: MemberKey(stringValue: "touch")) }
+        if let press { try c.encode(press, forKey: MemberKey(stringValue: "press")) }
     }
 
     /// Reads an android step, or nil when `decoder` holds another kind (a UIKit `discard` has a `message`).
@@ -186,15 +200,19 @@ extension AndroidStep {
         var members: [(key: String, value: JSON)] = []
         var rule = Rule.ar7
         var touch: EventID?
+        var press: EventID?
         guard case .object(let all) = try JSON(from: decoder) else { return nil }
         for (key, value) in all {
             switch key {
             case "step": continue
             case "rule": rule = try c.decode(Rule.self, forKey: MemberKey(stringValue: key))
             case "touch": touch = try c.decode(EventID.self, forKey: MemberKey(stringValue: key))
+            case "press": press = try c.decode(EventID.self, forKey: MemberKey(stringValue: key))
             default: members.append((key, value))
             }
         }
-        return AndroidStep(kind, members, rule: rule, touch: touch)
+        var step = AndroidStep(kind, members, rule: rule, touch: touch)
+        step.press = press
+        return step
     }
 }

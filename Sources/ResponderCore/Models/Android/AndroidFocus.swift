@@ -13,10 +13,19 @@ extension SessionState {
         trace.add(.android(.focus(window: window, from: from, to: to, reason: reason, rule: rule, touch: touch)))
     }
 
-    /// AK2: whether `view` can take focus: visible, focusable and enabled, and — touch mode being on, as a touch
-    /// screen leaves it — focusable in touch mode.
+    /// AK2: whether `view` can take focus: visible, focusable and enabled, and in touch mode focusable in it.
     private func androidCanFocus(_ view: AndroidView) -> Bool {
-        view.visibility == .visible && view.focusable && view.enabled && view.focusableInTouchMode
+        view.visibility == .visible && view.focusable && view.enabled
+            && (!android.touchMode || view.focusableInTouchMode)
+    }
+
+    /// AK4: a touch enters touch mode; a focused view that is not focusable in it loses focus.
+    mutating func androidEnterTouchMode(window: String, touch: EventID, trace: inout Trace) {
+        guard !android.touchMode else { return }
+        android.touchMode = true
+        guard let focused = firstResponderByWindow[window], let view = androidView(focused), !view.focusableInTouchMode
+        else { return }
+        androidFocus(window: window, to: nil, reason: "touch-mode", rule: .ak4, touch: touch, trace: &trace)
     }
 
     /// `responder.become`: requestFocus (AK2, AK3).

@@ -42,6 +42,20 @@ struct AndroidGesture: Sendable {
     var claimed = false
 }
 
+/// A key held down (AK7): who pressed it, which key, and the window it went to.
+struct AndroidKeyPress: Sendable {
+    var client: String
+    var key: String
+    var window: String?
+}
+
 struct AndroidLive: Sendable {
     var gesture: AndroidGesture?
+    var presses: [EventID: AndroidKeyPress] = [:]
+    /// AK4: touch mode, entered by a touch and left by a navigation or typing key; a session starts in it.
+    var touchMode = true
+    /// AK10: the BACK press the Activity's onKeyDown started tracking.
+    var backTracking: EventID?
+    /// AK9: the view a confirm key pressed.
+    var keyPressed: String?
 }

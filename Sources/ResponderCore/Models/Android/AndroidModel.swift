@@ -2,7 +2,8 @@ import ResponderProtocol
 
 /// Android's View system as a dispatch model (docs/rules-android.md): touches are offered down the tree and kept
 /// by the views that consumed their DOWN (`AndroidTouch.swift`, `AndroidPress.swift`), focus is a window's focused
-/// view (`AndroidFocus.swift`), a node reads through `AndroidView`. Key presses are not modelled yet.
+/// view (`AndroidFocus.swift`), keys go down the focus path (`AndroidKeys.swift`), a node reads through
+/// `AndroidView`.
 enum AndroidModel: DispatchModel {
     static func touch(_ inputs: [TouchInput], tapCount: Int, client: String, in session: inout SessionState)
         throws(CoreError) -> Traced<TouchOutcome>
@@ -14,7 +15,7 @@ enum AndroidModel: DispatchModel {
         _ id: EventID, key: String?, modifiers: [KeyModifier], phase: PressPhase, client: String,
         in session: inout SessionState
     ) throws(CoreError) -> Traced<PressOutcome> {
-        throw .notModelled("key presses (AK7–AK12)", model: .android, field: "press")
+        try session.androidPress(id, key: key, phase: phase, client: client)
     }
 
     static func become(_ id: String, in session: inout SessionState) throws(CoreError) -> Traced<FocusOutcome> {

@@ -74,6 +74,7 @@ extension SessionState {
             return delivery
         }
         delivery.window = window
+        androidEnterTouchMode(window: window, touch: touch, trace: &trace)
         android.gesture = AndroidGesture(
             touch: touch, client: client, window: window, activity: androidActivity(of: window), downPoint: screen,
             point: screen, lastPoint: screen, downTime: clock)

@@ -27,6 +27,8 @@ struct AndroidView {
     let intercept: AndroidFields.Intercept
     let disallow: AndroidFields.DisallowIntercept?
     let touchListener: AndroidFields.Answers?
+    /// AK9: onKeyDown / onKeyUp, read from UIKit's pressesBegan / pressesEnded handlers.
+    let keyAnswers: [AndroidAction: AndroidFields.Answer]
     let click: AndroidFields.Method?
     let clickXml: String?
     let longClick: AndroidFields.LongClick?
@@ -113,6 +115,10 @@ struct AndroidView {
         default: builtin = .none
         }
         onTouchEvent = a.handles?.onTouchEvent ?? (a.handles == nil ? Self.derivedAnswers(spec) : nil)
+        var keys: [AndroidAction: AndroidFields.Answer] = [:]
+        if spec.handles["pressesBegan"] != nil { keys[.down] = .consume }
+        if spec.handles["pressesEnded"] != nil { keys[.up] = .consume }
+        keyAnswers = keys
         dispatchTouchEvent = a.handles?.dispatchTouchEvent
         if let i = a.handles?.onInterceptTouchEvent {
             intercept = i
