@@ -153,14 +153,18 @@ struct AndroidModelTests {
         #expect(up["view"] == "P" && strings(up["handledBy"]) == ["P"])
     }
 
-    @Test("AD2 a request that fails part-way changes nothing; a second pointer and a key repeat are refused")
+    @Test(
+        "AD2 AM2 a request that fails part-way changes nothing; a second finger joins the first's view; a key repeat is refused"
+    )
     func atomicAndRefusals() throws {
         var s = try androidSession(fixtureF([button("Btn", 0, 0, 200, 200, "save")]))
         expectError(.touchNotFound) {
             _ = try s.touch(touches([("t", "began", 50, 50, nil), ("zz", "ended", nil, nil, nil)]), client: "c")
         }
         _ = try s.phase("t", "began", 50, 50)
-        expectError(.invalidParams) { _ = try s.phase("u", "began", 60, 60) }
+        // AM2: a second finger on the view holding the first joins it as a POINTER_DOWN.
+        #expect(try s.phase("u", "began", 60, 60)["message"] == "ACTION_POINTER_DOWN")
+        #expect(try s.phase("u", "ended", 60, 60)["message"] == "ACTION_POINTER_UP")
         expectError(.touchInUse) { _ = try s.phase("t", "moved", 60, 60, client: "other") }
         _ = try s.press(["press": 1, "phase": "began", "key": "a"], client: "c")
         expectError(.invalidParams) { _ = try s.press(["press": 1, "phase": "changed"], client: "c") }

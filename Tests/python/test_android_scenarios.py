@@ -32,7 +32,7 @@ BOTH = pytest.mark.parametrize("column", [UIKIT, ANDROID])
 ANDROID_ONLY = pytest.mark.parametrize("column", [ANDROID])
 
 # Every action a scenario's listeners call; RVC (the Activity) implements all of them.
-ACTIONS = ("save", "back", "dismiss", "open", "underTapped", "behindTapped", "close", "badge", "a", "b", "menu",
+ACTIONS = ("save", "left", "right", "back", "dismiss", "open", "underTapped", "behindTapped", "close", "badge", "a", "b", "menu",
            "nameTapped", "go", "changed")
 
 
@@ -1134,8 +1134,50 @@ def test_Q10_nested_scrolling_enabled_inner_scrolls_AS5():
     pass
 
 
-@pytest.mark.skip(reason="android profile does not model several pointers yet: Q14, AM1–AM4")
-def test_Q14_two_fingers_on_two_buttons_AM1_AM2_AM3_AM4_T1_T4():
+def tree_q14(right: bool = True) -> dict:
+    children = [clicker("Left", (0, 0, 200, 800), "left")]
+    if right:
+        children.append(clicker("Right", (200, 0, 200, 800), "right"))
+    return fa(*children)
+
+
+Q14_INPUT = [touch(1, "began", (100, 100), 0), touch(2, "began", (300, 100), 0.05), touch(2, "ended", None, 0.1),
+             touch(1, "ended", None, 0.15)]
+
+
+@BOTH
+def test_Q14_two_fingers_on_two_buttons_AM1_AM2_AM4_T1_T4(world, column):
+    w = world(tree_q14())
+    r = w.touch(*Q14_INPUT)
+    assert performed(r) == ["right", "left"]
+    if w.uikit:
+        return
+    # AM2: R searches for the second finger alone; Right takes it as its own DOWN and becomes a second target.
+    d = r["deliveries"]
+    assert [(x["touch"], x["message"], x["view"]) for x in d] == [
+        (1, "ACTION_DOWN", "Left"), (2, "ACTION_DOWN", "Right"), (2, "ACTION_UP", "Right"), (1, "ACTION_UP", "Left")]
+    assert [(s["group"], s["child"]) for s in steps(r, "target") if s["touch"] == 2] == [("R", "Right")]
+
+
+@BOTH
+def test_Q14_a_second_finger_where_no_child_is_goes_to_the_oldest_target_AM2_AM4_H1(world, column):
+    w = world(tree_q14(right=False))
+    r = w.touch(*Q14_INPUT)
+    if w.uikit:
+        # T1: touch 2 hits R and goes up R's chain, discarded; only left fires.
+        assert performed(r) == ["left"] and r["deliveries"][1]["view"] == R
+        return
+    d = r["deliveries"]
+    # AM2: no child of R is under the second finger: it goes to Left, the least recently added target, as a
+    # POINTER_DOWN; AM4: Left's click logic ignores pointer actions; the first finger's UP clicks.
+    assert [(x["touch"], x["message"], x["view"]) for x in d] == [
+        (1, "ACTION_DOWN", "Left"), (2, "ACTION_POINTER_DOWN", "Left"), (2, "ACTION_POINTER_UP", "Left"),
+        (1, "ACTION_UP", "Left")]
+    assert performed(r) == ["left"]
+
+
+@pytest.mark.skip(reason="android profile has no splitMotionEvents member yet: Q14 with R.splitMotionEvents false, AM3")
+def test_Q14_without_splitting_AM3():
     pass
 
 

@@ -61,7 +61,8 @@ extension SessionState {
         var trace = Trace(kind: .treeChange)
         var touches: [TouchDelivery] = []
         var resigned: [ForcedResign] = []
-        if let g = android.gesture {
+        for touch in android.pointers.map(\.touch) where android.activate(touch) {
+            guard let g = android.gesture else { continue }
             var run = AndroidRun()
             run.touch = g.touch
             if let cut = g.chain.firstIndex(where: { world.window(of: $0) != g.window }) {
@@ -92,6 +93,7 @@ extension SessionState {
                 }
             }
         }
+        android.active = nil
         for (window, focused) in firstResponderByWindow.sorted(by: { $0.key < $1.key }) {
             guard world.window(of: focused) != window else { continue }
             // AL4: in touch mode, with a current target SDK, nothing takes focus in its place (AK6).

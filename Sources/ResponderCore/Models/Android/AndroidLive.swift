@@ -1,8 +1,8 @@
 import ResponderProtocol
 
-/// The live state of an `android` session's gesture: who holds it (the touch targets), which groups were asked
-/// not to intercept, the pressed view and its pending checks. Kept in the session beside UIKit's, and like it not
-/// durable: a restarted engine has no finger down.
+/// The live state of one pointer of an `android` session's gesture: who holds it (the touch targets), the
+/// pressed view and its pending checks. Kept in the session beside UIKit's, and like it not durable: a restarted
+/// engine has no finger down.
 struct AndroidGesture: Sendable {
     var touch: EventID
     var client: String
@@ -13,8 +13,6 @@ struct AndroidGesture: Sendable {
     /// gesture itself (a leaf, or a group no child took the DOWN from, AD7, AD10). Empty when nobody consumed
     /// the DOWN: the DecorView then handles the rest itself (AD10), through the Activity (AR4).
     var chain: [String] = []
-    /// AI5, AI6: the groups that were asked not to intercept for the rest of the gesture.
-    var disallowed: Set<String> = []
     /// Where the DOWN was, in window coordinates: the slop tests of AS1, AS7, AC6 measure from it.
     var downPoint: Point
     var point: Point
@@ -50,7 +48,40 @@ struct AndroidKeyPress: Sendable {
 }
 
 struct AndroidLive: Sendable {
-    var gesture: AndroidGesture?
+    /// The pointers down, in the order they went down (AM2's "least recently added target" is the first).
+    var pointers: [AndroidGesture] = []
+    /// Which pointer the input being carried out is about.
+    var active: Int?
+    /// AI5, AI6: the groups that were asked not to intercept, for the rest of the gesture (all its pointers).
+    var disallowed: Set<String> = []
+
+    /// The pointer the input being carried out is about; set to nil when it ends. Set while no pointer is
+    /// active, it is a new pointer, added last.
+    var gesture: AndroidGesture? {
+        get { active.flatMap { $0 < pointers.count ? pointers[$0] : nil } }
+        set {
+            guard let i = active, i < pointers.count else {
+                if let g = newValue {
+                    pointers.append(g)
+                    active = pointers.count - 1
+                }
+                return
+            }
+            if let g = newValue {
+                pointers[i] = g
+            } else {
+                pointers.remove(at: i)
+                active = nil
+                if pointers.isEmpty { disallowed = [] }  // AD12, AI6: the gesture is over
+            }
+        }
+    }
+
+    /// Makes the pointer of `touch` the active one; false when no such pointer is down.
+    mutating func activate(_ touch: EventID) -> Bool {
+        active = pointers.firstIndex { $0.touch == touch }
+        return active != nil
+    }
     var presses: [EventID: AndroidKeyPress] = [:]
     /// AK4: touch mode, entered by a touch and left by a navigation or typing key; a session starts in it.
     var touchMode = true

@@ -145,6 +145,8 @@ extension SessionState {
             android.gesture?.prepressed = false
             android.gesture?.tapCheck = nil
             android.gesture?.longPressCheck = nil
+        case .pointerDown, .pointerUp:
+            return  // AM4: the click logic matches no pointer action
         case .cancel:
             guard g.pressView == view.id, g.pressed || g.prepressed else { return }
             trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac8, touch: touch)))
@@ -167,7 +169,7 @@ extension SessionState {
             switch action {
             case .down: dragging = !androidInScrollingContainer(view.id)
             case .move: dragging = androidBeyondSlop(.horizontal)
-            case .up, .cancel: dragging = false
+            case .up, .cancel, .pointerDown, .pointerUp: dragging = false
             }
             if dragging {
                 android.gesture?.claimed = true
@@ -269,6 +271,14 @@ extension SessionState {
     /// AC5, AC9, AC13: the press and long-press checks whose time has come, in time order. A deadline at the
     /// input's own time fires before the input, as UIKit's (G11), to within a nanosecond.
     mutating func androidFireDeadlines(upTo time: Double, run: inout AndroidRun, trace: inout Trace) {
+        for touch in android.pointers.map(\.touch) where android.activate(touch) {
+            androidFireDue(upTo: time, run: &run, trace: &trace)
+        }
+        android.active = nil
+    }
+
+    /// The active pointer's due checks.
+    private mutating func androidFireDue(upTo time: Double, run: inout AndroidRun, trace: inout Trace) {
         while let g = android.gesture {
             let due = [g.tapCheck, g.longPressCheck].compactMap { $0 }.filter { $0 <= time + 1e-9 }.min()
             guard let at = due, let id = g.pressView, let view = androidView(id) else { return }

@@ -32,14 +32,18 @@ extension SessionState {
         }
         let action = AndroidAction(input.phase)
         if action == .down {
-            if let g = android.gesture {
-                if g.touch == input.touch { throw .touchInUse(input.touch, client: g.client, reason: .live) }
-                throw .notModelled("a second pointer (AM1–AM4)", model: .android, field: "phase")
+            if let g = android.pointers.first(where: { $0.touch == input.touch }) {
+                throw .touchInUse(input.touch, client: g.client, reason: .live)
             }
             guard let point = input.point else { throw .touchPointMissing }
+            android.active = nil
+            if !android.pointers.isEmpty {
+                return androidPointerDown(input.touch, at: point, client: client, run: &run, trace: &trace)
+            }
+            android.disallowed = []  // AD2: a new gesture starts clean
             return androidDown(input.touch, at: point, client: client, run: &run, trace: &trace)
         }
-        guard var g = android.gesture, g.touch == input.touch else { throw .touchNotFound(input.touch) }
+        guard android.activate(input.touch), var g = android.gesture else { throw .touchNotFound(input.touch) }
         guard g.client == client else { throw .touchInUse(input.touch, client: g.client, reason: .otherClient) }
         g.lastPoint = g.point
         if let p = input.point { g.point = p }
@@ -79,8 +83,38 @@ extension SessionState {
             touch: touch, client: client, window: window, activity: androidActivity(of: window), downPoint: screen,
             point: screen, lastPoint: screen, downTime: clock)
         run.touch = touch
-        // AD8: depth-first, front to back, with backtracking. Each frame is a group whose children are offered
-        // the DOWN in turn; a child that is a group becomes a frame of its own.
+        var chain = androidSearch(from: window, at: p, run: &run, trace: &trace) ?? []
+        androidTargetsAdded(chain, from: 0, touch: touch, trace: &trace)
+        let consumed = !chain.isEmpty
+        if !consumed { chain = [window] }  // AD10: the DecorView keeps the rest of the gesture itself
+        android.gesture?.chain = chain
+        if consumed, let handler = chain.last, let view = androidView(handler), case .down = view.disallow {
+            android.gesture?.claimed = true
+            androidDisallow(from: handler, rule: .ai5, run: &run, trace: &trace)  // claimed at the DOWN
+        }
+        androidActivityAfter(.down, consumed: consumed, run: &run, trace: &trace)
+        delivery.view = consumed ? chain.last : nil
+        if let v = delivery.view { delivery.localPoint = world.convert(p, fromWindow: window, to: v) }
+        return run.finish(delivery, consumed: consumed)
+    }
+
+    /// AD6: each group from `start` down records the child it passed the DOWN to, innermost first.
+    private func androidTargetsAdded(_ chain: [String], from start: Int, touch: EventID, trace: inout Trace) {
+        guard chain.count > start + 1 else { return }
+        for i in stride(from: chain.count - 2, through: start, by: -1) {
+            trace.add(.android(.target(group: chain[i], child: chain[i + 1], added: true, rule: .ad6, touch: touch)))
+        }
+    }
+
+    /// AD3–AD8: the DOWN offered to `root` (already a candidate, the point in its coordinates) and its subtree:
+    /// depth-first, front to back, with backtracking. The path from `root` to the view that consumed it, or nil.
+    /// Each frame is a group whose children are offered the DOWN in turn; a child that is a group becomes a
+    /// frame of its own.
+    private mutating func androidSearch(
+        from root: String, at rootPoint: Point, run: inout AndroidRun, trace: inout Trace
+    )
+        -> [String]?
+    {
         struct Frame {
             var id: String
             var point: Point
@@ -95,7 +129,21 @@ extension SessionState {
             let (children, reordered) = intercepted ? ([], false) : session.androidOrder(of: id)
             return Frame(id: id, point: point, children: children, reordered: reordered)
         }
-        stack.append(frame(window, p, session: &self, trace: &trace))
+        /// A candidate offered the DOWN: its dispatchTouchEvent override, a leaf's own handlers, or a new frame.
+        func offer(_ view: AndroidView, _ point: Point, session: inout SessionState, trace: inout Trace) {
+            if let answer = view.dispatchTouchEvent?.answer(for: .down), answer != .super {
+                // An overridden dispatchTouchEvent answers for the whole subtree.
+                let took = answer == .consume
+                run.offer(view.id, action: .down, via: "dispatchTouchEvent", result: took, rule: .av1, trace: &trace)
+                if took { consumer = stack.map(\.id) + [view.id] }
+            } else if view.isGroup {
+                stack.append(frame(view.id, point, session: &session, trace: &trace))
+            } else if session.androidSelf(view, at: point, action: .down, run: &run, trace: &trace) {
+                consumer = stack.map(\.id) + [view.id]
+            }
+        }
+        guard let rootView = androidView(root) else { return nil }
+        offer(rootView, rootPoint, session: &self, trace: &trace)
         while consumer == nil, var top = stack.popLast() {
             if top.next < top.children.count {
                 let id = top.children[top.next]
@@ -105,19 +153,7 @@ extension SessionState {
                     let point = androidCandidate(
                         view, in: top.id, at: top.point, reordered: top.reordered, run: &run, trace: &trace)
                 else { continue }
-                if let answer = view.dispatchTouchEvent?.answer(for: .down), answer != .super {
-                    // An overridden dispatchTouchEvent answers for the whole subtree.
-                    let took = answer == .consume
-                    run.offer(
-                        view.id, action: .down, via: "dispatchTouchEvent", result: took, rule: .av1, trace: &trace)
-                    if took { consumer = stack.map(\.id) + [view.id] }
-                    continue
-                }
-                if view.isGroup {
-                    stack.append(frame(view.id, point, session: &self, trace: &trace))
-                } else if androidSelf(view, at: point, action: .down, run: &run, trace: &trace) {
-                    consumer = stack.map(\.id) + [view.id]
-                }
+                offer(view, point, session: &self, trace: &trace)
                 continue
             }
             // AD7: no child took the DOWN: the group dispatches it to itself.
@@ -126,25 +162,115 @@ extension SessionState {
                 consumer = stack.map(\.id) + [top.id]
             }
         }
-        var chain = consumer ?? []
-        // AD6: each group on the way records the child it passed the DOWN to, innermost first.
-        if chain.count > 1 {
-            for i in stride(from: chain.count - 2, through: 0, by: -1) {
-                trace.add(
-                    .android(.target(group: chain[i], child: chain[i + 1], added: true, rule: .ad6, touch: touch)))
+        return consumer
+    }
+
+    /// AM2: another finger goes down while the gesture lives. From the DecorView, each group that holds targets
+    /// searches its children for the new pointer alone: a child already a target gets it added (and passes it on
+    /// the same way); a new child that consumes it, as its own DOWN, becomes a target; when no child takes it, it
+    /// goes to the group's least recently added target. A group handling the gesture itself keeps every pointer.
+    private mutating func androidPointerDown(
+        _ touch: EventID, at screen: Point, client: String, run: inout AndroidRun, trace: inout Trace
+    ) -> TouchDelivery {
+        let first = android.pointers[0]
+        let window = first.window
+        var delivery = TouchDelivery(touch: touch, phase: .began, view: nil, window: window, message: "ACTION_DOWN")
+        run.touch = touch
+        guard var point = world.convert(screen: screen, toWindow: window) else {
+            delivery.reason = .unhandled
+            delivery.rule = .ar7
+            return delivery
+        }
+        // The pointer exists from here on (press state and checks are kept on it); its targets are found below.
+        android.gesture = AndroidGesture(
+            touch: touch, client: client, window: window, activity: first.activity, downPoint: screen, point: screen,
+            lastPoint: screen, downTime: clock)
+        let me = android.pointers.count - 1
+        var path = [window]
+        var action = AndroidAction.down
+        var consumed = false
+        walk: while let current = path.last {
+            let holders = android.pointers.filter { !$0.chain.isEmpty && Array($0.chain.prefix(path.count)) == path }
+            if holders.contains(where: { $0.chain.count == path.count }) {
+                // The group (or view) handles the gesture itself: the pointer is its too.
+                action = .pointerDown
+                if let view = androidView(current) {
+                    consumed = androidSelf(view, at: point, action: .pointerDown, run: &run, trace: &trace)
+                }
+                break walk
             }
+            if androidIntercepts(current, action: .pointerDown, run: &run, trace: &trace) {
+                androidCancelTargets(below: current, depth: path.count - 1, trace: &trace)
+                action = .pointerDown
+                if let view = androidView(current) {
+                    consumed = androidSelf(view, at: point, action: .pointerDown, run: &run, trace: &trace)
+                }
+                break walk
+            }
+            let (children, reordered) = androidOrder(of: current)
+            for id in children {
+                guard let view = androidView(id),
+                    let local = androidCandidate(
+                        view, in: current, at: point, reordered: reordered, run: &run, trace: &trace)
+                else { continue }
+                if holders.contains(where: { $0.chain[path.count] == id }) {
+                    path.append(id)  // already a target: the pointer is added to it
+                    point = local
+                    continue walk
+                }
+                if let sub = androidSearch(from: id, at: local, run: &run, trace: &trace) {
+                    let start = path.count - 1
+                    path += sub
+                    androidTargetsAdded(path, from: start, touch: touch, trace: &trace)
+                    consumed = true
+                    break walk
+                }
+            }
+            // No child took it: the least recently added target below this group gets it.
+            guard let oldest = holders.first else { break walk }
+            path = oldest.chain
+            action = .pointerDown
+            let points = androidPoints(path, screen: screen, window: window)
+            if let handler = path.last, let view = androidView(handler), let p = points.last ?? nil {
+                consumed = androidSelf(view, at: p, action: .pointerDown, run: &run, trace: &trace)
+            }
+            break walk
         }
-        let consumed = !chain.isEmpty
-        if !consumed { chain = [window] }  // AD10: the DecorView keeps the rest of the gesture itself
-        android.gesture?.chain = chain
-        if consumed, let handler = chain.last, let view = androidView(handler), case .down = view.disallow {
-            android.gesture?.claimed = true
-            androidDisallow(from: handler, rule: .ai5, run: &run, trace: &trace)  // claimed at the DOWN
+        android.pointers[me].chain = path
+        android.active = me
+        androidActivityAfter(action, consumed: consumed, run: &run, trace: &trace)
+        delivery.message = action.message
+        delivery.view = consumed ? path.last : nil
+        if let v = delivery.view, let p = world.convert(screen: screen, toWindow: window) {
+            delivery.localPoint = world.convert(p, fromWindow: window, to: v)
         }
-        androidActivityAfter(.down, consumed: consumed, run: &run, trace: &trace)
-        delivery.view = consumed ? chain.last : nil
-        if let v = delivery.view { delivery.localPoint = world.convert(p, fromWindow: window, to: v) }
         return run.finish(delivery, consumed: consumed)
+    }
+
+    /// AI4: `group` (at `depth` in the chains) takes the gesture: every pointer's targets below it get CANCEL
+    /// and are dropped; the group handles those pointers itself from now on.
+    private mutating func androidCancelTargets(below group: String, depth: Int, trace: inout Trace) {
+        let active = android.active
+        for i in android.pointers.indices
+        where android.pointers[i].chain.count > depth + 1
+            && android.pointers[i].chain[depth] == group
+        {
+            let p = android.pointers[i]
+            for id in p.chain[(depth + 1)...] {
+                trace.add(.android(.cancel(to: id, cause: "intercept", rule: .ai4, touch: p.touch)))
+            }
+            trace.add(
+                .android(.target(group: group, child: p.chain[depth + 1], added: false, rule: .ai4, touch: p.touch)))
+            if p.pressed || p.prepressed, let view = p.pressView {
+                trace.add(.android(.press(view: view, state: "unpressed", rule: .ac8, touch: p.touch)))
+            }
+            android.pointers[i].chain = Array(p.chain[...depth])
+            android.pointers[i].pressed = false
+            android.pointers[i].prepressed = false
+            android.pointers[i].tapCheck = nil
+            android.pointers[i].longPressCheck = nil
+        }
+        android.active = active
     }
 
     /// AD4: the children of `group` in the order they are offered a DOWN, front-most first: by Z (elevation +
@@ -225,6 +351,7 @@ extension SessionState {
             }
             delivery.message = AndroidAction.cancel.message
             android.gesture?.chain = Array(g.chain[...i])
+            androidCancelTargets(below: group, depth: i, trace: &trace)  // the other pointers' targets too
             handler = g.chain.last
             handled = true
             if case .scrollView = androidView(group)?.builtin {
@@ -238,7 +365,11 @@ extension SessionState {
                 android.gesture?.claimed = true
                 androidDisallow(from: last, rule: .ai5, run: &run, trace: &trace)
             }
-            consumed = androidSelf(view, at: p, action: action, run: &run, trace: &trace)
+            // AM2: the view holds another pointer too: the last but one finger up is a POINTER_UP for it.
+            let shared = android.pointers.contains { $0.touch != g.touch && $0.chain.last == last }
+            let delivered: AndroidAction = action == .up && shared ? .pointerUp : action
+            if delivered != action { delivery.message = delivered.message }
+            consumed = androidSelf(view, at: p, action: delivered, run: &run, trace: &trace)
         } else if !handled {
             consumed = false
         }
@@ -293,7 +424,7 @@ extension SessionState {
     {
         guard let view = androidView(group), let touch = run.touch else { return false }
         run.note(view, trace: &trace)
-        if android.gesture?.disallowed.contains(group) == true && action != .down {
+        if android.disallowed.contains(group) && action != .down {
             trace.add(
                 .android(
                     .intercept(
@@ -328,13 +459,13 @@ extension SessionState {
         var current = world.nodes[from]?.parent
         while let id = current, let node = world.nodes[id] {
             if node.kind.isView {
-                if g.disallowed.contains(id) { break }
+                if android.disallowed.contains(id) { break }
                 groups.append(id)
             }
             if id == g.window { break }
             current = node.parent
         }
-        android.gesture?.disallowed.formUnion(groups)
+        android.disallowed.formUnion(groups)
         trace.add(.android(.disallow(from: from, groups: groups, rule: rule, touch: touch)))
     }
 
@@ -371,9 +502,9 @@ extension SessionState {
 extension AndroidAction {
     var phase: TouchPhase {
         switch self {
-        case .down: return .began
+        case .down, .pointerDown: return .began
         case .move: return .moved
-        case .up: return .ended
+        case .up, .pointerUp: return .ended
         case .cancel: return .cancelled
         }
     }

@@ -167,6 +167,8 @@ extension AndroidFields.Answers {
 /// A MotionEvent action (ME).
 enum AndroidAction: String {
     case down, move, up, cancel
+    /// AM2, AM3: another pointer went down or up on a view that already holds one.
+    case pointerDown, pointerUp
 
     init(_ phase: TouchPhase) {
         switch phase {
@@ -183,9 +185,16 @@ enum AndroidAction: String {
         case .move: return .move
         case .up: return .up
         case .cancel: return .cancel
+        case .pointerDown, .pointerUp: return .other
         }
     }
 
     /// The constant's name, as a delivery's `message`.
-    var message: String { "ACTION_" + rawValue.uppercased() }
+    var message: String {
+        switch self {
+        case .pointerDown: return "ACTION_POINTER_DOWN"
+        case .pointerUp: return "ACTION_POINTER_UP"
+        default: return "ACTION_" + rawValue.uppercased()
+        }
+    }
 }
