@@ -6,12 +6,23 @@
 /// make a copy of the world cheap to keep: a copy shares every chunk, and a change to either copies only the
 /// chunk it touches (the replay ring keeps a loaded world that way rather than as its text). Removal moves the
 /// last node into the freed slot, so slots say nothing about order (neither did the dictionary).
+///
+/// Beside the ids, the table keeps the structure by slot: each slot's parent slot and its children's slots, in
+/// the children's order (-1 where the id names no node in the table). A walk over them (the hit test) reads
+/// node after node with no hashing of ids and no strings or arrays retained per node. The table keeps them
+/// equal to what the nodes' `parent` and `children` say through every change, whichever way it is made: the
+/// structural changes below (`insertChild`, `removeChild`, `setParent`) update both sides at once, and a node
+/// written whole has its own slots derived again when its structure differs, and the slots that name it put
+/// right when it arrives, leaves or moves to another slot.
 public struct NodeTable: Sendable {
     private static let chunkShift = 10
     private static let chunkSize = 1 << chunkShift
     private static let chunkMask = chunkSize - 1
 
     private var chunks: [[Node?]] = []
+    /// Per slot, chunked as `chunks`: the parent's slot, and the children's slots.
+    private var parentSlots: [[Int32]] = []
+    private var childSlots: [[[Int32]]] = []
     private var index = SlotIndex()
 
     init() {}
@@ -21,12 +32,16 @@ public struct NodeTable: Sendable {
 
     /// Room for `count` nodes without growing, so a load sizes the index once.
     mutating func reserveCapacity(_ count: Int) {
-        chunks.reserveCapacity(count >> Self.chunkShift + 1)
+        let chunkCount = count >> Self.chunkShift + 1
+        chunks.reserveCapacity(chunkCount)
+        parentSlots.reserveCapacity(chunkCount)
+        childSlots.reserveCapacity(chunkCount)
         index.reserveCapacity(count)
     }
 
-    /// The node `id`. Mutations through the subscript (`nodes[id]!.children.append(…)`) happen in place:
-    /// the node is not copied out and back, which would copy its children array each time.
+    /// The node `id`. Mutations through the subscript (`nodes[id]!.revision = …`) happen in place: the node is
+    /// not copied out and back. A change to `parent` or `children` this way has the node's slots derived again
+    /// (hashing each id); the structural methods below change both sides directly.
     public subscript(id: String) -> Node? {
         get {
             guard let slot = slot(of: id) else { return nil }
@@ -34,8 +49,15 @@ public struct NodeTable: Sendable {
         }
         _modify {
             if let slot = slot(of: id) {
-                yield &chunks[slot >> Self.chunkShift][slot & Self.chunkMask]
-                if chunks[slot >> Self.chunkShift][slot & Self.chunkMask] == nil { removeSlot(slot, id: id) }
+                let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+                let parent = chunks[c][j]!.parent
+                let children = chunks[c][j]!.children
+                yield &chunks[c][j]
+                if chunks[c][j] == nil {
+                    removeSlot(slot, id: id)
+                } else {
+                    relinkIfChanged(slot, parent: parent, children: children)
+                }
             } else {
                 var added: Node? = nil
                 yield &added
@@ -45,7 +67,11 @@ public struct NodeTable: Sendable {
         set {
             if let slot = slot(of: id) {
                 if let newValue {
-                    chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = newValue
+                    let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+                    let parent = chunks[c][j]!.parent
+                    let children = chunks[c][j]!.children
+                    chunks[c][j] = newValue
+                    relinkIfChanged(slot, parent: parent, children: children)
                 } else {
                     removeSlot(slot, id: id)
                 }
@@ -70,9 +96,30 @@ public struct NodeTable: Sendable {
         }
     }
 
-    /// Adds `node` unless a node with its id exists: its new slot, or nil for a duplicate id. One hash of
-    /// the id for the lookup and the insertion (a million-node load does this per node).
+    /// The slot of `id` as the structure stores it: -1 for no id or one that names no node.
+    private func storedSlot(of id: String?) -> Int32 {
+        guard let id, let slot = slot(of: id) else { return -1 }
+        return Int32(truncatingIfNeeded: slot)
+    }
+
+    /// Adds `node` unless a node with its id exists: its new slot, or nil for a duplicate id. Its parent's and
+    /// children's slots are found by their ids, and the nodes that name it by theirs learn its slot.
     mutating func insertNew(_ node: Node) -> Int? {
+        guard let slot = append(node, parentSlot: -1) else { return nil }
+        relinkOwn(slot)
+        linkReferrers(of: slot)
+        return slot
+    }
+
+    /// `insertNew` for a load, which puts nodes in parents first: `node` has no children yet, its parent is in
+    /// `parentSlot` (-1: none), and the parent does not list it yet (`appendChild` does next). One hash of the
+    /// id for the lookup and the insertion, and none of the parent's (a million-node load does this per node).
+    mutating func insertNew(_ node: Node, parentSlot: Int32) -> Int? {
+        precondition(node.children.isEmpty, "NodeTable: a node put in by its parent's slot has no children yet")
+        return append(node, parentSlot: parentSlot)
+    }
+
+    private mutating func append(_ node: Node, parentSlot: Int32) -> Int? {
         precondition(index.count < Int(Int32.max), "NodeTable: too many nodes")
         let hash = index.hash(node.spec.id)
         guard slot(of: node.spec.id, hash: hash) == nil else { return nil }
@@ -82,14 +129,88 @@ public struct NodeTable: Sendable {
             var chunk: [Node?] = []
             chunk.reserveCapacity(Self.chunkSize)
             chunks.append(chunk)
+            var parents: [Int32] = []
+            parents.reserveCapacity(Self.chunkSize)
+            parentSlots.append(parents)
+            var children: [[Int32]] = []
+            children.reserveCapacity(Self.chunkSize)
+            childSlots.append(children)
         }
         chunks[chunks.count - 1].append(node)
+        parentSlots[parentSlots.count - 1].append(parentSlot)
+        childSlots[childSlots.count - 1].append([])
         return slot
     }
 
-    /// Appends `child` to the children of the node in `slot`, in place.
-    mutating func appendChild(_ child: String, toSlot slot: Int) {
-        chunks[slot >> Self.chunkShift][slot & Self.chunkMask]!.children.append(child)
+    /// Appends `child`, stored in `childSlot`, to the children of the node in `slot`, in place.
+    mutating func appendChild(_ child: String, childSlot: Int, toSlot slot: Int) {
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        chunks[c][j]!.children.append(child)
+        childSlots[c][j].append(Int32(truncatingIfNeeded: childSlot))
+    }
+
+    // MARK: - Structural changes, both sides at once
+
+    /// Puts `child` among the children of `parent` at `position` (nil: last).
+    mutating func insertChild(_ child: String, at position: Int? = nil, into parent: String) {
+        let slot = slot(of: parent)!
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        let stored = storedSlot(of: child)
+        let at = position ?? chunks[c][j]!.children.count
+        chunks[c][j]!.children.insert(child, at: at)
+        childSlots[c][j].insert(stored, at: at)
+    }
+
+    /// Takes `child` out of the children of `parent`.
+    mutating func removeChild(_ child: String, from parent: String) {
+        let slot = slot(of: parent)!
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        var i = chunks[c][j]!.children.count - 1
+        while i >= 0 {
+            if chunks[c][j]!.children[i] == child {
+                chunks[c][j]!.children.remove(at: i)
+                childSlots[c][j].remove(at: i)
+            }
+            i -= 1
+        }
+    }
+
+    /// Sets the parent of node `id`.
+    mutating func setParent(_ parent: String?, of id: String) {
+        let slot = slot(of: id)!
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        chunks[c][j]!.parent = parent
+        parentSlots[c][j] = storedSlot(of: parent)
+    }
+
+    // MARK: - Reading by slot
+
+    /// `body` of the node in `slot`, read in place (as `read(_:_:)`). The slot must hold a node.
+    @inline(__always)
+    func read<R>(slot: Int, _ body: (UnsafePointer<Node>) -> R) -> R {
+        chunks.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer {
+                Self.borrow($0.baseAddress! + (slot & Self.chunkMask), body)
+            }
+        }
+    }
+
+    /// The slot of the parent of the node in `slot` (-1: none).
+    @inline(__always)
+    func parentSlot(ofSlot slot: Int) -> Int32 { parentSlots[slot >> Self.chunkShift][slot & Self.chunkMask] }
+
+    /// The slots of the children of the node in `slot`, in their order (-1 for an id that names no node).
+    @inline(__always)
+    func childSlots(ofSlot slot: Int) -> [Int32] { childSlots[slot >> Self.chunkShift][slot & Self.chunkMask] }
+
+    /// `body` of the children's slots of the node in `slot`, read where they are stored.
+    @inline(__always)
+    func withChildSlots<R>(ofSlot slot: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+        childSlots.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer { inner in
+                inner[slot & Self.chunkMask].withUnsafeBufferPointer(body)
+            }
+        }
     }
 
     /// `body` of node `id`, read in place: `body` gets a pointer to the stored node, valid only during the call,
@@ -103,11 +224,7 @@ public struct NodeTable: Sendable {
     @inline(__always)
     func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? {
         guard let slot = slot(of: id) else { return nil }
-        return chunks.withUnsafeBufferPointer { outer in
-            outer[slot >> Self.chunkShift].withUnsafeBufferPointer {
-                Self.borrow($0.baseAddress! + (slot & Self.chunkMask), body)
-            }
-        }
+        return read(slot: slot, body)
     }
 
     /// Hands `body` a pointer to the node stored at `slot`. A present `Node?` is the node itself at the same
@@ -133,7 +250,8 @@ public struct NodeTable: Sendable {
         return out
     }
 
-    /// Calls `body` on every node in place, in no particular order.
+    /// Calls `body` on every node in place, in no particular order. `body` changes fields only, never `parent`
+    /// or `children` (the structure by slot would not follow).
     mutating func updateEach(_ body: (inout Node) -> Void) {
         for c in chunks.indices {
             for j in chunks[c].indices { body(&chunks[c][j]!) }
@@ -148,17 +266,112 @@ public struct NodeTable: Sendable {
         }
     }
 
+    // MARK: - Keeping the slots equal to the ids
+
+    /// Derives the slots of the node in `slot` again from its ids when its parent or children differ from
+    /// `parent` and `children` (an unchanged children array is the same buffer: compared without its elements).
+    private mutating func relinkIfChanged(_ slot: Int, parent: String?, children: [String]) {
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        if chunks[c][j]!.parent != parent || chunks[c][j]!.children != children { relinkOwn(slot) }
+    }
+
+    /// Derives the parent's and children's slots of the node in `slot` from their ids.
+    private mutating func relinkOwn(_ slot: Int) {
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        let parent = chunks[c][j]!.parent
+        let children = chunks[c][j]!.children
+        parentSlots[c][j] = storedSlot(of: parent)
+        childSlots[c][j] = children.map { storedSlot(of: $0) }
+    }
+
+    /// The node in `slot` has just arrived there: its parent, when it lists the node, and its children, when they
+    /// name it as their parent, store the slot.
+    private mutating func linkReferrers(of slot: Int) {
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        let id = chunks[c][j]!.spec.id
+        let stored = Int32(truncatingIfNeeded: slot)
+        let p = Int(parentSlots[c][j])
+        if p >= 0 {
+            let pc = p >> Self.chunkShift, pj = p & Self.chunkMask
+            let siblings = chunks[pc][pj]!.children
+            for (i, sibling) in siblings.enumerated() where sibling == id { childSlots[pc][pj][i] = stored }
+        }
+        for child in childSlots[c][j] where child >= 0 {
+            let k = Int(child)
+            let kc = k >> Self.chunkShift, kj = k & Self.chunkMask
+            if chunks[kc][kj]!.parent == id { parentSlots[kc][kj] = stored }
+        }
+    }
+
+    /// The node in `slot` leaves it (removed, or moved to `new`): the slots naming it (its parent's entry for
+    /// it, its children's parent) store `new` instead, -1 when it is removed.
+    private mutating func retarget(_ slot: Int, to new: Int32) {
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        let old = Int32(truncatingIfNeeded: slot)
+        let p = Int(parentSlots[c][j])
+        if p >= 0 {
+            let pc = p >> Self.chunkShift, pj = p & Self.chunkMask
+            for i in childSlots[pc][pj].indices where childSlots[pc][pj][i] == old { childSlots[pc][pj][i] = new }
+        }
+        for child in childSlots[c][j] where child >= 0 {
+            let k = Int(child)
+            let kc = k >> Self.chunkShift, kj = k & Self.chunkMask
+            if parentSlots[kc][kj] == old { parentSlots[kc][kj] = new }
+        }
+    }
+
+    /// Derives again the slots of the nodes `ids`, their parents and their children — after changes made
+    /// in an order where a node may have named another that did not name it back (a batch's rollback).
+    mutating func relink<IDs: Sequence<String>>(around ids: IDs) {
+        var slots: Set<Int> = []
+        for id in ids {
+            guard let slot = slot(of: id) else { continue }
+            slots.insert(slot)
+            let p = Int(parentSlot(ofSlot: slot))
+            if p >= 0 { slots.insert(p) }
+            for child in childSlots(ofSlot: slot) where child >= 0 { slots.insert(Int(child)) }
+            // A child the node lists by id that did not have its slot yet.
+            for child in read(slot: slot, { $0.pointee.children }) {
+                if let k = self.slot(of: child) { slots.insert(k) }
+            }
+        }
+        for slot in slots { relinkOwn(slot) }
+    }
+
+    /// Whether every node's stored slots are those its `parent` and `children` ids name (tests check this).
+    func slotsMatchIDs() -> Bool {
+        for c in chunks.indices {
+            for j in chunks[c].indices {
+                let node = chunks[c][j]!
+                if parentSlots[c][j] != storedSlot(of: node.parent) { return false }
+                if childSlots[c][j] != node.children.map({ storedSlot(of: $0) }) { return false }
+            }
+        }
+        return true
+    }
+
     private mutating func removeSlot(_ slot: Int, id: String) {
+        retarget(slot, to: -1)
         index.remove(index.hash(id), slot: slot)
         let last = index.count  // the count before the removal, less one
-        let lastChunk = last >> Self.chunkShift
+        let lastChunk = last >> Self.chunkShift, lastJ = last & Self.chunkMask
         if slot != last {
-            let moved = chunks[lastChunk][last & Self.chunkMask]!
+            let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+            let moved = chunks[lastChunk][lastJ]!
             index.move(index.hash(moved.spec.id), from: last, to: slot)
-            chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = moved
+            retarget(last, to: Int32(truncatingIfNeeded: slot))
+            chunks[c][j] = moved
+            parentSlots[c][j] = parentSlots[lastChunk][lastJ]
+            childSlots[c][j] = childSlots[lastChunk][lastJ]
         }
         chunks[lastChunk].removeLast()
-        if chunks[lastChunk].isEmpty { chunks.removeLast() }
+        parentSlots[lastChunk].removeLast()
+        childSlots[lastChunk].removeLast()
+        if chunks[lastChunk].isEmpty {
+            chunks.removeLast()
+            parentSlots.removeLast()
+            childSlots.removeLast()
+        }
     }
 }
 

@@ -126,9 +126,11 @@ struct Transaction {
         if detachedBefore == nil { detachedBefore = world.detachedRoots }
     }
 
-    /// Puts back every node the batch changed.
+    /// Puts back every node the batch changed. They come back in no particular order, so a node may name
+    /// another before that one names it back: the structure by slot is derived again around them at the end.
     mutating func rollback() {
         for (id, original) in journal { world.nodes[id] = original }
+        world.nodes.relink(around: journal.keys)
         if let detachedBefore { world.detachedRoots = detachedBefore }
         journal = [:]
         detachedBefore = nil
@@ -215,9 +217,9 @@ struct Transaction {
             var node = Node(spec: entry.spec)
             node.parent = parentID
             node.depth = depth
-            guard let slot = world.nodes.insertNew(node) else { throw duplicate(id, tree, i) }
+            guard let slot = world.nodes.insertNew(node, parentSlot: slots[p]) else { throw duplicate(id, tree, i) }
             slots[i] = Int32(slot)
-            world.nodes.appendChild(id, toSlot: Int(slots[p]))
+            world.nodes.appendChild(id, childSlot: slot, toSlot: Int(slots[p]))
             // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
             // and presentation indexes are built from (as "did not exist before", which is what the journal
             // would have said).
@@ -258,7 +260,7 @@ struct Transaction {
     private mutating func place(_ id: String, under parent: String?, at position: Int) {
         if let parent {
             save(parent)
-            world.nodes[parent]!.children.insert(id, at: position)
+            world.nodes.insertChild(id, at: position, into: parent)
             toCheck[parent] = opIndex
         } else {
             saveDetached()
@@ -321,7 +323,7 @@ struct Transaction {
             world.nodes[node.id] = node
             if let p = node.parent {
                 save(p)
-                world.nodes[p]!.children.append(node.id)
+                world.nodes.insertChild(node.id, into: p)
             }
             markChanged(node.id)
             if node.kind == .window { touchKey() }
@@ -334,7 +336,7 @@ struct Transaction {
         let gone = world.subtree(id)
         if let p = node.parent {
             save(p)
-            world.nodes[p]!.children.removeAll { $0 == id }
+            world.nodes.removeChild(id, from: p)
             toCheck[p] = opIndex
         } else {
             saveDetached()
@@ -362,7 +364,7 @@ struct Transaction {
         // Detach from the old place.
         if let old = node.parent {
             save(old)
-            world.nodes[old]!.children.removeAll { $0 == id }
+            world.nodes.removeChild(id, from: old)
             toCheck[old] = opIndex
         } else {
             saveDetached()
@@ -372,7 +374,7 @@ struct Transaction {
         let position = try checkIndex(index, count: count)
         place(id, under: parent, at: position)
         save(id)
-        world.nodes[id]!.parent = parent
+        world.nodes.setParent(parent, of: id)
         // Re-derive depths below the moved node.
         let delta = ((newParent?.depth ?? -1) + 1) - node.depth
         if delta != 0 {
