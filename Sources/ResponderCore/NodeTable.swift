@@ -195,6 +195,27 @@ public struct NodeTable: Sendable {
         }
     }
 
+    /// The slot of the application: the first node of every world, which is never removed, so no removal moves
+    /// it (only the last slot's node moves), and a load replaces it in place. Looked up by id in a table made
+    /// otherwise (-1 without one).
+    var applicationSlot: Int {
+        if count > 0, read(slot: 0, { $0.pointee.spec.id == World.rootID }) { return 0 }
+        return slot(of: World.rootID) ?? -1
+    }
+
+    /// The address of the node in `slot`, for a walk over a table that does not change while it reads many
+    /// nodes (the hit tester's world): valid only while this table is neither changed nor freed, as the
+    /// storage of an array is. The slot must hold a node.
+    @inline(__always)
+    func unsafeNode(atSlot slot: Int) -> UnsafePointer<Node> {
+        precondition(Self.hasNoTag, "NodeTable: a stored node is not at its slot's address")
+        return chunks.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer {
+                UnsafeRawPointer($0.baseAddress! + (slot & Self.chunkMask)).assumingMemoryBound(to: Node.self)
+            }
+        }
+    }
+
     /// The slot of the parent of the node in `slot` (-1: none).
     @inline(__always)
     func parentSlot(ofSlot slot: Int) -> Int32 { parentSlots[slot >> Self.chunkShift][slot & Self.chunkMask] }

@@ -35,17 +35,23 @@ struct HitTester {
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
     /// test answers a view wins. Detached subtrees are never tried. Windows by slot.
     static func windowOrder(_ world: World) -> [Int32] {
-        guard let app = world.nodes.slot(of: World.rootID) else { return [] }
-        var windows: [(index: Int, slot: Int32, level: Double)] = []
-        for child in world.nodes.childSlots(ofSlot: app) where child >= 0 {
-            if let level = world.nodes.read(
-                slot: Int(child), { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil })
-            {
-                windows.append((windows.count, child, level))
+        let app = world.nodes.applicationSlot
+        guard app >= 0 else { return [] }
+        var windows: [Int32] = []
+        var levels: [Double] = []
+        world.nodes.withChildSlots(ofSlot: app) { children in
+            for child in children where child >= 0 {
+                let node = world.nodes.unsafeNode(atSlot: Int(child))
+                if node.pointee.spec.kind == .window {
+                    windows.append(child)
+                    levels.append(node.pointee.spec.windowLevel)
+                }
             }
         }
-        guard windows.count > 1 else { return windows.map(\.slot) }
-        return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.slot)
+        guard windows.count > 1 else { return windows }
+        return windows.indices.sorted { a, b in levels[a] != levels[b] ? levels[a] > levels[b] : a > b }.map {
+            windows[$0]
+        }
     }
 
     mutating func run(screen: Point) -> HitTestResult {
@@ -147,27 +153,6 @@ struct HitTester {
         return answer
     }
 
-    /// What `start` reads of a view, read in place: copying each visited node out of the world (a retain and a
-    /// release per reference it holds) and reading its out-of-line hit-test override field by field would be
-    /// most of a hit test's cost.
-    private struct Checked {
-        /// The point in the view's bounds coordinates (nil: its transform cannot be inverted).
-        var point: Point?
-        var never = false
-        var exclusion: (reason: HitReason, rule: Rule)?
-        var redirectWhenNil: String?
-        /// For a view that passed its checks: its children's slots, read in the same read (a window's are put in
-        /// presentation order afterwards), and whether `finish` needs its override (redirect when self,
-        /// pass-through-self) — most views have neither, and reading each view again for it would be another read.
-        var children: [Int32] = []
-        var overridesAnswer = false
-        /// Not a view: not asked (`notAView`), or a child controller whose root view is asked instead.
-        var notAView = false
-        var controllerRoot: Int32 = -1
-        /// The view's id, for its visit.
-        var id = ""
-    }
-
     /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7).
     /// Where the point a view is asked about is given: already in its bounds (a window), or in its
     /// superview's, converted (H4) in the same read as the checks.
@@ -198,87 +183,81 @@ struct HitTester {
         return nil
     }
 
+    /// The checks a view makes before asking its subviews, and its visit; a frame for its subviews when it
+    /// passes them.
+    ///
+    /// The view is read where it is stored, through its address (`NodeTable.unsafeNode`): the world does not
+    /// change while the tester holds it, and reading it through a closure returned what was read in a struct
+    /// of its own — its copy and its release were a third of what a view asked cost.
     private mutating func start(_ slot: Int32, _ given: Given, asking: Asking) -> Start {
         guard slot >= 0 else { return .notAView }
-        let profile = self.profile
-        let world = self.world
-        let checked =
-            world.nodes.read(slot: Int(slot)) { node -> Checked in
-                switch asking {
-                case .itself: break
-                case .child where node.pointee.spec.kind == .viewController:
-                    let root = world.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
-                    return Checked(notAView: true, controllerRoot: root)
-                case .child, .rootView:
-                    guard node.pointee.spec.kind.isSubviewKind else { return Checked(notAView: true) }
-                }
-                let point: Point?
-                switch given {
-                case .local(let p): point = p
-                case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
-                }
-                let mode = node.pointee.spec.hitTestMode
-                var c = Checked(point: point)
-                c.id = node.pointee.spec.id
-                if let excluded = Self.exclusion(node, node.pointee.spec.id, world: world, profile: profile) {
-                    // H6 never: always nil, the whole subtree is hidden from touches.
-                    if excluded.reason == .never { return Checked(point: point, never: true, id: c.id) }
-                    c.exclusion = excluded
-                } else if let p = point {
-                    // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
-                    // is only asked when its superview contained the point, so clipsToBounds plays no part.
-                    let insets = node.pointee.spec.hitTestInsets
-                    let area = node.pointee.spec.bounds.inset(by: insets)
-                    c.exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
-                } else {
-                    c.exclusion = (.singularTransform, .h4)
-                }
-                if c.exclusion != nil {
-                    if let r = node.pointee.spec.hitTestRedirect, r.when == .nil { c.redirectWhenNil = r.to }
-                } else {
-                    c.children = world.nodes.childSlots(ofSlot: Int(slot))
-                    c.overridesAnswer = mode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
-                }
-                return c
-            }
-        if checked.notAView {
-            guard checked.controllerRoot >= 0 else { return .notAView }
-            return start(checked.controllerRoot, given, asking: .rootView)
+        let node = world.nodes.unsafeNode(atSlot: Int(slot))
+        switch asking {
+        case .itself: break
+        case .child where node.pointee.spec.kind == .viewController:
+            // A child controller: its root view is asked in its place.
+            let root = world.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
+            return start(root, given, asking: .rootView)
+        case .child, .rootView:
+            guard node.pointee.spec.kind.isSubviewKind else { return .notAView }
+        }
+        let point: Point?
+        switch given {
+        case .local(let p): point = p
+        case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
         }
         let index = visits.count
-        visits.append(HitVisit(id: checked.id, point: checked.point))
-        if checked.never {
-            visits[index].result = .skipped
-            visits[index].reason = .never
-            visits[index].rule = .h6
-            return .answered(nil)
+        visits.append(HitVisit(id: node.pointee.spec.id, point: point))
+        let exclusion: (reason: HitReason, rule: Rule)?
+        if let excluded = Self.exclusion(node, node.pointee.spec.id, world: world, profile: profile) {
+            if excluded.reason == .never {
+                // H6 never: always nil, the whole subtree is hidden from touches.
+                visits[index].result = .skipped
+                visits[index].reason = .never
+                visits[index].rule = .h6
+                return .answered(nil)
+            }
+            exclusion = excluded
+        } else if let p = point {
+            // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
+            // is only asked when its superview contained the point, so clipsToBounds plays no part.
+            let insets = node.pointee.spec.hitTestInsets
+            let area = node.pointee.spec.bounds.inset(by: insets)
+            exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
+        } else {
+            exclusion = (.singularTransform, .h4)
         }
-        if let (reason, rule) = checked.exclusion {
+        if let (reason, rule) = exclusion {
             visits[index].reason = reason
             visits[index].rule = rule
             // H6 redirect when nil: the override replaces super's nil answer.
-            if let to = checked.redirectWhenNil, let target = validRedirect(to) {
+            if let r = node.pointee.spec.hitTestRedirect, r.when == .nil, let target = validRedirect(r.to) {
                 redirected(index, to: target)
                 return .answered((target, nil))
             }
             return .answered(nil)
         }
+        // Whether `finish` needs the view's override (redirect when self, pass-through-self): most views have
+        // neither.
+        let overridesAnswer =
+            node.pointee.spec.hitTestMode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
         // K9: a window's subviews in presentation order, its controllers resolved to their root views, when
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
         // would mostly be wasted.
-        var subviews = checked.children
+        var subviews = world.nodes.childSlots(ofSlot: Int(slot))
         if asking == .itself && !world.presented.isEmpty {
-            dimmings = world.dimmings(in: checked.id)
-            subviews = world.withDimmings(world.hitTestSubviews(of: checked.id), dimmings).map { id in
+            let id = node.pointee.spec.id
+            dimmings = world.dimmings(in: id)
+            subviews = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
                 if let d = dimmings.firstIndex(where: { $0.id == id }) { return Int32(-2 - d) }
                 return world.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
         }
         return .pushed(
             Frame(
-                point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index, slot: slot,
-                overridesAnswer: checked.overridesAnswer))
+                point: point!, subviews: subviews, next: subviews.count - 1, visit: index, slot: slot,
+                overridesAnswer: overridesAnswer))
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
