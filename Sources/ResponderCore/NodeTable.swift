@@ -114,12 +114,13 @@ public struct NodeTable: Sendable {
     /// `insertNew` for a load, which puts nodes in parents first: `node` has no children yet, its parent is in
     /// `parentSlot` (-1: none), and the parent does not list it yet (`appendChild` does next). One hash of the
     /// id for the lookup and the insertion, and none of the parent's (a million-node load does this per node).
-    mutating func insertNew(_ node: Node, parentSlot: Int32) -> Int? {
+    /// `childCapacity`: the children it will have, for room made once.
+    mutating func insertNew(_ node: Node, parentSlot: Int32, childCapacity: Int = 0) -> Int? {
         precondition(node.children.isEmpty, "NodeTable: a node put in by its parent's slot has no children yet")
-        return append(node, parentSlot: parentSlot)
+        return append(node, parentSlot: parentSlot, childCapacity: childCapacity)
     }
 
-    private mutating func append(_ node: Node, parentSlot: Int32) -> Int? {
+    private mutating func append(_ node: Node, parentSlot: Int32, childCapacity: Int = 0) -> Int? {
         precondition(index.count < Int(Int32.max), "NodeTable: too many nodes")
         let hash = index.hash(node.spec.id)
         guard slot(of: node.spec.id, hash: hash) == nil else { return nil }
@@ -138,7 +139,9 @@ public struct NodeTable: Sendable {
         }
         chunks[chunks.count - 1].append(node)
         parentSlots[parentSlots.count - 1].append(parentSlot)
-        childSlots[childSlots.count - 1].append([])
+        var children: [Int32] = []
+        if childCapacity > 0 { children.reserveCapacity(childCapacity) }
+        childSlots[childSlots.count - 1].append(children)
         return slot
     }
 

@@ -195,6 +195,10 @@ struct Transaction {
         // Each entry's slot in the table, so a child finds its parent without hashing the parent's id.
         var slots = [Int32](repeating: 0, count: entries.count)
         slots[0] = Int32(world.nodes.slot(of: tree.root.id)!)
+        // Each entry's number of children, so that its children's ids and slots are stored at their size: grown
+        // one append at a time, a view's ten children would take room for sixteen twice over.
+        var childCounts = [Int32](repeating: 0, count: entries.count)
+        for i in 1..<max(entries.count, 1) { childCounts[entries[i].parent!] += 1 }
         for i in 1..<max(entries.count, 1) {
             let entry = entries[i]
             let p = entry.parent!
@@ -217,7 +221,11 @@ struct Transaction {
             var node = Node(spec: entry.spec)
             node.parent = parentID
             node.depth = depth
-            guard let slot = world.nodes.insertNew(node, parentSlot: slots[p]) else { throw duplicate(id, tree, i) }
+            let childCount = Int(childCounts[i])
+            if childCount > 0 { node.children.reserveCapacity(childCount) }
+            guard let slot = world.nodes.insertNew(node, parentSlot: slots[p], childCapacity: childCount) else {
+                throw duplicate(id, tree, i)
+            }
             slots[i] = Int32(slot)
             world.nodes.appendChild(id, childSlot: slot, toSlot: Int(slots[p]))
             // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
