@@ -11,9 +11,10 @@
 /// the children's order (-1 where the id names no node in the table). A walk over them (the hit test) reads
 /// node after node with no hashing of ids and no strings or arrays retained per node. The table keeps them
 /// equal to what the nodes' `parent` and `children` say through every change, whichever way it is made: the
-/// structural changes below (`insertChild`, `removeChild`, `setParent`) update both sides at once, and a node
-/// written whole has its own slots derived again when its structure differs, and the slots that name it put
-/// right when it arrives, leaves or moves to another slot.
+/// structural changes below (`insertChild`, `removeChild`, `setParent`) update both sides at once; a node
+/// written whole has its own slots derived again when its structure differs; its children learn its slot when
+/// it arrives, and the slots naming it follow it when it leaves or moves to another slot; a batch put back
+/// (`restore`) has them derived again around what it put back.
 public struct NodeTable: Sendable {
     private static let chunkShift = 10
     private static let chunkSize = 1 << chunkShift
@@ -103,7 +104,9 @@ public struct NodeTable: Sendable {
     }
 
     /// Adds `node` unless a node with its id exists: its new slot, or nil for a duplicate id. Its parent's and
-    /// children's slots are found by their ids, and the nodes that name it by theirs learn its slot.
+    /// children's slots are found by their ids, and its children that name it as their parent learn its slot.
+    /// Its parent is not searched for it: a node arrives before its parent lists it (`insertChild`), except when
+    /// a batch is put back (`restore`, which derives the slots around what it put back).
     mutating func insertNew(_ node: Node) -> Int? {
         guard let slot = append(node, parentSlot: -1) else { return nil }
         relinkOwn(slot)
@@ -308,18 +311,11 @@ public struct NodeTable: Sendable {
         childSlots[c][j] = children.map { storedSlot(of: $0) }
     }
 
-    /// The node in `slot` has just arrived there: its parent, when it lists the node, and its children, when they
-    /// name it as their parent, store the slot.
+    /// The node in `slot` has just arrived there: its children that name it as their parent store the slot.
     private mutating func linkReferrers(of slot: Int) {
         let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
         let id = chunks[c][j]!.spec.id
         let stored = Int32(truncatingIfNeeded: slot)
-        let p = Int(parentSlots[c][j])
-        if p >= 0 {
-            let pc = p >> Self.chunkShift, pj = p & Self.chunkMask
-            let siblings = chunks[pc][pj]!.children
-            for (i, sibling) in siblings.enumerated() where sibling == id { childSlots[pc][pj][i] = stored }
-        }
         for child in childSlots[c][j] where child >= 0 {
             let k = Int(child)
             let kc = k >> Self.chunkShift, kj = k & Self.chunkMask
@@ -344,16 +340,40 @@ public struct NodeTable: Sendable {
         }
     }
 
+    /// Puts back the nodes a batch changed (nil: one it added), in any order, then derives the slots again
+    /// around them: each node's own, its parent's and its children's, and those of every node moved into a
+    /// freed slot. Kept in step one node at a time, a node put back could be searched for in a parent of
+    /// thousands of children for each of its siblings.
+    mutating func restore<Saved: Sequence<(key: String, value: Node?)>>(_ saved: Saved) {
+        var touched: [String] = []
+        for (id, node) in saved {
+            touched.append(id)
+            if let slot = slot(of: id) {
+                if let node {
+                    chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = node
+                } else if let moved = removeSlot(slot, id: id, retargeting: false) {
+                    touched.append(moved)
+                }
+            } else if let node {
+                _ = append(node, parentSlot: -1)
+            }
+        }
+        relink(around: touched)
+    }
+
     /// Derives again the slots of the nodes `ids`, their parents and their children — after changes made
-    /// in an order where a node may have named another that did not name it back (a batch's rollback).
+    /// in an order where a node may have named another that did not name it back.
     mutating func relink<IDs: Sequence<String>>(around ids: IDs) {
         var slots: Set<Int> = []
+        let count = self.count
         for id in ids {
             guard let slot = slot(of: id) else { continue }
             slots.insert(slot)
+            // The stored slots may be stale here: each is derived again if it still names a slot.
             let p = Int(parentSlot(ofSlot: slot))
-            if p >= 0 { slots.insert(p) }
-            for child in childSlots(ofSlot: slot) where child >= 0 { slots.insert(Int(child)) }
+            if p >= 0 && p < count { slots.insert(p) }
+            if let p = read(slot: slot, { $0.pointee.parent }).flatMap({ self.slot(of: $0) }) { slots.insert(p) }
+            for child in childSlots(ofSlot: slot) where child >= 0 && child < count { slots.insert(Int(child)) }
             // A child the node lists by id that did not have its slot yet.
             for child in read(slot: slot, { $0.pointee.children }) {
                 if let k = self.slot(of: child) { slots.insert(k) }
@@ -374,16 +394,21 @@ public struct NodeTable: Sendable {
         return true
     }
 
-    private mutating func removeSlot(_ slot: Int, id: String) {
-        retarget(slot, to: -1)
+    /// Removes the node in `slot`; the last slot's node moves into it. `retargeting`: the slots naming either
+    /// follow (else the caller derives them again). The id of the node moved, if one was.
+    @discardableResult
+    private mutating func removeSlot(_ slot: Int, id: String, retargeting: Bool = true) -> String? {
+        if retargeting { retarget(slot, to: -1) }
         index.remove(index.hash(id), slot: slot)
         let last = index.count  // the count before the removal, less one
         let lastChunk = last >> Self.chunkShift, lastJ = last & Self.chunkMask
+        var movedID: String?
         if slot != last {
             let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
             let moved = chunks[lastChunk][lastJ]!
+            movedID = moved.spec.id
             index.move(index.hash(moved.spec.id), from: last, to: slot)
-            retarget(last, to: Int32(truncatingIfNeeded: slot))
+            if retargeting { retarget(last, to: Int32(truncatingIfNeeded: slot)) }
             chunks[c][j] = moved
             parentSlots[c][j] = parentSlots[lastChunk][lastJ]
             childSlots[c][j] = childSlots[lastChunk][lastJ]
@@ -396,6 +421,7 @@ public struct NodeTable: Sendable {
             parentSlots.removeLast()
             childSlots.removeLast()
         }
+        return movedID
     }
 }
 

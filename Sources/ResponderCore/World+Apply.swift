@@ -129,8 +129,7 @@ struct Transaction {
     /// Puts back every node the batch changed. They come back in no particular order, so a node may name
     /// another before that one names it back: the structure by slot is derived again around them at the end.
     mutating func rollback() {
-        for (id, original) in journal { world.nodes[id] = original }
-        world.nodes.relink(around: journal.keys)
+        world.nodes.restore(journal)
         if let detachedBefore { world.detachedRoots = detachedBefore }
         journal = [:]
         detachedBefore = nil

@@ -137,19 +137,25 @@ import Testing
         var b = Node(id: "b", kind: .view)
         b.parent = "a"
         b.children = ["c"]
-        _ = table.insertNew(b)  // arrives after the parent that lists it
+        // Each node arrives after the parent that lists it, as only a put-back batch does: the parent learns
+        // its slot when the slots are derived again around it.
+        _ = table.insertNew(b)
+        table.relink(around: ["b"])
         var c = Node(id: "c", kind: .view)
         c.parent = "b"
         table["c"] = c
+        table.relink(around: ["c"])
         #expect(table.slotsMatchIDs())
         table["a"]!.children.append("d")
         var d = Node(id: "d", kind: .view)
         d.parent = "a"
         table["d"] = d
+        table.relink(around: ["d"])
         #expect(table.slotsMatchIDs())
         table["b"] = nil  // its child now names a parent that is gone; the last node moves into its slot
         #expect(table.slotsMatchIDs())
         table["b"] = b
+        table.relink(around: ["b"])
         #expect(table.slotsMatchIDs())
         #expect(
             table.childSlots(ofSlot: table.slot(of: "a")!) == [
