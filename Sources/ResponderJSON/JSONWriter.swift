@@ -243,6 +243,13 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         encoded.withUnsafeBytes { append($0) }
     }
 
+    /// Appends members known when the program was compiled (`"step":"check"`, without braces) to the open
+    /// object: one capacity check and one copy where a key and a value were two of each.
+    @inlinable public mutating func members(static text: StaticString) {
+        separate()
+        appendStatic(text)
+    }
+
     /// Appends members this writer has already written (`range` of its text, without braces) to the open
     /// object: a value that appears twice in one document is written once and copied.
     @inlinable public mutating func copyMembers(_ range: Range<Int>) {

@@ -88,7 +88,8 @@ enum DispatchMethods {
             if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
                 // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
                 // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
-                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 256)
+                // Room for a tap's outcome (≈ 1 KB), so that the writer does not grow twice on the way.
+                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 1024)
                 ctx.publishUnwritten(traced, request: recorded, host, &published)
                 return DispatchBody(
                     trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,

@@ -26,19 +26,35 @@ enum EventText {
     /// the closing brace. Events written now and events written later both come from here, so their bytes are
     /// the same.
     static func compose(head: [UInt8], members: [(key: String, value: [UInt8])]) -> [UInt8] {
-        var out = head
-        out.reserveCapacity(head.count + members.reduce(1) { $0 + $1.key.utf8.count + 4 + $1.value.count })
-        for (key, value) in members {
-            out.append(UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: key.utf8)
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: value)
+        // Each part copied in one piece into an array made at its final size: appended byte by byte through
+        // `append(contentsOf:)`, the keys alone cost more than copying a trace.
+        [UInt8](unsafeUninitializedCapacity: size(head: head, members: members)) { out, n in
+            func put(_ bytes: UnsafeRawBufferPointer) {
+                guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+                precondition(n + bytes.count <= out.count, "EventText.compose: more written than its size")
+                UnsafeMutableRawPointer(out.baseAddress! + n).copyMemory(from: from, byteCount: bytes.count)
+                n += bytes.count
+            }
+            head.withUnsafeBytes(put)
+            for (key, value) in members {
+                put(UnsafeRawBufferPointer(start: Self.keyOpen.utf8Start, count: 2))
+                var key = key
+                key.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+                put(UnsafeRawBufferPointer(start: Self.keyClose.utf8Start, count: 2))
+                value.withUnsafeBytes(put)
+            }
+            out[n] = UInt8(ascii: "}")
+            n += 1
         }
-        out.append(UInt8(ascii: "}"))
-        return out
     }
+
+    /// The length of `compose(head:members:)`'s text.
+    static func size(head: [UInt8], members: [(key: String, value: [UInt8])]) -> Int {
+        members.reduce(head.count + 1) { $0 + $1.key.utf8.count + 4 + $1.value.count }
+    }
+
+    private static let keyOpen: StaticString = ",\""
+    private static let keyClose: StaticString = "\":"
 }
 
 /// What writes a kept-unwritten event: its head and members, each member's value written on demand.

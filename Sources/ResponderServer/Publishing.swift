@@ -77,7 +77,16 @@ extension RequestContext {
     ) {
         var raw: [(key: String, value: [UInt8])] = [("trace", trace)]
         if let request { raw.append(("request", request)) }
-        published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
+        if state.sink.mayDeliver(topic: host.topic("trace")) {
+            published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
+        } else {
+            // Nobody can receive it now: the ring keeps its parts, joined into the same text only if a replay asks
+            // for it, and counts the size that text has.
+            published.add(
+                state.publishDeferred(
+                    host, stream: "trace", cause: cause, payload: [], deferred: raw.map { m in (m.key, { m.value }) },
+                    minimumSize: EventText.size(head: [], members: raw), send: false))
+        }
         publish(focus: focus, host, &published)
     }
 

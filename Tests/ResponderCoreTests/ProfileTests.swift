@@ -32,6 +32,20 @@ struct ProfileTests {
         }
     }
 
+    @Test("the profile names the session's dispatch model; uikit is the only one")
+    func model() throws {
+        #expect(Profile.uikit.model == .uikit)
+        #expect(try profile(#"{"name": "uikit", "tapSlop": 4}"#).model == .uikit)
+        #expect(Profile.uikit.json["name"] == .string(DispatchModelName.uikit.rawValue))
+        #expect(DispatchModelName.allCases == [.uikit])
+        do {
+            _ = try profile(#"{"name": "android"}"#)
+            Issue.record("accepted android")
+        } catch {
+            #expect(error.message == #"profile.name: unknown profile "android" (expected uikit)"#)
+        }
+    }
+
     @Test("H2 alphaBoundary exclusive: alpha exactly 0.01 is not hittable")
     func alphaBoundary() throws {
         let tree = fixtureF([v("V", 0, 0, 100, 100, #""alpha": 0.01"#)])

@@ -269,4 +269,5 @@ import Testing
             p *= 10
         }
     }
+
 }

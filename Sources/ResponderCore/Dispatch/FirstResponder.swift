@@ -74,18 +74,16 @@ extension SessionState {
         return FocusOutcome(result: true, reason: .resigned, resigned: id)
     }
 
-    /// F2: `responder.become`; `resigned` is the first responder it replaced.
-    public mutating func become(_ id: String) throws(CoreError) -> Traced<FocusOutcome> {
-        _ = try existing(id)
+    /// F2: the UIKit model's `responder.become` (`UIKitModel.become`); `resigned` is the first responder it replaced.
+    mutating func uikitBecome(_ id: String) throws(CoreError) -> Traced<FocusOutcome> {
         var trace = Trace(kind: .become)
         let outcome = becomeFirstResponder(id, focusReason: .become, rule: .f2, trace: &trace)
         commitChanges()
         return trace.finish(outcome)
     }
 
-    /// F3: `responder.resign`.
-    public mutating func resign(_ id: String) throws(CoreError) -> Traced<FocusOutcome> {
-        _ = try existing(id)
+    /// F3: the UIKit model's `responder.resign` (`UIKitModel.resign`).
+    mutating func uikitResign(_ id: String) throws(CoreError) -> Traced<FocusOutcome> {
         var trace = Trace(kind: .resign)
         let outcome = resignFirstResponder(id, trace: &trace)
         commitChanges()

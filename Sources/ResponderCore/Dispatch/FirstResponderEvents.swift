@@ -52,9 +52,10 @@ extension SessionState {
 
     /// E1–E3: pressesBegan/Changed/Ended/Cancelled. A press starts like any first-responder event and stays
     /// bound to where its began went (E2). `key` is required for began. E4/E5: a began press no responder
-    /// consumed goes to text input and key commands, in the profile's order.
-    public mutating func press(
-        _ id: EventID, key keyName: String?, modifiers: [KeyModifier] = [], phase: PressPhase, client: String
+    /// consumed goes to text input and key commands, in the profile's order. The UIKit model's key press
+    /// (`UIKitModel.press`).
+    mutating func uikitPress(
+        _ id: EventID, key keyName: String?, modifiers: [KeyModifier], phase: PressPhase, client: String
     ) throws(CoreError) -> Traced<PressOutcome> {
         let tag = EventTag.press(id)
         let message = phase.message

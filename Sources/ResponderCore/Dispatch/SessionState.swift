@@ -77,7 +77,7 @@ public struct SessionState: Sendable {
         }
         let before = world
         let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
-        let consequences = reconcile(before: before)
+        let consequences = treeChanged(before: before)
         return TreeChange(batch: batch, ops: ops, consequences: consequences)
     }
 
@@ -99,7 +99,7 @@ public struct SessionState: Sendable {
         // A world straight from `World.load` holds its nodes in the order it inserted them, parents first (the
         // tree, then each detached subtree): listed in place, without walking a million children lists.
         let changed = world.nodes.keys
-        let consequences = reconcile(before: before)
+        let consequences = treeChanged(before: before)
         return TreeChange(
             batch: AppliedBatch(revision: world.revision, removed: removed, changed: changed), ops: [],
             consequences: consequences)

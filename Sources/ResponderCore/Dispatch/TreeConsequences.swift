@@ -3,8 +3,9 @@ import ResponderProtocol
 extension SessionState {
     /// After a tree change: touches whose view left its window are cancelled (T6, or dropped by
     /// profile), presses whose responder left its window get pressesCancelled (E2), and first responders
-    /// that left their window are resigned by force (F6). Nil when nothing was affected.
-    mutating func reconcile(before: World) -> Traced<TreeChangeOutcome>? {
+    /// that left their window are resigned by force (F6). Nil when nothing was affected. The UIKit model's
+    /// answer to a tree change (`UIKitModel.treeChanged`).
+    mutating func uikitTreeChanged(before: World) -> Traced<TreeChangeOutcome>? {
         var trace = Trace(kind: .treeChange)
         gestureLog = GestureLog()
         releaseCause = nil

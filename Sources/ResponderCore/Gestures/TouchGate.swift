@@ -21,9 +21,12 @@ extension SessionState {
     mutating func deliverToView(_ index: Int, phase: TouchPhase, trace: inout Trace) -> TouchDelivery {
         let touch = touches[index]
         let message = phase.message!
-        var entry = TouchDelivery(
-            touch: touch.id, phase: phase, view: touch.view, window: touch.window, message: message)
+        // The entry is built only where it is the answer: a delivered phase's entry is `deliver`'s.
+        func entry() -> TouchDelivery {
+            TouchDelivery(touch: touch.id, phase: phase, view: touch.view, window: touch.window, message: message)
+        }
         if let withheld = touch.withheld {
+            var entry = entry()
             trace.discard(
                 message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
             entry.reason = TouchDeliveryReason(rawValue: withheld.reason.rawValue)
@@ -37,6 +40,7 @@ extension SessionState {
             let rule: Rule = phase == .ended ? .g9 : .g8
             touches[index].held.append((phase, touch.point))
             trace.add(.held(touch: touch.id, message: message, by: by, rule: rule))
+            var entry = entry()
             entry.localPoint = localPoint(touch, in: touch.view)
             entry.reason = .held
             entry.rule = rule

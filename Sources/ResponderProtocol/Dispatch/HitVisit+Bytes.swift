@@ -29,7 +29,7 @@ extension HitVisit {
 
     /// The most the members take.
     @inline(__always)
-    private static func room(of v: UnsafePointer<HitVisit>) -> Int {
+    static func room(of v: UnsafePointer<HitVisit>) -> Int {
         var room =
             4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
             + JSONCursor.room(for: v.pointee.rule) + JSONCursor.pointRoom
@@ -39,7 +39,7 @@ extension HitVisit {
     }
 
     @inline(__always)
-    private static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) {
+    static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) {
         c.raw("\"id\":"); c.string(v.pointee.id)
         c.raw(",\"result\":"); c.string(v.pointee.result)
         if let reason = v.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }

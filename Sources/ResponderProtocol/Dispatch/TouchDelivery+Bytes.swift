@@ -5,8 +5,8 @@ import ResponderJSON
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`
 /// writes null on the wire, `@OmitNil` and `if let … encode` leave the member out.
 extension TouchDelivery {
-    /// The members every delivery has are written in one piece through a cursor (`JSONWriter.members`), the
-    /// optional ones and the nested objects after them key by key.
+    /// The members every delivery has, its control actions and its optional scalars are written through a
+    /// cursor (`JSONWriter.members`), in two pieces; the recognizers' nested objects after them key by key.
     func write(to w: inout JSONWriter) {
         withUnsafePointer(to: self) { Self.write($0, to: &w) }
     }
@@ -33,34 +33,39 @@ extension TouchDelivery {
             w.endObject()
             return
         }
-        let room =
-            5 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message)
+        var room =
+            9 * m + JSONCursor.pointRoom + JSONCursor.room(for: d.pointee.message)
             + JSONCursor.room(for: d.pointee.visited)
-            + JSONCursor.room(for: d.pointee.handledBy) + JSONCursor.room(for: d.pointee.controlEvents)
+            + JSONCursor.room(for: d.pointee.handledBy) + JSONCursor.room(for: d.pointee.controlEvents) + 2
+            + JSONCursor.room(for: d.pointee.reason) + JSONCursor.room(for: d.pointee.rule)
+            + JSONCursor.room(for: d.pointee.hitView)
+        d.pointee.actions.withUnsafeBufferPointer { a in
+            for i in a.indices { room += ControlAction.room(of: a.baseAddress! + i) }
+        }
         w.members(atMost: room) { c in
             c.raw("\"localPoint\":"); c.point(d.pointee.localPoint)
             c.raw(",\"message\":"); c.string(orNull: d.pointee.message)
             c.raw(",\"visited\":"); c.strings(d.pointee.visited)
             c.raw(",\"handledBy\":"); c.strings(d.pointee.handledBy)
             c.raw(",\"controlEvents\":"); c.strings(d.pointee.controlEvents)
+            c.raw(",\"actions\":[")
+            d.pointee.actions.withUnsafeBufferPointer { a in
+                for i in a.indices {
+                    if i > 0 { c.raw(",") }
+                    ControlAction.write(a.baseAddress! + i, to: &c)
+                }
+            }
+            c.raw("]")
+            if let reason = d.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }
+            if let rule = d.pointee.rule { c.raw(",\"rule\":"); c.string(rule) }
+            if let hitView = d.pointee.hitView { c.raw(",\"hitView\":"); c.string(hitView) }
         }
-        w.key(static: "actions")
-        w.beginArray()
-        for action in d.pointee.actions { action.write(to: &w) }
-        w.endArray()
-        if let reason = d.pointee.reason { w.key(static: "reason"); w.string(reason) }
-        if let rule = d.pointee.rule { w.key(static: "rule"); w.string(rule) }
-        if let hitView = d.pointee.hitView { w.key(static: "hitView"); w.string(hitView) }
         if !d.pointee.heldBy.isEmpty { w.key(static: "heldBy"); w.strings(d.pointee.heldBy) }
         if !d.pointee.gestures.isEmpty {
             w.key(static: "gestures")
             w.beginArray()
             d.pointee.gestures.withUnsafeBufferPointer { g in
-                for i in g.indices {
-                    w.beginObject()
-                    GestureTransition.writeMembers(of: g.baseAddress! + i, to: &w, asStep: false)
-                    w.endObject()
-                }
+                for i in g.indices { GestureTransition.writeObject(of: g.baseAddress! + i, to: &w, asStep: false) }
             }
             w.endArray()
         }
@@ -92,40 +97,39 @@ extension EventID {
 }
 
 extension ControlAction {
-    /// `{action, event, target, performed, by}`, nil as null.
-    func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key(static: "action"); w.string(action)
-        w.key(static: "event"); w.string(event)
-        w.key(static: "target"); w.string(orNull: target)
-        w.key(static: "performed"); w.bool(performed)
-        w.key(static: "by"); w.string(orNull: by)
-        w.endObject()
+    /// The most `{action, event, target, performed, by}` (nil as null) at `a` takes, a comma after it included.
+    static func room(of a: UnsafePointer<ControlAction>) -> Int {
+        5 * JSONCursor.memberRoom + 3 + JSONCursor.room(for: a.pointee.action) + JSONCursor.room(for: a.pointee.event)
+            + JSONCursor.room(for: a.pointee.target) + JSONCursor.room(for: a.pointee.by)
+    }
+
+    /// The object at `a`, braces and all, read where it is.
+    static func write(_ a: UnsafePointer<ControlAction>, to c: inout JSONCursor) {
+        c.raw("{\"action\":"); c.string(a.pointee.action)
+        c.raw(",\"event\":"); c.string(a.pointee.event)
+        c.raw(",\"target\":"); c.string(orNull: a.pointee.target)
+        c.raw(",\"performed\":"); c.bool(a.pointee.performed)
+        c.raw(",\"by\":"); c.string(orNull: a.pointee.by)
+        c.raw("}")
     }
 }
 
 extension GestureTransition {
     /// `{recognizer, from, to, rule, reason?, by?}`.
     func write(to w: inout JSONWriter) {
-        w.beginObject()
-        writeMembers(to: &w, asStep: false)
-        w.endObject()
+        withUnsafePointer(to: self) { Self.writeObject(of: $0, to: &w, asStep: false) }
     }
 
-    /// The members in one piece through a cursor; as a trace step (12.4), after `step: "gesture"`.
-    func writeMembers(to w: inout JSONWriter, asStep: Bool) {
-        withUnsafePointer(to: self) { Self.writeMembers(of: $0, to: &w, asStep: asStep) }
-    }
-
-    /// The transition at `t`, read where it is.
-    static func writeMembers(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
+    /// The transition at `t`, read where it is, as one object written through a cursor, braces and all; as a
+    /// trace step (12.4), with `step: "gesture"` first.
+    static func writeObject(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
         let room =
             7 * JSONCursor.memberRoom + JSONCursor.room(for: t.pointee.recognizer)
             + JSONCursor.room(for: t.pointee.from)
             + JSONCursor.room(for: t.pointee.to) + JSONCursor.room(for: t.pointee.rule)
             + JSONCursor.room(for: t.pointee.reason)
             + JSONCursor.room(for: t.pointee.by)
-        w.members(atMost: room) { c in
+        w.object(atMost: room) { c in
             if asStep { c.raw("\"step\":\"gesture\",") }
             c.raw("\"recognizer\":"); c.string(t.pointee.recognizer)
             c.raw(",\"from\":"); c.string(t.pointee.from)

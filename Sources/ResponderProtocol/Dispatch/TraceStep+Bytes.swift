@@ -11,17 +11,17 @@ extension TraceStep {
     }
 
     /// The step at `step`, read where it is: a step handed to a method beside the writer (`inout`) is copied
-    /// first, a retain and a release per string, as the compiler cannot tell the two apart. The kinds written
-    /// through a cursor are read in place; the switch copies some of the others (10 of a tap's 21 steps).
+    /// first, a retain and a release per string, as the compiler cannot tell the two apart; for the same reason
+    /// each kind writes its own `step` member as a literal rather than through `name` (a method of the step, so a
+    /// copy of it). The kinds a touch's trace is made of are one object written through a cursor, braces and all.
     static func write(_ step: UnsafePointer<TraceStep>, to w: inout JSONWriter) {
-        w.beginObject()
         let m = JSONCursor.memberRoom
         switch step.pointee {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
             let room =
                 8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
                 + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + (tag?.room ?? 0)
-            w.members(atMost: room) { c in
+            w.object(atMost: room) { c in
                 c.raw("\"step\":\"deliver\",\"to\":"); c.string(to)
                 c.raw(",\"message\":"); c.string(message)
                 c.raw(",\"disposition\":"); c.string(disposition)
@@ -29,21 +29,23 @@ extension TraceStep {
                 if let reason { c.raw(",\"reason\":"); c.string(reason) }
                 if let tag { c.write(tag) }
             }
+            return
         case .controlEvent(let control, let event, let touch, let rule):
             let room =
                 6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule)
                 + (touch?.room ?? 0)
-            w.members(atMost: room) { c in
+            w.object(atMost: room) { c in
                 c.raw("\"step\":\"controlEvent\",\"control\":"); c.string(control)
                 c.raw(",\"event\":"); c.string(event)
                 c.raw(",\"rule\":"); c.string(rule)
                 if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
+            return
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
             let room =
                 9 * m + JSONCursor.room(for: action) + JSONCursor.room(for: target) + JSONCursor.room(for: sender)
                 + JSONCursor.room(for: by) + JSONCursor.room(for: rule) + JSONCursor.room(for: reason)
-            w.members(atMost: room) { c in
+            w.object(atMost: room) { c in
                 c.raw("\"step\":\"action\",\"action\":"); c.string(action)
                 c.raw(",\"target\":"); c.string(orNull: target)
                 c.raw(",\"sender\":"); c.string(orNull: sender)
@@ -52,21 +54,23 @@ extension TraceStep {
                 c.raw(",\"rule\":"); c.string(rule)
                 if let reason { c.raw(",\"reason\":"); c.string(reason) }
             }
+            return
         case .next(let from, let to, let rule):
-            w.members(
+            w.object(
                 atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + JSONCursor.room(for: rule)
             ) { c in
                 c.raw("\"step\":\"next\",\"from\":"); c.string(from)
                 c.raw(",\"to\":"); c.string(orNull: to)
                 c.raw(",\"rule\":"); c.string(rule)
             }
+            return
         case .observe(let recognizer, let view, let touch, let observes, let reason):
             let rule = Rule.g1
             let room =
                 8 * m + JSONCursor.room(for: recognizer) + JSONCursor.room(for: view) + touch.room
                 + JSONCursor.room(for: reason)
                 + JSONCursor.room(for: rule)
-            w.members(atMost: room) { c in
+            w.object(atMost: room) { c in
                 c.raw("\"step\":\"observe\",\"recognizer\":"); c.string(recognizer)
                 c.raw(",\"view\":"); c.string(view)
                 c.raw(",\"touch\":"); c.write(touch)
@@ -74,27 +78,42 @@ extension TraceStep {
                 if let reason { c.raw(",\"reason\":"); c.string(reason) }
                 c.raw(",\"rule\":"); c.string(rule)
             }
+            return
         case .gesture(let t):
-            t.writeMembers(to: &w, asStep: true)
+            withUnsafePointer(to: t) { GestureTransition.writeObject(of: $0, to: &w, asStep: true) }
+            return
         case .hitTest(let visit, let touch):
-            step.pointee.writeName(to: &w)
-            visit.writeMembers(to: &w)
-            if let touch { w.key(static: "touch"); touch.write(to: &w) }
+            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit.
+            withUnsafePointer(to: visit) { v in
+                w.object(atMost: 2 * m + HitVisit.room(of: v) + (touch?.room ?? 0)) { c in
+                    c.raw("\"step\":\"hitTest\",")
+                    HitVisit.write(v, to: &c)
+                    if let touch { c.raw(",\"touch\":"); c.write(touch) }
+                }
+            }
+            return
+        default:
+            break
+        }
+        w.beginObject()
+        switch step.pointee {
+        case .deliver, .controlEvent, .action, .next, .observe, .gesture, .hitTest:
+            break
         case .check(let id, let check, let value, let rule):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"check""#)
             w.key(static: "id"); w.string(id)
             w.key(static: "check"); w.string(check)
             w.key(static: "value"); w.bool(value)
             w.key(static: "rule"); w.string(rule)
         case .firstResponder(let change, let rule):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"firstResponder""#)
             w.key(static: "window"); w.string(change.window)
             w.key(static: "from"); w.string(orNull: change.from)
             w.key(static: "to"); w.string(orNull: change.to)
             w.key(static: "reason"); w.string(change.reason)
             w.key(static: "rule"); w.string(rule)
         case .discard(let message, let reason, let rule, let tag, let blockedBy, let view):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"discard""#)
             w.key(static: "message"); w.string(message)
             w.key(static: "reason"); w.string(reason)
             w.key(static: "rule"); w.string(rule)
@@ -102,12 +121,12 @@ extension TraceStep {
             if let blockedBy { w.key(static: "blockedBy"); w.string(blockedBy) }
             if let view { w.key(static: "view"); w.string(view) }
         case .keyWindow(let from, let to):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"keyWindow""#)
             w.key(static: "from"); w.string(orNull: from)
             w.key(static: "to"); w.string(orNull: to)
             w.key(static: "rule"); w.string(Rule.f4)
         case .gestureAction(let a):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"gestureAction""#)
             w.key(static: "recognizer"); w.string(a.recognizer)
             w.key(static: "target"); w.string(a.target)
             w.key(static: "action"); w.string(a.action)
@@ -115,37 +134,37 @@ extension TraceStep {
             if let reason = a.reason { w.key(static: "reason"); w.string(reason) }
             w.key(static: "rule"); w.string(Rule.g3)
         case .gestureWait(let recognizer, let waitingFor):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"gestureWait""#)
             w.key(static: "recognizer"); w.string(recognizer)
             w.key(static: "waitingFor"); w.strings(waitingFor)
             w.key(static: "rule"); w.string(Rule.g5)
         case .scrollAxis(let recognizer, let scrollView, let axes):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"scrollAxis""#)
             w.key(static: "recognizer"); w.string(recognizer)
             w.key(static: "view"); w.string(scrollView)
             w.key(static: "axes"); w.strings(axes)
             w.key(static: "rule"); w.string(Rule.k19)
         case .held(let touch, let message, let by, let rule):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"held""#)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.strings(by)
             w.key(static: "rule"); w.string(rule)
         case .release(let touch, let message, let by, let rule):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"release""#)
             w.key(static: "touch"); touch.write(to: &w)
             w.key(static: "message"); w.string(message)
             w.key(static: "by"); w.string(orNull: by)
             w.key(static: "rule"); w.string(rule)
         case .change(let change):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"change""#)
             w.key(static: "id"); w.string(change.id)
             w.key(static: "field"); w.string(change.field)
             w.key(static: "from"); w.value(change.from)
             w.key(static: "to"); w.value(change.to)
             w.key(static: "rule"); w.string(change.rule)
         case .keyCommand(let k):
-            step.pointee.writeName(to: &w)
+            w.members(static: #""step":"keyCommand""#)
             w.key(static: "id"); w.string(k.id)
             w.key(static: "input"); w.string(k.input)
             w.key(static: "modifierFlags")
@@ -162,10 +181,6 @@ extension TraceStep {
         w.endObject()
     }
 
-    /// The `step` member of a step written key by key.
-    private func writeName(to w: inout JSONWriter) {
-        w.key(static: "step"); w.string(name)
-    }
 }
 
 extension EventID {

@@ -426,6 +426,14 @@ extension NodeField {
                 "receivesRemoteControlEvents", \.receivesRemoteControlEvents, \.receivesRemoteControlEvents,
                 on: { $0 == .application })
         ] + uikitFields + editingFields + keyCommandFields + cellFields + presentationFields + scrollFields
+        + [
+            // 8.7: written only when given, so every node without it writes as before.
+            field(
+                "android", \.android, \.android, on: anyKind,
+                read: { (v, bad) throws(RPCError) in try AndroidFields(json: v, path: bad.field) },
+                write: { v, w in if let a = v { a.write(to: &w) } else { w.null() } },
+                written: { $0.android != nil })
+        ]
 
     static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {
         guard let a = value.arrayValue, a.count == count else { throw bad("expected \(shape)") }

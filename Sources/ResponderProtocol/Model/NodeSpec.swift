@@ -132,6 +132,11 @@ public struct NodeSpec: Sendable, Equatable {
         @inlinable get { extras.box?.value.presentedBy }
         _modify { yield &extras.unique().value.presentedBy }
     }
+    /// 8.7: the node as an Android View (nil: not given; the `uikit` model never reads it).
+    public var android: AndroidFields? {
+        @inlinable get { extras.box?.value.android }
+        _modify { yield &extras.unique().value.android }
+    }
     /// Free-form notes carried with the node and never used by dispatch (e.g. what `responder import` read
     /// from a dump that the model has no field for: `tag`, `text`, a scroll view's `contentSize`).
     public var annotations: [String: String] {
@@ -160,7 +165,7 @@ public struct NodeSpec: Sendable, Equatable {
     /// extras holds each at its default.
     static let outOfLineFields: Set<String> = [
         "transform", "baseClass", "hitTest", "handles", "vetoes", "targets",
-        "gestureRecognizers", "presentedBy", "annotations"
+        "gestureRecognizers", "presentedBy", "annotations", "android"
     ]
 }
 
@@ -176,6 +181,7 @@ public struct NodeSpec: Sendable, Equatable {
     @usableFromInline var gestureRecognizers: [GestureRecognizerSpec] = []
     @usableFromInline var presentedBy: String?
     @usableFromInline var annotations: [String: String] = [:]
+    @usableFromInline var android: AndroidFields?
 
     /// Copy-on-write storage: nil until a field is set. Equal by value (a box holding only defaults equals none).
     @usableFromInline struct Storage: Sendable, Equatable {

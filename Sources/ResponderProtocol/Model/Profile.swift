@@ -1,7 +1,8 @@
 import ResponderJSON
 
-/// The dispatch profile of a session: UIKit's behaviour (`uikit`, the default) with a switch for each
-/// point where the sources disagree. Wire form (every field optional, defaults shown first):
+/// The dispatch profile of a session: the dispatch model it runs (`name`, `model`) and that model's settings.
+/// The only model is UIKit's (`uikit`, the default), whose settings are a switch for each point where the
+/// sources disagree and the thresholds UIKit does not document. Wire form (every field optional, defaults shown first):
 ///
 /// ```
 /// {
@@ -68,7 +69,10 @@ public struct Profile: Sendable, Equatable {
     /// (`keyCommandsFirst`, apps linked before iOS 15).
     public enum KeyCommandOrder: String, Sendable, CaseIterable { case textInputFirst, keyCommandsFirst }
 
-    public var name: String = "uikit"
+    /// The dispatch model this profile selects; every other member is a setting of the `uikit` model.
+    public var model: DispatchModelName = .uikit
+    /// The wire name of `model`.
+    public var name: String { model.rawValue }
     public var alphaBoundary: AlphaBoundary = .inclusive
     public var nilTargetStart: NilTargetStart = .firstResponderThenSender
     public var controlSlop: Double = 70
@@ -126,8 +130,12 @@ public struct Profile: Sendable, Equatable {
     public init(json: JSON, path: String = "profile.", strict: Bool = true) throws(RPCError) {
         var r = try ParamReader(json, path: path)
         self.init()
-        if let name = try r.string("name"), name != "uikit" {
-            throw r.error("name", "unknown profile \"\(name)\" (expected uikit)")
+        if let name = try r.string("name") {
+            guard let model = DispatchModelName(rawValue: name) else {
+                let known = DispatchModelName.allCases.map(\.rawValue).joined(separator: ", ")
+                throw r.error("name", "unknown profile \"\(name)\" (expected \(known))")
+            }
+            self.model = model
         }
         func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, _ r: inout ParamReader)
             throws(RPCError) -> E? where E.RawValue == String

@@ -52,18 +52,20 @@ public enum WireByteEncoder {
 
     /// A dispatch's trace event body `{kind, steps, outcome}` and, inside it, the range of the outcome object:
     /// a reply's members are the outcome's, so the reply reuses those bytes instead of encoding them again.
+    /// Written straight into one writer: the kind from its quoted text and the steps by hand, so only an outcome
+    /// with no writer of its own costs a sink (and the runtime's look-up of the kind's wire traits is skipped).
     public static func traceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>)? {
-        let sink = ByteSink(JSONWriter(reservingCapacity: 4096))
-        sink.writer.beginObject()
-        sink.writer.key("kind"); sink.write(traced.trace.kind)
-        sink.writer.key("steps"); sink.write(traced.trace.steps)
-        sink.writer.key("outcome")
-        let start = sink.writer.count
-        sink.write(traced.outcome)
-        let end = sink.writer.count
-        sink.writer.endObject()
-        guard !sink.failed, end - start >= 2, sink.writer.byte(at: start) == UInt8(ascii: "{") else { return nil }
-        return (sink.writer.takeBytes(), start..<end)
+        var w = JSONWriter(reservingCapacity: 4096)
+        w.beginObject()
+        w.key(static: "kind"); w.string(traced.trace.kind)
+        w.key(static: "steps"); ByteSink.write(steps: traced.trace.steps, to: &w)
+        w.key(static: "outcome")
+        let start = w.count
+        guard write(traced.outcome, to: &w) else { return nil }
+        let end = w.count
+        w.endObject()
+        guard end - start >= 2, w.byte(at: start) == UInt8(ascii: "{") else { return nil }
+        return (w.takeBytes(), start..<end)
     }
 }
 
@@ -114,7 +116,7 @@ final class ByteSink {
         // unkeyed container around each element would be a large part of writing a tap's trace).
         // Through `w`, one inout access (a sink's writer is a class's property: each access in a loop is checked).
         if T.self == [TraceStep].self {
-            Self.writeArray(value as! [TraceStep], to: &w) { TraceStep.write($0, to: &$1) }
+            Self.write(steps: value as! [TraceStep], to: &w)
             return true
         }
         if T.self == [TouchDelivery].self {
@@ -149,6 +151,11 @@ final class ByteSink {
             return true
         }
         return false
+    }
+
+    /// A trace's steps, each written where it is stored.
+    static func write(steps: [TraceStep], to w: inout JSONWriter) {
+        writeArray(steps, to: &w) { TraceStep.write($0, to: &$1) }
     }
 
     /// Each element handed to `write` where it is (`for element in elements` copied each one).
