@@ -4,17 +4,19 @@
 /// per entry, so every node's whole size would be paid once or twice over in empty buckets. Here an
 /// index entry holds a hash and a slot number (`SlotIndex`), and each node, with its id, is stored once. Chunks
 /// make a copy of the world cheap to keep: a copy shares every chunk, and a change to either copies only the
-/// chunk it touches (the replay ring keeps a loaded world that way rather than as its text). Removal moves the
-/// last node into the freed slot, so slots say nothing about order (neither did the dictionary).
+/// chunk it touches (the replay ring keeps a loaded world that way rather than as its text). A node keeps its
+/// slot for as long as it is in the table: a removal frees the slot, which goes on a free list for the next
+/// node added, and moves no other node — so nothing that names a slot needs finding and changing but the
+/// removed node's own referrers. Slots say nothing about order (neither did the dictionary).
 ///
 /// Beside the ids, the table keeps the structure by slot: each slot's parent slot and its children's slots, in
 /// the children's order (-1 where the id names no node in the table). A walk over them (the hit test) reads
 /// node after node with no hashing of ids and no strings or arrays retained per node. The table keeps them
 /// equal to what the nodes' `parent` and `children` say through every change, whichever way it is made: the
-/// structural changes below (`insertChild`, `removeChild`, `setParent`) update both sides at once; a node
-/// written whole has its own slots derived again when its structure differs; its children learn its slot when
-/// it arrives, and the slots naming it follow it when it leaves or moves to another slot; a batch put back
-/// (`restore`) has them derived again around what it put back.
+/// structural changes below (`insertChild`, `removeChild`, `setParent`, `removeSubtree`) update both sides at
+/// once; a node written whole has its own slots derived again when its structure differs; its children learn
+/// its slot when it arrives, and the slots naming it become -1 when it leaves; a batch put back (`restore`) has
+/// them derived again around what it put back. A free slot holds no node, -1 as its parent and no children.
 public struct NodeTable: Sendable {
     private static let chunkShift = 10
     private static let chunkSize = 1 << chunkShift
@@ -24,6 +26,8 @@ public struct NodeTable: Sendable {
     /// Per slot, chunked as `chunks`: the parent's slot, and the children's slots.
     private var parentSlots: [[Int32]] = []
     private var childSlots: [[[Int32]]] = []
+    /// The slots that hold no node, the most recently freed last: the next node added takes the last one.
+    private var freeSlots: [Int32] = []
     private var index = SlotIndex()
 
     init() {}
@@ -82,7 +86,7 @@ public struct NodeTable: Sendable {
         }
     }
 
-    /// The slot of node `id` (valid until the next removal).
+    /// The slot of node `id` (its own until it is removed).
     @inline(__always)
     func slot(of id: String) -> Int? { slot(of: id, hash: index.hash(id)) }
 
@@ -124,10 +128,21 @@ public struct NodeTable: Sendable {
     }
 
     private mutating func append(_ node: Node, parentSlot: Int32, childCapacity: Int = 0) -> Int? {
-        precondition(index.count < Int(Int32.max), "NodeTable: too many nodes")
         let hash = index.hash(node.spec.id)
         guard slot(of: node.spec.id, hash: hash) == nil else { return nil }
-        let slot = index.count
+        var children: [Int32] = []
+        if childCapacity > 0 { children.reserveCapacity(childCapacity) }
+        if let free = freeSlots.popLast() {
+            let slot = Int(free)
+            index.insert(hash, slot: slot)
+            let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+            chunks[c][j] = node
+            parentSlots[c][j] = parentSlot
+            childSlots[c][j] = children
+            return slot
+        }
+        let slot = slotCount
+        precondition(slot < Int(Int32.max), "NodeTable: too many nodes")
         index.insert(hash, slot: slot)
         if slot & Self.chunkMask == 0 {
             var chunk: [Node?] = []
@@ -142,10 +157,16 @@ public struct NodeTable: Sendable {
         }
         chunks[chunks.count - 1].append(node)
         parentSlots[parentSlots.count - 1].append(parentSlot)
-        var children: [Int32] = []
-        if childCapacity > 0 { children.reserveCapacity(childCapacity) }
         childSlots[childSlots.count - 1].append(children)
         return slot
+    }
+
+    /// The slots made so far, holding a node or free: every slot is below it.
+    var slotCount: Int { chunks.isEmpty ? 0 : (chunks.count - 1) << Self.chunkShift + chunks[chunks.count - 1].count }
+
+    /// Whether `slot` holds a node.
+    func holdsNode(_ slot: Int) -> Bool {
+        slot >= 0 && slot < slotCount && chunks[slot >> Self.chunkShift][slot & Self.chunkMask] != nil
     }
 
     /// Appends `child`, stored in `childSlot`, to the children of the node in `slot`, in place.
@@ -189,6 +210,38 @@ public struct NodeTable: Sendable {
         parentSlots[c][j] = storedSlot(of: parent)
     }
 
+    /// Removes node `id` and everything below it: the nodes taken out, parents first and children in their
+    /// order (as `World.subtree` lists them). The parent's entry for `id` is taken out of its children, found
+    /// by slot; a node with no parent is the caller's to take off its list. Each slot is freed where it is,
+    /// with no other node moved, and below the root every referrer of a removed node is removed too, so the
+    /// only slot list searched is the parent's, up to the root's position.
+    mutating func removeSubtree(_ id: String) -> [Node] {
+        guard let root = slot(of: id) else { return [] }
+        let p = Int(parentSlots[root >> Self.chunkShift][root & Self.chunkMask])
+        if p >= 0 {
+            let pc = p >> Self.chunkShift, pj = p & Self.chunkMask
+            let stored = Int32(truncatingIfNeeded: root)
+            if let i = childSlots[pc][pj].firstIndex(of: stored), chunks[pc][pj]!.children[i] == id {
+                childSlots[pc][pj].remove(at: i)
+                chunks[pc][pj]!.children.remove(at: i)
+            } else {
+                removeChild(id, from: chunks[pc][pj]!.spec.id)
+            }
+        }
+        var gone: [Node] = []
+        var stack = [Int32(truncatingIfNeeded: root)]
+        while let top = stack.popLast() {
+            let slot = Int(top)
+            let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+            let node = chunks[c][j]!
+            for child in childSlots[c][j].reversed() where child >= 0 { stack.append(child) }
+            index.remove(index.hash(node.spec.id), slot: slot)
+            free(slot)
+            gone.append(node)
+        }
+        return gone
+    }
+
     // MARK: - Reading by slot
 
     /// `body` of the node in `slot`, read in place (as `read(_:_:)`). The slot must hold a node.
@@ -201,11 +254,10 @@ public struct NodeTable: Sendable {
         }
     }
 
-    /// The slot of the application: the first node of every world, which is never removed, so no removal moves
-    /// it (only the last slot's node moves), and a load replaces it in place. Looked up by id in a table made
-    /// otherwise (-1 without one).
+    /// The slot of the application: the first node of every world, which is never removed, and a load replaces
+    /// it in place, so it keeps slot 0. Looked up by id in a table made otherwise (-1 without one).
     var applicationSlot: Int {
-        if count > 0, read(slot: 0, { $0.pointee.spec.id == World.rootID }) { return 0 }
+        if holdsNode(0), read(slot: 0, { $0.pointee.spec.id == World.rootID }) { return 0 }
         return slot(of: World.rootID) ?? -1
     }
 
@@ -281,14 +333,14 @@ public struct NodeTable: Sendable {
     /// or `children` (the structure by slot would not follow).
     mutating func updateEach(_ body: (inout Node) -> Void) {
         for c in chunks.indices {
-            for j in chunks[c].indices { body(&chunks[c][j]!) }
+            for j in chunks[c].indices where chunks[c][j] != nil { body(&chunks[c][j]!) }
         }
     }
 
     func forEach(_ body: (UnsafePointer<Node>) -> Void) {
         for chunk in chunks {
             chunk.withUnsafeBufferPointer { buffer in
-                for j in buffer.indices { Self.borrow(buffer.baseAddress! + j, body) }
+                for j in buffer.indices where buffer[j] != nil { Self.borrow(buffer.baseAddress! + j, body) }
             }
         }
     }
@@ -323,27 +375,29 @@ public struct NodeTable: Sendable {
         }
     }
 
-    /// The node in `slot` leaves it (removed, or moved to `new`): the slots naming it (its parent's entry for
-    /// it, its children's parent) store `new` instead, -1 when it is removed.
-    private mutating func retarget(_ slot: Int, to new: Int32) {
+    /// The node in `slot` leaves it: the slots naming it (its parent's entry for it, its children's parent)
+    /// store -1 instead. Its parent's list is searched whole: a removal through the subscript does this once;
+    /// a subtree's removal (`removeSubtree`) does not.
+    private mutating func unlinkReferrers(of slot: Int) {
         let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
         let old = Int32(truncatingIfNeeded: slot)
         let p = Int(parentSlots[c][j])
         if p >= 0 {
             let pc = p >> Self.chunkShift, pj = p & Self.chunkMask
-            for i in childSlots[pc][pj].indices where childSlots[pc][pj][i] == old { childSlots[pc][pj][i] = new }
+            for i in childSlots[pc][pj].indices where childSlots[pc][pj][i] == old { childSlots[pc][pj][i] = -1 }
         }
         for child in childSlots[c][j] where child >= 0 {
             let k = Int(child)
             let kc = k >> Self.chunkShift, kj = k & Self.chunkMask
-            if parentSlots[kc][kj] == old { parentSlots[kc][kj] = new }
+            if parentSlots[kc][kj] == old { parentSlots[kc][kj] = -1 }
         }
     }
 
     /// Puts back the nodes a batch changed (nil: one it added), in any order, then derives the slots again
-    /// around them: each node's own, its parent's and its children's, and those of every node moved into a
-    /// freed slot. Kept in step one node at a time, a node put back could be searched for in a parent of
-    /// thousands of children for each of its siblings.
+    /// around them: each node's own, its parent's and its children's. A node put back may take another slot
+    /// than it had (and a freed slot may be taken again within the loop): whatever names it by slot is its
+    /// parent or a child, derived again here. Kept in step one node at a time, a node put back could be searched
+    /// for in a parent of thousands of children for each of its siblings.
     mutating func restore<Saved: Sequence<(key: String, value: Node?)>>(_ saved: Saved) {
         var touched: [String] = []
         for (id, node) in saved {
@@ -351,8 +405,8 @@ public struct NodeTable: Sendable {
             if let slot = slot(of: id) {
                 if let node {
                     chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = node
-                } else if let moved = removeSlot(slot, id: id, retargeting: false) {
-                    touched.append(moved)
+                } else {
+                    removeSlot(slot, id: id, unlinking: false)
                 }
             } else if let node {
                 _ = append(node, parentSlot: -1)
@@ -365,15 +419,14 @@ public struct NodeTable: Sendable {
     /// in an order where a node may have named another that did not name it back.
     mutating func relink<IDs: Sequence<String>>(around ids: IDs) {
         var slots: Set<Int> = []
-        let count = self.count
         for id in ids {
             guard let slot = slot(of: id) else { continue }
             slots.insert(slot)
             // The stored slots may be stale here: each is derived again if it still names a slot.
             let p = Int(parentSlot(ofSlot: slot))
-            if p >= 0 && p < count { slots.insert(p) }
+            if holdsNode(p) { slots.insert(p) }
             if let p = read(slot: slot, { $0.pointee.parent }).flatMap({ self.slot(of: $0) }) { slots.insert(p) }
-            for child in childSlots(ofSlot: slot) where child >= 0 && child < count { slots.insert(Int(child)) }
+            for child in childSlots(ofSlot: slot) where holdsNode(Int(child)) { slots.insert(Int(child)) }
             // A child the node lists by id that did not have its slot yet.
             for child in read(slot: slot, { $0.pointee.children }) {
                 if let k = self.slot(of: child) { slots.insert(k) }
@@ -382,46 +435,41 @@ public struct NodeTable: Sendable {
         for slot in slots { relinkOwn(slot) }
     }
 
-    /// Whether every node's stored slots are those its `parent` and `children` ids name (tests check this).
+    /// Whether every node's stored slots are those its `parent` and `children` ids name, and the free list
+    /// holds exactly the slots with no node, each once, with no structure of their own (tests check this).
     func slotsMatchIDs() -> Bool {
+        var live = 0
         for c in chunks.indices {
             for j in chunks[c].indices {
-                let node = chunks[c][j]!
+                guard let node = chunks[c][j] else {
+                    if parentSlots[c][j] != -1 || !childSlots[c][j].isEmpty { return false }
+                    continue
+                }
+                live += 1
                 if parentSlots[c][j] != storedSlot(of: node.parent) { return false }
                 if childSlots[c][j] != node.children.map({ storedSlot(of: $0) }) { return false }
             }
         }
-        return true
+        let free = Set(freeSlots)
+        return live == count && free.count == freeSlots.count && live + free.count == slotCount
+            && free.allSatisfy { !holdsNode(Int($0)) && $0 >= 0 && Int($0) < slotCount }
     }
 
-    /// Removes the node in `slot`; the last slot's node moves into it. `retargeting`: the slots naming either
-    /// follow (else the caller derives them again). The id of the node moved, if one was.
-    @discardableResult
-    private mutating func removeSlot(_ slot: Int, id: String, retargeting: Bool = true) -> String? {
-        if retargeting { retarget(slot, to: -1) }
+    /// Removes the node `id` in `slot` and frees the slot. `unlinking`: the slots naming it become -1 (else the
+    /// caller derives them again).
+    private mutating func removeSlot(_ slot: Int, id: String, unlinking: Bool = true) {
+        if unlinking { unlinkReferrers(of: slot) }
         index.remove(index.hash(id), slot: slot)
-        let last = index.count  // the count before the removal, less one
-        let lastChunk = last >> Self.chunkShift, lastJ = last & Self.chunkMask
-        var movedID: String?
-        if slot != last {
-            let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
-            let moved = chunks[lastChunk][lastJ]!
-            movedID = moved.spec.id
-            index.move(index.hash(moved.spec.id), from: last, to: slot)
-            if retargeting { retarget(last, to: Int32(truncatingIfNeeded: slot)) }
-            chunks[c][j] = moved
-            parentSlots[c][j] = parentSlots[lastChunk][lastJ]
-            childSlots[c][j] = childSlots[lastChunk][lastJ]
-        }
-        chunks[lastChunk].removeLast()
-        parentSlots[lastChunk].removeLast()
-        childSlots[lastChunk].removeLast()
-        if chunks[lastChunk].isEmpty {
-            chunks.removeLast()
-            parentSlots.removeLast()
-            childSlots.removeLast()
-        }
-        return movedID
+        free(slot)
+    }
+
+    /// Empties `slot` (its node, its structure) and puts it on the free list.
+    private mutating func free(_ slot: Int) {
+        let c = slot >> Self.chunkShift, j = slot & Self.chunkMask
+        chunks[c][j] = nil
+        parentSlots[c][j] = -1
+        childSlots[c][j] = []
+        freeSlots.append(Int32(truncatingIfNeeded: slot))
     }
 }
 

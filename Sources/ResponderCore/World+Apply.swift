@@ -340,22 +340,20 @@ struct Transaction {
     mutating func remove(_ id: String) throws(CoreError) {
         let node = try existing(id, field: "id")
         guard id != World.rootID else { throw .applicationFixed(id, removal: true) }
-        let gone = world.subtree(id)
         if let p = node.parent {
             save(p)
-            world.nodes.removeChild(id, from: p)
             toCheck[p] = opIndex
         } else {
             saveDetached()
             world.detachedRoots.removeAll { $0 == id }
         }
-        for g in gone {
-            if world.nodes[g]?.kind == .window { touchKey() }
-            save(g)
-            world.nodes[g] = nil
-            toCheck[g] = nil
+        // Taken out whole (the parent's entry with it), each node journalled as it was.
+        for g in world.nodes.removeSubtree(id) {
+            if g.kind == .window { touchKey() }
+            if journal.index(forKey: g.id) == nil { journal[g.id] = .some(g) }
+            toCheck[g.id] = nil
+            removed.append(g.id)
         }
-        removed.append(contentsOf: gone)
     }
 
     mutating func move(_ id: String, parent: String?, index: Int?) throws(CoreError) {
