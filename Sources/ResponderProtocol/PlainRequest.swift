@@ -16,6 +16,10 @@ import Darwin
 /// object when present, none of the four twice. Anything else is nil and `RPCRequest.parse` reads it, so
 /// every refusal and its message stay that reader's alone; `read` accepts only bodies that reader accepts
 /// and reads the same way (`PlainRequestTests` compares the two on generated and mutated bodies).
+///
+/// Kept for what it saves, in the instruction guard's counts (debug build, inside request processing, the params
+/// then read by the general decoder either way): `responder.first` costs 125.2k read here and 187.3k read by
+/// `RPCRequest.parse`, `hitTest` 673.5k and 735.5k.
 public struct PlainRequest: Sendable {
     /// `.number`, `.string` or `.null`.
     public let id: JSON

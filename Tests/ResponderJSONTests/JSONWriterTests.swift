@@ -269,5 +269,4 @@ import Testing
             p *= 10
         }
     }
-
 }

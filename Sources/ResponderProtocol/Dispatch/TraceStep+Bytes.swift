@@ -180,7 +180,6 @@ extension TraceStep {
         }
         w.endObject()
     }
-
 }
 
 extension EventID {

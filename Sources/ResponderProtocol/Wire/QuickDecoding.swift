@@ -3,6 +3,10 @@
 /// `init?(quick:)` accepts only params the generic decoder reads the same way — known members, each once,
 /// each of its type, no `null` — and answers nil for anything else, which `WireDecoder` then reads and, where
 /// something is wrong, names the field. So the errors stay the generic decoder's alone.
+///
+/// Kept for what it saves, in the instruction guard's counts (debug build, inside request processing):
+/// `responder.first` costs 76.5k read here and 125.2k through the params' `JSON` tree and `WireDecoder`, `hitTest`
+/// 614.0k and 673.5k. `QuickDecodingTests` compares each reader with the general decoder.
 public protocol QuickDecodable {
     init?(quick params: PlainParams)
 }
