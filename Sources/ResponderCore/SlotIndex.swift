@@ -134,12 +134,6 @@ struct SlotIndex: Sendable {
         if size > entries.count { resize(to: size) }
     }
 
-    /// The id stored under `hash` at slot `old` is now at slot `new`.
-    mutating func move(_ hash: UInt32, from old: Int, to new: Int) {
-        let i = position(of: Self.entry(hash, old))
-        entries[i] = Self.entry(hash, new)
-    }
-
     /// Removes the id stored under `hash` at `slot`. Later entries of the same run move back into the gap
     /// when their home position allows it (backward-shift deletion), so there are no tombstones and a lookup
     /// still stops at the first empty entry.

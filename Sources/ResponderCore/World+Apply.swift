@@ -126,9 +126,10 @@ struct Transaction {
         if detachedBefore == nil { detachedBefore = world.detachedRoots }
     }
 
-    /// Puts back every node the batch changed.
+    /// Puts back every node the batch changed. They come back in no particular order, so a node may name
+    /// another before that one names it back: the structure by slot is derived again around them at the end.
     mutating func rollback() {
-        for (id, original) in journal { world.nodes[id] = original }
+        world.nodes.restore(journal)
         if let detachedBefore { world.detachedRoots = detachedBefore }
         journal = [:]
         detachedBefore = nil
@@ -193,6 +194,10 @@ struct Transaction {
         // Each entry's slot in the table, so a child finds its parent without hashing the parent's id.
         var slots = [Int32](repeating: 0, count: entries.count)
         slots[0] = Int32(world.nodes.slot(of: tree.root.id)!)
+        // Each entry's number of children, so that its children's ids and slots are stored at their size: grown
+        // one append at a time, a view's ten children would take room for sixteen twice over.
+        var childCounts = [Int32](repeating: 0, count: entries.count)
+        for i in 1..<max(entries.count, 1) { childCounts[entries[i].parent!] += 1 }
         for i in 1..<max(entries.count, 1) {
             let entry = entries[i]
             let p = entry.parent!
@@ -215,9 +220,13 @@ struct Transaction {
             var node = Node(spec: entry.spec)
             node.parent = parentID
             node.depth = depth
-            guard let slot = world.nodes.insertNew(node) else { throw duplicate(id, tree, i) }
+            let childCount = Int(childCounts[i])
+            if childCount > 0 { node.children.reserveCapacity(childCount) }
+            guard let slot = world.nodes.insertNew(node, parentSlot: slots[p], childCapacity: childCount) else {
+                throw duplicate(id, tree, i)
+            }
             slots[i] = Int32(slot)
-            world.nodes.appendChild(id, toSlot: Int(slots[p]))
+            world.nodes.appendChild(id, childSlot: slot, toSlot: Int(slots[p]))
             // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
             // and presentation indexes are built from (as "did not exist before", which is what the journal
             // would have said).
@@ -258,7 +267,7 @@ struct Transaction {
     private mutating func place(_ id: String, under parent: String?, at position: Int) {
         if let parent {
             save(parent)
-            world.nodes[parent]!.children.insert(id, at: position)
+            world.nodes.insertChild(id, at: position, into: parent)
             toCheck[parent] = opIndex
         } else {
             saveDetached()
@@ -321,7 +330,7 @@ struct Transaction {
             world.nodes[node.id] = node
             if let p = node.parent {
                 save(p)
-                world.nodes[p]!.children.append(node.id)
+                world.nodes.insertChild(node.id, into: p)
             }
             markChanged(node.id)
             if node.kind == .window { touchKey() }
@@ -331,22 +340,20 @@ struct Transaction {
     mutating func remove(_ id: String) throws(CoreError) {
         let node = try existing(id, field: "id")
         guard id != World.rootID else { throw .applicationFixed(id, removal: true) }
-        let gone = world.subtree(id)
         if let p = node.parent {
             save(p)
-            world.nodes[p]!.children.removeAll { $0 == id }
             toCheck[p] = opIndex
         } else {
             saveDetached()
             world.detachedRoots.removeAll { $0 == id }
         }
-        for g in gone {
-            if world.nodes[g]?.kind == .window { touchKey() }
-            save(g)
-            world.nodes[g] = nil
-            toCheck[g] = nil
+        // Taken out whole (the parent's entry with it), each node journalled as it was.
+        for g in world.nodes.removeSubtree(id) {
+            if g.kind == .window { touchKey() }
+            if journal.index(forKey: g.id) == nil { journal[g.id] = .some(g) }
+            toCheck[g.id] = nil
+            removed.append(g.id)
         }
-        removed.append(contentsOf: gone)
     }
 
     mutating func move(_ id: String, parent: String?, index: Int?) throws(CoreError) {
@@ -362,7 +369,7 @@ struct Transaction {
         // Detach from the old place.
         if let old = node.parent {
             save(old)
-            world.nodes[old]!.children.removeAll { $0 == id }
+            world.nodes.removeChild(id, from: old)
             toCheck[old] = opIndex
         } else {
             saveDetached()
@@ -372,7 +379,7 @@ struct Transaction {
         let position = try checkIndex(index, count: count)
         place(id, under: parent, at: position)
         save(id)
-        world.nodes[id]!.parent = parent
+        world.nodes.setParent(parent, of: id)
         // Re-derive depths below the moved node.
         let delta = ((newParent?.depth ?? -1) + 1) - node.depth
         if delta != 0 {

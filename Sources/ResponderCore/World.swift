@@ -103,15 +103,26 @@ public struct World: Sendable, Equatable {
 
     /// The nearest window at or above `id` that is attached to the application, if any.
     public func window(of id: String) -> String? {
-        var current: String? = id
-        var window: String?
-        while let c = current, let node = nodes[c] {
-            if node.kind == .viewController, isCoveredController(c) { return nil }  // K9: out of the window
-            if node.kind == .window, window == nil { window = c }
-            current = node.parent
-            if current == nil { return c == World.rootID ? window : nil }
+        // Up by slot, each node read where it is stored: only `id` is looked up, and only the answer's id is made.
+        guard var slot = nodes.slot(of: id) else { return nil }
+        var window = -1
+        while true {
+            let (kind, hasParent) = nodes.read(slot: slot) { ($0.pointee.spec.kind, $0.pointee.parent != nil) }
+            // K9: out of the window.
+            if kind == .viewController, !presented.isEmpty,
+                isCoveredController(nodes.read(slot: slot) { $0.pointee.spec.id })
+            {
+                return nil
+            }
+            if kind == .window, window < 0 { window = slot }
+            guard hasParent else {
+                guard window >= 0, nodes.read(slot: slot, { $0.pointee.spec.id == World.rootID }) else { return nil }
+                return nodes.read(slot: window) { $0.pointee.spec.id }
+            }
+            let parent = nodes.parentSlot(ofSlot: slot)
+            guard parent >= 0 else { return nil }
+            slot = Int(parent)
         }
-        return nil
     }
 
     /// Attached windows in the application's child order.

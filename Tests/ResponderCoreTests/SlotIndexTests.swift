@@ -6,7 +6,7 @@ import Testing
 /// directly here, drawn from a handful of values so that runs collide, wrap past the end of the array and are
 /// broken by removals — what the string hash makes rare and a model check must not.
 @Suite struct SlotIndexTests {
-    @Test func collidingInsertsMovesAndRemovalsMatchAModel() {
+    @Test func collidingInsertsReusesAndRemovalsMatchAModel() {
         var rng = SeededRandom(state: 0x51_07)
         var index = SlotIndex()
         var model: [Int: UInt32] = [:]  // slot → hash
@@ -28,10 +28,11 @@ import Testing
                 model[nextSlot] = hash
                 nextSlot += 1
             } else if op == 2, let (slot, hash) = pick() {
-                index.move(hash, from: slot, to: nextSlot)
-                model[slot] = nil
-                model[nextSlot] = hash
-                nextSlot += 1
+                // A slot freed and taken again by another id under the same hash.
+                index.remove(hash, slot: slot)
+                let other = hashes[Int(rng.next() % UInt64(hashes.count))]
+                index.insert(other, slot: slot)
+                model[slot] = other
             } else if let (slot, hash) = pick() {
                 index.remove(hash, slot: slot)
                 model[slot] = nil

@@ -12,6 +12,10 @@ struct HitTestResult {
 }
 
 /// UIKit's recursive hitTest(_:with:) run with an explicit stack, so a tree of any depth is safe.
+///
+/// The walk goes by slot (`NodeTable`): a view is read where it is stored and its subviews are its children's
+/// slots, so no id is hashed or compared and no string is retained per view asked. Ids are produced only for
+/// what the answer names: each visit's view, the answer, a redirect's target.
 struct HitTester {
     let world: World
     let profile: Profile
@@ -29,27 +33,36 @@ struct HitTester {
     }
 
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
-    /// test answers a view wins. Detached subtrees are never tried.
-    static func windowOrder(_ world: World) -> [String] {
-        var windows: [(index: Int, id: String, level: Double)] = []
-        for id in world.read(World.rootID, { $0.pointee.children }) ?? [] {
-            if let level = world.read(id, { $0.pointee.spec.kind == .window ? $0.pointee.spec.windowLevel : nil })
-                ?? nil
-            {
-                windows.append((windows.count, id, level))
+    /// test answers a view wins. Detached subtrees are never tried. Windows by slot.
+    static func windowOrder(_ world: World) -> [Int32] {
+        let app = world.nodes.applicationSlot
+        guard app >= 0 else { return [] }
+        var windows: [Int32] = []
+        var levels: [Double] = []
+        world.nodes.withChildSlots(ofSlot: app) { children in
+            for child in children where child >= 0 {
+                let node = world.nodes.unsafeNode(atSlot: Int(child))
+                if node.pointee.spec.kind == .window {
+                    windows.append(child)
+                    levels.append(node.pointee.spec.windowLevel)
+                }
             }
         }
-        guard windows.count > 1 else { return windows.map(\.id) }
-        return windows.sorted { $0.level != $1.level ? $0.level > $1.level : $0.index > $1.index }.map(\.id)
+        guard windows.count > 1 else { return windows }
+        return windows.indices.sorted { a, b in levels[a] != levels[b] ? levels[a] > levels[b] : a > b }.map {
+            windows[$0]
+        }
     }
 
     mutating func run(screen: Point) -> HitTestResult {
         // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
         visits = []
         visits.reserveCapacity(32)
-        for window in Self.windowOrder(world) {
-            let q = world.convert(screen: screen, toWindow: window)
-            if let answer = hitTest(root: window, point: q) {
+        for slot in Self.windowOrder(world) {
+            let (window, q) = world.nodes.read(slot: Int(slot)) {
+                ($0.pointee.spec.id, SuperviewConversion($0).apply(screen))
+            }
+            if let answer = hitTest(root: slot, id: window, point: q) {
                 // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
                 // the way down, as `convert` would apply it); only a redirect's target is converted.
                 let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: answer.id) }
@@ -61,16 +74,22 @@ struct HitTester {
 
     // MARK: - One window's tree
 
-    /// A view being asked; its id is its visit's (`visits[visit].id`), so that a frame holds one reference.
+    /// A view being asked; its id is its visit's (`visits[visit].id`).
     private struct Frame {
         var point: Point
-        var subviews: [String]
+        /// The subviews' slots, back to front: -1 for an id that names no node, and below that the window's
+        /// dimming views (`dimmingIndex`).
+        var subviews: [Int32]
         /// Index of the next subview to ask, counting down from the front-most (H2.2).
         var next: Int
         var visit: Int
+        var slot: Int32
         /// Whether the view's override changes its own answer (H6): redirect when self, pass-through-self.
         var overridesAnswer: Bool
     }
+
+    /// A dimming view among a window's subviews: `dimmings[i]` is stored as `-2 - i`.
+    private static func dimmingIndex(_ subview: Int32) -> Int? { subview < -1 ? Int(-2 - subview) : nil }
 
     /// A view's answer, with the point it was asked about when it answered for itself (nil after a redirect).
     private typealias Answer = (id: String, point: Point?)
@@ -90,9 +109,9 @@ struct HitTester {
         case rootView
     }
 
-    /// hitTest(root, p) for one window.
-    private mutating func hitTest(root: String, point: Point?) -> Answer? {
-        window = root
+    /// hitTest(root, p) for one window, `id` the window's id.
+    private mutating func hitTest(root: Int32, id: String, point: Point?) -> Answer? {
+        window = id
         dimmings = []
         stack.removeAll(keepingCapacity: true)
         if stack.capacity == 0 { stack.reserveCapacity(16) }
@@ -115,8 +134,8 @@ struct HitTester {
             if stack[top].next >= 0 {
                 let candidate = stack[top].subviews[stack[top].next]
                 stack[top].next -= 1
-                if !dimmings.isEmpty, let dimming = dimmings.first(where: { $0.id == candidate }) {
-                    answer = dimmingAnswer(dimming, point: stack[top].point)
+                if let d = Self.dimmingIndex(candidate) {
+                    answer = dimmingAnswer(dimmings[d], point: stack[top].point)
                     continue
                 }
                 switch start(candidate, .inSuperview(stack[top].point), asking: .child) {
@@ -134,25 +153,6 @@ struct HitTester {
         return answer
     }
 
-    /// What `start` reads of a view, read in place: copying each visited node out of the world (a retain and a
-    /// release per reference it holds) and reading its out-of-line hit-test override field by field would be
-    /// most of a hit test's cost.
-    private struct Checked {
-        /// The point in the view's bounds coordinates (nil: its transform cannot be inverted).
-        var point: Point?
-        var never = false
-        var exclusion: (reason: HitReason, rule: Rule)?
-        var redirectWhenNil: String?
-        /// For a view that passed its checks: its children, read in the same lookup (a window's are put in
-        /// presentation order afterwards), and whether `finish` needs its override (redirect when self,
-        /// pass-through-self) — most views have neither, and reading each view again for it would be another lookup.
-        var children: [String] = []
-        var overridesAnswer = false
-        /// Not a view: not asked (`notAView`), or a child controller whose root view is asked instead.
-        var notAView = false
-        var controllerRoot: String?
-    }
-
     /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7).
     /// Where the point a view is asked about is given: already in its bounds (a window), or in its
     /// superview's, converted (H4) in the same read as the checks.
@@ -163,10 +163,11 @@ struct HitTester {
 
     /// The checks a view makes whatever the point, in the order it makes them (H6 never, H2.1, K1, K10, K9, H7):
     /// nil when it goes on to its point test. `whyNot` asks the same of every view between a window and a view.
+    /// `id` is asked for only when something is presented (K9).
     @inline(__always)
-    static func exclusion(_ node: UnsafePointer<Node>, _ id: String, world: World, profile: Profile) -> (
-        reason: HitReason, rule: Rule
-    )? {
+    static func exclusion(
+        _ node: UnsafePointer<Node>, _ id: @autoclosure () -> String, world: World, profile: Profile
+    ) -> (reason: HitReason, rule: Rule)? {
         if node.pointee.spec.hitTestMode == .never { return (.never, .h6) }
         if node.pointee.spec.hidden { return (.hidden, .h2) }
         // Each view checks only its own alpha.
@@ -177,86 +178,86 @@ struct HitTester {
         }
         // K10: the model frame is tested, as UIKit does.
         if node.pointee.spec.animatingAllowsInteraction == false { return (.animating, .k10) }
-        if world.presentedOver(id) { return (.presentedOver, .k9) }
+        if !world.presented.isEmpty, world.presentedOver(id()) { return (.presentedOver, .k9) }
         if node.pointee.spec.kind.isControl && !node.pointee.spec.enabled { return (.disabledControl, .h7) }
         return nil
     }
 
-    private mutating func start(_ id: String, _ given: Given, asking: Asking) -> Start {
-        let profile = self.profile
-        let world = self.world
-        let checked =
-            world.read(id) { node -> Checked in
-                switch asking {
-                case .itself: break
-                case .child where node.pointee.spec.kind == .viewController:
-                    return Checked(notAView: true, controllerRoot: node.pointee.children.first)
-                case .child, .rootView:
-                    guard node.pointee.spec.kind.isSubviewKind else { return Checked(notAView: true) }
-                }
-                let point: Point?
-                switch given {
-                case .local(let p): point = p
-                case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
-                }
-                let mode = node.pointee.spec.hitTestMode
-                var c = Checked(point: point)
-                if let excluded = Self.exclusion(node, id, world: world, profile: profile) {
-                    // H6 never: always nil, the whole subtree is hidden from touches.
-                    if excluded.reason == .never { return Checked(point: point, never: true) }
-                    c.exclusion = excluded
-                } else if let p = point {
-                    // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
-                    // is only asked when its superview contained the point, so clipsToBounds plays no part.
-                    let insets = node.pointee.spec.hitTestInsets
-                    let area = node.pointee.spec.bounds.inset(by: insets)
-                    c.exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
-                } else {
-                    c.exclusion = (.singularTransform, .h4)
-                }
-                if c.exclusion != nil {
-                    if let r = node.pointee.spec.hitTestRedirect, r.when == .nil { c.redirectWhenNil = r.to }
-                } else {
-                    c.children = node.pointee.children
-                    c.overridesAnswer = mode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
-                }
-                return c
-            } ?? Checked(notAView: true)
-        if checked.notAView {
-            guard let root = checked.controllerRoot else { return .notAView }
+    /// The checks a view makes before asking its subviews, and its visit; a frame for its subviews when it
+    /// passes them.
+    ///
+    /// The view is read where it is stored, through its address (`NodeTable.unsafeNode`): the world does not
+    /// change while the tester holds it. A read through a closure would hand what it read back in a struct of
+    /// its own, copied and released for every view asked (a third of a view's cost in callgrind).
+    private mutating func start(_ slot: Int32, _ given: Given, asking: Asking) -> Start {
+        guard slot >= 0 else { return .notAView }
+        let node = world.nodes.unsafeNode(atSlot: Int(slot))
+        switch asking {
+        case .itself: break
+        case .child where node.pointee.spec.kind == .viewController:
+            // A child controller: its root view is asked in its place.
+            let root = world.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
             return start(root, given, asking: .rootView)
+        case .child, .rootView:
+            guard node.pointee.spec.kind.isSubviewKind else { return .notAView }
+        }
+        let point: Point?
+        switch given {
+        case .local(let p): point = p
+        case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
         }
         let index = visits.count
-        visits.append(HitVisit(id: id, point: checked.point))
-        if checked.never {
-            visits[index].result = .skipped
-            visits[index].reason = .never
-            visits[index].rule = .h6
-            return .answered(nil)
+        visits.append(HitVisit(id: node.pointee.spec.id, point: point))
+        let exclusion: (reason: HitReason, rule: Rule)?
+        if let excluded = Self.exclusion(node, node.pointee.spec.id, world: world, profile: profile) {
+            if excluded.reason == .never {
+                // H6 never: always nil, the whole subtree is hidden from touches.
+                visits[index].result = .skipped
+                visits[index].reason = .never
+                visits[index].rule = .h6
+                return .answered(nil)
+            }
+            exclusion = excluded
+        } else if let p = point {
+            // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
+            // is only asked when its superview contained the point, so clipsToBounds plays no part.
+            let insets = node.pointee.spec.hitTestInsets
+            let area = node.pointee.spec.bounds.inset(by: insets)
+            exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
+        } else {
+            exclusion = (.singularTransform, .h4)
         }
-        if let (reason, rule) = checked.exclusion {
+        if let (reason, rule) = exclusion {
             visits[index].reason = reason
             visits[index].rule = rule
             // H6 redirect when nil: the override replaces super's nil answer.
-            if let to = checked.redirectWhenNil, let target = validRedirect(to) {
+            if let r = node.pointee.spec.hitTestRedirect, r.when == .nil, let target = validRedirect(r.to) {
                 redirected(index, to: target)
                 return .answered((target, nil))
             }
             return .answered(nil)
         }
+        // Whether `finish` needs the view's override (redirect when self, pass-through-self): most views have
+        // neither.
+        let overridesAnswer =
+            node.pointee.spec.hitTestMode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
         // K9: a window's subviews in presentation order, its controllers resolved to their root views, when
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
         // would mostly be wasted.
-        var subviews = checked.children
+        var subviews = world.nodes.childSlots(ofSlot: Int(slot))
         if asking == .itself && !world.presented.isEmpty {
+            let id = node.pointee.spec.id
             dimmings = world.dimmings(in: id)
-            subviews = world.withDimmings(world.hitTestSubviews(of: id), dimmings)
+            subviews = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
+                if let d = dimmings.firstIndex(where: { $0.id == id }) { return Int32(-2 - d) }
+                return world.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
+            }
         }
         return .pushed(
             Frame(
-                point: checked.point!, subviews: subviews, next: subviews.count - 1, visit: index,
-                overridesAnswer: checked.overridesAnswer))
+                point: point!, subviews: subviews, next: subviews.count - 1, visit: index, slot: slot,
+                overridesAnswer: overridesAnswer))
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
@@ -267,11 +268,12 @@ struct HitTester {
             visits[i].rule = .h2
             return a
         }
-        guard frame.overridesAnswer, let override = world.read(visits[i].id, { $0.pointee.spec.hitTest }) else {
+        guard frame.overridesAnswer else {
             visits[i].result = .hit
             visits[i].rule = .h2
             return (visits[i].id, frame.point)
         }
+        let override = world.nodes.read(slot: Int(frame.slot)) { $0.pointee.spec.hitTest }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to) {
             redirected(i, to: target)
             return (target, nil)

@@ -83,16 +83,21 @@ extension World {
     /// up the superviews (iteratively) to collect the path. Nil when `id` is not in that window or a
     /// transform on the way is singular.
     func convert(_ p: Point, fromWindow window: String, to id: String) -> Point? {
-        // Each node on the way up is read once (its conversion, kind and parent): a tap converts its point four
-        // times, and finding each superview and then reading it again for its conversion read each node two or
-        // three times.
+        // Up by slot: each node on the way is read once where it is stored (its conversion, kind and parent's
+        // slot), and only the two ids given are looked up — a tap converts its point four times.
+        guard let start = nodes.slot(of: id), let windowSlot = nodes.slot(of: window) else { return nil }
         struct Up {
             let kind: NodeKind
-            let parent: String?
+            let parent: Int32
             let conversion: SuperviewConversion
         }
-        func up(_ id: String) -> Up? {
-            read(id) { Up(kind: $0.pointee.spec.kind, parent: $0.pointee.parent, conversion: SuperviewConversion($0)) }
+        func up(_ slot: Int32) -> Up? {
+            guard slot >= 0 else { return nil }
+            return nodes.read(slot: Int(slot)) {
+                Up(
+                    kind: $0.pointee.spec.kind, parent: nodes.parentSlot(ofSlot: Int(slot)),
+                    conversion: SuperviewConversion($0))
+            }
         }
         // The usual depth on the stack, deeper levels in an array: an array for every conversion would be an
         // allocation and a free each time (a tap converts four times). Eight levels, as room for sixteen (over
@@ -101,12 +106,12 @@ extension World {
         return withUnsafeTemporaryAllocation(of: SuperviewConversion.self, capacity: onStack) { room -> Point? in
             var deeper: [SuperviewConversion] = []
             var depth = 0
-            var current = id
-            guard var node = up(id) else { return nil }
-            while current != window {
+            var current = Int32(truncatingIfNeeded: start)
+            guard var node = up(current) else { return nil }
+            while current != Int32(truncatingIfNeeded: windowSlot) {
                 // The superview: a view's parent view, or — for a controller's root view — the controller's parent
                 // view or window.
-                guard node.kind.isSubviewKind, let parent = node.parent, let above = up(parent) else { return nil }
+                guard node.kind.isSubviewKind, let above = up(node.parent) else { return nil }
                 if depth < onStack {
                     (room.baseAddress! + depth).initialize(to: node.conversion)
                 } else {
@@ -114,9 +119,9 @@ extension World {
                 }
                 depth += 1
                 if above.kind.isView {
-                    (current, node) = (parent, above)
-                } else if above.kind == .viewController, let gp = above.parent, let top = up(gp), top.kind.isView {
-                    (current, node) = (gp, top)
+                    (current, node) = (node.parent, above)
+                } else if above.kind == .viewController, let top = up(above.parent), top.kind.isView {
+                    (current, node) = (above.parent, top)
                 } else {
                     return nil
                 }
