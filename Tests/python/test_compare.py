@@ -283,3 +283,19 @@ def test_mcp_compare_gives_the_same_table_and_both_replies(engine, client):
             await body()
     anyio.run(bounded)
     assert scratch_sessions(client) == []
+
+
+def test_the_cli_guide_shows_what_compare_prints(engine):
+    """docs/cli.md's compare section: every `$ responder compare …` line, run from the repository, prints what
+    the guide shows."""
+    guide = (REPO / "docs" / "cli.md").read_text()
+    section = guide.split("## UIKit and Android side by side")[1].split("\n## ")[0]
+    block = section.split("```console\n")[1].split("```")[0]
+    ran = 0
+    for chunk in block.split("$ responder ")[1:]:
+        command, _, expected = chunk.partition("\n")
+        args = command.split()
+        assert args[0] == "compare"
+        assert compare(engine, *args[1:]).stdout == expected.rstrip("\n") + "\n", command
+        ran += 1
+    assert ran == 3
