@@ -179,6 +179,15 @@ package struct ProfileComparison: Sendable {
         for d in deliveries {
             for h in strings(d["handledBy"]) where h != d["view"]?.stringValue && !takers.contains(h) {
                 takers.append(h)
+                // The hit view let the phase go up the chain (T2) to the responder that took it.
+                if let view = d["view"]?.stringValue,
+                    let passed = steps.first(where: {
+                        $0["step"]?.stringValue == "deliver" && $0["to"]?.stringValue == view
+                            && $0["disposition"]?.stringValue == "not-handled"
+                    })
+                {
+                    parts.append("\(names.label(view)) passed it on" + cite(passed["rule"]))
+                }
                 let deliver = steps.first {
                     $0["step"]?.stringValue == "deliver" && $0["to"]?.stringValue == h
                         && $0["disposition"]?.stringValue != "not-handled"

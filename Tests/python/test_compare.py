@@ -82,8 +82,9 @@ EXAMPLES = {
 # ------------------------------------------------------------------------------------------ running
 
 def compare(engine, *args, ok: bool = True) -> subprocess.CompletedProcess:
+    """`responder compare ARGS`, run from the repository (the guide's paths are relative to it)."""
     r = subprocess.run([str(responder_path()), *target_args(engine), "compare", *args], capture_output=True,
-                       text=True, timeout=PATIENCE * 2)
+                       text=True, timeout=PATIENCE * 2, cwd=REPO)
     if ok:
         assert r.returncode == 0, r.stderr
     return r
@@ -155,7 +156,7 @@ def test_view_vs_viewgroup_card_opens_in_uikit_title_takes_it_in_android_T2_T3_A
         ("", "ended/UP", "Title → Card (touchUpInside) → open", "Title consumed, click by Title: no listener"),
     ], out
     assert line(out, "first difference:") == "began/DOWN — uikit: Title → Card (touchDown), android: Title consumed"
-    assert line(out, "why uikit:") == "hit Title (H2); Card took it over (T3); open → RVC (A2)", out
+    assert line(out, "why uikit:") == "hit Title (H2); Title passed it on (T2); Card took it over (T3); open → RVC (A2)", out
     assert line(out, "why android:") == "Title offered (AD5), consumed (AC4); Title click, no listener (AC10)", out
 
 
