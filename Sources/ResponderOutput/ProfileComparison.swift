@@ -290,7 +290,10 @@ package struct ProfileComparison: Sendable {
                     } else {
                         let note = uikitExclusions[child]
                         parts.append(
-                            ("\(names.label(child)) offered" + cite(s["rule"], note.map(JSON.string)), child, note != nil))
+                            (
+                                "\(names.label(child)) offered" + cite(s["rule"], note.map(JSON.string)), child,
+                                note != nil
+                            ))
                     }
                 case "offer" where phase == "began":
                     // The DOWN names every view asked and its answer; later events go to the target (AD9).

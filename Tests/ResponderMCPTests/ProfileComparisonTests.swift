@@ -68,7 +68,9 @@ import Testing
         let c = ProfileComparison(uikit: Self.uikitTap, android: Self.androidTap)
         // Outside-bounds misses are the ordinary case and are left out.
         #expect(c.uikitWhy == "hit Btn (H2); Veil passed over (H2, alpha); save → RVC (A2)")
-        #expect(c.androidWhy == "Veil offered (AD5: alpha is not tested), consumed (AC4); Veil click → dismiss on RVC (AX1)")
+        #expect(
+            c.androidWhy == "Veil offered (AD5: alpha is not tested), consumed (AC4); Veil click → dismiss on RVC (AX1)"
+        )
         #expect(c.lines().suffix(2) == ["why uikit:   " + c.uikitWhy, "why android: " + c.androidWhy])
     }
 
@@ -147,9 +149,10 @@ import Testing
     }
 
     @Test func aDragIsBeganMovesEndedWithTimesSpreadOverTheDuration() {
-        let entries = ProfileComparison.drag(
-            touch: "drag-1", from: (0, 100), to: (0, 40), steps: 2, duration: 0.3
-        ).arrayValue ?? []
+        let entries =
+            ProfileComparison.drag(
+                touch: "drag-1", from: (0, 100), to: (0, 40), steps: 2, duration: 0.3
+            ).arrayValue ?? []
         #expect(entries.map { $0["phase"]?.stringValue } == ["began", "moved", "moved", "ended"])
         #expect(entries.map { $0["point"]?.arrayValue?[1].doubleValue } == [100, 70, 40, 40])
         #expect(entries.map { $0["time"]?.doubleValue } == [0, 0.15, 0.3, 0.3])

@@ -70,8 +70,10 @@ package enum CompareTool: MCPTool {
                 TouchRequest.method, "touches",
                 ProfileComparison.drag(touch: "drag-1", from: a, to: b, steps: steps, duration: duration)
             )
-            subject = "drag \(InputText.point(a.x, a.y)) → \(InputText.point(b.x, b.y)) over \(Output.number(duration)) s"
-        case (nil, nil, nil): throw ToolArguments.invalid("x", "and y (a tap), or x1, y1, x2 and y2 (a drag), are required")
+            subject =
+                "drag \(InputText.point(a.x, a.y)) → \(InputText.point(b.x, b.y)) over \(Output.number(duration)) s"
+        case (nil, nil, nil):
+            throw ToolArguments.invalid("x", "and y (a tap), or x1, y1, x2 and y2 (a drag), are required")
         case (.some, _, _): throw ToolArguments.invalid("x1", "cannot be given with x and y: give a tap or a drag")
         default: throw ToolArguments.invalid(from == nil ? "x1" : "x2", "a drag needs x1, y1, x2 and y2")
         }

@@ -62,7 +62,9 @@ struct CompareCommand: EngineCommand {
 
     func validate() throws {
         let inputs = [!tap.isEmpty, !drag.isEmpty, touches != nil].filter { $0 }.count
-        guard inputs == 1 else { throw ValidationError("give one input: --tap X Y, --drag X1 Y1 X2 Y2 or --touches FILE") }
+        guard inputs == 1 else {
+            throw ValidationError("give one input: --tap X Y, --drag X1 Y1 X2 Y2 or --touches FILE")
+        }
         if !tap.isEmpty, tap.count != 2 { throw ValidationError("--tap takes two numbers, X Y") }
         if !drag.isEmpty, drag.count != 4 { throw ValidationError("--drag takes four numbers, X1 Y1 X2 Y2") }
         try TouchScript.requireFinite((tap + drag).map { ("coordinate", $0.value) } + [("--duration", duration)])
@@ -87,7 +89,8 @@ struct CompareCommand: EngineCommand {
         var json = try InputFile.read(touches ?? "-")
         if let inner = json["touches"] { json = inner }
         guard json.arrayValue != nil else {
-            throw CLIError("\(touches ?? "-"): expected an array of event.touch entries ({touch, phase, point?, time?})")
+            throw CLIError(
+                "\(touches ?? "-"): expected an array of event.touch entries ({touch, phase, point?, time?})")
         }
         return (TouchRequest.method, [("touches", json)])
     }
@@ -99,7 +102,9 @@ struct CompareCommand: EngineCommand {
         if let world {
             (tree, detached) = try InputFile.world(world)
         } else {
-            tree = try client.connection.call(TreeGetRequest.method, ["session": .string(session.session)])["tree"] ?? .null
+            tree =
+                try client.connection.call(TreeGetRequest.method, ["session": .string(session.session)])["tree"]
+                ?? .null
         }
         var replies: [JSON] = []
         for profile in ProfileComparison.profiles {
@@ -124,7 +129,8 @@ struct CompareCommand: EngineCommand {
         for line in comparison.lines() { Output.line(line) }
         guard explain.explain else { return }
         for (profile, reply) in zip(ProfileComparison.profiles, replies) {
-            guard let value = reply["trace"], let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false)
+            guard let value = reply["trace"],
+                let trace = try? WireDecoder.decode(Trace.self, from: value, strict: false)
             else { continue }
             Output.line("\(profile) trace (\(trace.steps.count) step\(trace.steps.count == 1 ? "" : "s")):")
             for line in StepFormatter.lines(trace, names: names) { Output.line("  " + line) }
