@@ -18,7 +18,9 @@ struct CompareCommand: EngineCommand {
             table, e.g. `first difference: began/DOWN — uikit: Btn (touchDown), android: Veil consumed`. Then a \
             line per model cites the rules that decided: UIKit's hit view and the views hit-testing passed over \
             (H rules), Android's candidates and handlers (`Veil offered (AD5: alpha is not tested), consumed \
-            (AC4)`). The source session is not changed. Example: \
+            (AC4)`). The source session is not changed. With --json it prints {"uikit": …, "android": …, \
+            "firstDifference": N} (both replies as they came; null when the models agree); with --explain each \
+            side's whole trace follows, a step a line. Example: \
             `responder compare --world docs/examples/compare-alpha-zero.json --tap 50 50`.
             """
     )
