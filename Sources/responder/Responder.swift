@@ -32,7 +32,7 @@ struct Responder: ParsableCommand {
                     ClockCommand.self,
                     ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self,
                     CanPerformCommand.self, WhyCommand.self, ShakeCommand.self, PressCommand.self,
-                    RemoteCommand.self, MakeKeyCommand.self
+                    RemoteCommand.self, MakeKeyCommand.self, CompareCommand.self
                 ]),
             CommandGroup(
                 name: "Editors and agents",

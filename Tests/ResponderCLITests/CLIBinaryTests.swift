@@ -338,7 +338,8 @@ import Testing
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
         ["action"], ["can-perform"], ["why"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
         ["clock"],
-        ["mcp"], ["bridge"], ["import"], ["find"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"]
+        ["mcp"], ["bridge"], ["import"], ["find"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"],
+        ["compare"]
     ]
 
     @Test(.tags(.slow), arguments: commands)

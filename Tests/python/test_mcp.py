@@ -28,7 +28,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
 TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "can_perform", "become_first_responder",
          "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy", "drag", "long_press", "touch",
-         "advance_clock", "draw"]
+         "advance_clock", "draw", "compare"]
 
 
 def run(fn):

@@ -79,7 +79,7 @@ package enum ToolCatalog {
         CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
         CreateSessionTool.self, ImportHierarchyTool.self, DragTool.self, LongPressTool.self, TouchTool.self,
         AdvanceClockTool.self,
-        DrawTool.self
+        DrawTool.self, CompareTool.self
     ]
 
     /// The tools that dispatch: they take `dry_run` (DryRun).
