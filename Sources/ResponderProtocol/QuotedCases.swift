@@ -504,6 +504,13 @@ extension FocusReason: QuotedWireEnum {
         case .endEditing: 4
         case .hidden: 5
         case .returnKey: 6
+        case .touch: 7
+        case .request: 8
+        case .clear: 9
+        case .removed: 10
+        case .touchMode: 11
+        case .defaultFocus: 12
+        case .navigation: 13
         }
     }
 }

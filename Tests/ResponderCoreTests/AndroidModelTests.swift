@@ -198,7 +198,7 @@ struct AndroidModelTests {
         #expect(try s.become(["id": "Go"]).outcome.reason == .cannotBecome)
         let resigned = try s.resign(["id": "Name"])
         #expect(resigned.outcome.resigned == "Name")
-        #expect(resigned.focus.first?["reason"] == "resign")
+        #expect(resigned.focus.first?["reason"] == "clear")
         #expect(s.keyFR == .null)
     }
 }

@@ -266,7 +266,7 @@ def test_AC7_AK5_a_text_field_takes_focus_on_its_first_tap_and_clicks_on_the_sec
     assert clicks(a.tap(50, 120)) == [("go", "RVC")]
     assert a.call("responder.first") == "Name", "a button does not take focus from it"
     event = until(sub, f"{a.session}/focus", lambda e: True)
-    assert event["change"]["to"] == "Name" and event["change"]["reason"] == "tap"
+    assert event["change"]["to"] == "Name" and event["change"]["reason"] == "touch"
 
 
 def test_AK2_AK3_AK6_focus_requests_and_clearing(android):
@@ -351,7 +351,7 @@ def test_refusals_name_the_field_and_change_nothing(android, client):
     e = client.error("event.press", session=a.session, press=1, phase="changed")
     assert (e.name, e.data["field"], e.data["profile"]) == ("INVALID_PARAMS", "phase", "android")
     assert client.error("event.press", session=a.session, press=1, phase="began", key="a").name == "PRESS_IN_USE"
-    assert [t["touch"] for t in client.call("session.snapshot", session=a.session).get("liveTouches", [])] == []
+    assert [t["touch"] for t in client.call("session.snapshot", session=a.session)["liveTouches"]] == ["t"]
     # The live gesture is intact: the UP clicks.
     assert clicks(a.touch(("t", "ended", None))) == [("save", "RVC")]
 
@@ -446,3 +446,32 @@ def test_AK10_back_goes_to_the_activity(android):
     down, up = press(a, "BACK")
     assert down["handledBy"] == ["RVC"] and steps(down, "activity", method="onKeyDown", result=True)
     assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]
+
+
+def test_AM4_two_fingers_on_one_button_click_when_the_last_one_lifts(android):
+    a = android(fixture_f(button("Btn", (0, 0, 400, 400), "save")))
+    r = a.touch(("t", "began", (50, 50)), ("u", "began", (150, 150)), ("t", "ended", None), ("u", "ended", None))
+    assert [(d["touch"], d["message"]) for d in r["deliveries"]] == [
+        ("t", "ACTION_DOWN"), ("u", "ACTION_POINTER_DOWN"), ("t", "ACTION_POINTER_UP"), ("u", "ACTION_UP")]
+    assert [d["actions"] for d in r["deliveries"]][:3] == [[], [], []]
+    assert clicks(r) == [("save", "RVC")]
+    assert a.call("session.snapshot")["liveTouches"] == []
+
+
+def test_AS1_a_scroll_view_with_nothing_to_scroll_never_takes_the_gesture(android):
+    short = view("SV", (0, 0, 400, 800), view("Content", (0, 0, 400, 300), button("Btn", (0, 100, 400, 100), "save")),
+                 **{"class": "UIScrollView"})
+    a = android(fixture_f(short))
+    r = a.touch(("t", "began", (100, 150)), ("t", "moved", (100, 220)), ("t", "ended", (100, 220)))
+    assert [s["result"] for s in steps(r, "intercept", group="SV", action="move")] == [False]
+    assert not steps(r, "cancel")
+    assert steps(r, "press", view="Btn", state="unpressed", rule="AC6"), "70 down leaves the button and its slop"
+
+
+def test_live_android_touches_and_presses_are_listed_in_the_snapshot(android):
+    a = android(fixture_f(button("Btn", (0, 0, 200, 200), "save"), text_field("Name", (0, 300, 100, 40))))
+    a.touch(("t", "began", (50, 50)))
+    a.call("event.press", press="k", key="a", phase="began")
+    snap = a.call("session.snapshot")
+    assert [(t["touch"], t["view"], t["window"]) for t in snap["liveTouches"]] == [("t", "Btn", "W")]
+    assert [(p["press"], p["key"]) for p in snap["livePresses"]] == [("k", "a")]

@@ -150,10 +150,23 @@ public struct SessionState: Sendable {
             if let first = t.held.first { info.heldBy = holders(of: t, phase: first.phase) }
             return info
         }
+            + android.pointers.map { p in
+                // `android`: the view handling the pointer, at the end of its targets.
+                LiveTouchInfo(
+                    touch: p.touch, client: p.client, view: p.chain.last, window: p.window,
+                    phase: p.events > 1 ? .moved : .began)
+            }
     }
 
     /// Presses in the order they began (12.8).
-    public var livePresses: [LivePressInfo] { presses.map(\.info) }
+    public var livePresses: [LivePressInfo] {
+        presses.map(\.info)
+            + android.presses.sorted { $0.key.description < $1.key.description }.map { id, p in
+                LivePressInfo(
+                    press: id, client: p.client, key: p.key, responder: p.window.flatMap { firstResponderByWindow[$0] },
+                    window: p.window, phase: .began)
+            }
+    }
 
     /// H1–H8: the view at a screen point; no side effects. The trace (kind hitTest) has one step per view
     /// asked, as a touch's began does, then H1's discard when no window's hit test answered.

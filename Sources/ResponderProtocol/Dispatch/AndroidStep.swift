@@ -144,13 +144,7 @@ public struct AndroidStep: Sendable, Equatable {
     var focusChange: FocusChange? {
         guard kind == .focus, let window = self["window"]?.stringValue, let reason = self["reason"]?.stringValue
         else { return nil }
-        let focusReason: FocusReason
-        switch reason {
-        case "touch": focusReason = .tap
-        case "request", "default", "navigation": focusReason = .become
-        case "removed": focusReason = .leftWindow
-        default: focusReason = .resign
-        }
+        guard let focusReason = FocusReason(rawValue: reason) else { return nil }
         return FocusChange(
             window: window, from: self["from"]?.stringValue, to: self["to"]?.stringValue, reason: focusReason)
     }

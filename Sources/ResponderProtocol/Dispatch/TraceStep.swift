@@ -65,6 +65,21 @@ public enum FocusReason: String, WireEnum {
     case hidden
     /// K13: the Return key ended editing.
     case returnKey = "return-key"
+    // The `android` profile's focus changes (12.10), as its `focus` steps name them.
+    /// AC7, AK5: a tap focused a view focusable in touch mode.
+    case touch
+    /// AK2, AK3: responder.become (requestFocus).
+    case request
+    /// AK6: responder.resign (clearFocus).
+    case clear
+    /// AL4: the focused view left the tree.
+    case removed
+    /// AK4: entering touch mode took focus from a view not focusable in it.
+    case touchMode = "touch-mode"
+    /// AK4, AK6: a key leaving touch mode gave focus to the first focusable view.
+    case defaultFocus = "default"
+    /// AK11: an arrow or TAB moved focus.
+    case navigation
 }
 
 public enum DiscardReason: String, WireEnum {

@@ -31,7 +31,7 @@ extension SessionState {
             guard l.client == client else { throw .pressInUse(id, client: l.client, reason: .otherClient) }
         }
         let keyName = key ?? live?.key ?? ""
-        let window = live?.window ?? world.keyWindow ?? HitTester.windowOrder(world).first
+        let window = live?.window ?? world.keyWindow ?? androidWindows().first
         if phase == .began { live = AndroidKeyPress(client: client, key: keyName, window: window) }
         let action: AndroidAction = phase == .began ? .down : .up
         let canceled = phase == .cancelled
@@ -39,7 +39,6 @@ extension SessionState {
         var run = AndroidRun()
         var handledBy: [String] = []
         var visited: [String] = []
-        let start = window.flatMap { firstResponderByWindow[$0] }
         guard let window else {
             trace.add(
                 .android(
@@ -49,16 +48,22 @@ extension SessionState {
         }
         let activity = androidActivity(of: window)
         var handled = false
-        // AK4: a navigation key leaves touch mode; if that places focus, the key has done its work.
+        // AK4: a navigation key leaves touch mode; if that places focus, the key has done its work there: the
+        // Activity and the views never see it.
         if action == .down, android.touchMode, Self.androidNavigationKeys.contains(keyName) || keyName.count == 1 {
             android.touchMode = false
             if firstResponderByWindow[window] == nil, let first = androidDefaultFocus(in: window) {
                 androidFocus(window: window, to: first, reason: "default", rule: .ak4, touch: nil, trace: &trace)
                 trace.steps[trace.steps.count - 1] = trace.steps[trace.steps.count - 1].aboutPress(id)
-                handled = Self.androidNavigationKeys.contains(keyName)
-                if handled { handledBy = [window] }
+                if Self.androidNavigationKeys.contains(keyName) {
+                    android.presses[id] = live
+                    var outcome = keyOutcome(id, keyName, phase, start: first, visited: [], handledBy: [window])
+                    outcome.message = action.message
+                    return trace.finish(outcome)
+                }
             }
         }
+        let start = firstResponderByWindow[window]
         // AK8, AK9: down the focus path to the focused view, which alone answers.
         if !handled, let focused = firstResponderByWindow[window], let view = androidView(focused) {
             visited = androidFocusPath(to: focused)
@@ -97,7 +102,16 @@ extension SessionState {
             handled = result
             if handled { handledBy = [activity] }
         }
-        // AK11: an arrow or TAB nobody handled moves focus.
+        // AK7: the Activity's dispatchKeyEvent returns what the tree and its own handlers did.
+        if let activity {
+            trace.add(
+                .android(
+                    .activity(
+                        id: activity, method: "dispatchKeyEvent", action: action.rawValue, result: handled, rule: .ak7,
+                        touch: nil
+                    ).about(press: id)))
+        }
+        // AK11: then the view root: an arrow or TAB nobody handled moves focus.
         if !handled, action == .down, let direction = Self.androidDirections[keyName] {
             let from = firstResponderByWindow[window]
             let to =
@@ -109,14 +123,6 @@ extension SessionState {
                 handled = true
                 handledBy = [window]
             }
-        }
-        if let activity {
-            trace.add(
-                .android(
-                    .activity(
-                        id: activity, method: "dispatchKeyEvent", action: action.rawValue, result: handled, rule: .ak7,
-                        touch: nil
-                    ).about(press: id)))
         }
         if !handled {
             trace.add(
@@ -198,15 +204,17 @@ extension SessionState {
             && (!android.touchMode || view.focusableInTouchMode)
     }
 
-    /// AK3, AK6: restoreDefaultFocus from the DecorView: a group that is not focusable itself gives focus to its
-    /// first child that can take it, in child order (the DecorView after its descendants).
-    func androidDefaultFocus(in window: String) -> String? {
+    /// AK3, AK6: the views that can take focus in `window`, in the order restoreDefaultFocus looks: depth first in
+    /// child order, a group before its children; an invisible view's subtree and presented controllers' views are
+    /// out of reach.
+    private func androidFocusables(in window: String) -> [String] {
+        var out: [String] = []
         var stack = [window]
         while let id = stack.popLast() {
             guard let node = world.nodes[id] else { continue }
             if node.kind.isView, id != window, let view = androidView(id) {
                 guard view.visibility == .visible else { continue }
-                if androidFocusable(view) { return id }
+                if androidFocusable(view) { out.append(id) }
             }
             for child in node.children.reversed() {
                 guard let c = world.nodes[child] else { continue }
@@ -217,20 +225,21 @@ extension SessionState {
                 }
             }
         }
-        return nil
+        return out
     }
 
-    /// AK11: focusSearch in a direction: the focusable view whose centre lies that way, the nearest along the
-    /// direction first, then the nearest across it (FocusFinder weighs both; this keeps its order for a list or
-    /// a grid of views). TAB goes the way of DPAD_DOWN.
+    /// AK6: restoreDefaultFocus from the DecorView (FOCUS_AFTER_DESCENDANTS): the first view that can take focus.
+    func androidDefaultFocus(in window: String) -> String? { androidFocusables(in: window).first }
+
+    /// AK11: focusSearch in a direction: among the views that can take focus, the one whose centre lies that way,
+    /// the nearest along the direction first, then the nearest across it (FocusFinder weighs both; this keeps its
+    /// order for a list or a grid of views). TAB goes the way of DPAD_DOWN.
     private func androidFocusSearch(from id: String, in window: String, direction: (dx: Double, dy: Double)) -> String?
     {
         guard let origin = androidCentre(id) else { return nil }
         var best: (id: String, along: Double, across: Double)?
-        for candidate in world.subtree(window) where candidate != id {
-            guard let view = androidView(candidate), world.nodes[candidate]?.kind.isView == true,
-                candidate != window, androidFocusable(view), let c = androidCentre(candidate)
-            else { continue }
+        for candidate in androidFocusables(in: window) where candidate != id {
+            guard let c = androidCentre(candidate) else { continue }
             let along = (c.x - origin.x) * direction.dx + (c.y - origin.y) * direction.dy
             let across = abs((c.x - origin.x) * direction.dy) + abs((c.y - origin.y) * direction.dx)
             guard along > 0 else { continue }

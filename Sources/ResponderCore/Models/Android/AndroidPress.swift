@@ -184,6 +184,21 @@ extension SessionState {
         change(view.id, "value", \.uikit.value, to: value, rule: .as7, trace: &trace)
     }
 
+    /// AS1, AS2: how far a scroll view can scroll along `axis`: its content (its `contentSize`, else the extent of
+    /// its children) beyond its size.
+    func androidScrollRange(_ id: String, axis: AndroidFields.Axis) -> Double {
+        guard let node = world.nodes[id] else { return 0 }
+        var extent = node.spec.uikit.contentSize ?? [0, 0]
+        if node.spec.uikit.contentSize == nil {
+            for child in node.children {
+                guard let f = world.nodes[child]?.spec.frame else { continue }
+                extent = [max(extent[0], f.x + f.width), max(extent[1], f.y + f.height)]
+            }
+        }
+        return axis == .horizontal
+            ? max(extent[0] - node.spec.frame.width, 0) : max(extent[1] - node.spec.frame.height, 0)
+    }
+
     /// AS2: a dragging scroll view scrolls by the finger's movement since the last event, along its axis, within
     /// its content (its `contentSize`, else the extent of its children).
     private mutating func androidScroll(
@@ -196,18 +211,12 @@ extension SessionState {
             return
         }
         android.gesture?.scrollFrom = g.point
-        var extent = node.spec.uikit.contentSize ?? [0, 0]
-        if node.spec.uikit.contentSize == nil {
-            for child in node.children {
-                guard let f = world.nodes[child]?.spec.frame else { continue }
-                extent = [max(extent[0], f.x + f.width), max(extent[1], f.y + f.height)]
-            }
-        }
+        let range = androidScrollRange(id, axis: axis)
         var origin = node.spec.boundsOrigin
         if axis == .horizontal {
-            origin.x = min(max(origin.x + from.x - g.point.x, 0), max(extent[0] - node.spec.frame.width, 0))
+            origin.x = min(max(origin.x + from.x - g.point.x, 0), range)
         } else {
-            origin.y = min(max(origin.y + from.y - g.point.y, 0), max(extent[1] - node.spec.frame.height, 0))
+            origin.y = min(max(origin.y + from.y - g.point.y, 0), range)
         }
         change(id, "boundsOrigin", \.boundsOrigin, to: origin, rule: .as2, trace: &trace)
     }

@@ -56,7 +56,12 @@ extension SessionState {
 
     /// AR1: every window is touch-modal here, so the gesture goes to the front-most visible window.
     private func androidWindow() -> String? {
-        HitTester.windowOrder(world).first { id in world.nodes[id].map { !$0.spec.hidden } ?? false }
+        androidWindows().first { id in world.nodes[id].map { !$0.spec.hidden } ?? false }
+    }
+
+    /// The attached windows, front-most first (windowLevel, then the later one), as H1 orders them.
+    func androidWindows() -> [String] {
+        HitTester.windowOrder(world).map { world.nodes.unsafeNode(atSlot: Int($0)).pointee.spec.id }
     }
 
     /// AR3: the window's callback, its root view controller.
@@ -200,11 +205,10 @@ extension SessionState {
                 break walk
             }
             if androidIntercepts(current, action: .pointerDown, run: &run, trace: &trace) {
+                // AI4: the targets below get this event as CANCEL; the group has the gesture from the next one.
                 androidCancelTargets(below: current, depth: path.count - 1, trace: &trace)
                 action = .pointerDown
-                if let view = androidView(current) {
-                    consumed = androidSelf(view, at: point, action: .pointerDown, run: &run, trace: &trace)
-                }
+                consumed = true
                 break walk
             }
             let (children, reordered) = androidOrder(of: current)
@@ -370,6 +374,19 @@ extension SessionState {
             let delivered: AndroidAction = action == .up && shared ? .pointerUp : action
             if delivered != action { delivery.message = delivered.message }
             consumed = androidSelf(view, at: p, action: delivered, run: &run, trace: &trace)
+            if delivered == .pointerUp, let mine = android.gesture, mine.pressView != nil,
+                let other = android.pointers.firstIndex(where: {
+                    $0.touch != mine.touch && $0.chain.last == last && $0.pressView == nil
+                })
+            {
+                // The view keeps its press for the finger still on it: the last one up clicks (AM4).
+                android.pointers[other].pressView = mine.pressView
+                android.pointers[other].pressed = mine.pressed
+                android.pointers[other].prepressed = mine.prepressed
+                android.pointers[other].tapCheck = mine.tapCheck
+                android.pointers[other].longPressCheck = mine.longPressCheck
+                android.pointers[other].longPressPerformed = mine.longPressPerformed
+            }
         } else if !handled {
             consumed = false
         }
@@ -383,7 +400,7 @@ extension SessionState {
         if action == .up || action == .cancel {
             android.gesture = nil  // AD12: the gesture's state ends with it
         }
-        return run.finish(delivery, consumed: consumed || handled)
+        return run.finish(delivery, consumed: consumed)
     }
 
     /// The point, given in screen coordinates, in each view of `chain` (nil where a transform cannot be undone).
@@ -440,7 +457,9 @@ extension SessionState {
         case .down: (result, rule) = (action == .down, action == .down ? .ai3 : .ai1)
         case .afterSlop(let axis):
             let builtin: Bool = { if case .scrollView = view.builtin { return true } else { return false } }()
-            let took = action == .move && androidBeyondSlop(axis)
+            // AS1: a scroll view with nothing to scroll along its axis never takes the gesture.
+            let canScroll = !builtin || androidScrollRange(group, axis: axis) > 0
+            let took = action == .move && canScroll && androidBeyondSlop(axis)
             (result, rule) = (took, builtin ? (axis == .horizontal ? .as3 : .as1) : (took ? .ai4 : .ai1))
         case .atEvent(let n): (result, rule) = ((android.gesture?.events ?? 1) == n, n == 1 ? .ai3 : .ai4)
         }

@@ -114,7 +114,7 @@ struct AndroidView {
         case "SeekBar": builtin = .seekBar
         default: builtin = .none
         }
-        onTouchEvent = a.handles?.onTouchEvent ?? (a.handles == nil ? Self.derivedAnswers(spec) : nil)
+        onTouchEvent = a.handles?.onTouchEvent ?? Self.derivedAnswers(spec)
         var keys: [AndroidAction: AndroidFields.Answer] = [:]
         if spec.handles["pressesBegan"] != nil { keys[.down] = .consume }
         if spec.handles["pressesEnded"] != nil { keys[.up] = .consume }
