@@ -58,7 +58,7 @@ extension RPCError {
             let details: [(key: String, value: JSON)] = [
                 ("field", .string(field)), ("profile", .string(model.rawValue))
             ]
-            self.init(.invalidParams, "the \(model.rawValue) profile does not model \(what) yet", details)
+            self.init(.invalidParams, "the \(model.rawValue) profile does not model \(what)", details)
         case .indexOutOfRange(let index, let count):
             self.init(.invalidParams, "index \(index) is outside 0…\(count)", [("field", "index")])
         case .cycle(let id, let parent):

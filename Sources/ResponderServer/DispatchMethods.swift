@@ -8,11 +8,15 @@ import ResponderProtocol
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
         table.add(HitTestRequest.self, quick: HitTestRequest.init(quick:)) { r, host, _ in
-            HitTestBody(outcome: host.query { $0.hitTestOutcome(at: r.point) }, withTrace: r.wantsTrace)
+            try core { () throws(CoreError) in try host.state.requireUIKit(HitTestRequest.method) }
+            return HitTestBody(outcome: host.query { $0.hitTestOutcome(at: r.point) }, withTrace: r.wantsTrace)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.query { (s) throws(RPCError) in
-                try core { () throws(CoreError) in try s.responderChain(from: r.id) }
+                try core { () throws(CoreError) in
+                    try s.requireUIKit("responderChain")
+                    return try s.responderChain(from: r.id)
+                }
             }
             guard r.wantsTrace else { return EncodedResponse(WireByteEncoder.encode(traced.outcome, capacity: 256)) }
             return traced
@@ -25,14 +29,20 @@ enum DispatchMethods {
         }
         table.add(CanPerformRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.query { (s) throws(RPCError) in
-                try core { () throws(CoreError) in try s.canPerformAction(r.action, sender: r.sender) }
+                try core { () throws(CoreError) in
+                    try s.requireUIKit(CanPerformRequest.method)
+                    return try s.canPerformAction(r.action, sender: r.sender)
+                }
             }
             guard r.wantsTrace else { return EncodedResponse(traced.outcome.untracedReply) }
             return traced
         }
         table.add(WhyNotRequest.self) { (r, host, _) throws(RPCError) in
             try host.query { (s) throws(RPCError) in
-                try core { () throws(CoreError) in try s.whyNot(r.view, r.question, area: r.area == true) }
+                try core { () throws(CoreError) in
+                    try s.requireUIKit("whyNot")
+                    return try s.whyNot(r.view, r.question, area: r.area == true)
+                }
             }
         }
         dispatch(&table, TouchRequest.self) { (r, s, client) throws(CoreError) in
@@ -47,15 +57,23 @@ enum DispatchMethods {
         dispatch(&table, PressRequest.self) { (r, s, client) throws(CoreError) in
             try s.press(r.press, key: r.key, modifiers: r.modifiers ?? [], phase: r.phase, client: client)
         }
-        dispatch(&table, MotionRequest.self) { r, s, _ in s.motion(r.subtype ?? .shake, phase: r.phase) }
-        dispatch(&table, RemoteControlRequest.self) { r, s, _ in s.remoteControl(r.subtype) }
+        dispatch(&table, MotionRequest.self) { (r, s, _) throws(CoreError) in
+            try s.requireUIKit(MotionRequest.method)
+            return s.motion(r.subtype ?? .shake, phase: r.phase)
+        }
+        dispatch(&table, RemoteControlRequest.self) { (r, s, _) throws(CoreError) in
+            try s.requireUIKit(RemoteControlRequest.method)
+            return s.remoteControl(r.subtype)
+        }
         dispatch(&table, BecomeRequest.self) { (r, s, _) throws(CoreError) in try s.become(r.id) }
         dispatch(&table, ResignRequest.self) { (r, s, _) throws(CoreError) in try s.resign(r.id) }
         dispatch(&table, EndEditingRequest.self) { (r, s, _) throws(CoreError) in
-            try s.endEditing(r.id, force: r.force ?? false)
+            try s.requireUIKit(EndEditingRequest.method)
+            return try s.endEditing(r.id, force: r.force ?? false)
         }
         dispatch(&table, SendActionRequest.self) { (r, s, _) throws(CoreError) in
-            try s.sendAction(r.action, target: r.target, sender: r.sender)
+            try s.requireUIKit(SendActionRequest.method)
+            return try s.sendAction(r.action, target: r.target, sender: r.sender)
         }
         table.add(MakeKeyRequest.self, makeKey)
     }

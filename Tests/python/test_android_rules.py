@@ -475,3 +475,17 @@ def test_live_android_touches_and_presses_are_listed_in_the_snapshot(android):
     snap = a.call("session.snapshot")
     assert [(t["touch"], t["view"], t["window"]) for t in snap["liveTouches"]] == [("t", "Btn", "W")]
     assert [(p["press"], p["key"]) for p in snap["livePresses"]] == [("k", "a")]
+
+
+@pytest.mark.parametrize("method,params", [
+    ("hitTest", {"point": [50, 50]}), ("whyNot", {"view": "Btn"}), ("responderChain", {"id": "Btn"}),
+    ("action.send", {"action": "save"}), ("action.canPerform", {"action": "save"}),
+    ("event.motion", {"phase": "began"}), ("event.remoteControl", {"subtype": "play"}),
+    ("responder.endEditing", {"id": "R"})])
+def test_uikit_only_requests_are_refused_under_android_naming_what_it_has_instead(android, client, method, params):
+    a = android(fixture_f(button("Btn", (0, 0, 200, 200), "save")))
+    before = client.call("session.snapshot", session=a.session)
+    e = client.error(method, session=a.session, **params)
+    assert (e.name, e.data["field"], e.data["profile"]) == ("INVALID_PARAMS", "method", "android")
+    assert method in e.error["message"]
+    assert client.call("session.snapshot", session=a.session) == before

@@ -80,3 +80,26 @@ extension SessionState {
         }
     }
 }
+
+extension SessionState {
+    /// The requests whose answer is UIKit's alone (hit-testing, the responder chain, nil-targeted actions, why-not,
+    /// motion and remote-control events, endEditing): under another model they are refused, naming what that
+    /// model has instead, rather than answered by rules the session does not run.
+    public func requireUIKit(_ request: String) throws(CoreError) {
+        switch profile.model {
+        case .uikit: return
+        case .android:
+            let instead: String
+            switch request {
+            case "hitTest", "whyNot":
+                instead =
+                    "\(request): a DOWN is offered to views in turn (AD8); event.tap with dryRun shows who takes it"
+            case "action.send", "action.canPerform", "responderChain":
+                instead = "\(request): there is no responder chain; a click calls its view's listener (AX1, AX2)"
+            default:
+                instead = "\(request)"
+            }
+            throw .notModelled(instead, model: .android, field: "method")
+        }
+    }
+}

@@ -25,7 +25,7 @@ extension SessionState {
         case .began:
             if let live { throw .pressInUse(id, client: live.client, reason: .live) }
         case .changed:
-            throw .notModelled("a key's repeat (changed)", model: .android, field: "phase")
+            throw .notModelled("a key's repeat (changed) yet", model: .android, field: "phase")
         case .ended, .cancelled:
             guard let l = live else { throw .pressNotFound(id) }
             guard l.client == client else { throw .pressInUse(id, client: l.client, reason: .otherClient) }
