@@ -489,3 +489,90 @@ def test_uikit_only_requests_are_refused_under_android_naming_what_it_has_instea
     assert (e.name, e.data["field"], e.data["profile"]) == ("INVALID_PARAMS", "method", "android")
     assert method in e.error["message"]
     assert client.call("session.snapshot", session=a.session) == before
+
+
+def test_AR2_AD1_AD13_AI2_the_decorview_gets_every_event_and_every_group_asked_is_explained(android):
+    a = android(fixture_f(view("G", (0, 0, 200, 200), view("Leaf", (0, 0, 50, 50)))))
+    # AD1: the DecorView tests no bounds: a point outside the window still reaches it (every window is touch-modal).
+    r = a.tap(-30, 900)
+    assert r["trace"]["steps"][0] == {"step": "intercept", "group": "W", "action": "down", "result": False,
+                                      "rule": "AI2", "touch": "tap-1"}
+    assert [(s["child"], s["reason"]) for s in steps(r, "candidate")] == [("R", "outside-bounds")]
+    # AD13, AI2: each group on the way is asked to intercept (by default it does not), each child is a candidate
+    # step, each handler an offer step.
+    r = a.tap(20, 20)
+    assert [s["group"] for s in steps(r, "intercept", action="down")] == ["W", "R", "G"]
+    assert {s["rule"] for s in steps(r, "intercept")} == {"AI2"}
+    assert [s["child"] for s in steps(r, "candidate")] == ["R", "G", "Leaf"]
+    assert [s["to"] for s in steps(r, "offer", action="down")] == ["Leaf", "G", "R", "W"]
+
+
+def test_AR3_a_window_without_an_activity_dispatches_from_its_decorview_alone(android):
+    tree = {"id": "app", "kind": "application", "children": [
+        {"id": "W", "kind": "window", "key": True, "frame": [0, 0, 400, 800],
+         "children": [button("Btn", (0, 0, 100, 100), "save")]}]}
+    a = android(tree)
+    r = a.tap(50, 50)
+    assert steps(r, "activity") == [] and r["deliveries"][0]["handledBy"] == ["Btn"]
+    r = a.tap(300, 300)
+    assert steps(r, "activity") == [] and steps(r, "discard", reason="unhandled", rule="AR7")
+
+
+def test_AD3_AD12_only_a_DOWN_searches_and_a_new_gesture_starts_afresh(android):
+    a = android(fixture_f(button("Btn", (0, 0, 200, 200), "save"), button("Other", (0, 300, 200, 200), "other")))
+    r = a.touch(("t", "began", (50, 50)), ("t", "moved", (50, 350)), ("t", "ended", (50, 350)))
+    downs = [s for s in r["trace"]["steps"] if s["step"] == "candidate"]
+    assert len(downs) == 3, "candidates (R, Other, Btn) are searched for the DOWN only (AD3), not for the MOVE over Other"
+    assert [d["view"] for d in r["deliveries"]] == ["Btn", "Btn", "Btn"]
+    # AD12: after the UP the targets are gone: the next DOWN searches again and finds Other.
+    assert clicks(a.tap(50, 350)) == [("other", "RVC")]
+
+
+def test_AC1_clickable_comes_from_the_class_or_a_listener(android):
+    a = android(fixture_f(
+        view("Label", (0, 0, 100, 100), **{"class": "UILabel"}),
+        with_android(view("Plain", (0, 100, 100, 100)), listeners={"click": {"target": "RVC", "method": "plain"}}),
+        with_android(view("Styled", (0, 200, 100, 100)), **{"class": "ImageButton"})))
+    assert a.tap(50, 50)["deliveries"][0]["handledBy"] == [], "a TextView is not clickable"
+    assert clicks(a.tap(50, 150)) == [("plain", "RVC")], "a click listener makes a plain View clickable"
+    assert a.tap(50, 250)["deliveries"][0]["handledBy"] == ["Styled"], "an ImageButton is clickable by class"
+
+
+def test_AC3_AC2_a_disabled_view_does_not_consult_its_touch_delegate(android):
+    parent = with_android(view("P", (100, 100, 200, 200), button("Icon", (0, 0, 20, 20), "close")),
+                          enabled=False, clickable=True,
+                          touchDelegate={"bounds": [-20, -20, 60, 60], "delegate": "Icon"})
+    a = android(fixture_f(parent))
+    r = a.tap(135, 135)
+    assert steps(r, "offer", via="delegate") == []
+    assert steps(r, "offer", to="P", via="onTouchEvent", rule="AC2", result=True)
+    assert clicks(r) == []
+
+
+def test_AS3_AS4_a_horizontal_scroll_view_takes_a_sideways_drag_and_delays_its_childrens_press(android):
+    hsv = with_android(view("H", (0, 0, 400, 200), view("Row", (0, 0, 1200, 200), button("Btn", (0, 0, 200, 200), "save")),
+                            **{"class": "UIScrollView", "contentSize": [1200, 200]}), **{"class": "HorizontalScrollView"})
+    a = android(fixture_f(hsv))
+    r = a.touch(("t", "began", (100, 100), 0), ("t", "moved", (100, 130), 0.01), ("t", "moved", (80, 130), 0.02),
+                ("t", "ended", None, 0.03))
+    assert [s["state"] for s in steps(r, "press", view="Btn")][:1] == ["prepressed"], "AS4: its child's press waits"
+    taken = steps(r, "intercept", group="H", result=True)
+    assert [(s["action"], s["rule"]) for s in taken] == [("move", "AS3")], "30 down does not count; 20 across does"
+    assert [s["to"] for s in steps(r, "cancel")] == ["Row", "Btn"]
+
+
+def test_AS8_a_table_view_reads_as_a_scroll_view_on_its_axis(android):
+    table = view("T", (0, 0, 400, 800), view("Cell", (0, 0, 400, 2000), button("Btn", (0, 0, 400, 100), "save")),
+                 **{"class": "UITableView"})
+    a = android(fixture_f(table))
+    r = a.touch(("t", "began", (100, 50), 0), ("t", "moved", (100, 80), 0.01), ("t", "ended", None, 0.02))
+    assert [(s["result"], s["rule"]) for s in steps(r, "intercept", group="T", action="move")] == [(True, "AS1")]
+
+
+def test_AK1_a_window_has_one_focused_view(android):
+    a = android(fixture_f(text_field("A", (0, 0, 100, 40)), text_field("B", (0, 100, 100, 40))))
+    a.call("responder.become", id="A")
+    r = a.call("responder.become", id="B")
+    assert (r["result"], r["resigned"]) == (True, "A")
+    assert [(s["from"], s["to"]) for s in steps(r, "focus")] == [("A", "B")]
+    assert a.call("session.snapshot")["firstResponders"] == {"W": "B"}
