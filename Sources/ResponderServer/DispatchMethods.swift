@@ -8,7 +8,9 @@ import ResponderProtocol
 enum DispatchMethods {
     static func register(_ table: inout MethodTable) {
         table.add(HitTestRequest.self, quick: HitTestRequest.init(quick:)) { r, host, _ in
-            try core { () throws(CoreError) in try host.state.requireUIKit(HitTestRequest.method) }
+            if host.state.profile.model != .uikit {
+                try core { () throws(CoreError) in try host.state.requireUIKit(HitTestRequest.method) }
+            }
             return HitTestBody(outcome: host.query { $0.hitTestOutcome(at: r.point) }, withTrace: r.wantsTrace)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in

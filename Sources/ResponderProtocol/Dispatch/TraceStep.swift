@@ -572,9 +572,11 @@ public struct Trace: Sendable, Equatable, Codable {
     /// Every first-responder change, in order: what `<session>/focus` publishes.
     public var focusChanges: [FocusChange] {
         steps.compactMap { step in
-            if case .firstResponder(let change, _) = step { return change }
-            if case .android(let s) = step, s.kind == .focus { return s.focusChange }
-            return nil
+            switch step {
+            case .firstResponder(let change, _): return change
+            case .android(let s): return s.focusChange
+            default: return nil
+            }
         }
     }
 }
