@@ -447,4 +447,13 @@ extension ProfileComparison {
     /// The profiles compared, in column order. A tree read with `tree.get` goes to `session.create` as it
     /// came: its `revision` members are accepted and ignored on input (Protocol/README.md 8.2).
     package static let profiles = ["uikit", "android"]
+
+    /// `session.create`'s params for the scratch session `name` holding `tree` (and `detached`) under `profile`.
+    package static func createParams(_ name: String, profile: String, tree: JSON, detached: JSON?) -> JSON {
+        var create: [(key: String, value: JSON)] = [
+            ("session", .string(name)), ("profile", ["name": .string(profile)]), ("tree", tree)
+        ]
+        if let detached { create.append(("detached", detached)) }
+        return .object(create)
+    }
 }

@@ -103,11 +103,8 @@ package enum CompareTool: MCPTool {
         var replies: [JSON] = []
         for profile in ProfileComparison.profiles {
             let name = ProfileComparison.scratchSession(profile)
-            var create: [(key: String, value: JSON)] = [
-                ("session", .string(name)), ("profile", ["name": .string(profile)]), ("tree", tree)
-            ]
-            if let detached { create.append(("detached", detached)) }
-            if case .failure(let e) = await engine.call(SessionCreateRequest.method, .object(create)) {
+            let create = ProfileComparison.createParams(name, profile: profile, tree: tree, detached: detached)
+            if case .failure(let e) = await engine.call(SessionCreateRequest.method, create) {
                 return ToolCall(reply: .failure(e), request: sent)
             }
             let reply = await engine.call(method, .object([("session", .string(name)), input]))

@@ -111,11 +111,8 @@ struct CompareCommand: EngineCommand {
         var replies: [JSON] = []
         for profile in ProfileComparison.profiles {
             let name = ProfileComparison.scratchSession(profile)
-            var create: [(key: String, value: JSON)] = [
-                ("session", .string(name)), ("profile", ["name": .string(profile)]), ("tree", tree)
-            ]
-            if let detached { create.append(("detached", detached)) }
-            _ = try client.connection.call(SessionCreateRequest.method, .object(create))
+            let create = ProfileComparison.createParams(name, profile: profile, tree: tree, detached: detached)
+            _ = try client.connection.call(SessionCreateRequest.method, create)
             // The scratch session goes whatever happens next; a failure to delete it is not the answer's.
             defer { _ = try? client.connection.call(SessionDeleteRequest.method, ["session": .string(name)]) }
             replies.append(try client.connection.call(sent.method, .object([("session", .string(name))] + sent.params)))
