@@ -576,3 +576,20 @@ def test_AK1_a_window_has_one_focused_view(android):
     assert (r["result"], r["resigned"]) == (True, "A")
     assert [(s["from"], s["to"]) for s in steps(r, "focus")] == [("A", "B")]
     assert a.call("session.snapshot")["firstResponders"] == {"W": "B"}
+
+
+def test_an_android_session_survives_a_restart_with_its_profile_and_focus(engines, tmp_path):
+    from test_durability import durable, restart
+    e = durable(engines, tmp_path / "state")
+    c = e.client()
+    c.call("session.create", session="s", profile={"name": "android", "touchSlop": 12},
+           tree=fixture_f(text_field("Name", (0, 0, 100, 40)), button("Btn", (0, 100, 100, 40), "save")))
+    c.call("responder.become", session="s", id="Name")
+    e = restart(engines, e)
+    c = e.client()
+    snap = c.call("session.snapshot", session="s")
+    assert snap["profile"] == {"name": "android", "tapTimeout": 0.1, "longPressTimeout": 0.4, "touchSlop": 12,
+                               "doubleTapTimeout": 0.3}
+    assert snap["firstResponders"] == {"W": "Name"}
+    tap = c.call("event.tap", session="s", point=[50, 120])
+    assert clicks(tap) == [("save", "RVC")] and steps(tap, "offer", to="Btn")
