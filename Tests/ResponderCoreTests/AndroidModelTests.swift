@@ -172,8 +172,8 @@ struct AndroidModelTests {
         #expect(actions(up) == ["save"])
     }
 
-    @Test("AD8 a DOWN through 20,000 nested groups uses no recursion")
-    func deepTree() throws {
+    @Test("AD8 a DOWN through 20,000 nested groups uses no recursion", .tags(.slow))
+    func slowDeepTree() throws {
         let depth = 20_000
         var s = try androidSession(fixtureF())
         var ops: [GuardedOp] = []
