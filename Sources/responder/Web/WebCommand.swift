@@ -65,7 +65,6 @@ struct WebCommand: ParsableCommand {
             requests = try EngineThread(name: "engine-requests", connector: connector)
             _ = try EngineFeed.start(
                 connector: connector.finding { () throws(ClientError) in try global.address() },
-                session: session.session,
                 inspector: inspector)
         } catch {
             global.report(error)
