@@ -53,6 +53,9 @@ def test_the_badge_shows_the_profile_and_the_other_profile_opens_the_same_tree(e
         note = browser.evaluate(f"{q('#why .note')}.textContent")
         assert note == "why-not answers UIKit's rules; this session runs android"
         browser.screenshot("web-android.png")
+        # Another client's tap on the copy: its trace is drawn as Android's search too.
+        seq = c.call("event.tap", session=copy, point=[150, 50])["seq"]
+        browser.wait_for(q(f'#explain[data-seq="{seq}"] [data-node-id="Veil"][data-hit="hit"]'), "the tap's search")
 
         # And back: a second copy under uikit (its name taken from the copy's, unique).
         browser.click(*browser.center_of("#otherProfile"))
