@@ -139,7 +139,8 @@ package enum AndroidOverlay {
                 )
             case "intercept" where s["result"]?.boolValue == true:
                 lines.append(
-                    "\(s["group"]?.stringValue ?? "?") intercepted the \(s["action"]?.stringValue ?? "event") (\(rule))")
+                    "\(s["group"]?.stringValue ?? "?") intercepted the \(s["action"]?.stringValue ?? "event") (\(rule))"
+                )
             case "activity" where s["method"]?.stringValue == "onTouchEvent":
                 lines.append(
                     "the Activity \(s["id"]?.stringValue ?? "?")'s onTouchEvent got the \(s["action"]?.stringValue ?? "event") (\(rule))"

@@ -70,8 +70,8 @@ public struct OverlaySVG {
             let text: String
             if v.result == "hit" {
                 let word = overlay.isAndroid ? "consumed" : "hit"
-                text = v.id == hit.view ? "\(k + 1) \(word): \(v.id)" : "\(k + 1) \(v.id)"
-                    + (v.intercepted ? " (intercepted)" : "")
+                let name = v.id == hit.view ? "\(word): \(v.id)" : v.id
+                text = "\(k + 1) \(name)" + (v.intercepted ? " (intercepted)" : "")
             } else {
                 text = "\(k + 1) \(v.id): \(v.reason ?? v.result)"
             }

@@ -60,7 +60,8 @@ package struct InspectorSocket: WSMessageHandler {
                 if android && !tap { overlay.title = "Android's search at \(SVGText.point(x, y)) (event.tap, dry run)" }
                 if !tap, let follow = request["follow"]?.intValue {
                     overlay.title =
-                        (android ? "Android's search" : "hitTest") + " at \(SVGText.point(x, y)), asked again: the tree changed"
+                        (android ? "Android's search" : "hitTest")
+                        + " at \(SVGText.point(x, y)), asked again: the tree changed"
                     overlay.notes.append(
                         Self.followNote(was: request["was"]?.stringValue, seq: request["seq"]?.intValue))
                     return [inspector.overlayMessage(overlay, source: "follow").setting("follow", JSON(follow))]
@@ -92,7 +93,9 @@ package struct InspectorSocket: WSMessageHandler {
                     return try OverlayReplies.copy(connection, state: state, profile: profile, base: session)
                 }
                 inspector.follow(copy)
-                return [["type": "opened", "session": .string(copy), "profile": .string(profile), "from": .string(session)]]
+                return [
+                    ["type": "opened", "session": .string(copy), "profile": .string(profile), "from": .string(session)]
+                ]
             default:
                 return [failure("unknown request type")]
             }

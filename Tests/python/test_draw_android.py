@@ -124,6 +124,9 @@ def test_intercepting_group_is_marked(engine):
     (group,) = shapes(root, data_node_id="R", data_intercepted="true")
     assert group.get("data-hit") == "hit" and "target" in group.get("class").split(), "R took the DOWN itself"
     assert group.get("data-rule", "").startswith("A")
+    tags = {g.get("data-node-id"): " ".join(g.itertext()) for g in root.iter(f"{SVG}g")
+            if "tag" in (g.get("class") or "").split()}
+    assert tags["R"] == "2 consumed: R (intercepted)"
     assert [m[0] for m in asked(root)] == ["W", "R"], "an intercepted DOWN searches no child"
 
 
