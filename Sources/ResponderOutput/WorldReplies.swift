@@ -10,13 +10,18 @@ package struct WorldState {
     package var firstResponders: [String: String]
     package var revision: Int
     package var seq: Int
+    /// The session's dispatch model (`profile.name`: `uikit` or `android`).
+    package var profile: String
+    /// The detached subtrees, as `session.create` takes them back.
+    package var detached: JSON
 
-    /// `session.snapshot`: the tree and every window's first responder.
+    /// `session.snapshot`: the tree, every window's first responder and the profile.
     package static func fetch(_ connection: ResponderConnection, session: String) throws(ClientError) -> WorldState {
         var reply = try connection.call("session.snapshot", ["session": .string(session)])
         let state = WorldState(
             tree: reply["tree"] ?? .null, firstResponders: firstResponders(reply["firstResponders"]),
-            revision: reply["revision"]?.intValue ?? 0, seq: reply["seq"]?.intValue ?? 0)
+            revision: reply["revision"]?.intValue ?? 0, seq: reply["seq"]?.intValue ?? 0,
+            profile: reply["profile"]?["name"]?.stringValue ?? "uikit", detached: reply["detached"] ?? .null)
         JSON.release(&reply)
         return state
     }
@@ -30,6 +35,28 @@ package struct WorldState {
 
 /// Overlays from the engine's replies and traces: a hit test, a tap, a responder chain.
 package enum OverlayReplies {
+    /// A new session holding `state`'s world under `profile`, named from `base` and unused (`<base>-<profile>`,
+    /// else with a number): the same tree drawn or inspected under the other dispatch model.
+    package static func copy(
+        _ connection: ResponderConnection, state: WorldState, profile: String, base: String, attempts: Int = 20
+    ) throws(ClientError) -> String {
+        var params: [(key: String, value: JSON)] = [("profile", ["name": .string(profile)]), ("tree", state.tree)]
+        if let detached = state.detached.arrayValue, !detached.isEmpty { params.append(("detached", state.detached)) }
+        var last: ClientError?
+        for k in 0..<attempts {
+            let name = k == 0 ? "\(base)-\(profile)" : "\(base)-\(profile)-\(k + 1)"
+            do {
+                _ = try connection.call("session.create", .object([("session", .string(name))] + params))
+                return name
+            } catch {
+                // Taken: the next number. Anything else is the answer.
+                guard case .rpc(let e) = error, e.name == .sessionExists else { throw error }
+                last = error
+            }
+        }
+        throw last!
+    }
+
     /// `hitTest` at `point`, then the responder chain of the view hit.
     package static func hit(_ connection: ResponderConnection, session: String, point: Point) throws(ClientError)
         -> Overlay

@@ -16,10 +16,20 @@ public struct Legend: Sendable {
     /// Whether the key explains a why-not highlight, and whether it has a hit test or a chain to explain.
     private var why = false
     private var hitOrChain = false
+    /// Whether the hit test is Android's search (its key says so).
+    private var android = false
 
     /// `label` writes a node as the answers do: its id, with its display name beside it when it has one.
     public init(overlay: Overlay, label: (String) -> String = { $0 }) {
         if let title = overlay.title { add(.title, title) }
+        android = overlay.isAndroid
+        if let profile = overlay.profile {
+            add(
+                .text,
+                android
+                    ? "Profile android: Android's View system — the DOWN is offered to children front to back until one consumes it"
+                    : "Profile \(profile): UIKit's hit test and responder chain")
+        }
         hitOrChain = overlay.hit != nil || !overlay.chain.isEmpty
         if let why = overlay.why {
             self.why = true
@@ -30,7 +40,9 @@ public struct Legend: Sendable {
                 add(style, line, node: node)
             }
         }
-        if let hit = overlay.hit {
+        if let hit = overlay.hit, android {
+            androidSearch(hit, label: label)
+        } else if let hit = overlay.hit {
             let at = SVGText.point(hit.point.x, hit.point.y)
             if let view = hit.view {
                 add(.heading, "Hit \(label(view)) in \(hit.window.map(label) ?? "?") at \(at)", node: view)
@@ -79,6 +91,44 @@ public struct Legend: Sendable {
         }
     }
 
+    /// Android's search for the DOWN's consumer (AndroidOverlay): each view in the order the search reached it.
+    private mutating func androidSearch(_ hit: HitPath, label: (String) -> String) {
+        let at = SVGText.point(hit.point.x, hit.point.y)
+        if let view = hit.view {
+            add(.heading, "\(label(view)) consumed the DOWN in \(hit.window.map(label) ?? "?") at \(at)", node: view)
+        } else {
+            add(.heading, "Nothing consumed the DOWN at \(at): the Activity gets it (AR5, AR7)")
+        }
+        for (k, v) in hit.visited.enumerated() {
+            var text = "\(k + 1). \(label(v.id)) — "
+            if v.result == "hit" {
+                text += v.id == hit.view ? "consumed the DOWN" : "holds the target"
+                if v.intercepted { text += ", intercepted" }
+            } else if v.reason == "declined" {
+                text += "offered, declined"
+            } else if v.reason == "intercepted" {
+                text += "intercepted"
+            } else {
+                text += "skipped: \(v.reason ?? v.result)"
+            }
+            text += " (\(v.rule))"
+            if let p = v.point { text += ", local \(SVGText.point(p.x, p.y))" }
+            let style: Style = v.result == "hit" ? (v.id == hit.view ? .target : .path) : .miss
+            add(style, text, node: v.id)
+        }
+        var seen = Set<String>()
+        let reasons = hit.visited.compactMap { v in v.result == "hit" ? nil : v.reason }.filter {
+            seen.insert($0).inserted
+        }
+        if !reasons.isEmpty {
+            add(.heading, "Why views were passed over")
+            for r in reasons {
+                let rule = hit.visited.first { $0.reason == r }?.rule ?? ""
+                add(.text, ReasonText.describe(r) + " (\(rule))")
+            }
+        }
+    }
+
     private mutating func add(_ style: Style, _ text: String, node: String? = nil) {
         lines.append(Line(style: style, text: text, node: node))
     }
@@ -114,6 +164,14 @@ public struct Legend: Sendable {
             ("chain", "responder chain, numbered"), ("fr", "first responder"),
             ("collapsed", "+N: views too small or too deep to draw")
         ]
+        if android {
+            key = [
+                ("path", "holds the target: the groups from the DecorView down"), ("target", "consumed the DOWN"),
+                ("miss", "skipped or declined (reason in its tag)"),
+                ("intercepted", "intercepted the DOWN (onInterceptTouchEvent)"), ("fr", "focused view"),
+                ("collapsed", "+N: views too small or too deep to draw")
+            ]
+        }
         if why {
             // A why-not picture alone keys only what it draws.
             if !hitOrChain { key = key.filter { $0.0 == "fr" || $0.0 == "collapsed" } }

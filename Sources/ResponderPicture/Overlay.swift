@@ -13,10 +13,13 @@ public struct Overlay: Sendable, Equatable {
     public var notes: [String]
     /// whyNot's answer about a view (`draw --why`).
     public var why: WhyHighlight?
+    /// The dispatch model the overlay explains: `android` reads `hit` as Android's search for the view that
+    /// consumes the DOWN (AD4, AD5), not as UIKit's hit test; nil or `uikit` as UIKit's.
+    public var profile: String?
 
     public init(
         title: String? = nil, hit: HitPath? = nil, chain: [String] = [], chainTitle: String = "Responder chain",
-        notes: [String] = [], why: WhyHighlight? = nil
+        notes: [String] = [], why: WhyHighlight? = nil, profile: String? = nil
     ) {
         self.title = title
         self.hit = hit
@@ -24,7 +27,11 @@ public struct Overlay: Sendable, Equatable {
         self.chainTitle = chainTitle
         self.notes = notes
         self.why = why
+        self.profile = profile
     }
+
+    /// Whether `hit` is Android's search for the DOWN's consumer.
+    public var isAndroid: Bool { profile == "android" }
 
     public var isEmpty: Bool { title == nil && hit == nil && chain.isEmpty && notes.isEmpty && why == nil }
 }
@@ -60,15 +67,20 @@ public struct Visit: Sendable, Equatable {
     public var rule: String
     public var point: Point?
     public var to: String?
+    /// Android: the group's onInterceptTouchEvent answered true for the DOWN (AI1).
+    public var intercepted: Bool
 
-    public init(id: String, result: String, reason: String? = nil, rule: String, point: Point? = nil, to: String? = nil)
-    {
+    public init(
+        id: String, result: String, reason: String? = nil, rule: String, point: Point? = nil, to: String? = nil,
+        intercepted: Bool = false
+    ) {
         self.id = id
         self.result = result
         self.reason = reason
         self.rule = rule
         self.point = point
         self.to = to
+        self.intercepted = intercepted
     }
 
     public init(json: JSON) {
@@ -97,6 +109,11 @@ public enum ReasonText {
         case "pass-through": return "pass-through: its hitTest mode answers nil for itself"
         case "never": return "never: its hitTest mode answers nil"
         case "redirect": return "redirect: its hitTest answers another view"
+        // Android's reasons (a `candidate` step's, and what the picture says of a view offered the DOWN).
+        case "invisible": return "invisible: visibility INVISIBLE, so the group does not offer it the touch"
+        case "gone": return "gone: visibility GONE, so the group does not offer it the touch"
+        case "declined": return "declined: offered the DOWN, its dispatchTouchEvent answered false"
+        case "intercepted": return "intercepted: its group took the DOWN away (onInterceptTouchEvent true)"
         default: return reason
         }
     }

@@ -3,7 +3,9 @@ import ResponderProtocol
 /// Draws an overlay on the world: each view asked by the hit test outlined (the hit path green, the view hit
 /// filled, the views passed over red with their reason), the touch point, and the responder chain as
 /// numbered arrows up to the application. Every outline carries `data-node-id`, `data-hit` (`hit`/`miss`),
-/// `data-reason` when the view was passed over, `data-rule` and `data-order` (the order it was asked).
+/// `data-reason` when the view was passed over, `data-rule` and `data-order` (the order it was asked). Under
+/// android the same marks draw Android's search (AndroidOverlay): the order views were offered the DOWN, the
+/// consumer filled, and `data-intercepted` on a group that intercepted it.
 public struct OverlaySVG {
     public let scene: Scene
     public let crop: Rect
@@ -44,9 +46,11 @@ public struct OverlaySVG {
             let isHitView = v.id == hit.view && v.result == "hit"
             var cls = "h " + (v.result == "hit" ? "path" : v.result == "skipped" ? "skip" : "miss")
             if isHitView { cls += " target" }
+            if v.intercepted { cls += " intercepted" }
             out +=
                 "<rect class=\"\(cls)\" data-node-id=\"\(SVGText.escape(v.id))\" data-hit=\"\(v.dataHit)\" data-result=\"\(SVGText.escape(v.result))\""
             if let reason = v.reason { out += " data-reason=\"\(SVGText.escape(reason))\"" }
+            if v.intercepted { out += " data-intercepted=\"true\"" }
             out +=
                 " data-rule=\"\(SVGText.escape(v.rule))\" data-order=\"\(k + 1)\" \(n.svgGeometry)><title>\(k + 1). \(SVGText.escape(scene.label(v.id))): \(SVGText.escape(v.result))"
             if let reason = v.reason {
@@ -65,7 +69,9 @@ public struct OverlaySVG {
             let b = scene.nodes[i].box
             let text: String
             if v.result == "hit" {
-                text = v.id == hit.view ? "\(k + 1) hit: \(v.id)" : "\(k + 1) \(v.id)"
+                let word = overlay.isAndroid ? "consumed" : "hit"
+                let name = v.id == hit.view ? "\(word): \(v.id)" : v.id
+                text = "\(k + 1) \(name)" + (v.intercepted ? " (intercepted)" : "")
             } else {
                 text = "\(k + 1) \(v.id): \(v.reason ?? v.result)"
             }

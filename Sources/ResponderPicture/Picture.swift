@@ -28,6 +28,8 @@ public enum Picture {
         .h.target{fill:#15924a;fill-opacity:.22;stroke:#0d7a3b;stroke-width:3.5}
         .h.miss{stroke:#d32f2f;stroke-dasharray:6 4}
         .h.skip{stroke:#7c3aed;stroke-dasharray:2 3}
+        .h.intercepted{stroke:#b45309;stroke-width:4;stroke-dasharray:10 3}
+        .sw.intercepted{fill:none;stroke:#b45309;stroke-width:2.5;stroke-dasharray:4 1}
         .tag rect{fill:#fff;stroke-width:1.2}
         .tag text{font-size:10.5px;font-weight:600}
         .tag.path rect{stroke:#15924a}.tag.path text{fill:#0d7a3b}

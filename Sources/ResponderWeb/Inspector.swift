@@ -23,22 +23,44 @@ package final class Inspector: Sendable {
         var overlay: Overlay?
     }
 
-    package let session: String
     package let capacity: Int
     private let state: Mutex<State>
 
     package init(session: String, capacity: Int) {
-        self.session = session
         self.capacity = capacity
         state = Mutex(State(session: session, capacity: capacity))
     }
 
+    /// The session followed: the one named at start, or the copy the page last opened under another profile.
+    package var session: String { state.withLock { $0.session } }
+    /// Its dispatch model (`uikit`, `android`), from its snapshot; nil until the snapshot came.
+    package var profile: String? { state.withLock { $0.profile } }
+
+    /// Follows `session` from now on: the page is told at once, and the feed joins it from a fresh snapshot.
+    package func follow(_ session: String) {
+        state.withLock { st in
+            st.session = session
+            st.profile = nil
+            st.history.removeAll()
+            st.lastStatus = "switching to \(session)…"
+            for m in [st.helloMessage(), st.statusMessage(), st.historyMessage()] { st.sendToPages(m) }
+        }
+    }
+
     // MARK: - From the feed thread
 
-    package func receive(_ item: SessionFollower.Item, connection: ResponderConnection) {
+    /// An item of the feed following `session`; dropped when the page has switched to another session since.
+    package func receive(_ item: SessionFollower.Item, from session: String, connection: ResponderConnection) {
+        guard session == self.session else { return }
+        receive(item, connection: connection)
+    }
+
+    private func receive(_ item: SessionFollower.Item, connection: ResponderConnection) {
+        let session = self.session
         switch item {
         case .snapshot(let s):
             state.withLock { st in
+                st.profile = s.profile.name
                 do { try st.mirror.load(tree: s.tree, detached: s.detached) } catch {
                     st.lastStatus = "cannot mirror the snapshot: \(error)"
                 }
@@ -50,7 +72,9 @@ package final class Inspector: Sendable {
                 st.seq = s.seq
                 st.history.removeAll()
                 st.lastStatus = "following \(session) from seq \(s.seq)"
-                for m in [st.statusMessage(), st.worldMessage(live: true), st.historyMessage()] { st.sendToPages(m) }
+                for m in [st.helloMessage(), st.statusMessage(), st.worldMessage(live: true), st.historyMessage()] {
+                    st.sendToPages(m)
+                }
             }
         case .event(let e):
             event(e, connection: connection)
@@ -68,6 +92,7 @@ package final class Inspector: Sendable {
     }
 
     private func event(_ e: EngineEvent, connection: ResponderConnection) {
+        let session = self.session
         let body = e.body
         let stream = e.stream ?? "?"
         if stream == "tree" {
@@ -93,7 +118,9 @@ package final class Inspector: Sendable {
                 }
             case "trace":
                 let trace = body["trace"] ?? .null
-                if trace["kind"]?.stringValue == "touch" {
+                if trace["kind"]?.stringValue == "touch", st.profile == "android" {
+                    overlay = AndroidOverlay.touch(trace: trace, point: Self.requestPoint(body))
+                } else if trace["kind"]?.stringValue == "touch" {
                     overlay = OverlayReplies.touch(trace: trace, point: Self.requestPoint(body))
                 } else {
                     overlay = Overlay(notes: TraceLines.lines(trace: trace))
@@ -212,7 +239,8 @@ package final class Inspector: Sendable {
 
 /// What the Mutex guards, and the messages built from it (under the lock).
 private struct State {
-    let session: String
+    var session: String
+    var profile: String?
     let capacity: Int
     var mirror = WorldMirror()
     var tree = JSONHolder(.null)
@@ -253,7 +281,9 @@ private struct State {
 
     // MARK: - Messages
 
-    func helloMessage() -> JSON { ["type": "hello", "session": .string(session), "capacity": JSON(capacity)] }
+    func helloMessage() -> JSON {
+        ["type": "hello", "session": .string(session), "profile": JSON(profile), "capacity": JSON(capacity)]
+    }
     func statusMessage() -> JSON { ["type": "status", "text": .string(lastStatus), "seq": JSON(seq)] }
     func historyMessage() -> JSON { ["type": "history", "events": .array(history.map(\.message))] }
     static func error(_ text: String) -> JSON { ["type": "error", "message": .string(text)] }

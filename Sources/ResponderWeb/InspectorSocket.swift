@@ -7,7 +7,8 @@ import ResponderPicture
 import ResponderProtocol
 
 /// One page's WebSocket: the inspector's messages out; the page's requests in — `hit` and `tap` at a screen
-/// point, `select` a node (its fields, chain and why-not), `scrub` to an event (or back to live) — each
+/// point, `select` a node (its fields, chain and why-not), `scrub` to an event (or back to live),
+/// `openProfile` (the session's tree copied into a new session under the other profile, then followed) — each
 /// answered on this socket alone. A `hit` with `follow` asks again at the point of an overlay the page drew
 /// before the tree changed; the reply carries `follow` back so the page can drop an answer it no longer needs.
 package struct InspectorSocket: WSMessageHandler {
@@ -46,13 +47,21 @@ package struct InspectorSocket: WSMessageHandler {
                     return [failure("\(request["type"]!.stringValue!) needs x and y")]
                 }
                 let tap = request["type"]?.stringValue == "tap"
+                // Android has no hit test: a click draws its search for the DOWN's consumer, a dry run of the tap.
+                let android = inspector.profile == "android"
                 var overlay = try await requests.perform { connection throws(ClientError) in
-                    tap
+                    if android {
+                        return try AndroidOverlay.tap(connection, session: session, point: Point(x, y), dryRun: !tap)
+                    }
+                    return tap
                         ? try OverlayReplies.tap(connection, session: session, point: Point(x, y), dryRun: false)
                         : try OverlayReplies.hit(connection, session: session, point: Point(x, y))
                 }
+                if android && !tap { overlay.title = "Android's search at \(SVGText.point(x, y)) (event.tap, dry run)" }
                 if !tap, let follow = request["follow"]?.intValue {
-                    overlay.title = "hitTest at \(SVGText.point(x, y)), asked again: the tree changed"
+                    overlay.title =
+                        (android ? "Android's search" : "hitTest")
+                        + " at \(SVGText.point(x, y)), asked again: the tree changed"
                     overlay.notes.append(
                         Self.followNote(was: request["was"]?.stringValue, seq: request["seq"]?.intValue))
                     return [inspector.overlayMessage(overlay, source: "follow").setting("follow", JSON(follow))]
@@ -60,9 +69,12 @@ package struct InspectorSocket: WSMessageHandler {
                 return [inspector.overlayMessage(overlay, source: tap ? "tap" : "hit")]
             case "select":
                 guard let id = request["id"]?.stringValue else { return [failure("select needs id")] }
-                let chain = try? await requests.perform { connection throws(ClientError) in
-                    try OverlayReplies.chain(connection, session: session, id: id)
-                }
+                let chain =
+                    inspector.profile == "android"
+                    ? []
+                    : try? await requests.perform { connection throws(ClientError) in
+                        try OverlayReplies.chain(connection, session: session, id: id)
+                    }
                 return [
                     [
                         "type": "node", "id": .string(id), "fields": inspector.node(id) ?? .null,
@@ -71,6 +83,19 @@ package struct InspectorSocket: WSMessageHandler {
                 ]
             case "scrub":
                 return inspector.scrub(to: request["seq"]?.intValue)
+            case "openProfile":
+                // The same tree under the other dispatch model: a new session, which the page then follows.
+                guard let profile = request["profile"]?.stringValue, ["uikit", "android"].contains(profile) else {
+                    return [failure("openProfile needs profile: uikit or android")]
+                }
+                let copy = try await requests.perform { connection throws(ClientError) in
+                    let state = try WorldState.fetch(connection, session: session)
+                    return try OverlayReplies.copy(connection, state: state, profile: profile, base: session)
+                }
+                inspector.follow(copy)
+                return [
+                    ["type": "opened", "session": .string(copy), "profile": .string(profile), "from": .string(session)]
+                ]
             default:
                 return [failure("unknown request type")]
             }
@@ -95,7 +120,16 @@ package struct InspectorSocket: WSMessageHandler {
             }
             return inspector.whyMessage(answer, raw: raw, view: id)
         } catch {
-            if case .rpc(let e) = error { return ["error": .string(Output.describe(e))] }
+            if case .rpc(let e) = error {
+                // Under android the engine refuses the question (12.10): a note about the model, not a failure.
+                if e.detail("profile")?.stringValue == "android", e.detail("field")?.stringValue == "method" {
+                    return [
+                        "note": "why-not answers UIKit's rules; this session runs android",
+                        "refusal": .string(e.message)
+                    ]
+                }
+                return ["error": .string(Output.describe(e))]
+            }
             return ["error": .string(error.description)]
         }
     }

@@ -12,7 +12,8 @@ package enum PageAssets {
         <body>
         <header>
           <h1>Responder inspector</h1>
-          <span class="session">session <b id="session">…</b></span>
+          <span class="session">session <b id="session">…</b> <span id="profile" class="profile" title="The session's dispatch model (its profile)">…</span></span>
+          <button id="otherProfile" class="otherProfile" disabled title="Copy the session's tree into a new session under the other dispatch model, and follow that one">open under …</button>
           <div class="mode" role="group" aria-label="Click does">
             <button id="modeHit" class="on" title="Click the picture to hit-test (changes nothing)">Hit-test</button>
             <button id="modeTap" title="Click the picture to tap there for real (event.tap)">Tap</button>
@@ -81,6 +82,12 @@ package enum PageAssets {
         header { display: flex; align-items: center; gap: 16px; padding: 0 16px; background: #1f2430; color: #e9ecf2; }
         header h1 { font-size: 15px; margin: 0; font-weight: 700; }
         header .session b { color: #fff; }
+        .profile { display: inline-block; margin-left: 4px; padding: 1px 7px; border-radius: 9px; font-size: 11px; font-weight: 700; background: #5b6474; color: #fff; }
+        .profile[data-profile="uikit"] { background: #1f6fd0; }
+        .profile[data-profile="android"] { background: #2e8b57; }
+        .otherProfile { background: transparent; color: #c9ced6; border: 1px solid #5b6474; border-radius: 6px; padding: 4px 10px; font: inherit; cursor: pointer; }
+        .otherProfile:hover:not(:disabled) { color: #fff; border-color: #c9ced6; }
+        .otherProfile:disabled { opacity: .5; cursor: default; }
         .mode { display: flex; border: 1px solid #5b6474; border-radius: 6px; overflow: hidden; }
         .mode button { background: transparent; color: #c9ced6; border: 0; padding: 5px 12px; font: inherit; cursor: pointer; }
         .mode button.on { background: #15924a; color: #fff; }
@@ -170,6 +177,7 @@ package enum PageAssets {
         #live, #backLive { padding: 3px 12px; border: 1px solid #15924a; color: #15924a; background: #fff; border-radius: 5px; cursor: pointer; }
         #live:disabled { opacity: .4; cursor: default; }
         .error { color: #b71c1c; }
+        .why .note { color: #5b6474; background: #f3f5f8; border-left: 3px solid #2e8b57; padding: 4px 8px; margin: 4px 0; }
         #tip { position: fixed; z-index: 5; pointer-events: none; padding: 3px 8px; background: #1f2430; color: #fff; border-radius: 4px; font-size: 12px; }
         """#
 }

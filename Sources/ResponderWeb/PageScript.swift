@@ -29,16 +29,52 @@ extension PageAssets {
 
         function handle(m) {
           switch (m.type) {
-            case 'hello': $('#session').textContent = m.session; state.capacity = m.capacity; document.title = `${m.session} · Responder inspector`; break;
+            case 'hello': hello(m); break;
+            case 'opened': setStatus(`opened ${m.session}: ${m.from}'s tree under ${m.profile}`); break;
             case 'status': setStatus(m.text); break;
             case 'world': drawWorld(m); break;
             case 'history': $('#events').replaceChildren(); state.events = []; m.events.forEach((e) => addEvent(e, false)); updateScrubber(); break;
             case 'event': addEvent(m, true); updateScrubber(); break;
             case 'overlay': drawOverlay(m); break;
             case 'node': showNode(m); break;
-            case 'error': state.following = null; showError(m.message); break;
+            case 'error': state.following = null; $('#otherProfile').disabled = !state.profile; showError(m.message); break;
           }
         }
+
+        // ---- the session followed and its profile; the same tree under the other profile is a new session
+        function hello(m) {
+          if (state.session !== undefined && state.session !== m.session) {
+            // Another session: what was drawn and selected belongs to the old one.
+            state.selected = null; state.overlay = null; state.overlayGen++; state.shownGeneration = null;
+            $('#overlay').replaceChildren(); $('#whyLayer').replaceChildren(); $('#explain').replaceChildren(hint());
+            $('#why').replaceChildren(); $('#chain').replaceChildren(); $('#fields').replaceChildren(); $('#nodeTitle').textContent = '';
+          }
+          state.session = m.session;
+          state.profile = m.profile;
+          state.capacity = m.capacity;
+          $('#session').textContent = m.session;
+          document.title = `${m.session} · Responder inspector`;
+          const badge = $('#profile');
+          badge.textContent = m.profile || '…';
+          if (m.profile) badge.dataset.profile = m.profile; else delete badge.dataset.profile;
+          document.body.dataset.profile = m.profile || '';
+          const other = m.profile === 'android' ? 'uikit' : 'android';
+          const button = $('#otherProfile');
+          button.textContent = `open under ${other}`;
+          button.dataset.profile = other;
+          button.disabled = !m.profile;
+          $('#modeHit').textContent = m.profile === 'android' ? 'Search' : 'Hit-test';
+          $('#modeHit').title = m.profile === 'android'
+            ? "Click the picture to see which views a touch there is offered to (a dry run of event.tap; changes nothing)"
+            : 'Click the picture to hit-test (changes nothing)';
+        }
+        $('#otherProfile').addEventListener('click', () => {
+          const button = $('#otherProfile');
+          if (button.disabled) return;
+          button.disabled = true;
+          setStatus(`copying ${state.session} under ${button.dataset.profile}…`);
+          send({ type: 'openProfile', profile: button.dataset.profile });
+        });
 
         // ---- the picture
         function drawWorld(m) {
@@ -400,6 +436,14 @@ extension PageAssets {
           layer.classList.remove('stale');
           if (!why) { delete box.dataset.ok; return; }
           if (why.error) { box.dataset.ok = 'error'; box.appendChild(el('p', 'error', why.error)); return; }
+          if (why.note) {
+            // The engine answers why-not by UIKit's rules only; under another model that is a fact, not a failure.
+            box.dataset.ok = 'note';
+            const note = el('p', 'note', why.note);
+            note.title = why.refusal || '';
+            box.appendChild(note);
+            return;
+          }
           box.dataset.ok = String(why.ok);
           box.dataset.culprit = (why.causes[0] && why.causes[0].culprit) || '';
           let cause = 0;

@@ -16,8 +16,7 @@ import Testing
         defer { t.stop() }
         let inspector = Inspector(session: "default", capacity: 10)
         let feed = try EngineFeed.start(
-            connector: t.connector(clientName: "responder web", kind: "cli-web"), session: "default",
-            inspector: inspector)
+            connector: t.connector(clientName: "responder web", kind: "cli-web"), inspector: inspector)
         defer { feed.stopAndWait() }
         let (messages, page) = AsyncStream<WSMessage>.makeStream()
         let id = inspector.attach(page)

@@ -22,7 +22,7 @@ import Testing
         let t = try LiveEngine(world: world)
         defer { t.stop() }
         let inspector = Inspector(session: "default", capacity: 10)
-        let feed = try EngineFeed.start(connector: t.connector(), session: "default", inspector: inspector)
+        let feed = try EngineFeed.start(connector: t.connector(), inspector: inspector)
         defer { feed.stopAndWait() }
         let (messages, page) = AsyncStream<WSMessage>.makeStream()
         let id = inspector.attach(page)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ResponderClient
 import ResponderOutput
 import ResponderPicture
 import ResponderProtocol
@@ -22,7 +23,15 @@ struct DrawCommand: EngineCommand {
             node to blame red, where a tap is the view's own filled green with one such point, and the answer in \
             words as `responder why ID` prints it. The output follows --out's extension: .svg the picture, .png \
             the picture rendered by headless Chromium (Debian: chromium), .dot or .gv the tree as a Graphviz graph; \
-            --format says it instead (graph-png: the graph rendered by Graphviz's `dot`).
+            --format says it instead (graph-png: the graph rendered by Graphviz's `dot`). \
+            --profile android draws Android's dispatch instead of UIKit's (the session's own profile is the \
+            default; naming the other one draws the same tree on a scratch session, created with session.create \
+            and deleted again). Under android, --hit X Y and --tap X Y draw the search for the view that consumes \
+            the DOWN, from event.tap's trace (--hit: a dry run): the views offered it, numbered in order, the one \
+            that consumed it filled, the children skipped red with their reason (invisible, gone, outside-bounds) \
+            and those offered that declined, the groups that intercepted marked (data-intercepted), and the click's \
+            listener in the legend, every mark with its rule id (docs/rules-android.md). Android has no responder \
+            chain and no why-not: --chain and --why are refused there. The title and legend name the profile drawn.
             """
     )
 
@@ -48,6 +57,12 @@ struct DrawCommand: EngineCommand {
             "Draw why this view does or does not get a tap (whyNot): the view, the node to blame, the hittable area.",
             valueName: "id"))
     var why: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Which dispatch model to draw: uikit or android. Default: the session's own; the other draws the same tree on a scratch copy.",
+            valueName: "profile"))
+    var profile: DrawProfile?
 
     @Option(help: "svg, png, dot or graph-png. Default: from --out's extension (.svg, .png, .dot, .gv), else svg.")
     var format: PictureFormat?
@@ -104,9 +119,39 @@ struct DrawCommand: EngineCommand {
 
     func run(_ client: Client) throws {
         let connection = client.connection
-        let s = session.session
+        let own = try WorldState.fetch(connection, session: session.session)
+        let drawn = profile?.rawValue ?? own.profile
+        if drawn == "android" {
+            if chain != nil {
+                throw CLIError(
+                    "Android has no responder chain: a touch goes to the view that consumes its DOWN, a click to that view's listener; draw --tap X Y (or --hit X Y) shows where a touch goes under android"
+                )
+            }
+            if why != nil {
+                throw CLIError(
+                    "why-not answers UIKit's rules; Android has no why-not yet: draw --tap X Y (or --hit X Y) shows which views a touch there is offered to under android, and why the others are skipped"
+                )
+            }
+        }
+        guard drawn != own.profile else {
+            return try draw(connection, client: client, session: session.session, profile: drawn)
+        }
+        // The same tree under the other model: a scratch copy, gone again whatever happens.
+        let copy = try OverlayReplies.copy(
+            connection, state: own, profile: drawn, base: "draw-" + String(UInt32.random(in: 0 ... .max), radix: 16))
+        defer { _ = try? connection.call("session.delete", ["session": .string(copy)]) }
+        try draw(connection, client: client, session: copy, profile: drawn)
+    }
+
+    private func draw(_ connection: ResponderConnection, client: Client, session s: String, profile: String) throws {
         var overlay = Overlay()
-        if hit.count == 2 {
+        if profile == "android", hit.count == 2 || tap.count == 2 {
+            let point = hit.count == 2 ? Point(hit[0].value, hit[1].value) : Point(tap[0].value, tap[1].value)
+            overlay = try AndroidOverlay.tap(connection, session: s, point: point, dryRun: hit.count == 2 || dryRun.on)
+            if hit.count == 2 {
+                overlay.title = "Android's search at \(SVGText.point(point.x, point.y)) (event.tap, dry run)"
+            }
+        } else if hit.count == 2 {
             overlay = try OverlayReplies.hit(connection, session: s, point: Point(hit[0].value, hit[1].value))
         } else if tap.count == 2 {
             overlay = try OverlayReplies.tap(
@@ -119,6 +164,10 @@ struct DrawCommand: EngineCommand {
                 title: "responderChain from \(chain)",
                 chain: try OverlayReplies.chain(connection, session: s, id: chain),
                 chainTitle: "Responder chain of \(chain)")
+        }
+        if !overlay.isEmpty {
+            overlay.profile = profile
+            overlay.title = (overlay.title ?? "") + " · \(profile)"
         }
         // After a tap: the world as the tap left it (a text field it made first responder is marked).
         let state = try WorldState.fetch(connection, session: s)
@@ -158,6 +207,11 @@ struct DrawCommand: EngineCommand {
         }
         Output.error("wrote \(out) (\(bytes.count) bytes, \(resolvedFormat.rawValue))")
     }
+}
+
+/// The dispatch models `draw --profile` knows (Protocol/README.md 12.7's `name`).
+enum DrawProfile: String, ExpressibleByArgument, CaseIterable {
+    case uikit, android
 }
 
 enum PictureFormat: String, ExpressibleByArgument, CaseIterable {

@@ -20,7 +20,11 @@ struct WebCommand: ParsableCommand {
             beside it; pick a node in the outline to see its fields, its responder chain and why a tap does or does \
             not reach it (as `responder why` prints it, its culprit and hittable point drawn); search the outline \
             by class, text or id, widen it by dragging its edge; drag the scrubber to see the world as it was after \
-            one of the last --history events. The page talks to this process over a \
+            one of the last --history events. The header shows the session's profile (uikit or android); its \
+            button copies the session's tree into a new session under the other profile (<session>-android or \
+            -uikit, numbered when taken; the copy stays) and follows that one. Under android a click draws which \
+            views a touch there is offered to and which consumes it (a dry run of event.tap), and the why panel \
+            notes that why-not answers UIKit's rules. The page talks to this process over a \
             WebSocket, which takes only the printed address's secret token and this server's own pages (a page \
             of another site cannot drive it); this process talks to the engine as any client does. Runs until Ctrl-C.
             """
@@ -65,7 +69,6 @@ struct WebCommand: ParsableCommand {
             requests = try EngineThread(name: "engine-requests", connector: connector)
             _ = try EngineFeed.start(
                 connector: connector.finding { () throws(ClientError) in try global.address() },
-                session: session.session,
                 inspector: inspector)
         } catch {
             global.report(error)
