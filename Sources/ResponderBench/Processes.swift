@@ -128,6 +128,15 @@ final class EngineProcess {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
+
+    /// An engine a failed figure leaves behind is stopped as its handle goes: left running it would hold the
+    /// bench's output open after the bench exits, and whoever reads that output would wait for it.
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
 }
 
 /// `responder-bench echo` as a child process.
@@ -168,5 +177,14 @@ final class EchoProcess {
     func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+    }
+
+    /// An engine a failed figure leaves behind is stopped as its handle goes: left running it would hold the
+    /// bench's output open after the bench exits, and whoever reads that output would wait for it.
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
     }
 }
