@@ -14,11 +14,9 @@ package enum AndroidOverlay {
     package static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool)
         throws(ClientError) -> Overlay
     {
-        var params: JSON = ["session": .string(session), "point": [.number(point.x), .number(point.y)]]
-        if dryRun { params = params.setting("dryRun", true) }
-        let result = try connection.call("event.tap", params)
-        var overlay = touch(trace: result["trace"] ?? .null, point: point)
-        overlay.title = "event.tap at \(SVGText.point(point.x, point.y))" + (dryRun ? " (dry run)" : "")
+        let tapped = try OverlayReplies.tapTrace(connection, session: session, point: point, dryRun: dryRun)
+        var overlay = touch(trace: tapped.trace, point: point)
+        overlay.title = tapped.title
         return overlay
     }
 

@@ -77,16 +77,27 @@ package enum OverlayReplies {
     package static func tap(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool)
         throws(ClientError) -> Overlay
     {
-        var params: JSON = ["session": .string(session), "point": [.number(point.x), .number(point.y)]]
-        if dryRun { params = params.setting("dryRun", true) }
-        let result = try connection.call("event.tap", params)
-        var overlay = touch(trace: result["trace"] ?? .null, point: point)
-        overlay.title = "event.tap at \(SVGText.point(point.x, point.y))" + (dryRun ? " (dry run)" : "")
+        let tapped = try tapTrace(connection, session: session, point: point, dryRun: dryRun)
+        var overlay = touch(trace: tapped.trace, point: point)
+        overlay.title = tapped.title
         if let view = overlay.hit?.view, overlay.hit?.hitsDimmingView != true {
             overlay.chain = try chain(connection, session: session, id: view)
             overlay.chainTitle = "Responder chain of \(view)"
         }
         return overlay
+    }
+
+    /// `event.tap` at `point` (`dryRun`: on a copy, nothing changes): its trace, and the title a picture of it
+    /// carries. Both profiles' taps are drawn from it.
+    package static func tapTrace(_ connection: ResponderConnection, session: String, point: Point, dryRun: Bool)
+        throws(ClientError) -> (trace: JSON, title: String)
+    {
+        var params: JSON = ["session": .string(session), "point": [.number(point.x), .number(point.y)]]
+        if dryRun { params = params.setting("dryRun", true) }
+        let result = try connection.call("event.tap", params)
+        return (
+            result["trace"] ?? .null, "event.tap at \(SVGText.point(point.x, point.y))" + (dryRun ? " (dry run)" : "")
+        )
     }
 
     /// `responderChain` from `id`.
