@@ -42,9 +42,10 @@ extension SessionState {
         guard let window else {
             trace.add(
                 .android(
-                    .discard(action: action.rawValue, reason: "no-window", rule: .ak12, touch: nil).about(press: id)))
+                    .discard(action: action.rawValue, reason: "no-window", rule: .ak12, touch: nil)))
             android.presses[id] = phase == .began ? live : nil
-            return trace.finish(keyOutcome(id, keyName, phase, start: nil, visited: [], handledBy: []))
+            return Self.aboutPress(id, trace).finish(
+                keyOutcome(id, keyName, phase, start: nil, visited: [], handledBy: []))
         }
         let activity = androidActivity(of: window)
         var handled = false
@@ -54,12 +55,11 @@ extension SessionState {
             android.touchMode = false
             if firstResponderByWindow[window] == nil, let first = androidDefaultFocus(in: window) {
                 androidFocus(window: window, to: first, reason: "default", rule: .ak4, touch: nil, trace: &trace)
-                trace.steps[trace.steps.count - 1] = trace.steps[trace.steps.count - 1].aboutPress(id)
                 if Self.androidNavigationKeys.contains(keyName) {
                     android.presses[id] = live
                     var outcome = keyOutcome(id, keyName, phase, start: first, visited: [], handledBy: [window])
                     outcome.message = action.message
-                    return trace.finish(outcome)
+                    return Self.aboutPress(id, trace).finish(outcome)
                 }
             }
         }
@@ -68,7 +68,7 @@ extension SessionState {
         if !handled, let focused = firstResponderByWindow[window], let view = androidView(focused) {
             visited = androidFocusPath(to: focused)
             handled = androidKey(
-                view, key: keyName, action: action, canceled: canceled, press: id, run: &run, trace: &trace)
+                view, key: keyName, action: action, canceled: canceled, run: &run, trace: &trace)
             if handled { handledBy = [focused] }
         }
         // AK10: what the tree did not handle goes to the Activity's own onKeyDown / onKeyUp.
@@ -88,7 +88,7 @@ extension SessionState {
                     .activity(
                         id: activity, method: method, action: action.rawValue, result: result, rule: .ak10, touch: nil
                     )
-                    .about(press: id)))
+                ))
             if result && action == .up {
                 trace.add(
                     .android(
@@ -96,7 +96,7 @@ extension SessionState {
                             id: activity, method: "onBackPressed", action: action.rawValue, result: true, rule: .ak10,
                             touch: nil
                         )
-                        .about(press: id)))
+                    ))
             }
             if action == .up { android.backTracking = nil }
             handled = result
@@ -109,7 +109,7 @@ extension SessionState {
                     .activity(
                         id: activity, method: "dispatchKeyEvent", action: action.rawValue, result: handled, rule: .ak7,
                         touch: nil
-                    ).about(press: id)))
+                    )))
         }
         // AK11: then the view root: an arrow or TAB nobody handled moves focus.
         if !handled, action == .down, let direction = Self.androidDirections[keyName] {
@@ -119,7 +119,6 @@ extension SessionState {
                 ?? androidDefaultFocus(in: window)
             if let to {
                 androidFocus(window: window, to: to, reason: "navigation", rule: .ak11, touch: nil, trace: &trace)
-                trace.steps[trace.steps.count - 1] = trace.steps[trace.steps.count - 1].aboutPress(id)
                 handled = true
                 handledBy = [window]
             }
@@ -127,13 +126,23 @@ extension SessionState {
         if !handled {
             trace.add(
                 .android(
-                    .discard(action: action.rawValue, reason: "unhandled", rule: .ak11, touch: nil).about(press: id)))
+                    .discard(action: action.rawValue, reason: "unhandled", rule: .ak11, touch: nil)))
         }
         android.presses[id] = phase == .began ? live : nil
         var outcome = keyOutcome(id, keyName, phase, start: start, visited: visited, handledBy: handledBy)
         outcome.message = action.message
         commitChanges()
-        return trace.finish(outcome)
+        return Self.aboutPress(id, trace).finish(outcome)
+    }
+
+    /// Every step of a key's trace is about its press: the steps it shares with touches are written with no touch,
+    /// and take the press here, once.
+    private static func aboutPress(_ id: EventID, _ trace: Trace) -> Trace {
+        var t = trace
+        for i in t.steps.indices {
+            if case .android(let step) = t.steps[i] { t.steps[i] = .android(step.about(press: id)) }
+        }
+        return t
     }
 
     private func keyOutcome(
@@ -157,7 +166,7 @@ extension SessionState {
     /// AK9: the focused view's onKeyDown / onKeyUp: declared answers, else View's own — a confirm key presses an
     /// enabled clickable view on the DOWN and clicks it on the UP; a disabled view consumes confirm keys.
     private mutating func androidKey(
-        _ view: AndroidView, key: String, action: AndroidAction, canceled: Bool, press: EventID, run: inout AndroidRun,
+        _ view: AndroidView, key: String, action: AndroidAction, canceled: Bool, run: inout AndroidRun,
         trace: inout Trace
     ) -> Bool {
         let method = action == .down ? "onKeyDown" : "onKeyUp"
@@ -166,7 +175,7 @@ extension SessionState {
             trace.add(
                 .android(
                     .offer(to: view.id, action: action.rawValue, via: method, result: took, rule: .ak9, touch: nil)
-                        .about(press: press)))
+                ))
             return took
         }
         var took = false
@@ -178,23 +187,20 @@ extension SessionState {
                 if action == .down {
                     android.keyPressed = view.id
                     trace.add(
-                        .android(.press(view: view.id, state: "pressed", rule: .ak9, touch: nil).about(press: press)))
+                        .android(.press(view: view.id, state: "pressed", rule: .ak9, touch: nil)))
                 } else if android.keyPressed == view.id {
                     android.keyPressed = nil
                     if !canceled {
-                        let before = trace.steps.count
                         androidClick(view, long: false, run: &run, trace: &trace)
-                        for i in before..<trace.steps.count { trace.steps[i] = trace.steps[i].aboutPress(press) }
                     }
                     trace.add(
-                        .android(.press(view: view.id, state: "unpressed", rule: .ak9, touch: nil).about(press: press)))
+                        .android(.press(view: view.id, state: "unpressed", rule: .ak9, touch: nil)))
                 }
             }
         }
         trace.add(
             .android(
-                .offer(to: view.id, action: action.rawValue, via: method, result: took, rule: .ak9, touch: nil).about(
-                    press: press)))
+                .offer(to: view.id, action: action.rawValue, via: method, result: took, rule: .ak9, touch: nil)))
         return took
     }
 
@@ -261,13 +267,5 @@ extension SessionState {
         }
         guard let b = world.nodes[id]?.bounds else { return nil }
         return conversions.reduce(Point(b.x + b.width / 2, b.y + b.height / 2)) { $1.unapply($0) }
-    }
-}
-
-extension TraceStep {
-    /// An android step moved onto a key press.
-    func aboutPress(_ id: EventID) -> TraceStep {
-        if case .android(let s) = self { return .android(s.about(press: id)) }
-        return self
     }
 }
