@@ -85,10 +85,7 @@ extension SessionState {
                 } else {
                     // AL1: the parent, left without a target, handles the rest of the gesture itself (AD10).
                     android.gesture?.chain = Array(g.chain[..<cut])
-                    android.gesture?.pressed = false
-                    android.gesture?.prepressed = false
-                    android.gesture?.tapCheck = nil
-                    android.gesture?.longPressCheck = nil
+                    android.gesture?.unpress()
                     android.gesture?.delegate = nil
                 }
             }

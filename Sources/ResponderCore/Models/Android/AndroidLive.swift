@@ -35,6 +35,24 @@ struct AndroidGesture: Sendable {
     var longPressPerformed = false
     /// AC11: the delegate a touch delegate is sending the gesture to.
     var delegate: String?
+    /// AC6–AC8: the press is over (left, released or cancelled): no pressed state, no check pending.
+    mutating func unpress() {
+        pressed = false
+        prepressed = false
+        tapCheck = nil
+        longPressCheck = nil
+    }
+
+    /// AM4: `other`'s press, which this finger, still on the view, now holds.
+    mutating func takePress(from other: AndroidGesture) {
+        pressView = other.pressView
+        pressed = other.pressed
+        prepressed = other.prepressed
+        tapCheck = other.tapCheck
+        longPressCheck = other.longPressCheck
+        longPressPerformed = other.longPressPerformed
+    }
+
     /// AI5, AS7: the handler has asked its parents not to intercept (once a gesture); for a SeekBar, that it
     /// is dragging.
     var claimed = false

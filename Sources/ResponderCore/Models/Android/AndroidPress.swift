@@ -123,10 +123,7 @@ extension SessionState {
             let slop = profile.touchSlop
             // AC6: leaving the view grown by the slop loses the press for good.
             if !Rect(b.x - slop, b.y - slop, b.width + 2 * slop, b.height + 2 * slop).contains(p) {
-                g.pressed = false
-                g.prepressed = false
-                g.tapCheck = nil
-                g.longPressCheck = nil
+                g.unpress()
                 android.gesture = g
                 trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac6, touch: touch)))
             }
@@ -141,19 +138,13 @@ extension SessionState {
             if g.prepressed { trace.add(.android(.press(view: view.id, state: "pressed", rule: .ac7, touch: touch))) }
             if !g.longPressPerformed && !tookFocus { androidClick(view, long: false, run: &run, trace: &trace) }
             trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac7, touch: touch)))
-            android.gesture?.pressed = false
-            android.gesture?.prepressed = false
-            android.gesture?.tapCheck = nil
-            android.gesture?.longPressCheck = nil
+            android.gesture?.unpress()
         case .pointerDown, .pointerUp:
             return  // AM4: the click logic matches no pointer action
         case .cancel:
             guard g.pressView == view.id, g.pressed || g.prepressed else { return }
             trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac8, touch: touch)))
-            android.gesture?.pressed = false
-            android.gesture?.prepressed = false
-            android.gesture?.tapCheck = nil
-            android.gesture?.longPressCheck = nil
+            android.gesture?.unpress()
         }
     }
 

@@ -99,7 +99,7 @@ extension SessionState {
             }
             if androidIntercepts(current, action: .pointerDown, run: &run, trace: &trace) {
                 // AI4: the targets below get this event as CANCEL; the group has the gesture from the next one.
-                androidCancelTargets(below: current, depth: path.count - 1, trace: &trace)
+                androidCancelTargets(below: current, depth: path.count - 1, run: &run, trace: &trace)
                 action = .pointerDown
                 consumed = true
                 break walk
@@ -146,8 +146,15 @@ extension SessionState {
 
     /// AI4: `group` (at `depth` in the chains) takes the gesture: every pointer's targets below it get CANCEL
     /// and are dropped; the group handles those pointers itself from now on.
-    mutating func androidCancelTargets(below group: String, depth: Int, trace: inout Trace) {
+    /// Each handler gets the CANCEL through its own handlers (AV1, AC8). True when the active pointer's handler
+    /// consumed its CANCEL.
+    @discardableResult
+    mutating func androidCancelTargets(below group: String, depth: Int, run: inout AndroidRun, trace: inout Trace)
+        -> Bool
+    {
         let active = android.active
+        let touch = run.touch
+        var consumed = false
         for i in android.pointers.indices
         where android.pointers[i].chain.count > depth + 1
             && android.pointers[i].chain[depth] == group
@@ -158,16 +165,18 @@ extension SessionState {
             }
             trace.add(
                 .android(.target(group: group, child: p.chain[depth + 1], added: false, rule: .ai4, touch: p.touch)))
-            if p.pressed || p.prepressed, let view = p.pressView {
-                trace.add(.android(.press(view: view, state: "unpressed", rule: .ac8, touch: p.touch)))
+            android.active = i
+            run.touch = p.touch
+            let points = androidPoints(p.chain, screen: p.point, window: p.window)
+            if let handler = p.chain.last, let view = androidView(handler), let point = points.last ?? nil {
+                let took = androidSelf(view, at: point, action: .cancel, run: &run, trace: &trace)
+                if i == active { consumed = took }
             }
             android.pointers[i].chain = Array(p.chain[...depth])
-            android.pointers[i].pressed = false
-            android.pointers[i].prepressed = false
-            android.pointers[i].tapCheck = nil
-            android.pointers[i].longPressCheck = nil
         }
         android.active = active
+        run.touch = touch
+        return consumed
     }
 
     /// AD4: the children of `group` in the order they are offered a DOWN, front-most first: by Z (elevation +

@@ -122,25 +122,16 @@ extension SessionState {
             touch: g.touch, phase: action.phase, view: nil, window: g.window, message: action.message)
         let points = androidPoints(g.chain, screen: g.point, window: g.window)
         var consumed = false
-        var handler = g.chain.last
+        let handler = g.chain.last
         var handled = false
         // AI1: every group holding a target is asked first, outermost first (AI7), unless told not to (AI5).
         for i in 0..<max(0, g.chain.count - 1) where !handled {
             let group = g.chain[i]
             guard androidIntercepts(group, action: action, run: &run, trace: &trace) else { continue }
-            // AI4: the targets below get this event as CANCEL and are dropped; the group has the rest.
-            let below = g.chain[i + 1]
-            for id in g.chain[(i + 1)...] {
-                trace.add(.android(.cancel(to: id, cause: "intercept", rule: .ai4, touch: g.touch)))
-            }
-            trace.add(.android(.target(group: group, child: below, added: false, rule: .ai4, touch: g.touch)))
-            if let last = g.chain.last, let view = androidView(last), let p = points.last ?? nil {
-                consumed = androidSelf(view, at: p, action: .cancel, run: &run, trace: &trace)
-            }
+            // AI4: the targets below (this finger's and any other's) get this event as CANCEL and are dropped;
+            // the group has the rest.
+            consumed = androidCancelTargets(below: group, depth: i, run: &run, trace: &trace)
             delivery.message = AndroidAction.cancel.message
-            android.gesture?.chain = Array(g.chain[...i])
-            androidCancelTargets(below: group, depth: i, trace: &trace)  // the other pointers' targets too
-            handler = g.chain.last
             handled = true
             if case .scrollView = androidView(group)?.builtin {
                 android.gesture?.scrollFrom = g.point
@@ -164,15 +155,8 @@ extension SessionState {
                 })
             {
                 // The view keeps its press for the finger still on it: the last one up clicks (AM4).
-                android.pointers[other].pressView = mine.pressView
-                android.pointers[other].pressed = mine.pressed
-                android.pointers[other].prepressed = mine.prepressed
-                android.pointers[other].tapCheck = mine.tapCheck
-                android.pointers[other].longPressCheck = mine.longPressCheck
-                android.pointers[other].longPressPerformed = mine.longPressPerformed
+                android.pointers[other].takePress(from: mine)
             }
-        } else if !handled {
-            consumed = false
         }
         if !handled { androidActivityAfter(action, consumed: consumed, run: &run, trace: &trace) }
         if consumed, let h = handler {
