@@ -401,6 +401,11 @@ def android_traces(engine, client) -> list[dict]:
         "longClick": {"target": "RVC", "method": "menu", "returns": True}})))
     long.touch(("t", "began", (50, 50), 0))
     traces.append(long.call("clock.advance", to=1)["trace"])
+    back = make(fixture_f(view("C", (0, 0, 100, 100), {"id": "Fr", "kind": "viewController", "android": {
+        "backCallback": {"enabled": True}}, "children": [view("FrV", (0, 0, 100, 100))]})))
+    press(back, "BACK")
+    traces.append(back.call("event.press", press=2, key="BACK", phase="began")["trace"])
+    traces.append(back.call("event.press", press=2, key="BACK", phase="ended")["trace"])
     for a in made:
         client.rpc("session.delete", {"session": a.session}, validate=False)
     return traces
@@ -593,3 +598,122 @@ def test_an_android_session_survives_a_restart_with_its_profile_and_focus(engine
     assert snap["firstResponders"] == {"W": "Name"}
     tap = c.call("event.tap", session="s", point=[50, 120])
     assert clicks(tap) == [("save", "RVC")] and steps(tap, "offer", to="Btn")
+
+
+# ------------------------------------------------------------------------------------------ windows (AR1, AR5, AV4)
+
+def two_windows(front: dict, *front_children, under: dict | None = None, front_activity: bool = True) -> dict:
+    """Fixture F's window W (R > Btn(0,700,400,100) clicking save, `under` on Btn's android) and in front of it W2
+    (50,300,300,200) with the android members `front`; W2 holds DVC > DR filling it, or DR alone without an
+    Activity."""
+    btn = button("Btn", (0, 700, 400, 100), "save")
+    if under:
+        btn["android"] = under
+    tree = fixture_f(btn)
+    dr = view("DR", (0, 0, 300, 200), *front_children)
+    content = {"id": "DVC", "kind": "viewController", "children": [dr]} if front_activity else dr
+    tree["children"].append({"id": "W2", "kind": "window", "frame": [50, 300, 300, 200], "windowLevel": 1,
+                             "android": front, "children": [content]})
+    return tree
+
+
+def test_AR1_a_window_that_is_not_touch_modal_lets_an_outside_touch_go_behind(android):
+    a = android(two_windows({"touchModal": False}, button("In", (0, 0, 300, 200), "inside")))
+    r = a.tap(200, 750)
+    assert [d["window"] for d in r["deliveries"]] == ["W", "W"] and clicks(r) == [("save", "RVC")]
+    assert steps(r, "activity", id="DVC") == [], "a window that does not watch outside touches hears nothing"
+    # Inside it, it takes the touch as before.
+    assert clicks(a.tap(200, 400)) == [("inside", "RVC")]
+    # FLAG_NOT_FOCUSABLE implies FLAG_NOT_TOUCH_MODAL.
+    b = android(two_windows({"focusable": False}))
+    assert [d["window"] for d in b.tap(200, 750)["deliveries"]] == ["W", "W"]
+
+
+def test_AR1_a_window_that_is_not_touchable_gets_nothing_even_inside_it(android):
+    a = android(two_windows({"touchable": False}, button("In", (0, 0, 300, 200), "inside")))
+    r = a.tap(200, 400)
+    assert [d["window"] for d in r["deliveries"]] == ["W", "W"] and clicks(r) == []
+    assert steps(r, "offer", to="In") == []
+
+
+def test_AR1_AR5_action_outside_goes_to_a_window_that_watches_for_it_and_may_close_it(android):
+    a = android(two_windows({"touchModal": False, "watchOutsideTouch": True}))
+    r = a.tap(200, 750)
+    outside = [(s["method"], s["result"], s["rule"]) for s in steps(r, "activity", id="DVC")]
+    assert outside == [("dispatchTouchEvent", False, "AR1"), ("onTouchEvent", False, "AR5")]
+    assert all(s["action"] == "outside" for s in steps(r, "activity", id="DVC"))
+    assert clicks(r) == [("save", "RVC")], "the gesture itself goes to the window behind"
+    b = android(two_windows({"touchModal": False, "watchOutsideTouch": True, "closeOnTouchOutside": True}))
+    r = b.tap(200, 750)
+    assert [(s["method"], s["result"]) for s in steps(r, "activity", id="DVC")] == [
+        ("dispatchTouchEvent", True), ("onTouchEvent", True), ("finish", True)]
+    assert [(s["id"], s["field"], s["to"]) for s in steps(r, "change")] == [("W2", "hidden", True)]
+    assert clicks(r) == [("save", "RVC")]
+    # Without an Activity the DecorView gets ACTION_OUTSIDE and nothing closes.
+    c = android(two_windows({"touchModal": False, "watchOutsideTouch": True, "closeOnTouchOutside": True},
+                            front_activity=False))
+    r = c.tap(200, 750)
+    assert [(s["to"], s["action"], s["result"], s["rule"]) for s in steps(r, "offer", to="W2")] == [
+        ("W2", "outside", False, "AR1")]
+    assert steps(r, "change") == []
+
+
+def test_AR5_an_activity_window_closing_on_outside_touch_finishes(android):
+    a = android(two_windows({"closeOnTouchOutside": True}))
+    r = a.tap(200, 750)
+    assert [(s["method"], s["action"], s["result"]) for s in steps(r, "activity", id="DVC") if s["rule"] == "AR5"] == [
+        ("onTouchEvent", "down", False), ("onTouchEvent", "up", True), ("finish", "up", True)]
+    assert a.call("tree.get", id="W2")["tree"]["hidden"] is True
+    # By default an Activity's window does not close: the same tap is only unhandled.
+    b = android(two_windows({}))
+    r = b.tap(200, 750)
+    assert steps(r, "change") == [] and [s["result"] for s in steps(r, "activity", method="onTouchEvent")] == [False, False]
+    assert b.call("tree.get", id="W2")["tree"]["hidden"] is False
+
+
+def test_AV4_a_view_filtering_obscured_touches_drops_them_under_a_window_that_did_not_take_them(android):
+    # W2 is not touchable and lies over (200, 400): the touch goes to W behind it, obscured there.
+    a = android(two_windows({"touchable": False}, under=None))
+    tree = two_windows({"touchable": False}, under={"filterTouchesWhenObscured": True})
+    tree["children"][-1]["frame"] = [0, 650, 400, 100]  # over Btn's top half
+    f = android(tree)
+    r = f.tap(200, 700)
+    assert [(s["to"], s["via"], s["result"], s["rule"]) for s in steps(r, "offer", to="Btn")] == [
+        ("Btn", "dispatchTouchEvent", False, "AV4")]
+    assert clicks(r) == [] and r["deliveries"][0]["handledBy"] == []
+    # Where no window lies over the point the same view takes the tap.
+    assert clicks(f.tap(200, 780)) == [("save", "RVC")]
+    # A view that does not filter takes it under the window too.
+    tree["children"][1]["children"][0]["children"][0]["children"][0].pop("android")
+    assert clicks(android(tree).tap(200, 700)) == [("save", "RVC")]
+    assert clicks(a.tap(200, 750)) == [("save", "RVC")]
+
+
+def test_window_and_fragment_members_are_refused_on_kinds_they_do_not_apply_to(client):
+    from harness import unique_name
+
+    def refused(tree: dict) -> dict:
+        resp = client.rpc("session.create", {"session": unique_name("bad"), "tree": tree, "profile": ANDROID})
+        assert "error" in resp, resp
+        assert resp["error"]["data"]["name"] == "INVALID_NODE", resp
+        return resp["error"]
+
+    def nodes(tree: dict) -> dict:
+        w = tree["children"][1]
+        return {"W": w, "RVC": w["children"][0], "R": w["children"][0]["children"][0]}
+
+    for id, member, what in [("R", {"touchModal": False}, "windows"), ("RVC", {"filterTouchesWhenObscured": True}, "views"),
+                             ("W", {"backCallback": {"enabled": True}}, "view controllers"),
+                             ("R", {"onOptionsItemSelected": ["share"]}, "view controllers")]:
+        tree = fixture_f()
+        nodes(tree)[id]["android"] = member
+        e = refused(tree)
+        (name,) = member
+        assert e["data"]["field"].endswith(f"android.{name}") and what in e["message"], e
+    for member, field in [({"backCallback": {"enabled": "yes"}}, "backCallback.enabled"),
+                          ({"backCallback": {"enabled": True, "x": 1}}, "backCallback.x"),
+                          ({"contextMenu": ["a", 3]}, "contextMenu[1]")]:
+        tree = fixture_f()
+        nodes(tree)["RVC" if "back" in field else "R"]["android"] = member
+        e = refused(tree)
+        assert e["data"]["field"].endswith(f"android.{field}"), e

@@ -1253,9 +1253,67 @@ def test_Q21_the_back_key_without_callbacks_finishes_through_the_activity_AK7_AK
     assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]
 
 
-@pytest.mark.skip(reason="android profile does not model fragments' back callbacks yet: Q21 with Fr1, Fr2 (AK10)")
-def test_Q21_back_callbacks_of_fragments_AK10():
-    pass
+def fragment(id: str, frame, *children, **android) -> dict:
+    """A child view controller (under android a fragment of the Activity) whose root view fills `frame`."""
+    return node(id, "viewController", None, view(id + "V", frame, *children), android=android)
+
+
+def tree_q21(fr1: bool | None, fr2: bool | None, action_mode: bool = False) -> dict:
+    """R > Container > Fr1, Fr2 (added in that order), each with a back callback enabled or not (None: none)."""
+    frs = [fragment(id, (0, 100 * i, 400, 100), **({"backCallback": {"enabled": on}} if on is not None else {}))
+           for i, (id, on) in enumerate([("Fr1", fr1), ("Fr2", fr2)])]
+    rvc = {"handles": {a: "handle" for a in ACTIONS}}
+    if action_mode:
+        rvc["android"] = {"actionMode": True}
+    return fa(view("Container", (0, 0, 400, 400), *frs), rvc=rvc)
+
+
+@BOTH
+@pytest.mark.parametrize("fr1, fr2, handler", [(True, True, "Fr2"), (True, False, "Fr1"), (False, False, None),
+                                               (None, None, None)],
+                         ids=["both-enabled", "fr2-disabled", "both-disabled", "no-callbacks"])
+def test_Q21_back_goes_to_the_most_recently_added_enabled_callback_AK10_E1(world, column, fr1, fr2, handler):
+    w = world(tree_q21(fr1, fr2))
+    down, up = press_both(w, "BACK", 1)
+    if w.uikit:
+        assert down["handledBy"] == [] and up["handledBy"] == []  # no back key: a press nobody handles (E1, E3)
+        return
+    # AK10: onKeyUp calls onBackPressed; the OnBackPressedDispatcher calls the most recently added enabled callback.
+    assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]
+    called = [(s["id"], s["method"], s["result"], s["rule"]) for s in steps(up, "fragment")]
+    assert called == ([(handler, "handleOnBackPressed", True, "AK10")] if handler else []), called
+    assert up["handledBy"] == [RVC]
+    assert steps(down, "fragment") == [], "the callbacks are asked on the UP only"
+
+
+@BOTH
+def test_Q21_back_with_an_action_mode_finishes_it_first_AX5_AK7(world, column):
+    w = world(tree_q21(True, True, action_mode=True))
+    sub = w.subscribe()
+    down, up = press_both(w, "BACK", 1)
+    if w.uikit:
+        assert down["handledBy"] == [] and up["handledBy"] == []
+        return
+    # AK7: DecorView#superDispatchKeyEvent consumes BACK, DOWN and UP, before the tree and the Activity's onKeyDown.
+    for r, action in ((down, "down"), (up, "up")):
+        assert [(s["to"], s["via"], s["result"], s["rule"]) for s in steps(r, "offer")] == [
+            (W, "dispatchKeyEvent", True, "AK7")]
+        assert r["handledBy"] == [W]
+        assert [s["method"] for s in steps(r, "activity") if s["method"] in ("onKeyDown", "onKeyUp", "onBackPressed")] \
+            == []
+    # AX5: the UP finishes the action mode; no back callback runs.
+    assert [(s["method"], s["rule"]) for s in steps(up, "activity")] == [
+        ("onActionModeFinished", "AX5"), ("dispatchKeyEvent", "AK7")]
+    assert steps(up, "fragment") == []
+    (change,) = steps(up, "change")
+    assert (change["id"], change["field"], change["rule"]) == (RVC, "android", "AX5")
+    assert change["to"] == {"actionMode": False}
+    _, event = sub.next(f"{w.session}/tree")
+    assert [op["op"] for op in event["ops"]] == ["update"] and event["ops"][0]["id"] == RVC, event
+    assert w.call("tree.get", id=RVC)["tree"]["android"] == {"actionMode": False}
+    # The next BACK reaches the callbacks again (AK10).
+    _, up2 = press_both(w, "BACK", 2)
+    assert [s["id"] for s in steps(up2, "fragment")] == ["Fr2"]
 
 
 def tree_q23() -> dict:
@@ -1286,9 +1344,50 @@ def test_Q23_tap_outside_a_dialog_goes_to_the_touch_modal_dialog_window_AR1_H1_H
     assert_no_click(reply)
 
 
-@pytest.mark.skip(reason="android profile does not model a dialog closing on an outside touch yet: Q23, AR5")
-def test_Q23_the_outside_touch_cancels_the_dialog_AR5():
-    pass
+@BOTH
+def test_Q23_the_outside_touch_cancels_the_dialog_AR5_H1_H2(world, column):
+    tree = tree_q23()
+    tree["children"][-1]["android"] = {"class": "Dialog"}  # cancelable, closes on an outside touch
+    w = world(tree)
+    sub = w.subscribe()
+    reply = w.tap(200, 750)
+    if w.uikit:
+        down, _ = reply["deliveries"]
+        assert down["window"] == W and down["view"] == "Btn" and performed(reply) == ["save"]
+        return
+    # AR1: the touch-modal dialog window takes the tap; nothing of W1 is asked, Btn does not click.
+    assert [d["window"] for d in reply["deliveries"]] == ["W2", "W2"]
+    assert_no_click(reply)
+    # AR5: Dialog#onTouchEvent sees the UP outside its decor view beyond the window touch slop and cancels.
+    ontouch = [(action_of(s["action"]), s["result"], s["rule"]) for s in steps(reply, "activity", method="onTouchEvent")]
+    assert ontouch == [("down", False, "AR5"), ("up", True, "AR5")]
+    (cancel,) = steps(reply, "activity", method="cancel")
+    assert (cancel["id"], action_of(cancel["action"]), cancel["rule"]) == ("DVC", "up", "AR5")
+    assert steps(reply, "activity", method="finish") == []
+    _, up = reply["deliveries"]
+    assert up["handledBy"] == ["DVC"] and "reason" not in up
+    assert [(s["action"], s["reason"]) for s in steps(reply, "discard")] == [("down", "unhandled")]
+    # The dialog is gone: W2 is hidden, published as a tree change; the next tap reaches Btn.
+    (change,) = steps(reply, "change")
+    assert (change["id"], change["field"], change["to"], change["rule"]) == ("W2", "hidden", True, "AR5")
+    _, event = sub.next(f"{w.session}/tree")
+    assert [(op["op"], op["id"]) for op in event["ops"]] == [("update", "W2")], event
+    assert w.call("tree.get", id="W2")["tree"]["hidden"] is True
+    again = w.tap(200, 750)
+    assert [d["window"] for d in again["deliveries"]] == [W, W]
+    assert_click(again, "Btn", "save")
+
+
+@ANDROID_ONLY
+def test_Q23_an_up_within_the_window_touch_slop_does_not_close_the_dialog_AR5(world, column):
+    tree = tree_q23()
+    tree["children"][-1]["android"] = {"class": "Dialog"}
+    w = world(tree)
+    near = w.tap(200, 510)  # 10 below W2 (300…500): within the window touch slop (16)
+    assert steps(near, "activity", method="cancel") == [] and steps(near, "change") == []
+    assert [s["result"] for s in steps(near, "activity", method="onTouchEvent")] == [False, False]
+    far = w.tap(200, 517)
+    assert [s["id"] for s in steps(far, "activity", method="cancel")] == ["DVC"]
 
 
 # ------------------------------------------------------------------------------------------ Q24: nil-target actions

@@ -3,7 +3,7 @@ import ResponderJSON
 /// The trace steps of the `android` profile (12.10): what Android's View system asks and answers.
 public enum AndroidStepKind: String, WireEnum {
     case mapping, activity, intercept, candidate, offer, target, cancel, disallow, press, click, longClick, focus
-    case discard
+    case discard, fragment
 }
 
 /// One step of an `android` trace: its kind, its members in the order they are written, its rule and the touch
@@ -54,6 +54,24 @@ public struct AndroidStep: Sendable, Equatable {
             .activity,
             [("id", .string(id)), ("method", .string(method)), ("action", .string(action)), ("result", .bool(result))],
             rule: rule, touch: touch)
+    }
+
+    /// AX3, AX4: one of the Activity's menu callbacks asked about `item` (`action` is `select`).
+    public static func activity(id: String, method: String, item: String, result: Bool, rule: Rule) -> AndroidStep {
+        AndroidStep(
+            .activity,
+            [("id", .string(id)), ("method", .string(method)), ("action", .string("select")),
+             ("item", .string(item)), ("result", .bool(result))],
+            rule: rule)
+    }
+
+    /// AK10, AX3, AX4: a fragment (a view controller of the Activity's other than its root) asked: its back
+    /// callback, or a menu callback about `item`.
+    public static func fragment(id: String, method: String, item: String?, result: Bool, rule: Rule) -> AndroidStep {
+        var m: [(key: String, value: JSON)] = [("id", .string(id)), ("method", .string(method))]
+        if let item { m.append(("item", .string(item))) }
+        m.append(("result", .bool(result)))
+        return AndroidStep(.fragment, m, rule: rule)
     }
 
     /// AI1–AI5: a group's onInterceptTouchEvent; `reason` when it was not called.

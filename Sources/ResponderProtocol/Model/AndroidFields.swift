@@ -123,6 +123,34 @@ public struct AndroidFields: Sendable, Equatable {
     public var handles: Handles?
     public var listeners: Listeners?
 
+    // Windows, the Activity, fragments and menus (AR1, AR5, AV4, AK7, AK10, AX3–AX5): each member is read on the
+    // node kinds it applies to only (`WindowMembers.kinds`).
+    /// A window's flags (AR1, AR5); `focusable` above is the window's own on a window node.
+    public var touchModal: Bool?
+    public var touchable: Bool?
+    public var watchOutsideTouch: Bool?
+    public var closeOnTouchOutside: Bool?
+    /// AV4: a view that drops touches while its window is obscured.
+    public var filterTouchesWhenObscured: Bool?
+    /// AX4: the item ids the view's onCreateContextMenu adds.
+    public var contextMenu: [String]?
+    /// AX3, AX4: the item ids an Activity's or a fragment's onOptionsItemSelected / onContextItemSelected handles.
+    public var onOptionsItemSelected: [String]?
+    public var onContextItemSelected: [String]?
+    /// AX5: the Activity has a primary action mode running.
+    public var actionMode: Bool?
+    /// AX3: a fragment's options-menu switches, and whether it is hidden.
+    public var hasOptionsMenu: Bool?
+    public var menuVisible: Bool?
+    public var hidden: Bool?
+    /// AK10: a fragment's OnBackPressedCallback, enabled or not.
+    public var backCallback: BackCallback?
+
+    public struct BackCallback: Sendable, Equatable {
+        public var enabled: Bool
+        public init(enabled: Bool) { self.enabled = enabled }
+    }
+
     public init() {}
 }
 
@@ -131,7 +159,7 @@ public struct AndroidFields: Sendable, Equatable {
 extension AndroidFields {
     /// Reads an `android` object; every error is INVALID_NODE naming the member's path under `path` (the
     /// object's own, e.g. `tree.children[0].android`).
-    public init(json: JSON, path: String) throws(RPCError) {
+    public init(json: JSON, path: String, kind: NodeKind? = nil) throws(RPCError) {
         self.init()
         var r = try Self.reader(json, path)
         if let name = try r.string("class") {
@@ -208,6 +236,7 @@ extension AndroidFields {
             try l.finish()
             self.listeners = listeners
         }
+        try readWindowMembers(&r, kind: kind)
         try r.finish()
     }
 
@@ -391,6 +420,7 @@ extension AndroidFields {
             }
             w.endObject()
         }
+        writeWindowMembers(to: &w)
         w.endObject()
     }
 
@@ -414,5 +444,99 @@ extension AndroidFields {
         w.key("axis"); w.string(axis.rawValue)
         w.endObject()
         w.endObject()
+    }
+}
+
+// MARK: - Windows, the Activity, fragments and menus
+
+extension AndroidFields {
+    /// Which node kinds each member applies to: a window's flags on windows, menus' and back's members on view
+    /// controllers (read as the Activity's on a window's root view controller, a fragment's on the others), a
+    /// view's on views.
+    enum WindowMembers {
+        static let windows: Set<String> = ["touchModal", "touchable", "watchOutsideTouch", "closeOnTouchOutside"]
+        static let views: Set<String> = ["filterTouchesWhenObscured", "contextMenu"]
+        static let controllers: Set<String> = [
+            "onOptionsItemSelected", "onContextItemSelected", "actionMode", "hasOptionsMenu", "menuVisible", "hidden",
+            "backCallback"
+        ]
+
+        static func check(_ member: String, kind: NodeKind?, _ r: ParamReader) throws(RPCError) {
+            guard let kind else { return }
+            let (ok, what): (Bool, String) =
+                windows.contains(member)
+                ? (kind == .window, "windows") : views.contains(member)
+                    ? (kind.isView, "views") : (kind == .viewController, "view controllers")
+            guard ok else { throw r.error(member, "applies to \(what) only, not to a \(kind.rawValue)") }
+        }
+    }
+
+    fileprivate mutating func readWindowMembers(_ r: inout ParamReader, kind: NodeKind?) throws(RPCError) {
+        func flag(_ name: String, _ r: inout ParamReader) throws(RPCError) -> Bool? {
+            guard let b = try r.bool(name) else { return nil }
+            try WindowMembers.check(name, kind: kind, r)
+            return b
+        }
+        func items(_ name: String, _ r: inout ParamReader) throws(RPCError) -> [String]? {
+            guard let a = try r.array(name) else { return nil }
+            try WindowMembers.check(name, kind: kind, r)
+            var out: [String] = []
+            for (i, item) in a.enumerated() {
+                guard let s = item.stringValue, !s.isEmpty else {
+                    throw r.error("\(name)[\(i)]", "expected a menu item id (a non-empty string), got \(item.typeName)")
+                }
+                out.append(s)
+            }
+            return out
+        }
+        touchModal = try flag("touchModal", &r)
+        touchable = try flag("touchable", &r)
+        watchOutsideTouch = try flag("watchOutsideTouch", &r)
+        closeOnTouchOutside = try flag("closeOnTouchOutside", &r)
+        filterTouchesWhenObscured = try flag("filterTouchesWhenObscured", &r)
+        contextMenu = try items("contextMenu", &r)
+        onOptionsItemSelected = try items("onOptionsItemSelected", &r)
+        onContextItemSelected = try items("onContextItemSelected", &r)
+        actionMode = try flag("actionMode", &r)
+        hasOptionsMenu = try flag("hasOptionsMenu", &r)
+        menuVisible = try flag("menuVisible", &r)
+        hidden = try flag("hidden", &r)
+        if let v = r.raw("backCallback"), !v.isNull {
+            try WindowMembers.check("backCallback", kind: kind, r)
+            var b = try ParamReader(v, path: r.path + "backCallback.", errorName: .invalidNode)
+            guard let enabled = try b.bool("enabled") else { throw b.error("enabled", "is required") }
+            try b.finish()
+            backCallback = BackCallback(enabled: enabled)
+        }
+    }
+
+    fileprivate func writeWindowMembers(to w: inout JSONWriter) {
+        for (name, value) in [
+            ("touchModal", touchModal), ("touchable", touchable), ("watchOutsideTouch", watchOutsideTouch),
+            ("closeOnTouchOutside", closeOnTouchOutside), ("filterTouchesWhenObscured", filterTouchesWhenObscured)
+        ] {
+            if let value { w.key(name); w.bool(value) }
+        }
+        for (name, value) in [
+            ("contextMenu", contextMenu), ("onOptionsItemSelected", onOptionsItemSelected),
+            ("onContextItemSelected", onContextItemSelected)
+        ] {
+            if let value {
+                w.key(name)
+                w.beginArray()
+                for item in value { w.string(item) }
+                w.endArray()
+            }
+        }
+        for (name, value) in [("actionMode", actionMode), ("hasOptionsMenu", hasOptionsMenu),
+                              ("menuVisible", menuVisible), ("hidden", hidden)] {
+            if let value { w.key(name); w.bool(value) }
+        }
+        if let backCallback {
+            w.key("backCallback")
+            w.beginObject()
+            w.key("enabled"); w.bool(backCallback.enabled)
+            w.endObject()
+        }
     }
 }

@@ -428,11 +428,15 @@ extension NodeField {
         ] + uikitFields + editingFields + keyCommandFields + cellFields + presentationFields + scrollFields
         + [
             // 8.7: written only when given, so every node without it writes as before.
-            field(
-                "android", \.android, \.android, on: anyKind,
-                read: { (v, bad) throws(RPCError) in try AndroidFields(json: v, path: bad.field) },
-                write: { v, w in if let a = v { a.write(to: &w) } else { w.null() } },
-                written: { $0.android != nil })
+            // Read with the node's kind: some members apply to windows, view controllers or views only.
+            NodeField(
+                name: "android", kinds: anyKind,
+                readValue: { (v, node, bad) throws(RPCError) in
+                    node.android = try AndroidFields(json: v, path: bad.field, kind: node.kind)
+                },
+                writeValue: { node, w in if let a = node.android { a.write(to: &w) } else { w.null() } },
+                copyValue: { source, node in node.android = source.android },
+                written: { $0.android != nil }, sameValue: { a, b in a.android == b.android })
         ]
 
     static func numbers(_ value: JSON, _ count: Int, _ shape: String, _ bad: FieldError) throws(RPCError) -> [Double] {

@@ -62,27 +62,36 @@ extension SessionState {
     // MARK: - The Activity
 
     /// AR4, AR6, AR7: the Activity saw the event first and returns what the tree returned; an event the tree did
-    /// not consume goes to its onTouchEvent, which consumes nothing here, and is finished unhandled.
+    /// not consume goes to its onTouchEvent, which consumes it only to close its window (AR5; true then), and is
+    /// otherwise finished unhandled.
+    @discardableResult
     mutating func androidActivityAfter(
         _ action: AndroidAction, consumed: Bool, run: inout AndroidRun, trace: inout Trace
-    ) {
-        guard let g = android.gesture ?? nil, let touch = run.touch else { return }
+    ) -> Bool {
+        guard let g = android.gesture ?? nil, let touch = run.touch else { return false }
+        // AR5: what no view consumed reaches the Activity's onTouchEvent, which closes a window that closes on
+        // outside touches.
+        let closes = !consumed && g.activity != nil && androidClosesOnTouch(g.window, action: action, at: g.point)
         if let activity = g.activity {
             trace.add(
                 .android(
                     .activity(
-                        id: activity, method: "dispatchTouchEvent", action: action.rawValue, result: consumed,
-                        rule: .ar6, touch: touch)))
+                        id: activity, method: "dispatchTouchEvent", action: action.rawValue,
+                        result: consumed || closes, rule: .ar6, touch: touch)))
             if !consumed {
                 trace.add(
                     .android(
                         .activity(
-                            id: activity, method: "onTouchEvent", action: action.rawValue, result: false, rule: .ar5,
+                            id: activity, method: "onTouchEvent", action: action.rawValue, result: closes, rule: .ar5,
                             touch: touch)))
             }
+            if closes {
+                androidClose(g.window, activity: activity, action: action.rawValue, touch: touch, trace: &trace)
+            }
         }
-        if !consumed {
+        if !consumed && !closes {
             trace.add(.android(.discard(action: action.rawValue, reason: "unhandled", rule: .ar7, touch: touch)))
         }
+        return closes
     }
 }

@@ -64,6 +64,18 @@ extension SessionState {
             }
         }
         let start = firstResponderByWindow[window]
+        // AK7, AX5: DecorView#superDispatchKeyEvent: BACK finishes a running action mode first (on its UP) and
+        // is consumed there, DOWN and UP, before the view tree or the Activity's onKeyDown / onKeyUp see it.
+        if keyName == "BACK", let activity, androidActionMode(activity) {
+            trace.add(
+                .android(
+                    .offer(
+                        to: window, action: action.rawValue, via: "dispatchKeyEvent", result: true, rule: .ak7,
+                        touch: nil)))
+            if action == .up && !canceled { androidFinishActionMode(activity, trace: &trace) }
+            handled = true
+            handledBy = [window]
+        }
         // AK8, AK9: down the focus path to the focused view, which alone answers.
         if !handled, let focused = firstResponderByWindow[window], let view = androidView(focused) {
             visited = androidFocusPath(to: focused)
@@ -97,6 +109,8 @@ extension SessionState {
                             touch: nil
                         )
                     ))
+                // With no enabled back callback, onBackPressed's default finishes the Activity.
+                _ = androidBackCallback(of: activity, trace: &trace)
             }
             if action == .up { android.backTracking = nil }
             handled = result

@@ -24,6 +24,9 @@ struct AndroidGesture: Sendable {
     /// How many events of the gesture each group's interception has seen (`atEvent`), the DOWN as 1.
     var events = 1
     var downTime: Double
+    /// AV4: a visible window that did not take the touch lay over the point at the DOWN
+    /// (FLAG_WINDOW_IS_OBSCURED).
+    var obscured = false
     /// AC5–AC9: the view holding the press (the handler, or its touch delegate's delegate).
     var pressView: String?
     var prepressed = false

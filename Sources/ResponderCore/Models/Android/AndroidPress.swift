@@ -9,6 +9,7 @@ extension SessionState {
         _ view: AndroidView, at p: Point, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
     ) -> Bool {
         run.note(view, trace: &trace)
+        if androidFiltered(view, action: action, run: &run, trace: &trace) { return false }
         if let answer = view.dispatchTouchEvent?.answer(for: action), answer != .super {
             let took = answer == .consume
             run.offer(view.id, action: action, via: "dispatchTouchEvent", result: took, rule: .av1, trace: &trace)

@@ -29,6 +29,7 @@ extension SessionState {
         }
         /// A candidate offered the DOWN: its dispatchTouchEvent override, a leaf's own handlers, or a new frame.
         func offer(_ view: AndroidView, _ point: Point, session: inout SessionState, trace: inout Trace) {
+            if session.androidFiltered(view, action: .down, run: &run, trace: &trace) { return }
             if let answer = view.dispatchTouchEvent?.answer(for: .down), answer != .super {
                 // An overridden dispatchTouchEvent answers for the whole subtree.
                 let took = answer == .consume

@@ -54,11 +54,6 @@ extension SessionState {
 
     // MARK: - DOWN
 
-    /// AR1: every window is touch-modal here, so the gesture goes to the front-most visible window.
-    func androidWindow() -> String? {
-        androidWindows().first { id in world.nodes[id].map { !$0.spec.hidden } ?? false }
-    }
-
     /// The attached windows, front-most first (windowLevel, then the later one), as H1 orders them.
     func androidWindows() -> [String] {
         HitTester.windowOrder(world).map { world.nodes.unsafeNode(atSlot: Int($0)).pointee.spec.id }
@@ -76,7 +71,9 @@ extension SessionState {
         _ touch: EventID, at screen: Point, client: String, run: inout AndroidRun, trace: inout Trace
     ) -> TouchDelivery {
         var delivery = TouchDelivery(touch: touch, phase: .began, view: nil, window: nil, message: "ACTION_DOWN")
-        guard let window = androidWindow(), let p = world.convert(screen: screen, toWindow: window) else {
+        let choice = androidWindowChoice(at: screen)
+        for w in choice.outside { androidOutside(w, touch: touch, trace: &trace) }
+        guard let window = choice.window, let p = world.convert(screen: screen, toWindow: window) else {
             trace.add(.android(.discard(action: "down", reason: "no-window", rule: .ar1, touch: touch)))
             delivery.reason = .unhandled
             delivery.rule = .ar1
@@ -86,7 +83,7 @@ extension SessionState {
         androidEnterTouchMode(window: window, touch: touch, trace: &trace)
         android.gesture = AndroidGesture(
             touch: touch, client: client, window: window, activity: androidActivity(of: window), downPoint: screen,
-            point: screen, lastPoint: screen, downTime: clock)
+            point: screen, lastPoint: screen, downTime: clock, obscured: choice.obscured)
         run.touch = touch
         var chain = androidSearch(from: window, at: p, run: &run, trace: &trace) ?? []
         androidTargetsAdded(chain, from: 0, touch: touch, trace: &trace)
@@ -158,7 +155,8 @@ extension SessionState {
                 android.pointers[other].takePress(from: mine)
             }
         }
-        if !handled { androidActivityAfter(action, consumed: consumed, run: &run, trace: &trace) }
+        var closed = false
+        if !handled { closed = androidActivityAfter(action, consumed: consumed, run: &run, trace: &trace) }
         if consumed, let h = handler {
             delivery.view = h
             delivery.localPoint = world.convert(screen: g.point, toWindow: g.window).flatMap {
@@ -168,7 +166,14 @@ extension SessionState {
         if action == .up || action == .cancel {
             android.gesture = nil  // AD12: the gesture's state ends with it
         }
-        return run.finish(delivery, consumed: consumed)
+        var finished = run.finish(delivery, consumed: consumed)
+        if closed, let activity = g.activity {
+            // AR5: the Activity's (or Dialog's) onTouchEvent consumed the event in closing its window.
+            finished.handledBy = [activity]
+            finished.reason = nil
+            finished.rule = nil
+        }
+        return finished
     }
 
     /// The point, given in screen coordinates, in each view of `chain` (nil where a transform cannot be undone).

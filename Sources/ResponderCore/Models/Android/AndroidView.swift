@@ -33,6 +33,10 @@ struct AndroidView {
     let clickXml: String?
     let longClick: AndroidFields.LongClick?
     let builtin: Builtin
+    /// AV4: drops touches while its window is obscured.
+    let filterTouchesWhenObscured: Bool
+    /// AX4: the items its onCreateContextMenu adds.
+    let contextMenu: [String]
     let childCount: Int
     /// UIKit fields with no Android meaning that this node sets: reported once per dispatch, never silently.
     let unmapped: [(field: String, note: String)]
@@ -70,7 +74,8 @@ struct AndroidView {
             default: derivedClass = node.children.isEmpty ? "View" : "FrameLayout"
             }
         }
-        let cls = a.className ?? derivedClass
+        // On a window node `class` names the window (an Activity's, a `Dialog`): its view is the DecorView.
+        let cls = spec.kind == .window ? derivedClass : a.className ?? derivedClass
         className = cls
         if spec.kind == .window {
             kind = .decorView
@@ -98,7 +103,9 @@ struct AndroidView {
         clickable = a.clickable ?? (classClickable || click != nil || clickXml != nil)  // AC1
         longClickable = a.longClickable ?? (isEditText || longClick != nil)
         let canFocus = spec.canBecomeFirstResponder && spec.kind != .window
-        focusable = a.focusable ?? (Self.buttonClasses.contains(cls) || isEditText || canFocus)
+        // On a window node `focusable` is the window's own flag (AR1); the DecorView itself takes no focus.
+        focusable =
+            spec.kind == .window ? false : a.focusable ?? (Self.buttonClasses.contains(cls) || isEditText || canFocus)
         focusableInTouchMode = a.focusableInTouchMode ?? (isEditText || canFocus)
         let delays: Bool
         switch cls {
@@ -128,6 +135,8 @@ struct AndroidView {
             intercept = .never  // AI2
         }
         disallow = a.handles?.requestDisallowIntercept
+        filterTouchesWhenObscured = a.filterTouchesWhenObscured ?? false
+        contextMenu = a.contextMenu ?? []
         var unmapped: [(field: String, note: String)] = []
         if spec.interactionSetting == false {
             unmapped.append(("userInteractionEnabled", "Android has no userInteractionEnabled; ignored"))
