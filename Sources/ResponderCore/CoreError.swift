@@ -69,6 +69,8 @@ public indirect enum CoreError: Error, Sendable, Equatable {
     case pressNotFound(EventID)
     /// The session's dispatch model does not carry out this input (`what` says which, with the rules' ids).
     case notModelled(String, model: DispatchModelName, field: String)
+    /// AX4: `item` is not in the context menu the long press on `view` shows (`items`).
+    case notInMenu(String, view: String, items: [String])
 
     // MARK: Where
 
@@ -145,7 +147,8 @@ extension CoreError {
             .tooDeep(let id, _), .rootNotApplication(let id, _, _), .applicationID(let id, _), .duplicateID(let id, _),
             .misplaced(let id, _, _), .applicationFixed(let id, _), .cycle(let id, _),
             .fieldNotApplicable(let id, _, _),
-            .classMismatch(let id, _, _), .brokenInvariant(let id, _), .recognizer(let id, _, _):
+            .classMismatch(let id, _, _), .brokenInvariant(let id, _), .recognizer(let id, _, _),
+            .notInMenu(_, let id, _):
             return id
         case .severalKeyWindows(let keys): return keys.count > 1 ? keys[1] : nil
         case .inOp(_, let inner), .afterOp(_, let inner), .inTouch(_, let inner): return inner.node

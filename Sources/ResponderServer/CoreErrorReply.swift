@@ -59,6 +59,11 @@ extension RPCError {
                 ("field", .string(field)), ("profile", .string(model.rawValue))
             ]
             self.init(.invalidParams, "the \(model.rawValue) profile does not model \(what)", details)
+        case .notInMenu(let item, let view, let items):
+            let listed = items.isEmpty ? "it has no items" : "its items: " + items.joined(separator: ", ")
+            self.init(
+                .invalidParams, "item: \"\(item)\" is not in the context menu of \"\(view)\" (\(listed))",
+                [("field", "item"), ("view", .string(view))])
         case .indexOutOfRange(let index, let count):
             self.init(.invalidParams, "index \(index) is outside 0…\(count)", [("field", "index")])
         case .cycle(let id, let parent):

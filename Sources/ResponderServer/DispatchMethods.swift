@@ -77,6 +77,9 @@ enum DispatchMethods {
             try s.requireUIKit(SendActionRequest.method)
             return try s.sendAction(r.action, target: r.target, sender: r.sender)
         }
+        dispatch(&table, MenuItemRequest.self) { (r, s, _) throws(CoreError) in
+            try s.menuItem(r.item, menu: r.menu ?? .options, view: r.view)
+        }
         table.add(MakeKeyRequest.self, makeKey)
     }
 

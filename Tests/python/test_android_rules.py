@@ -717,3 +717,65 @@ def test_window_and_fragment_members_are_refused_on_kinds_they_do_not_apply_to(c
         nodes(tree)["RVC" if "back" in field else "R"]["android"] = member
         e = refused(tree)
         assert e["data"]["field"].endswith(f"android.{field}"), e
+
+
+# ------------------------------------------------------------------------------------------ menus (AX4) and event.menuItem
+
+def context_tree(rvc_items=(), fragment_items=("paste",)) -> dict:
+    """R > P [context menu: paste, share] > Fr (a fragment) > FrV > Btn [click → save; context menu: copy]."""
+    btn = with_android(button("Btn", (0, 0, 200, 100), "save"), contextMenu=["copy"])
+    fr = {"id": "Fr", "kind": "viewController", "android": {"onContextItemSelected": list(fragment_items)},
+          "children": [view("FrV", (0, 0, 400, 400), btn)]}
+    p = with_android(view("P", (0, 0, 400, 400), fr), contextMenu=["paste", "share"])
+    return fixture_f(p, rvc={"android": {"onContextItemSelected": list(rvc_items)}} if rvc_items else None)
+
+
+def test_AX4_AC9_a_long_press_shows_the_context_menu_built_up_the_parents_and_the_up_does_not_click(android):
+    a = android(context_tree())
+    a.touch(("t", "began", (50, 50), 0))
+    fired = a.call("clock.advance", to=1)
+    (menu,) = [s for s in steps(fired, "longClick") if s["listener"] == "contextMenu"]
+    assert (menu["view"], menu["items"], menu["performed"], menu["rule"]) == ("Btn", ["copy", "paste", "share"], True,
+                                                                            "AX4")
+    up = a.touch(("t", "ended", None, 1.1))
+    assert clicks(up) == [] and steps(up, "click") == [], "a long press the context menu handled does not click (AC9)"
+    # Without a context menu the same long press is not handled and the UP clicks.
+    b = android(fixture_f(button("Btn", (0, 0, 200, 100), "save")))
+    b.touch(("t", "began", (50, 50), 0))
+    assert steps(b.call("clock.advance", to=1), "longClick") == [], "a Button is not long-clickable by itself"
+
+
+def test_AX4_a_context_item_goes_to_the_activity_then_the_fragments(android):
+    a = android(context_tree())
+    r = a.call("event.menuItem", item="paste", menu="context", view="Btn")
+    assert [(s["method"], s["item"], s["result"], s["rule"]) for s in steps(r, "activity")] == [
+        ("onContextItemSelected", "paste", False, "AX4")]
+    assert [(s["id"], s["result"], s["rule"]) for s in steps(r, "fragment")] == [("Fr", True, "AX4")]
+    assert (r["performed"], r["by"], r["visited"]) == (True, "Fr", ["RVC", "Fr"])
+    b = android(context_tree(rvc_items=("paste",)))
+    r = b.call("event.menuItem", item="paste", menu="context", view="Btn")
+    assert (r["by"], r["visited"], steps(r, "fragment")) == ("RVC", ["RVC"], [])
+    # An item the view's menu does not have cannot be chosen; a view's own menu is its parents' too.
+    from harness import RPCError
+    with pytest.raises(RPCError) as e:
+        a.call("event.menuItem", item="copy", menu="context", view="P")
+    assert (e.value.name, e.value.data["field"]) == ("INVALID_PARAMS", "item") and "paste, share" in str(e.value)
+
+
+def test_event_menu_item_refuses_bad_params_and_changes_nothing(android, client):
+    from harness import RPCError
+    a = android(context_tree())
+    revision = a.call("tree.get")["revision"]
+    for params, name, field in [
+        ({"item": ""}, "INVALID_PARAMS", "item"),
+        ({"item": "paste", "menu": "edit"}, "INVALID_PARAMS", "menu"),
+        ({"item": "paste", "view": "Btn"}, "INVALID_PARAMS", "view"),
+        ({"item": "paste", "menu": "context"}, "INVALID_PARAMS", "view"),
+        ({"item": "paste", "menu": "context", "view": "Nope"}, "NODE_NOT_FOUND", "view"),
+        ({}, "INVALID_PARAMS", "item"),
+    ]:
+        resp = client.rpc("event.menuItem", {"session": a.session, **params}, validate=False)
+        assert "error" in resp, (params, resp)
+        data = resp["error"]["data"]
+        assert (data["name"], data.get("field")) == (name, field), (params, resp)
+    assert a.call("tree.get")["revision"] == revision

@@ -1426,6 +1426,48 @@ def test_Q24_nil_target_action_from_a_child_controllers_button_AX1_AX2_A3_A4(wor
         assert performed(reply) == []
 
 
-@pytest.mark.skip(reason="android profile does not model options menus yet: Q25, AX3")
-def test_Q25_menu_item_two_controllers_handle_AX3_A3_A4():
-    pass
+def tree_q25(activity_handles: bool = True, fr1: dict | None = None) -> dict:
+    """R > Container > Fr1, Fr2 (added in that order, both with options menus); Fr2's view holds the text field
+    TF. UIKit: RVC and Fr2 implement share:; Android: ACT's and Fr2's onOptionsItemSelected handle "share:"."""
+    fr1_view = view("Fr1V", (0, 0, 400, 100))
+    fr1_node = node("Fr1", "viewController", None, fr1_view, android={"hasOptionsMenu": True, **(fr1 or {})})
+    fr2 = node("Fr2", "viewController", None, view("Fr2V", (0, 100, 400, 300), text_field("TF", (10, 10, 300, 40))),
+               handles={"share:": "handle"}, android={"hasOptionsMenu": True, "onOptionsItemSelected": ["share:"]})
+    rvc = {"handles": {a: "handle" for a in ACTIONS + ("share:",)}}
+    if activity_handles:
+        rvc["android"] = {"onOptionsItemSelected": ["share:"]}
+    return fa(view("Container", (0, 0, 400, 400), fr1_node, fr2), rvc=rvc)
+
+
+@BOTH
+def test_Q25_menu_item_two_controllers_handle_AX3_A3_A4(world, column):
+    w = world(tree_q25())
+    w.call("responder.become", id="TF")
+    reply = w.call("event.menuItem", item="share:")
+    if w.uikit:
+        # A3, A4: the menu command's nil-target walk starts at the first responder and reaches Fr2 first.
+        assert (reply["performed"], reply["by"]) == (True, "Fr2")
+        assert reply["visited"][:3] == ["TF", "Fr2V", "Fr2"]
+        assert [(s["by"], s["rule"]) for s in steps(reply, "action")] == [("Fr2", "A4")]
+        return
+    # AX3: the Activity is asked first and handles it; the fragments are not asked.
+    assert (reply["performed"], reply["by"], reply["visited"]) == (True, RVC, [RVC])
+    assert [(s["id"], s["method"], s["item"], s["result"], s["rule"]) for s in steps(reply, "activity")] == [
+        (RVC, "onOptionsItemSelected", "share:", True, "AX3")]
+    assert steps(reply, "fragment") == []
+
+
+@ANDROID_ONLY
+@pytest.mark.parametrize("fr1, asked", [({}, ["Fr1", "Fr2"]), ({"hidden": True}, ["Fr2"]),
+                                        ({"menuVisible": False}, ["Fr2"]), ({"hasOptionsMenu": False}, ["Fr2"])],
+                         ids=["shown", "hidden", "menu-invisible", "no-options-menu"])
+def test_Q25_the_fragments_are_asked_in_the_order_added_when_the_activity_declines_AX3(world, column, fr1, asked):
+    w = world(tree_q25(activity_handles=False, fr1=fr1))
+    reply = w.call("event.menuItem", item="share:", menu="options")
+    assert [(s["method"], s["result"]) for s in steps(reply, "activity")] == [("onOptionsItemSelected", False)]
+    assert [(s["id"], s["result"], s["rule"]) for s in steps(reply, "fragment")] == [
+        (f, f == "Fr2", "AX3") for f in asked]
+    assert (reply["performed"], reply["by"], reply["visited"]) == (True, "Fr2", [RVC] + asked)
+    nobody = w.call("event.menuItem", item="print")
+    assert (nobody["performed"], nobody["by"]) == (False, None)
+    assert [(s["action"], s["reason"], s["rule"]) for s in steps(nobody, "discard")] == [("select", "unhandled", "AX3")]

@@ -17,7 +17,7 @@ FOUNDATION = ["engine.info", "client.hello", "session.create", "session.list", "
               "session.snapshot", "session.clients", "tree.get", "tree.load", "tree.apply", "trace.replay"]
 DISPATCH = ["hitTest", "responderChain", "event.touch", "event.tap", "event.motion", "event.remoteControl",
             "event.press", "responder.become", "responder.resign", "responder.first", "window.makeKey",
-            "action.send", "action.canPerform", "clock.advance", "whyNot"]
+            "action.send", "action.canPerform", "clock.advance", "whyNot", "event.menuItem"]
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS.documents))

@@ -145,6 +145,16 @@ public struct AndroidStep: Sendable, Equatable {
         return AndroidStep(long ? .longClick : .click, m, rule: rule, touch: touch)
     }
 
+    /// AC9, AX4: a long press no listener consumed showed the context menu built from the view and its parents
+    /// (a `longClick` step, handled).
+    public static func contextMenu(view: String, items: [String], touch: EventID?) -> AndroidStep {
+        AndroidStep(
+            .longClick,
+            [("view", .string(view)), ("listener", .string("contextMenu")), ("items", .array(items.map(JSON.string))),
+             ("performed", .bool(true))],
+            rule: .ax4, touch: touch)
+    }
+
     /// AK1–AK6, AK11, AC7: the window's focused view changed (`touch`, `request`, `clear`, `removed`, `touch-mode`,
     /// `default`, `navigation`).
     public static func focus(

@@ -285,6 +285,45 @@ public struct SendActionRequest: SessionRequest, ValidatedParams, DryRunnable, T
     public typealias Response = Published<Traced<ActionOutcome>>
 }
 
+/// Which menu `event.menuItem` chooses an item of.
+public enum MenuKind: String, WireEnum {
+    case options, context
+}
+
+/// `event.menuItem` (1.16): an item chosen from the options menu or from the context menu a long press on
+/// `view` showed. Under `android` it goes to the Activity, then the fragments (AX3, AX4); under `uikit` it is the
+/// menu command's nil-target action from the first responder (A3, A4).
+public struct MenuItemRequest: SessionRequest, ValidatedParams, DryRunnable, TraceSelecting {
+    public static let method = "event.menuItem"
+    public var trace: TraceDetail? = nil
+    public var dryRun: Bool? = nil
+    public var session: String?
+    public var item: String
+    /// Absent: `options`.
+    public var menu: MenuKind?
+    /// The view whose context menu it is; with `context` only, and required there.
+    public var view: String?
+    public init(
+        session: String?, item: String, menu: MenuKind? = nil, view: String? = nil, trace: TraceDetail? = nil
+    ) {
+        self.session = session
+        self.item = item
+        self.menu = menu
+        self.view = view
+        self.trace = trace
+    }
+    public func validate() throws(RPCError) {
+        guard !item.isEmpty else { throw invalid("item", "must not be empty") }
+        switch menu ?? .options {
+        case .options:
+            if view != nil { throw invalid("view", "goes with menu \"context\" only") }
+        case .context:
+            guard let view, !view.isEmpty else { throw invalid("view", "is required for menu \"context\"") }
+        }
+    }
+    public typealias Response = Published<Traced<ActionOutcome>>
+}
+
 /// `action.canPerform` (A5): the nil-target walk without performing anything.
 public struct CanPerformRequest: SessionRequest, ValidatedParams, TraceSelecting {
     public static let method = "action.canPerform"

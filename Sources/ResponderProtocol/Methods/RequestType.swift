@@ -39,7 +39,7 @@ public enum MethodRegistry {
         MotionRequest.self, RemoteControlRequest.self,
         PressRequest.self, BecomeRequest.self, ResignRequest.self, EndEditingRequest.self, FirstResponderRequest.self,
         MakeKeyRequest.self,
-        SendActionRequest.self, CanPerformRequest.self, WhyNotRequest.self
+        SendActionRequest.self, CanPerformRequest.self, WhyNotRequest.self, MenuItemRequest.self
     ]
 
     public static var names: [String] { all.map { $0.method }.sorted() }

@@ -218,12 +218,13 @@ extension SessionState {
         let touch = run.touch
         if long {
             guard let l = view.longClick else {
-                // AC9: no listener and no context menu: not handled, so the UP still clicks.
+                // AC9: no listener: not handled unless a context menu shows, so the UP still clicks.
                 trace.add(
                     .android(
                         .click(
                             long: true, view: view.id, listener: "none", action: nil, target: nil, performed: false,
                             rule: .ac9, touch: touch)))
+                androidShowContextMenu(view, touch: touch, trace: &trace)
                 return
             }
             run.actions.append(
@@ -233,7 +234,11 @@ extension SessionState {
                     .click(
                         long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
                         performed: l.returns, rule: .ac9, touch: touch)))
-            if l.returns { android.gesture?.longPressPerformed = true }
+            if l.returns {
+                android.gesture?.longPressPerformed = true
+            } else {
+                androidShowContextMenu(view, touch: touch, trace: &trace)
+            }
             return
         }
         if let c = view.click {
@@ -267,6 +272,15 @@ extension SessionState {
                         long: false, view: view.id, listener: "none", action: nil, target: nil, performed: false,
                         rule: .ac10, touch: touch)))
         }
+    }
+
+    /// AC9, AX4: a long press no listener consumed shows the context menu built from the view and its parents;
+    /// it is handled (the UP does not click) only when the menu has items.
+    private mutating func androidShowContextMenu(_ view: AndroidView, touch: EventID?, trace: inout Trace) {
+        let items = androidContextMenu(of: view.id)
+        guard !items.isEmpty else { return }
+        trace.add(.android(.contextMenu(view: view.id, items: items, touch: touch)))
+        android.gesture?.longPressPerformed = true
     }
 
     /// AC5, AC9, AC13: the press and long-press checks whose time has come, in time order. A deadline at the

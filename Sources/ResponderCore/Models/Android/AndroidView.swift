@@ -101,7 +101,8 @@ struct AndroidView {
         let isEditText = cls == "EditText"
         let classClickable = Self.buttonClasses.contains(cls) || isEditText
         clickable = a.clickable ?? (classClickable || click != nil || clickXml != nil)  // AC1
-        longClickable = a.longClickable ?? (isEditText || longClick != nil)
+        // registerForContextMenu (setOnCreateContextMenuListener) makes the view long-clickable too (AX4).
+        longClickable = a.longClickable ?? (isEditText || longClick != nil || !(a.contextMenu ?? []).isEmpty)
         let canFocus = spec.canBecomeFirstResponder && spec.kind != .window
         // On a window node `focusable` is the window's own flag (AR1); the DecorView itself takes no focus.
         focusable =
