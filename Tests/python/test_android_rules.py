@@ -402,8 +402,10 @@ def android_traces(engine, client) -> list[dict]:
     long.touch(("t", "began", (50, 50), 0))
     traces.append(long.call("clock.advance", to=1)["trace"])
     back = make(fixture_f(view("C", (0, 0, 100, 100), {"id": "Fr", "kind": "viewController", "android": {
-        "backCallback": {"enabled": True}}, "children": [view("FrV", (0, 0, 100, 100))]})))
-    press(back, "BACK")
+        "backCallback": {"enabled": True}}, "children": [view("FrV", (0, 0, 100, 100))]}),
+        rvc={"android": {"actionMode": True}}))
+    traces += [r["trace"] for r in press(back, "BACK")]  # AX5: the action mode finishes (a change step)
+    traces.append(make(two_windows({"class": "Dialog"})).tap(200, 750)["trace"])  # AR5: the dialog closes
     traces.append(back.call("event.press", press=2, key="BACK", phase="began")["trace"])
     traces.append(back.call("event.press", press=2, key="BACK", phase="ended")["trace"])
     for a in made:
@@ -779,3 +781,16 @@ def test_event_menu_item_refuses_bad_params_and_changes_nothing(android, client)
         data = resp["error"]["data"]
         assert (data["name"], data.get("field")) == (name, field), (params, resp)
     assert a.call("tree.get")["revision"] == revision
+
+
+def test_the_readme_event_menu_item_example_is_the_engines_reply(client):
+    """12.3 `event.menuItem`: the example's requests on a fresh session give the documented reply."""
+    from harness import unique_name
+    from test_dispatch import readme_examples
+    [(requests, documented)] = readme_examples("`event.menuItem`")
+    session = unique_name("menu")
+    for request in requests:
+        result = client.call(request["method"], **{**request["params"], "session": session})
+    for k in ("seq", "seqRange"):
+        result.pop(k), documented.pop(k, None)
+    assert result == documented
