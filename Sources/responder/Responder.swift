@@ -31,7 +31,7 @@ struct Responder: ParsableCommand {
                     HitCommand.self, TapCommand.self, TouchCommand.self, DragCommand.self, PressHoldCommand.self,
                     ClockCommand.self,
                     ChainCommand.self, BecomeCommand.self, ResignCommand.self, FirstCommand.self, ActionCommand.self,
-                    CanPerformCommand.self, WhyCommand.self, ShakeCommand.self, PressCommand.self,
+                    MenuItemCommand.self, CanPerformCommand.self, WhyCommand.self, ShakeCommand.self, PressCommand.self,
                     RemoteCommand.self, MakeKeyCommand.self, CompareCommand.self
                 ]),
             CommandGroup(

@@ -336,7 +336,8 @@ import Testing
         ["info"], ["engines"], ["session", "list"], ["session", "create"], ["session", "delete"], ["load"], ["apply"],
         ["tree"],
         ["watch"], ["call"], ["clients"], ["hit"], ["tap"], ["touch"], ["chain"], ["become"], ["resign"], ["first"],
-        ["action"], ["can-perform"], ["why"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"], ["press-hold"],
+        ["action"], ["menu-item"], ["can-perform"], ["why"], ["shake"], ["press"], ["remote"], ["make-key"], ["drag"],
+        ["press-hold"],
         ["clock"],
         ["mcp"], ["bridge"], ["import"], ["find"], ["record"], ["replay"], ["draw"], ["web"], ["keygen"],
         ["compare"]
@@ -498,6 +499,9 @@ import Testing
         #expect(try t.run(["action", "save:", "--sender", "A"]).lines == ["save: A → R → RVC, performed by RVC"])
         // No first responder and no sender: the walk starts at the application (A3).
         #expect(try t.run(["action", "nothing:"]).lines == ["nothing: app → AD, not performed (end-of-chain)"])
+        // event.menuItem under uikit: the menu command's nil-target action, the context menu's view as sender.
+        #expect(try t.run(["menu-item", "save:", "--context", "A"]).lines == ["save: A → R → RVC, performed by RVC"])
+        #expect(try t.run(["menu-item", "nothing:"]).lines == ["nothing: app → AD, not performed (end-of-chain)"])
         // A5: who would perform it, from the application as sender, without performing anything.
         // Nothing is performed: it says who would perform it.
         #expect(

@@ -60,8 +60,10 @@ public struct AndroidStep: Sendable, Equatable {
     public static func activity(id: String, method: String, item: String, result: Bool, rule: Rule) -> AndroidStep {
         AndroidStep(
             .activity,
-            [("id", .string(id)), ("method", .string(method)), ("action", .string("select")),
-             ("item", .string(item)), ("result", .bool(result))],
+            [
+                ("id", .string(id)), ("method", .string(method)), ("action", .string("select")),
+                ("item", .string(item)), ("result", .bool(result))
+            ],
             rule: rule)
     }
 
@@ -150,8 +152,11 @@ public struct AndroidStep: Sendable, Equatable {
     public static func contextMenu(view: String, items: [String], touch: EventID?) -> AndroidStep {
         AndroidStep(
             .longClick,
-            [("view", .string(view)), ("listener", .string("contextMenu")), ("items", .array(items.map(JSON.string))),
-             ("performed", .bool(true))],
+            [
+                ("view", .string(view)), ("listener", .string("contextMenu")),
+                ("items", .array(items.map(JSON.string))),
+                ("performed", .bool(true))
+            ],
             rule: .ax4, touch: touch)
     }
 

@@ -465,7 +465,8 @@ extension AndroidFields {
             guard let kind else { return }
             let (ok, what): (Bool, String) =
                 windows.contains(member)
-                ? (kind == .window, "windows") : views.contains(member)
+                ? (kind == .window, "windows")
+                : views.contains(member)
                     ? (kind.isView, "views") : (kind == .viewController, "view controllers")
             guard ok else { throw r.error(member, "applies to \(what) only, not to a \(kind.rawValue)") }
         }
@@ -528,8 +529,10 @@ extension AndroidFields {
                 w.endArray()
             }
         }
-        for (name, value) in [("actionMode", actionMode), ("hasOptionsMenu", hasOptionsMenu),
-                              ("menuVisible", menuVisible), ("hidden", hidden)] {
+        for (name, value) in [
+            ("actionMode", actionMode), ("hasOptionsMenu", hasOptionsMenu),
+            ("menuVisible", menuVisible), ("hidden", hidden)
+        ] {
             if let value { w.key(name); w.bool(value) }
         }
         if let backCallback {

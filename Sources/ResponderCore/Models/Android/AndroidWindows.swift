@@ -87,10 +87,10 @@ extension SessionState {
 
     /// AR5: finish() (an Activity) or cancel() (a Dialog): the window goes away. The engine hides it — a field
     /// change published with the request's tree event, as any change dispatch makes.
-    mutating func androidClose(_ window: String, activity: String, action: String, touch: EventID, trace: inout Trace)
-    {
+    mutating func androidClose(_ window: String, activity: String, action: String, touch: EventID, trace: inout Trace) {
         let method = androidWindowFlags(window).dialog ? "cancel" : "finish"
-        trace.add(.android(.activity(id: activity, method: method, action: action, result: true, rule: .ar5, touch: touch)))
+        trace.add(
+            .android(.activity(id: activity, method: method, action: action, result: true, rule: .ar5, touch: touch)))
         change(window, "hidden", \.hidden, to: true, rule: .ar5, trace: &trace)
     }
 
