@@ -201,4 +201,67 @@ struct AndroidModelTests {
         #expect(resigned.focus.first?["reason"] == "clear")
         #expect(s.keyFR == .null)
     }
+
+    /// R > Container > Fr1 > Fr1V > Nested (a child fragment), then Fr2 > Fr2V; each controller's android
+    /// members as given.
+    func fragments(fr1: String, nested: String, fr2: String, rvc: String = "") -> String {
+        func vc(_ id: String, _ android: String, _ view: String) -> String {
+            #"{"id": "\#(id)", "kind": "viewController", "android": {\#(android)}, "children": [\#(view)]}"#
+        }
+        let nestedVC = vc("Nested", nested, v("NestedV", 0, 0, 10, 10))
+        let fr1VC = vc("Fr1", fr1, v("Fr1V", 0, 0, 100, 100, children: [nestedVC]))
+        let fr2VC = vc("Fr2", fr2, v("Fr2V", 0, 100, 100, 100))
+        return fixtureF([v("Container", 0, 0, 400, 400, children: [fr1VC, fr2VC])], rvc: rvc)
+    }
+
+    func back(_ s: inout SessionState, _ id: String) throws -> Traced<PressOutcome> {
+        _ = try s.press(["press": .string(id), "phase": "began", "key": "BACK"], client: "c")
+        return try s.press(["press": .string(id), "phase": "ended"], client: "c")
+    }
+
+    @Test("AK10 BACK goes to the last enabled back callback in tree order; AX5 an action mode is finished first")
+    func backCallbacksAndActionModes() throws {
+        let on = #""backCallback": {"enabled": true}"#
+        let off = #""backCallback": {"enabled": false}"#
+        var s = try androidSession(fragments(fr1: on, nested: on, fr2: off))
+        #expect(steps(try back(&s, "1"), "fragment").map { $0["id"]?.stringValue } == ["Nested"])
+        s = try androidSession(fragments(fr1: on, nested: off, fr2: on))
+        #expect(steps(try back(&s, "1"), "fragment").map { $0["id"]?.stringValue } == ["Fr2"])
+        s = try androidSession(fragments(fr1: off, nested: off, fr2: off))
+        #expect(steps(try back(&s, "1"), "fragment").isEmpty)
+        s = try androidSession(fragments(fr1: on, nested: on, fr2: on, rvc: #""android": {"actionMode": true}"#))
+        let finished = try back(&s, "1")
+        #expect(steps(finished, "fragment").isEmpty)
+        #expect(
+            steps(finished, "activity").map { $0["method"]?.stringValue } == [
+                "onActionModeFinished", "dispatchKeyEvent"
+            ])
+        #expect(s.world["RVC"]?.spec.android?.actionMode == false)
+        #expect(steps(try back(&s, "2"), "fragment").map { $0["id"]?.stringValue } == ["Fr2"])
+    }
+
+    @Test("AX3 an options item: the Activity, then the fragments with a shown options menu, in tree order")
+    func optionsMenuItems() throws {
+        let menu = #""hasOptionsMenu": true, "onOptionsItemSelected": ["share"]"#
+        var s = try androidSession(fragments(fr1: #""hasOptionsMenu": true"#, nested: menu, fr2: menu))
+        let d = try s.menuItem("share", menu: .options, view: nil)
+        #expect(d.outcome.performed && d.outcome.by == "Nested" && d.outcome.visited == ["RVC", "Fr1", "Nested"])
+        s = try androidSession(fragments(fr1: "", nested: #""hidden": true, "hasOptionsMenu": true"#, fr2: menu))
+        #expect(try s.menuItem("share", menu: .options, view: nil).outcome.visited == ["RVC", "Fr2"])
+    }
+
+    @Test("AR1 a window that is not touchable is passed over and obscures the one behind (AV4)")
+    func untouchableWindowsObscure() throws {
+        let front =
+            #"{"id": "W2", "kind": "window", "frame": [0, 0, 400, 100], "windowLevel": 1, "android": {"touchable": false}, "children": []}"#
+        var s = try androidSession(
+            fixtureF(
+                [button("Btn", 0, 0, 400, 200, "save", #""android": {"filterTouchesWhenObscured": true}"#)],
+                windows: [front]))
+        let under = try s.tap(50, 50)
+        #expect(under.outcome.deliveries.first?.window == "W")
+        #expect(actions(under).isEmpty)
+        #expect(steps(under, "offer").first?["rule"] == "AV4")
+        #expect(actions(try s.tap(50, 150)) == ["save"])
+    }
 }

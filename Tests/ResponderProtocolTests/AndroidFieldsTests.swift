@@ -22,8 +22,10 @@ import Testing
         """#
 
     static func tree(android: String, kind: String = "view") -> String {
-        #"{"id": "app", "kind": "application", "children": [{"id": "w", "kind": "window", "children": ["#
-            + #"{"id": "b", "kind": "\#(kind)", "frame": [0, 0, 10, 10], "android": \#(android)}]}]}"#
+        // A view controller has no frame.
+        let frame = kind == "viewController" ? "" : #", "frame": [0, 0, 10, 10]"#
+        return #"{"id": "app", "kind": "application", "children": [{"id": "w", "kind": "window", "children": ["#
+            + #"{"id": "b", "kind": "\#(kind)"\#(frame), "android": \#(android)}]}]}"#
     }
 
     static func read(_ text: String) throws(RPCError) -> NodeTree {
@@ -190,6 +192,46 @@ import Testing
         } throws: { error in
             guard let e = error as? RPCError else { return false }
             return e.name == .invalidNode && e.detail("field") == .string(field) && e.detail("id") == .string("b")
+        }
+    }
+
+    /// Windows', view controllers' and views' own members (AR1, AR5, AV4, AK10, AX3–AX5) read on their kinds and
+    /// write back as given.
+    @Test(arguments: [
+        (
+            "window",
+            #"{"class": "Dialog", "focusable": false, "touchModal": false, "touchable": true, "watchOutsideTouch": true, "closeOnTouchOutside": true}"#
+        ),
+        (
+            "viewController",
+            #"{"onOptionsItemSelected": ["share", "print"], "onContextItemSelected": [], "actionMode": true, "hasOptionsMenu": true, "menuVisible": false, "hidden": false, "backCallback": {"enabled": true}}"#
+        ),
+        ("view", #"{"filterTouchesWhenObscured": true, "contextMenu": ["copy"]}"#),
+        ("control", #"{"contextMenu": ["copy", "paste"]}"#)
+    ])
+    func windowControllerAndViewMembersRoundTrip(_ kind: String, _ android: String) throws {
+        let b = Self.node(try Self.read(Self.tree(android: android, kind: kind)), "b")
+        #expect(Self.written(b)["android"] == (try JSONCodec.decode(android)))
+    }
+
+    /// A member on a kind it does not apply to is INVALID_NODE naming its path.
+    @Test(arguments: [
+        ("view", #"{"touchModal": false}"#, "touchModal"),
+        ("viewController", #"{"closeOnTouchOutside": true}"#, "closeOnTouchOutside"),
+        ("viewController", #"{"filterTouchesWhenObscured": true}"#, "filterTouchesWhenObscured"),
+        ("window", #"{"backCallback": {"enabled": true}}"#, "backCallback"),
+        ("view", #"{"onOptionsItemSelected": ["share"]}"#, "onOptionsItemSelected"),
+        ("view", #"{"contextMenu": ["copy", ""]}"#, "contextMenu[1]"),
+        ("viewController", #"{"backCallback": {}}"#, "backCallback.enabled"),
+        ("viewController", #"{"backCallback": {"enabled": true, "id": 1}}"#, "backCallback.id")
+    ])
+    func membersOnOtherKindsAreRefused(_ kind: String, _ android: String, _ member: String) {
+        #expect {
+            _ = try Self.read(Self.tree(android: android, kind: kind))
+        } throws: { error in
+            guard let e = error as? RPCError else { return false }
+            return e.name == .invalidNode
+                && e.detail("field") == .string("tree.children[0].children[0].android." + member)
         }
     }
 }
