@@ -248,6 +248,11 @@ struct AndroidModelTests {
         #expect(d.outcome.performed && d.outcome.by == "Nested" && d.outcome.visited == ["RVC", "Fr1", "Nested"])
         s = try androidSession(fragments(fr1: "", nested: #""hidden": true, "hasOptionsMenu": true"#, fr2: menu))
         #expect(try s.menuItem("share", menu: .options, view: nil).outcome.visited == ["RVC", "Fr2"])
+        // A hidden fragment hides its child fragments' menus too; one without an options menu does not.
+        s = try androidSession(fragments(fr1: #""hidden": true"#, nested: menu, fr2: menu))
+        #expect(try s.menuItem("share", menu: .options, view: nil).outcome.visited == ["RVC", "Fr2"])
+        s = try androidSession(fragments(fr1: "", nested: menu, fr2: menu))
+        #expect(try s.menuItem("share", menu: .options, view: nil).outcome.visited == ["RVC", "Nested"])
     }
 
     @Test("AR1 a window that is not touchable is passed over and obscures the one behind (AV4)")

@@ -6,14 +6,16 @@ import ResponderProtocol
 /// order of the tree, which stands for the order they were added.
 extension SessionState {
     /// The fragments of `activity`, in tree order (a fragment before its child fragments); a presented
-    /// controller (another Activity or a Dialog) and what it holds are not the Activity's.
-    func androidFragments(of activity: String) -> [String] {
+    /// controller (another Activity or a Dialog) and what it holds are not the Activity's. `visibleOnly`: a
+    /// hidden fragment and its child fragments are left out, as menus leave them (AX3, AX4).
+    func androidFragments(of activity: String, visibleOnly: Bool = false) -> [String] {
         var out: [String] = []
         var stack = Array((world.nodes[activity]?.children ?? []).reversed())
         while let id = stack.popLast() {
             guard let node = world.nodes[id] else { continue }
             if node.kind == .viewController {
                 guard node.spec.presentedBy == nil else { continue }
+                if visibleOnly && node.spec.android?.hidden == true { continue }
                 out.append(id)
             }
             stack += node.children.reversed()

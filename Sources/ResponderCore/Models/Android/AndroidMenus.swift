@@ -46,11 +46,10 @@ extension SessionState {
         var by: String? = handles(activity) ? activity : nil
         trace.add(.android(.activity(id: activity, method: method, item: item, result: by != nil, rule: rule)))
         if by == nil {
-            for fragment in androidFragments(of: activity) {
+            // A hidden fragment and its child fragments are not asked; for the options menu only a fragment that
+            // has an options menu and shows it is (its child fragments are asked either way).
+            for fragment in androidFragments(of: activity, visibleOnly: true) {
                 let a = world.nodes[fragment]?.spec.android
-                // A hidden fragment is not asked; for the options menu only one that has an options menu and
-                // shows it is.
-                guard a?.hidden != true else { continue }
                 if menu == .options, a?.hasOptionsMenu != true || a?.menuVisible == false { continue }
                 visited.append(fragment)
                 let took = handles(fragment)
