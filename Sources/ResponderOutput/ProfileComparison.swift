@@ -313,7 +313,10 @@ package struct ProfileComparison: Sendable {
                 case "click", "longClick":
                     let kind = s["step"]?.stringValue ?? "click"
                     let view = names.label(s["view"]?.stringValue)
-                    if s["performed"]?.boolValue == true {
+                    if s["listener"]?.stringValue == "contextMenu" {
+                        let items = strings(s["items"]).joined(separator: ", ")
+                        say("\(view) long press → context menu (\(items))" + cite(s["rule"]))
+                    } else if s["performed"]?.boolValue == true {
                         let target = s["target"]?.stringValue.map { " on " + names.label($0) } ?? ""
                         say("\(view) \(kind) → \(s["action"].map(Output.plain) ?? "?")\(target)" + cite(s["rule"]))
                     } else {

@@ -74,6 +74,20 @@ import Testing
         #expect(c.lines().suffix(2) == ["why uikit:   " + c.uikitWhy, "why android: " + c.androidWhy])
     }
 
+    @Test func aContextMenuLongPressSaysItsItems() {
+        let android = Self.json(
+            """
+            {"deliveries": [
+              {"touch": 1, "phase": "began", "view": "B", "window": "W", "handledBy": ["B"], "actions": []}],
+             "trace": {"kind": "touch", "steps": [
+              {"step": "offer", "to": "B", "action": "down", "via": "onTouchEvent", "result": true, "rule": "AC4"},
+              {"step": "longClick", "view": "B", "listener": "contextMenu", "items": ["copy", "paste"],
+               "performed": true, "rule": "AX4"}]}}
+            """)
+        let c = ProfileComparison(uikit: Self.uikitTap, android: android)
+        #expect(c.androidWhy.hasSuffix("B long press → context menu (copy, paste) (AX4)"), "\(c.androidWhy)")
+    }
+
     @Test func theMarkerIsOnTheFirstRowThatDiffersNotTheFirstRow() {
         // The same DOWN in both; the UP clicks in android only.
         let uikit = Self.json(
