@@ -12,6 +12,7 @@ package enum ToolNames {
     /// The tools whose text names nodes.
     static let tools: Set<String> = [
         HitTestTool.name, WhyNotTool.name, TapTool.name, ResponderChainTool.name, SendActionTool.name,
+        ChooseMenuItemTool.name,
         CanPerformTool.name, BecomeFirstResponderTool.name, DragTool.name, LongPressTool.name, TouchTool.name,
         AdvanceClockTool.name
     ]

@@ -26,7 +26,8 @@ from test_import_variants import CELL_LABEL, CONTROLLERS, SIGN_IN, SIGN_IN_LABEL
 # speaks the handshake revisions (2025-11-25), where it is how a client hears of changes.
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
-TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "can_perform", "become_first_responder",
+TOOLS = ["hit_test", "why_not", "tap", "responder_chain", "send_action", "choose_menu_item",
+         "can_perform", "become_first_responder",
          "get_world", "apply_ops", "load_world", "create_session", "import_hierarchy", "drag", "long_press", "touch",
          "advance_clock", "draw", "compare"]
 
@@ -131,6 +132,12 @@ def test_every_tool_against_a_real_engine(engine, client, tmp_path):
             assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == action["trace"]
             assert action["performed"] is True and action["by"] == "textField"
             assert "copy: textField, performed by textField" in text and "A4" in text, text
+
+            # choose_menu_item: under uikit the menu command's nil-target action, from the first responder.
+            text, menu = ok(await m.call_tool("choose_menu_item", {"item": "copy:", "session": s}))
+            assert traces.next(f"{s}/trace", validate=False)[1]["trace"] == menu["trace"]
+            assert (menu["performed"], menu["by"]) == (True, "textField")
+            assert "copy: textField, performed by textField" in text, text
 
             text, world = ok(await m.call_tool("get_world", {"session": s}))
             assert world == raw(client, "session.snapshot", session=s)

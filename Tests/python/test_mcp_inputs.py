@@ -16,7 +16,7 @@ from test_mcp import failed, ok, raw, run
 
 pytestmark = pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
 
-DISPATCHING = ["tap", "send_action", "become_first_responder", "drag", "long_press", "touch", "advance_clock"]
+DISPATCHING = ["tap", "send_action", "choose_menu_item", "become_first_responder", "drag", "long_press", "touch", "advance_clock"]
 
 
 def last_seq(client, s: str) -> int:

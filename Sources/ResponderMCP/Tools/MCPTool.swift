@@ -76,7 +76,8 @@ package struct ToolCall: Sendable {
 package enum ToolCatalog {
     package static let all: [any MCPTool.Type] = [
         HitTestTool.self, WhyNotTool.self, TapTool.self, ResponderChainTool.self, SendActionTool.self,
-        CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self, ApplyOpsTool.self, LoadWorldTool.self,
+        ChooseMenuItemTool.self, CanPerformTool.self, BecomeFirstResponderTool.self, GetWorldTool.self,
+        ApplyOpsTool.self, LoadWorldTool.self,
         CreateSessionTool.self, ImportHierarchyTool.self, DragTool.self, LongPressTool.self, TouchTool.self,
         AdvanceClockTool.self,
         DrawTool.self, CompareTool.self
@@ -84,7 +85,8 @@ package enum ToolCatalog {
 
     /// The tools that dispatch: they take `dry_run` (DryRun).
     package static let dispatching: Set<String> = [
-        TapTool.name, SendActionTool.name, BecomeFirstResponderTool.name, DragTool.name, LongPressTool.name,
+        TapTool.name, SendActionTool.name, ChooseMenuItemTool.name, BecomeFirstResponderTool.name, DragTool.name,
+        LongPressTool.name,
         TouchTool.name, AdvanceClockTool.name
     ]
 
