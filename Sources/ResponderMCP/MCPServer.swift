@@ -79,15 +79,15 @@ package struct MCPServer: Sendable {
 
     package static let instructions = """
         Responder Engine simulates UIKit event delivery in a live model of an app's responder world (UIApplication, \
-        windows, view controllers, views, controls, text fields, gesture recognizers) and explains each decision. \
-        Use get_world to see the nodes and their ids, hit_test and tap to see where a touch goes and who handles it, \
+        windows, view controllers, views, controls, text fields, gesture recognizers) and explains each decision. Use \
+        get_world to see the nodes and their ids, hit_test and tap to see where a touch goes and who handles it, \
         why_not to ask why a view does not get a tap, an action or the first responder (then tap it by view), \
         responder_chain, send_action, choose_menu_item, can_perform and become_first_responder for the responder \
-        chain, nil-targeted actions, menus and focus, apply_ops or load_world to change the world, and \
-        create_session or import_hierarchy (an app's screen as lldb prints it) for a world of your own. Every step \
-        cites a rule id of the engine's UIKit reference: H hit-testing, N next responder, T touches, G gesture recognizers, E events sent to the first \
-        responder, F first responder, A actions. The session is shared: the CLI, `responder watch` and other \
-        editors see what you do, and you may see their changes (resources responder://<session>/world and \
+        chain, nil-targeted actions, menus and focus, apply_ops or load_world to change the world, and create_session \
+        or import_hierarchy (an app's screen as lldb prints it) for a world of your own. Every step cites a rule id of \
+        the engine's UIKit reference: H hit-testing, N next responder, T touches, G gesture recognizers, E events sent \
+        to the first responder, F first responder, A actions. The session is shared: the CLI, `responder watch` and \
+        other editors see what you do, and you may see their changes (resources responder://<session>/world and \
         responder://<session>/traces, which you can subscribe to).
         """
 }
