@@ -317,6 +317,99 @@ def test_AL3_hiding_the_target_does_not_cancel_it(android):
     assert clicks(a.touch(("t", "ended", (150, 150)))) == [("save", "RVC")]
 
 
+def test_AL2_a_target_made_temporarily_detached_gets_its_next_event_as_cancel(android):
+    row = button("Row", (0, 100, 400, 100), "open")
+    listing = with_android(view("List", (0, 0, 400, 800), row), handles={"onTouchEvent": "consume"})
+    a = android(fixture_f(listing))
+    a.touch(("t", "began", (100, 150)))
+    # The list recycles the row mid-gesture: onStartTemporaryDetach. Nothing is sent at the change itself.
+    change = a.call("tree.apply", ops=[{"op": "update", "id": "Row", "set": {"android": {"temporarilyDetached": True}}}])
+    assert change["revision"] >= 1
+    moved = a.touch(("t", "moved", (100, 152)))
+    (d,) = moved["deliveries"]
+    assert (d["message"], d["view"]) == ("ACTION_CANCEL", "Row"), "the next event reaches the row as CANCEL"
+    assert [(s["to"], s["cause"], s["rule"]) for s in steps(moved, "cancel")] == [("Row", "detached", "AL2")]
+    assert [(s["group"], s["child"], s["change"], s["rule"]) for s in steps(moved, "target")] == [
+        ("List", "Row", "removed", "AL2")]
+    assert steps(moved, "press", view="Row", state="unpressed", rule="AC8")
+    assert [(s["group"], s["result"]) for s in steps(moved, "intercept")] == [("W", False), ("R", False), ("List", False)]
+    # The list, left without a target, handles the rest itself (AD10); the CANCEL is sent once.
+    up = a.touch(("t", "ended", (100, 152)))
+    assert [s["to"] for s in steps(up, "offer")] == ["List"] and steps(up, "cancel") == []
+    assert up["deliveries"][0]["view"] == "List" and clicks(up) == []
+    # The member stays as given; a gesture that begins on the row while it stays true is not cancelled: only the
+    # change marks a target (a new DOWN resets the flag).
+    assert a.call("tree.get", id="Row")["tree"]["android"] == {"temporarilyDetached": True}
+    again = a.touch(("u", "began", (100, 150)), ("u", "moved", (100, 152)), ("u", "ended", (100, 152)))
+    assert steps(again, "cancel") == [] and clicks(again) == [("open", "RVC")]
+
+
+def test_AL2_a_detached_group_cancels_its_whole_path_and_the_flag_before_the_gesture_does_nothing(android):
+    cell = with_android(view("Cell", (0, 100, 400, 100), button("Btn", (0, 0, 400, 100), "open")),
+                        temporarilyDetached=False)
+    a = android(fixture_f(cell))
+    a.touch(("t", "began", (100, 150)))
+    a.call("tree.apply", ops=[{"op": "update", "id": "Cell", "set": {"android": {"temporarilyDetached": True}}}])
+    up = a.touch(("t", "ended", (100, 150)))
+    # R's target Cell was detached: the CANCEL goes down Cell's path, Cell is removed from R's targets.
+    assert [(s["to"], s["cause"]) for s in steps(up, "cancel")] == [("Cell", "detached"), ("Btn", "detached")]
+    assert [(s["group"], s["child"]) for s in steps(up, "target")] == [("R", "Cell")]
+    assert up["deliveries"][0]["message"] == "ACTION_CANCEL" and clicks(up) == []
+
+
+def test_AC14_a_tooltip_makes_a_view_consume_and_a_long_press_shows_it(android):
+    under = button("Under", (0, 0, 400, 400), "underTapped")
+    a = android(fixture_f(under, with_android(view("Tip", (0, 0, 200, 200)), tooltip=True)))
+    # Not clickable, Tip still takes onTouchEvent's clickable path for its tooltip: it consumes the gesture, is
+    # never pressed and clicks nothing; Under behind it sees nothing.
+    tap = a.touch(("t", "began", (50, 50), 0), ("t", "ended", (50, 50), 0.1))
+    assert [d["view"] for d in tap["deliveries"]] == ["Tip", "Tip"]
+    (o,) = steps(tap, "offer", to="Tip", action="down")
+    assert (o["result"], o["rule"]) == (True, "AC14")
+    assert steps(tap, "press") == [] and steps(tap, "longClick") == [] and clicks(tap) == []
+    assert not steps(tap, "offer", to="Under")
+    # Held for the long-press timeout: the tooltip is shown, a long press handled by it.
+    a.touch(("h", "began", (50, 50), 1))
+    held = a.call("clock.advance", to=1.5)
+    assert steps(held, "longClick") == [{"step": "longClick", "view": "Tip", "listener": "tooltip", "performed": True,
+                                         "rule": "AC14", "touch": "h"}]
+    assert clicks(a.touch(("h", "ended", None, 1.6))) == []
+    # A finger that leaves Tip by more than the slop ends the check: no tooltip.
+    left = a.touch(("m", "began", (50, 50), 2), ("m", "moved", (50, 300), 2.1), ("m", "ended", None, 3))
+    assert steps(left, "longClick") == []
+    # Disabled and not clickable it refuses (AC2): the tap reaches Under.
+    b = android(fixture_f(under, with_android(view("Tip", (0, 0, 200, 200)), tooltip=True, enabled=False)))
+    assert clicks(b.tap(50, 50)) == [("underTapped", "RVC")]
+
+
+def test_AC14_AC9_a_button_with_a_tooltip_shows_it_instead_of_clicking_on_a_long_press(android):
+    a = android(fixture_f(with_android(button("Btn", (0, 0, 200, 200), "save"), tooltip=True)))
+    a.touch(("t", "began", (50, 50), 0))
+    held = a.call("clock.advance", to=0.5)
+    assert [(s["listener"], s["performed"], s["rule"]) for s in steps(held, "longClick")] == [("tooltip", True, "AC14")]
+    assert clicks(a.touch(("t", "ended", None, 0.6))) == [], "the long press was handled: the UP does not click"
+    assert clicks(a.touch(("u", "began", (50, 50), 1), ("u", "ended", None, 1.1))) == [("save", "RVC")]
+    # A long-click listener that returns false leaves the long press to the tooltip (AC9 then AC14).
+    b = android(fixture_f(with_android(button("Btn", (0, 0, 200, 200), "save"), tooltip=True, listeners={
+        "longClick": {"target": "RVC", "method": "menu", "returns": False}})))
+    b.touch(("t", "began", (50, 50), 0))
+    held = b.call("clock.advance", to=0.5)
+    assert [(s["listener"], s["performed"], s["rule"]) for s in steps(held, "longClick")] == [
+        ("longClick", False, "AC9"), ("tooltip", True, "AC14")]
+    assert clicks(b.touch(("t", "ended", None, 0.6))) == []
+
+
+def test_AC2_a_disabled_view_allowed_to_click_presses_clicks_and_asks_its_touch_delegate(android):
+    icon = button("Icon", (0, 0, 20, 20), "close")
+    p = with_android(view("P", (100, 100, 200, 200), icon), enabled=False, allowClickWhenDisabled=True,
+                     touchDelegate={"bounds": [-20, -20, 60, 60], "delegate": "Icon"})
+    a = android(fixture_f(p))
+    assert clicks(a.tap(135, 135)) == [("close", "RVC")], "P, disabled but allowed to click, consults its delegate"
+    off = with_android(view("P", (100, 100, 200, 200), icon), enabled=False,
+                       touchDelegate={"bounds": [-20, -20, 60, 60], "delegate": "Icon"})
+    assert clicks(android(fixture_f(off)).tap(135, 135)) == [], "without it the delegate is not asked (AC2, AC3)"
+
+
 def test_AX2_onclick_xml_looks_only_at_the_activity(android):
     def tree(activity_handles: dict) -> dict:
         child = {"id": "Child", "kind": "viewController", "handles": {"save:": "handle"},

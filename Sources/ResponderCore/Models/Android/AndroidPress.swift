@@ -30,14 +30,14 @@ extension SessionState {
                 view.id, action: action, via: "onTouchEvent", result: took, rule: took ? .av1 : .av3, trace: &trace)
             return took
         }
-        if view.enabled, let delegate = view.touchDelegate,
+        if view.acts, let delegate = view.touchDelegate,
             let took = androidDelegate(delegate, of: view, at: p, action: action, run: &run, trace: &trace)
         {
             return took
         }
         let (took, rule) = androidDefaultResult(view, action: action)
         run.offer(view.id, action: action, via: "onTouchEvent", result: took, rule: rule, trace: &trace)
-        if took && view.enabled && (view.clickable || view.longClickable) {
+        if took && view.acts && (view.clickable || view.longClickable || view.tooltip) {
             if case .none = view.builtin {
                 androidPressEffects(view, at: p, action: action, run: &run, trace: &trace)
             }
@@ -57,8 +57,14 @@ extension SessionState {
         case .scrollView: return (action != .down || view.childCount > 0, .as2)
         case .none: break
         }
-        if !view.enabled { return (view.clickable || view.longClickable, .ac2) }
-        return (view.clickable || view.longClickable, .ac4)
+        // AC2: disabled, it answers whether it is clickable and does nothing else — unless it may click anyway
+        // (API 31+), which the rule names too.
+        if !view.enabled {
+            return (view.clickable || view.longClickable || (view.allowClickWhenDisabled && view.tooltip), .ac2)
+        }
+        if view.clickable || view.longClickable { return (true, .ac4) }
+        // AC14: a tooltip puts a view that is not clickable on the clickable path.
+        return (view.tooltip, view.tooltip ? .ac14 : .ac4)
     }
 
     /// AC11: a touch delegate set on `view` sends a DOWN inside its bounds, and the rest of that gesture, to its
@@ -107,31 +113,44 @@ extension SessionState {
         case .down:
             g.pressView = view.id
             g.longPressPerformed = false
-            if androidInScrollingContainer(view.id) {
+            if !view.clickable && !view.longClickable {
+                // AC14: a tooltip alone: no press, only the long-press check, from the DOWN.
+                g.longPressUnpressed = true
+                g.longPressCheck = clock + profile.longPressTimeout
+            } else if androidInScrollingContainer(view.id) {
                 g.prepressed = true
                 g.tapCheck = clock + profile.tapTimeout
                 trace.add(.android(.press(view: view.id, state: "prepressed", rule: .ac5, touch: touch)))
             } else {
                 g.pressed = true
                 trace.add(.android(.press(view: view.id, state: "pressed", rule: .ac5, touch: touch)))
-                if view.longClickable { g.longPressCheck = clock + profile.longPressTimeout }
+                if view.longClickable || view.tooltip { g.longPressCheck = clock + profile.longPressTimeout }
             }
             android.gesture = g
         case .move:
-            guard g.pressView == view.id, g.pressed || g.prepressed, let node = world.nodes[view.id] else { return }
+            guard g.pressView == view.id, g.pressed || g.prepressed || g.longPressUnpressed,
+                let node = world.nodes[view.id]
+            else { return }
             let b = node.bounds
             let slop = profile.touchSlop
             // AC6: leaving the view grown by the slop loses the press for good.
             if !Rect(b.x - slop, b.y - slop, b.width + 2 * slop, b.height + 2 * slop).contains(p) {
+                let shown = g.pressed || g.prepressed
                 g.unpress()
                 android.gesture = g
-                trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac6, touch: touch)))
+                if shown { trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac6, touch: touch))) }
             }
         case .up:
-            guard g.pressView == view.id, g.pressed || g.prepressed else { return }
-            // AC7 (a): a view focusable in touch mode that is not focused takes focus, and this tap does not click.
+            guard g.pressView == view.id, g.pressed || g.prepressed else {
+                android.gesture?.unpress()  // AC14: a tooltip's pending long press ends with the gesture
+                return
+            }
+            // AC7 (a): a view focusable in touch mode that is not focused takes focus, and this tap does not click;
+            // a disabled view cannot take focus (AK2), so one that may click while disabled clicks.
             var tookFocus = false
-            if view.focusable && view.focusableInTouchMode && firstResponderByWindow[g.window] != view.id {
+            if view.focusable && view.focusableInTouchMode && view.enabled
+                && firstResponderByWindow[g.window] != view.id
+            {
                 androidFocus(window: g.window, to: view.id, reason: "touch", rule: .ac7, touch: touch, trace: &trace)
                 tookFocus = true
             }
@@ -142,7 +161,10 @@ extension SessionState {
         case .pointerDown, .pointerUp:
             return  // AM4: the click logic matches no pointer action
         case .cancel:
-            guard g.pressView == view.id, g.pressed || g.prepressed else { return }
+            guard g.pressView == view.id, g.pressed || g.prepressed else {
+                android.gesture?.unpress()
+                return
+            }
             trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac8, touch: touch)))
             android.gesture?.unpress()
         }
@@ -216,23 +238,34 @@ extension SessionState {
     mutating func androidClick(_ view: AndroidView, long: Bool, run: inout AndroidRun, trace: inout Trace) {
         let touch = run.touch
         if long {
-            guard let l = view.longClick else {
+            var handled = false
+            if let l = view.longClick {
+                run.actions.append(
+                    ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
+                trace.add(
+                    .android(
+                        .click(
+                            long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
+                            performed: l.returns, rule: .ac9, touch: touch)))
+                handled = l.returns
+            } else if !view.tooltip {
                 // AC9: no listener and no context menu: not handled, so the UP still clicks.
                 trace.add(
                     .android(
                         .click(
                             long: true, view: view.id, listener: "none", action: nil, target: nil, performed: false,
                             rule: .ac9, touch: touch)))
-                return
             }
-            run.actions.append(
-                ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
-            trace.add(
-                .android(
-                    .click(
-                        long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
-                        performed: l.returns, rule: .ac9, touch: touch)))
-            if l.returns { android.gesture?.longPressPerformed = true }
+            if !handled && view.tooltip {
+                // AC14: a long press nothing else handled shows the tooltip, and counts as handled.
+                trace.add(
+                    .android(
+                        .click(
+                            long: true, view: view.id, listener: "tooltip", action: nil, target: nil, performed: true,
+                            rule: .ac14, touch: touch)))
+                handled = true
+            }
+            if handled { android.gesture?.longPressPerformed = true }
             return
         }
         if let c = view.click {
@@ -289,10 +322,13 @@ extension SessionState {
                 android.gesture?.prepressed = false
                 android.gesture?.pressed = true
                 trace.add(.android(.press(view: id, state: "pressed", rule: .ac5, touch: g.touch)))
-                if view.longClickable { android.gesture?.longPressCheck = g.downTime + profile.longPressTimeout }
+                if view.longClickable || view.tooltip {
+                    android.gesture?.longPressCheck = g.downTime + profile.longPressTimeout
+                }
             } else {
                 android.gesture?.longPressCheck = nil
-                guard g.pressed else { continue }
+                // The check finds the pressed state as it was when it was posted (AC9, AC14).
+                guard g.pressed || g.longPressUnpressed else { continue }
                 androidClick(view, long: true, run: &run, trace: &trace)
             }
         }
