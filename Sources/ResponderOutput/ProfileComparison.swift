@@ -315,7 +315,8 @@ package struct ProfileComparison: Sendable {
                     let view = names.label(s["view"]?.stringValue)
                     if s["performed"]?.boolValue == true {
                         let target = s["target"]?.stringValue.map { " on " + names.label($0) } ?? ""
-                        say("\(view) \(kind) → \(s["action"].map(Output.plain) ?? "?")\(target)" + cite(s["rule"]))
+                        let what = s["action"].map(Output.plain) ?? s["listener"]?.stringValue ?? "?"  // AC14: a tooltip
+                        say("\(view) \(kind) → \(what)\(target)" + cite(s["rule"]))
                     } else {
                         say("\(view) \(kind), no listener" + cite(s["rule"]))
                     }

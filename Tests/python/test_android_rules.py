@@ -410,6 +410,95 @@ def test_AC2_a_disabled_view_allowed_to_click_presses_clicks_and_asks_its_touch_
     assert clicks(android(fixture_f(off)).tap(135, 135)) == [], "without it the delegate is not asked (AC2, AC3)"
 
 
+def nested_tree(inner_android: dict, outer_android: dict | None = None, inner_content: int = 310) -> dict:
+    """R > Outer(0,0,400,800)[ScrollView, content 2000] > OC > Inner(0,100,400,300)[ScrollView, content
+    `inner_content`] > IC > Btn(0,0,400,100)."""
+    sc = {"class": "UIScrollView"}
+    inner = with_android(view("Inner", (0, 100, 400, 300), view("IC", (0, 0, 400, inner_content),
+                                                                  button("Btn", (0, 0, 400, 100), "save")),
+                              contentSize=[400, inner_content], **sc), **inner_android)
+    outer = view("Outer", (0, 0, 400, 800), view("OC", (0, 0, 400, 2000), inner), contentSize=[400, 2000], **sc)
+    if outer_android:
+        outer = with_android(outer, **outer_android)
+    return fixture_f(outer)
+
+
+def test_AS5_what_the_inner_cannot_consume_scrolls_the_outer(android):
+    # Inner can scroll 10; the DOWN lands on Btn, so Inner's own intercept takes the drag and the nested scroll
+    # started at the DOWN keeps Outer from intercepting.
+    a = android(nested_tree({"nestedScrollingEnabled": True}))
+    down = a.touch(("t", "began", (200, 150), 0))
+    assert [(s["parent"], s["accepted"]) for s in steps(down, "nestedScroll")] == [("OC", False), ("Outer", True)]
+    first = a.touch(("t", "moved", (200, 130), 0.02))
+    assert steps(first, "intercept", group="Outer", action="move")[0]["reason"] == "nested-scroll"
+    (i,) = steps(first, "intercept", group="Inner", action="move")
+    assert (i["result"], i["rule"]) == (True, "AS1"), "the inner ScrollView takes the drag from its button"
+    assert [s["to"] for s in steps(first, "cancel")] == ["IC", "Btn"]
+    # 30 more: Inner scrolls to its end (10), Outer takes the 20 left over (onNestedScroll).
+    second = a.touch(("t", "moved", (200, 100), 0.04))
+    assert [(s["id"], s["to"], s["rule"]) for s in steps(second, "change")] == [
+        ("Inner", [0, 10], "AS2"), ("Outer", [0, 20], "AS5")]
+    # Back down by 15: Inner scrolls back first and consumes it all.
+    # Back down by 15: Inner scrolls back to its start (10), and Outer by the 5 left over.
+    third = a.touch(("t", "moved", (200, 115), 0.06))
+    assert [(s["id"], s["to"]) for s in steps(third, "change")] == [("Inner", [0, 0]), ("Outer", [0, 15])]
+    up = a.touch(("t", "ended", None, 0.08))
+    assert clicks(up) == [] and steps(up, "nestedScroll") == []
+
+
+def test_AV5_a_cancel_stops_the_nested_scroll_and_the_outer_intercepts_again(android):
+    a = android(nested_tree({"nestedScrollingEnabled": True}))
+    a.touch(("t", "began", (200, 150), 0))
+    a.call("tree.apply", ops=[{"op": "update", "id": "Inner", "set": {
+        "android": {"nestedScrollingEnabled": True, "temporarilyDetached": True}}}])
+    small = a.touch(("t", "moved", (200, 148), 0.01))
+    assert [s["to"] for s in steps(small, "cancel")] == ["Inner", "IC", "Btn"], "OC's target gets CANCEL (AL2)"
+    # AV5: the CANCEL stopped Inner's nested scroll, so past the slop Outer intercepts as AS1 says.
+    moved = a.touch(("t", "moved", (200, 130), 0.02))
+    (i,) = steps(moved, "intercept", group="Outer", action="move")
+    assert (i["result"], i.get("reason"), i["rule"]) == (True, None, "AS1")
+    # Without the member no nested scroll starts, and Outer takes the drag from the button.
+    b = android(nested_tree({}))
+    r = b.touch(("t", "began", (200, 150), 0), ("t", "moved", (200, 130), 0.02))
+    assert steps(r, "nestedScroll") == []
+    assert [(s["result"], s["rule"]) for s in steps(r, "intercept", group="Outer", action="move")] == [(True, "AS1")]
+
+
+def test_AV5_AS5_each_gesture_starts_it_afresh_and_an_axis_nobody_accepts_changes_nothing(android):
+    a = android(nested_tree({"nestedScrollingEnabled": True}))
+    a.touch(("t", "began", (200, 150), 0), ("t", "ended", None, 0.05))
+    after = a.touch(("u", "began", (200, 150), 1))
+    assert [s["parent"] for s in steps(after, "nestedScroll", accepted=True)] == ["Outer"], \
+        "the UP stopped it (AV5), the next DOWN starts it again"
+    # A HorizontalScrollView starts a horizontal nested scroll: no ancestor accepts that axis, and the vertical
+    # Outer intercepts a vertical drag as usual.
+    c = android(nested_tree({"nestedScrollingEnabled": True, "class": "HorizontalScrollView"}))
+    down = c.touch(("t", "began", (200, 150), 0))
+    asked = [(s["parent"], s["axes"], s["accepted"]) for s in steps(down, "nestedScroll")]
+    assert asked == [("OC", "horizontal", False), ("Outer", "horizontal", False), ("R", "horizontal", False),
+                     ("W", "horizontal", False)]
+    moved = c.touch(("t", "moved", (200, 130), 0.02))
+    assert steps(moved, "intercept", group="Outer", action="move")[0]["result"] is True
+
+
+def test_AS5_a_nested_parent_that_nests_in_turn_hands_the_rest_on(android):
+    tree = nested_tree({"nestedScrollingEnabled": True}, {"nestedScrollingEnabled": True})
+    # Outer inside a third ScrollView Top: Outer, accepting Inner's nested scroll, starts its own, Top accepts.
+    top = view("Top", (0, 0, 400, 800), view("TC", (0, 0, 400, 900), tree["children"][1]["children"][0]["children"][0]
+                                             ["children"][0]),
+               contentSize=[400, 900], **{"class": "UIScrollView"})
+    tree["children"][1]["children"][0]["children"][0]["children"] = [top]
+    a = android(tree)
+    down = a.touch(("t", "began", (200, 150), 0))
+    assert [(s["child"], s["parent"], s["accepted"]) for s in steps(down, "nestedScroll")] == [
+        ("Outer", "TC", False), ("Outer", "Top", True), ("Inner", "OC", False), ("Inner", "Outer", True)], \
+        "outermost first; Outer, already nesting, does not ask again when it accepts Inner's"
+    moved = a.touch(("t", "moved", (200, 130), 0.02))
+    assert [(s["group"], s["result"], s.get("reason")) for s in steps(moved, "intercept")] == [
+        ("W", False, None), ("R", False, None), ("Top", False, "nested-scroll"), ("TC", False, None),
+        ("Outer", False, "nested-scroll"), ("OC", False, None), ("Inner", True, None)]
+
+
 def test_AX2_onclick_xml_looks_only_at_the_activity(android):
     def tree(activity_handles: dict) -> dict:
         child = {"id": "Child", "kind": "viewController", "handles": {"save:": "handle"},
@@ -494,6 +583,9 @@ def android_traces(engine, client) -> list[dict]:
         "longClick": {"target": "RVC", "method": "menu", "returns": True}})))
     long.touch(("t", "began", (50, 50), 0))
     traces.append(long.call("clock.advance", to=1)["trace"])
+    nest = make(nested_tree({"nestedScrollingEnabled": True}))
+    traces.append(nest.touch(("t", "began", (200, 150), 0), ("t", "moved", (200, 130), 0.02),
+                             ("t", "moved", (200, 100), 0.04), ("t", "ended", None, 0.06))["trace"])
     for a in made:
         client.rpc("session.delete", {"session": a.session}, validate=False)
     return traces

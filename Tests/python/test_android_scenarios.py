@@ -861,10 +861,10 @@ def test_Q9_the_seekbar_value_follows_the_touch_AS7(world, column):
     assert dragged.call("tree.get", id="Seek")["tree"]["value"] == pytest.approx(240 / 360, abs=0.01)
 
 
-def tree_q10() -> dict:
+def tree_q10(nested: bool = False) -> dict:
     sc = {"class": "UIScrollView"}
     inner = view("Inner", (0, 100, 400, 300), view("IC", (0, 0, 400, 1000), view("Text", (0, 0, 400, 1000))),
-                 contentSize=[400, 1000], **sc)
+                 contentSize=[400, 1000], **sc, **({"android": {"nestedScrollingEnabled": True}} if nested else {}))
     return fa(view("Outer", (0, 0, 400, 800), view("OC", (0, 0, 400, 2000), inner), contentSize=[400, 2000], **sc))
 
 
@@ -903,6 +903,37 @@ def test_Q10_the_outer_scrolls_and_the_inner_does_not_AS2_AS6(world, column):
         w.touch(i)
     assert w.bounds_origin("Inner") == [0, 0]
     assert w.bounds_origin("Outer") == [0, 18], "the 12 points up to the crossing are not scrolled (AS2)"
+
+
+@BOTH
+def test_Q10_nested_scrolling_enabled_the_inner_scrolls_AS5_AS1_AS2_AI5_G1_G4(world, column):
+    w = world(tree_q10(nested=True))
+    down, first, second, up = [w.touch(i) for i in q10_inputs()]
+    if w.uikit:
+        # The android object is ignored: the inner pan, on the deeper view, begins first (G1, G4), as in Q10.
+        assert [s["to"] for s in steps([first, second], "change", id="Inner")] == [[0, 12], [0, 30]]
+        assert steps([first, second], "change", id="Outer") == []
+        return
+    # AS5: Inner, which consumed the DOWN (AS2), starts a nested scroll: OC, a plain group, refuses; Outer, a
+    # ScrollView, accepts the vertical axis.
+    assert offers(down, "down")[:3] == [("Text", False), ("IC", False), ("Inner", True)]
+    assert [(s["child"], s["parent"], s["axes"], s["accepted"], s["rule"]) for s in steps(down, "nestedScroll")] == [
+        ("Inner", "OC", "vertical", False, "AS5"), ("Inner", "Outer", "vertical", True, "AS5")]
+    # AS1: past the slop Outer does not intercept, because it accepted the nested scroll; nothing is cancelled.
+    (i,) = steps(first, "intercept", group="Outer", action="move")
+    assert (i["result"], i.get("reason"), i["rule"]) == (False, "nested-scroll", "AS5")
+    assert steps([first, second, up], "cancel") == []
+    # Inner handles the gesture itself: it starts dragging past the slop and asks its parents not to intercept
+    # (AS2, AI5), so Outer's onInterceptTouchEvent is not called again.
+    (d,) = steps(first, "disallow", **{"from": "Inner"})
+    assert d["groups"][:2] == ["OC", "Outer"]
+    assert [(g, r) for g, r in intercepts(second) if g == "Outer"] == [("Outer", False)]
+    assert steps(second, "intercept", group="Outer")[0]["reason"] == "disallowed"
+    assert offers(second, "move") == [("Inner", True)] and offers(up, "up") == [("Inner", True)]
+    # The inner scrolls (the 12 points up to the crossing are not scrolled, AS2); the outer does not move.
+    assert [s["to"] for s in steps([first, second], "change", id="Inner")] == [[0, 18]]
+    assert steps([first, second], "change", id="Outer") == []
+    assert w.bounds_origin("Inner") == [0, 18] and w.bounds_origin("Outer") == [0, 0]
 
 
 # ------------------------------------------------------------------------------------------ Q15, Q16
@@ -1142,11 +1173,6 @@ def test_Q22b_button_made_invisible_keeps_the_gesture_and_clicks_AL3_AD9_AC7_T1(
 
 
 # ------------------------------------------------------------------------------------------ not modelled yet
-
-@pytest.mark.skip(reason="android profile does not model nestedScrollingEnabled yet: Q10 with nested scrolling, AS5")
-def test_Q10_nested_scrolling_enabled_inner_scrolls_AS5():
-    pass
-
 
 def tree_q14(right: bool = True, split: bool = True) -> dict:
     children = [clicker("Left", (0, 0, 200, 800), "left")]

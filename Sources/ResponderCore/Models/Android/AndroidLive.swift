@@ -62,6 +62,13 @@ struct AndroidGesture: Sendable {
     var claimed = false
 }
 
+/// AS5: `child` scrolls along `axis` first and hands what it cannot consume to `parent`.
+struct AndroidNestedScroll: Sendable {
+    var child: String
+    var parent: String
+    var axis: AndroidFields.Axis
+}
+
 /// A key held down (AK7): who pressed it, which key, and the window it went to.
 struct AndroidKeyPress: Sendable {
     var client: String
@@ -79,6 +86,9 @@ struct AndroidLive: Sendable {
     /// AL2: the targets that became temporarily detached (PFLAG_CANCEL_NEXT_UP_EVENT): their next event is a
     /// CANCEL. Ends with the gesture.
     var cancelNext: Set<String> = []
+    /// AS5: the nested scrolls started in this gesture, each a view and the ancestor that accepted it, in the order
+    /// they started. One lasts while its view is a target (AV5: a CANCEL, an UP or the gesture's end stops it).
+    var nested: [AndroidNestedScroll] = []
 
     /// The pointer the input being carried out is about; set to nil when it ends. Set while no pointer is
     /// active, it is a new pointer, added last.
@@ -100,6 +110,7 @@ struct AndroidLive: Sendable {
                 if pointers.isEmpty {  // AD12, AI6: the gesture is over
                     disallowed = []
                     cancelNext = []
+                    nested = []
                 }
             }
         }

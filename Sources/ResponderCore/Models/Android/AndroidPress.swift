@@ -44,7 +44,8 @@ extension SessionState {
         }
         switch view.builtin {
         case .seekBar where view.enabled: androidSeek(view, at: p, action: action, run: &run, trace: &trace)
-        case .scrollView(let axis) where took: androidScroll(view.id, axis: axis, action: action, trace: &trace)
+        case .scrollView(let axis) where took:
+            androidScroll(view.id, axis: axis, action: action, run: &run, trace: &trace)
         default: break
         }
         return took
@@ -215,23 +216,38 @@ extension SessionState {
     /// AS2: a dragging scroll view scrolls by the finger's movement since the last event, along its axis, within
     /// its content (its `contentSize`, else the extent of its children).
     private mutating func androidScroll(
-        _ id: String, axis: AndroidFields.Axis, action: AndroidAction, trace: inout Trace
+        _ id: String, axis: AndroidFields.Axis, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
     ) {
         guard action == .move, let g = android.gesture, let node = world.nodes[id] else { return }
         guard let from = g.scrollFrom else {
-            // Handling the gesture itself from the DOWN: it starts dragging once past the slop (AS1's test).
-            if androidBeyondSlop(axis) { android.gesture?.scrollFrom = g.point }
+            // Handling the gesture itself from the DOWN: it starts dragging once past the slop (AS1's test), and
+            // asks its parents not to intercept (ScrollView#onTouchEvent) — which decides the rest of the gesture
+            // when a nested scroll kept an ancestor from intercepting this MOVE (AS5).
+            if androidBeyondSlop(axis) {
+                android.gesture?.scrollFrom = g.point
+                androidDisallow(from: id, rule: .as2, run: &run, trace: &trace)
+            }
             return
         }
         android.gesture?.scrollFrom = g.point
         let range = androidScrollRange(id, axis: axis)
         var origin = node.spec.boundsOrigin
+        let wanted: Double
+        let consumed: Double
         if axis == .horizontal {
-            origin.x = min(max(origin.x + from.x - g.point.x, 0), range)
+            wanted = from.x - g.point.x
+            let x = min(max(origin.x + wanted, 0), range)
+            consumed = x - origin.x
+            origin.x = x
         } else {
-            origin.y = min(max(origin.y + from.y - g.point.y, 0), range)
+            wanted = from.y - g.point.y
+            let y = min(max(origin.y + wanted, 0), range)
+            consumed = y - origin.y
+            origin.y = y
         }
         change(id, "boundsOrigin", \.boundsOrigin, to: origin, rule: .as2, trace: &trace)
+        // AS5: what it could not consume goes to its nested-scrolling parent.
+        if wanted != consumed { androidNestedScroll(from: id, amount: wanted - consumed, axis: axis, trace: &trace) }
     }
 
     /// AC10, AX1, AX2 (click) and AC9 (long click): the listener called, listed in the delivery's actions.

@@ -42,6 +42,7 @@ extension SessionState {
             }
             android.disallowed = []  // AD2: a new gesture starts clean
             android.cancelNext = []
+            android.nested = []  // AV5: nested scrolling stops at a DOWN
             return androidDown(input.touch, at: point, client: client, run: &run, trace: &trace)
         }
         guard android.activate(input.touch), var g = android.gesture else { throw .touchNotFound(input.touch) }
@@ -94,6 +95,7 @@ extension SessionState {
         let consumed = !chain.isEmpty
         if !consumed { chain = [window] }  // AD10: the DecorView keeps the rest of the gesture itself
         android.gesture?.chain = chain
+        if consumed { androidStartNestedScrolls(chain, run: &run, trace: &trace) }
         if consumed, let handler = chain.last, let view = androidView(handler), case .down = view.disallow {
             android.gesture?.claimed = true
             androidDisallow(from: handler, rule: .ai5, run: &run, trace: &trace)  // claimed at the DOWN
