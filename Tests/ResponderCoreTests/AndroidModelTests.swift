@@ -178,7 +178,8 @@ struct AndroidModelTests {
         var allowed = try androidSession(
             fixtureF([
                 button("Under", 0, 0, 400, 400, "under"),
-                button("Btn", 50, 50, 100, 50, "save", #""enabled": false, "android": {"allowClickWhenDisabled": true}"#)
+                button(
+                    "Btn", 50, 50, 100, 50, "save", #""enabled": false, "android": {"allowClickWhenDisabled": true}"#)
             ]))
         #expect(actions(try allowed.tap(60, 60)) == ["save"])
         // AM3: R does not split: the second finger goes to Left as a POINTER_DOWN; only left fires.

@@ -116,7 +116,10 @@ public struct AndroidStep: Sendable, Equatable {
     ) -> AndroidStep {
         AndroidStep(
             .nestedScroll,
-            [("child", .string(child)), ("parent", .string(parent)), ("axes", .string(axes)), ("accepted", .bool(accepted))],
+            [
+                ("child", .string(child)), ("parent", .string(parent)), ("axes", .string(axes)),
+                ("accepted", .bool(accepted))
+            ],
             rule: rule, touch: touch)
     }
 

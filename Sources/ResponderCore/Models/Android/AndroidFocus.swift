@@ -67,8 +67,8 @@ extension SessionState {
             var run = AndroidRun()
             run.touch = g.touch
             // AL2: onStartTemporaryDetach marks a target so that its next event is a CANCEL.
-            for id in g.chain.dropFirst() where androidView(id)?.temporarilyDetached == true {
-                if before.nodes[id].map({ AndroidView($0).temporarilyDetached }) != true {
+            for id in g.chain.dropFirst() where world.nodes[id]?.spec.android?.temporarilyDetached == true {
+                if before.nodes[id]?.spec.android?.temporarilyDetached != true {
                     android.cancelNext.insert(id)
                 }
             }

@@ -89,7 +89,9 @@ extension SessionState {
     mutating func androidStartNestedScrolls(_ chain: [String], run: inout AndroidRun, trace: inout Trace) {
         guard let touch = run.touch else { return }
         for id in chain.dropFirst() {
-            guard let view = androidView(id), view.nestedScrollingEnabled, case .scrollView(let axis) = view.builtin,
+            // The member is read off the node first: reading the whole view costs more, on every DOWN.
+            guard world.nodes[id]?.spec.android?.nestedScrollingEnabled == true, let view = androidView(id),
+                case .scrollView(let axis) = view.builtin,
                 !android.nested.contains(where: { $0.child == id })
             else { continue }
             var child = id
@@ -104,7 +106,8 @@ extension SessionState {
                 trace.add(
                     .android(
                         .nestedScroll(
-                            child: child, parent: p, axes: axes.rawValue, accepted: accepted, rule: .as5, touch: touch)))
+                            child: child, parent: p, axes: axes.rawValue, accepted: accepted, rule: .as5, touch: touch))
+                )
                 if accepted {
                     android.nested.append(AndroidNestedScroll(child: child, parent: p, axis: axes))
                     guard parent.nestedScrollingEnabled, case .scrollView(let own) = parent.builtin,

@@ -143,7 +143,8 @@ extension SessionState {
             }
         case .up:
             guard g.pressView == view.id, g.pressed || g.prepressed else {
-                android.gesture?.unpress()  // AC14: a tooltip's pending long press ends with the gesture
+                // AC14: a tooltip's pending long press ends with the gesture.
+                if g.pressView == view.id { android.gesture?.unpress() }
                 return
             }
             // AC7 (a): a view focusable in touch mode that is not focused takes focus, and this tap does not click;
@@ -163,7 +164,7 @@ extension SessionState {
             return  // AM4: the click logic matches no pointer action
         case .cancel:
             guard g.pressView == view.id, g.pressed || g.prepressed else {
-                android.gesture?.unpress()
+                if g.pressView == view.id { android.gesture?.unpress() }
                 return
             }
             trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac8, touch: touch)))

@@ -104,7 +104,7 @@ extension SessionState {
                 consumed = true
                 break walk
             }
-            if let group = androidView(current), !group.splitMotionEvents, let oldest = holders.first {
+            if world.nodes[current]?.spec.android?.splitMotionEvents == false, let oldest = holders.first {
                 // AM3: a group that does not split searches for no later finger: the finger goes to the target
                 // it has, which gets it as a POINTER_DOWN (with every pointer) and routes it by its own rules.
                 let child = oldest.chain[path.count]

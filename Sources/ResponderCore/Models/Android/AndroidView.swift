@@ -35,14 +35,10 @@ struct AndroidView {
     let builtin: Builtin
     /// AC2 (API 31+): disabled, the view still presses and clicks.
     let allowClickWhenDisabled: Bool
-    /// AM1–AM3: the group searches its children again for each new finger.
-    let splitMotionEvents: Bool
     /// AS5: the view starts a nested scroll at its DOWN.
     let nestedScrollingEnabled: Bool
     /// AC14: the view has a tooltip text.
     let tooltip: Bool
-    /// AL2: the view is temporarily detached (onStartTemporaryDetach was called).
-    let temporarilyDetached: Bool
     let childCount: Int
     /// UIKit fields with no Android meaning that this node sets: reported once per dispatch, never silently.
     let unmapped: [(field: String, note: String)]
@@ -139,10 +135,8 @@ struct AndroidView {
         }
         disallow = a.handles?.requestDisallowIntercept
         allowClickWhenDisabled = a.allowClickWhenDisabled ?? false
-        splitMotionEvents = a.splitMotionEvents ?? true
         nestedScrollingEnabled = a.nestedScrollingEnabled ?? false
         tooltip = a.tooltip ?? false
-        temporarilyDetached = a.temporarilyDetached ?? false
         var unmapped: [(field: String, note: String)] = []
         if spec.interactionSetting == false {
             unmapped.append(("userInteractionEnabled", "Android has no userInteractionEnabled; ignored"))
