@@ -315,7 +315,8 @@ package struct ProfileComparison: Sendable {
                     let view = names.label(s["view"]?.stringValue)
                     if s["performed"]?.boolValue == true {
                         let target = s["target"]?.stringValue.map { " on " + names.label($0) } ?? ""
-                        let what = s["action"].map(Output.plain) ?? s["listener"]?.stringValue ?? "?"  // AC14: a tooltip
+                        // AC14: a long press a tooltip handled names the tooltip instead of a method.
+                        let what = s["action"].map(Output.plain) ?? s["listener"]?.stringValue ?? "?"
                         say("\(view) \(kind) → \(what)\(target)" + cite(s["rule"]))
                     } else {
                         say("\(view) \(kind), no listener" + cite(s["rule"]))
