@@ -318,7 +318,9 @@ package struct ProfileComparison: Sendable {
                         say("\(view) long press → context menu (\(items))" + cite(s["rule"]))
                     } else if s["performed"]?.boolValue == true {
                         let target = s["target"]?.stringValue.map { " on " + names.label($0) } ?? ""
-                        say("\(view) \(kind) → \(s["action"].map(Output.plain) ?? "?")\(target)" + cite(s["rule"]))
+                        // AC14: a long press a tooltip handled names the tooltip instead of a method.
+                        let what = s["action"].map(Output.plain) ?? s["listener"]?.stringValue ?? "?"
+                        say("\(view) \(kind) → \(what)\(target)" + cite(s["rule"]))
                     } else {
                         say("\(view) \(kind), no listener" + cite(s["rule"]))
                     }

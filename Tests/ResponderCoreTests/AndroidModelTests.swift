@@ -172,6 +172,69 @@ struct AndroidModelTests {
         #expect(actions(up) == ["save"])
     }
 
+    @Test("AC2 AM3 AC14 AL2 allowClickWhenDisabled, splitMotionEvents, tooltip and temporarilyDetached")
+    func newViewMembers() throws {
+        // AC2: a disabled button allowed to click clicks.
+        var allowed = try androidSession(
+            fixtureF([
+                button("Under", 0, 0, 400, 400, "under"),
+                button(
+                    "Btn", 50, 50, 100, 50, "save", #""enabled": false, "android": {"allowClickWhenDisabled": true}"#)
+            ]))
+        #expect(actions(try allowed.tap(60, 60)) == ["save"])
+        // AM3: R does not split: the second finger goes to Left as a POINTER_DOWN; only left fires.
+        var unsplit = try androidSession(
+            fixtureF(
+                [button("Left", 0, 0, 200, 800, "left"), button("Right", 200, 0, 200, 800, "right")],
+                rExtra: #""android": {"splitMotionEvents": false}"#))
+        let two = try unsplit.touch(
+            touches([
+                ("1", "began", 100, 100, 0), ("2", "began", 300, 100, 0.05), ("2", "ended", nil, nil, 0.1),
+                ("1", "ended", nil, nil, 0.15)
+            ]), client: "c")
+        #expect(two.outcome.deliveries.map(\.view) == ["Left", "Left", "Left", "Left"])
+        #expect(actions(two) == ["left"])
+        // AC14: a view with a tooltip consumes; its long press shows the tooltip.
+        var tip = try androidSession(fixtureF([v("Tip", 0, 0, 200, 200, #""android": {"tooltip": true}"#)]))
+        let held = try tip.touch(touches([("t", "began", 50, 50, 0), ("t", "ended", nil, nil, 0.5)]), client: "c")
+        #expect(held.outcome.deliveries.map(\.handledBy) == [["Tip"], ["Tip"]])
+        #expect(steps(held, "longClick").map { $0["listener"]?.stringValue } == ["tooltip"])
+        // AL2: a target made temporarily detached gets its next event as CANCEL.
+        var list = try androidSession(
+            fixtureF([
+                v(
+                    "List", 0, 0, 400, 400, #""android": {"handles": {"onTouchEvent": "consume"}}"#,
+                    children: [button("Row", 0, 100, 400, 100, "open")])
+            ]))
+        _ = try list.phase("t", "began", 100, 150)
+        _ = try list.ops(#"{"op": "update", "id": "Row", "set": {"android": {"temporarilyDetached": true}}}"#)
+        let moved = try list.phase("t", "moved", 100, 151)
+        #expect(moved["message"] == "ACTION_CANCEL" && moved["view"] == "Row")
+        #expect(try list.phase("t", "ended", 100, 151)["view"] == "List")
+    }
+
+    @Test("AS5 AV5 an inner ScrollView with nested scrolling scrolls first and hands the rest to the outer")
+    func nestedScrolling() throws {
+        let btn = button("Btn", 0, 0, 400, 100, "save")
+        let inner = v(
+            "Inner", 0, 100, 400, 300,
+            #""class": "UIScrollView", "contentSize": [400, 310], "android": {"nestedScrollingEnabled": true}"#,
+            children: [v("IC", 0, 0, 400, 310, children: [btn])])
+        let outer = v(
+            "Outer", 0, 0, 400, 800, #""class": "UIScrollView", "contentSize": [400, 2000]"#,
+            children: [v("OC", 0, 0, 400, 2000, children: [inner])])
+        var s = try androidSession(fixtureF([outer]))
+        let d = try s.touch(
+            touches([("t", "began", 200, 150, 0), ("t", "moved", 200, 130, 0.02), ("t", "moved", 200, 100, 0.04)]),
+            client: "c")
+        #expect(steps(d, "nestedScroll").map { $0["accepted"]?.boolValue } == [false, true])
+        #expect(steps(d, "intercept").contains { $0["group"] == "Outer" && $0["reason"] == "nested-scroll" })
+        #expect(
+            steps(d, "change").map { [$0["id"]?.stringValue, $0["rule"]?.stringValue] } == [
+                ["Inner", "AS2"], ["Outer", "AS5"]
+            ])
+    }
+
     @Test("AD8 a DOWN through 20,000 nested groups uses no recursion", .tags(.slow))
     func slowDeepTree() throws {
         let depth = 20_000

@@ -18,7 +18,9 @@ import Testing
                      "requestDisallowIntercept": {"afterSlop": {"axis": "horizontal"}}},
          "listeners": {"touch": "pass", "click": {"target": "act", "method": "save"},
                        "clickXml": "onSave",
-                       "longClick": {"target": "act", "method": "menu", "returns": true}}}
+                       "longClick": {"target": "act", "method": "menu", "returns": true}},
+         "allowClickWhenDisabled": true, "splitMotionEvents": false, "nestedScrollingEnabled": true,
+         "tooltip": true, "temporarilyDetached": false}
         """#
 
     static func tree(android: String, kind: String = "view") -> String {
@@ -63,6 +65,9 @@ import Testing
         #expect(android.listeners?.click == .init(target: "act", method: "save"))
         #expect(android.listeners?.clickXml == "onSave")
         #expect(android.listeners?.longClick == .init(target: "act", method: "menu", returns: true))
+        #expect(android.allowClickWhenDisabled == true && android.splitMotionEvents == false)
+        #expect(android.nestedScrollingEnabled == true && android.tooltip == true)
+        #expect(android.temporarilyDetached == false)
         #expect(Self.written(b)["android"] == (try JSONCodec.decode(Self.full)))
     }
 

@@ -29,8 +29,9 @@ BUTTON = {
                   "click": {"target": "RVC", "method": "save"},
                   "clickXml": "onSave",
                   "longClick": {"target": "RVC", "method": "menu", "returns": True}},
+    "allowClickWhenDisabled": True, "nestedScrollingEnabled": False, "tooltip": True, "temporarilyDetached": False,
 }
-GROUP = {"class": "ScrollView", "visibility": "invisible",
+GROUP = {"class": "ScrollView", "visibility": "invisible", "splitMotionEvents": False, "nestedScrollingEnabled": True,
          "handles": {"onInterceptTouchEvent": {"afterSlop": {"axis": "vertical"}}, "onTouchEvent": "consume"}}
 
 
@@ -130,6 +131,11 @@ BAD = [
     ({"listeners": {"longClick": {"target": "RVC", "method": "menu"}}}, "android.listeners.longClick.returns"),
     ({"listeners": {"click": {"target": "RVC", "method": "save", "extra": True}}}, "android.listeners.click.extra"),
     ({"touchDelegate": {"bounds": [0, 0, -1, 4], "delegate": "B"}}, "android.touchDelegate.bounds"),
+    ({"allowClickWhenDisabled": "yes"}, "android.allowClickWhenDisabled"),
+    ({"splitMotionEvents": 0}, "android.splitMotionEvents"),
+    ({"nestedScrollingEnabled": "vertical"}, "android.nestedScrollingEnabled"),
+    ({"tooltip": "Save the file"}, "android.tooltip"),
+    ({"temporarilyDetached": [True]}, "android.temporarilyDetached"),
 ]
 
 

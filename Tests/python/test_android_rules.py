@@ -317,6 +317,188 @@ def test_AL3_hiding_the_target_does_not_cancel_it(android):
     assert clicks(a.touch(("t", "ended", (150, 150)))) == [("save", "RVC")]
 
 
+def test_AL2_a_target_made_temporarily_detached_gets_its_next_event_as_cancel(android):
+    row = button("Row", (0, 100, 400, 100), "open")
+    listing = with_android(view("List", (0, 0, 400, 800), row), handles={"onTouchEvent": "consume"})
+    a = android(fixture_f(listing))
+    a.touch(("t", "began", (100, 150)))
+    # The list recycles the row mid-gesture: onStartTemporaryDetach. Nothing is sent at the change itself.
+    change = a.call("tree.apply", ops=[{"op": "update", "id": "Row", "set": {"android": {"temporarilyDetached": True}}}])
+    assert change["revision"] >= 1
+    moved = a.touch(("t", "moved", (100, 152)))
+    (d,) = moved["deliveries"]
+    assert (d["message"], d["view"]) == ("ACTION_CANCEL", "Row"), "the next event reaches the row as CANCEL"
+    assert [(s["to"], s["cause"], s["rule"]) for s in steps(moved, "cancel")] == [("Row", "detached", "AL2")]
+    assert [(s["group"], s["child"], s["change"], s["rule"]) for s in steps(moved, "target")] == [
+        ("List", "Row", "removed", "AL2")]
+    assert steps(moved, "press", view="Row", state="unpressed", rule="AC8")
+    assert [(s["group"], s["result"]) for s in steps(moved, "intercept")] == [("W", False), ("R", False), ("List", False)]
+    # The list, left without a target, handles the rest itself (AD10); the CANCEL is sent once.
+    up = a.touch(("t", "ended", (100, 152)))
+    assert [s["to"] for s in steps(up, "offer")] == ["List"] and steps(up, "cancel") == []
+    assert up["deliveries"][0]["view"] == "List" and clicks(up) == []
+    # The member stays as given; a gesture that begins on the row while it stays true is not cancelled: only the
+    # change marks a target (a new DOWN resets the flag).
+    assert a.call("tree.get", id="Row")["tree"]["android"] == {"temporarilyDetached": True}
+    again = a.touch(("u", "began", (100, 150)), ("u", "moved", (100, 152)), ("u", "ended", (100, 152)))
+    assert steps(again, "cancel") == [] and clicks(again) == [("open", "RVC")]
+
+
+def test_AL2_a_detached_group_cancels_its_whole_path_and_the_flag_before_the_gesture_does_nothing(android):
+    cell = with_android(view("Cell", (0, 100, 400, 100), button("Btn", (0, 0, 400, 100), "open")),
+                        temporarilyDetached=False)
+    a = android(fixture_f(cell))
+    a.touch(("t", "began", (100, 150)))
+    a.call("tree.apply", ops=[{"op": "update", "id": "Cell", "set": {"android": {"temporarilyDetached": True}}}])
+    up = a.touch(("t", "ended", (100, 150)))
+    # R's target Cell was detached: the CANCEL goes down Cell's path, Cell is removed from R's targets.
+    assert [(s["to"], s["cause"]) for s in steps(up, "cancel")] == [("Cell", "detached"), ("Btn", "detached")]
+    assert [(s["group"], s["child"]) for s in steps(up, "target")] == [("R", "Cell")]
+    assert up["deliveries"][0]["message"] == "ACTION_CANCEL" and clicks(up) == []
+
+
+def test_AC14_a_tooltip_makes_a_view_consume_and_a_long_press_shows_it(android):
+    under = button("Under", (0, 0, 400, 400), "underTapped")
+    a = android(fixture_f(under, with_android(view("Tip", (0, 0, 200, 200)), tooltip=True)))
+    # Not clickable, Tip still takes onTouchEvent's clickable path for its tooltip: it consumes the gesture, is
+    # never pressed and clicks nothing; Under behind it sees nothing.
+    tap = a.touch(("t", "began", (50, 50), 0), ("t", "ended", (50, 50), 0.1))
+    assert [d["view"] for d in tap["deliveries"]] == ["Tip", "Tip"]
+    (o,) = steps(tap, "offer", to="Tip", action="down")
+    assert (o["result"], o["rule"]) == (True, "AC14")
+    assert steps(tap, "press") == [] and steps(tap, "longClick") == [] and clicks(tap) == []
+    assert not steps(tap, "offer", to="Under")
+    # Held for the long-press timeout: the tooltip is shown, a long press handled by it.
+    a.touch(("h", "began", (50, 50), 1))
+    held = a.call("clock.advance", to=1.5)
+    assert steps(held, "longClick") == [{"step": "longClick", "view": "Tip", "listener": "tooltip", "performed": True,
+                                         "rule": "AC14", "touch": "h"}]
+    assert clicks(a.touch(("h", "ended", None, 1.6))) == []
+    # A finger that leaves Tip by more than the slop ends the check: no tooltip.
+    left = a.touch(("m", "began", (50, 50), 2), ("m", "moved", (50, 300), 2.1), ("m", "ended", None, 3))
+    assert steps(left, "longClick") == []
+    # Disabled and not clickable it refuses (AC2): the tap reaches Under.
+    b = android(fixture_f(under, with_android(view("Tip", (0, 0, 200, 200)), tooltip=True, enabled=False)))
+    assert clicks(b.tap(50, 50)) == [("underTapped", "RVC")]
+
+
+def test_AC14_AC9_a_button_with_a_tooltip_shows_it_instead_of_clicking_on_a_long_press(android):
+    a = android(fixture_f(with_android(button("Btn", (0, 0, 200, 200), "save"), tooltip=True)))
+    a.touch(("t", "began", (50, 50), 0))
+    held = a.call("clock.advance", to=0.5)
+    assert [(s["listener"], s["performed"], s["rule"]) for s in steps(held, "longClick")] == [("tooltip", True, "AC14")]
+    assert clicks(a.touch(("t", "ended", None, 0.6))) == [], "the long press was handled: the UP does not click"
+    assert clicks(a.touch(("u", "began", (50, 50), 1), ("u", "ended", None, 1.1))) == [("save", "RVC")]
+    # A long-click listener that returns false leaves the long press to the tooltip (AC9 then AC14).
+    b = android(fixture_f(with_android(button("Btn", (0, 0, 200, 200), "save"), tooltip=True, listeners={
+        "longClick": {"target": "RVC", "method": "menu", "returns": False}})))
+    b.touch(("t", "began", (50, 50), 0))
+    held = b.call("clock.advance", to=0.5)
+    assert [(s["listener"], s["performed"], s["rule"]) for s in steps(held, "longClick")] == [
+        ("longClick", False, "AC9"), ("tooltip", True, "AC14")]
+    assert clicks(b.touch(("t", "ended", None, 0.6))) == []
+
+
+def test_AC2_a_disabled_view_allowed_to_click_presses_clicks_and_asks_its_touch_delegate(android):
+    icon = button("Icon", (0, 0, 20, 20), "close")
+    p = with_android(view("P", (100, 100, 200, 200), icon), enabled=False, allowClickWhenDisabled=True,
+                     touchDelegate={"bounds": [-20, -20, 60, 60], "delegate": "Icon"})
+    a = android(fixture_f(p))
+    assert clicks(a.tap(135, 135)) == [("close", "RVC")], "P, disabled but allowed to click, consults its delegate"
+    off = with_android(view("P", (100, 100, 200, 200), icon), enabled=False,
+                       touchDelegate={"bounds": [-20, -20, 60, 60], "delegate": "Icon"})
+    assert clicks(android(fixture_f(off)).tap(135, 135)) == [], "without it the delegate is not asked (AC2, AC3)"
+
+
+def nested_tree(inner_android: dict, outer_android: dict | None = None, inner_content: int = 310) -> dict:
+    """R > Outer(0,0,400,800)[ScrollView, content 2000] > OC > Inner(0,100,400,300)[ScrollView, content
+    `inner_content`] > IC > Btn(0,0,400,100)."""
+    sc = {"class": "UIScrollView"}
+    inner = with_android(view("Inner", (0, 100, 400, 300), view("IC", (0, 0, 400, inner_content),
+                                                                  button("Btn", (0, 0, 400, 100), "save")),
+                              contentSize=[400, inner_content], **sc), **inner_android)
+    outer = view("Outer", (0, 0, 400, 800), view("OC", (0, 0, 400, 2000), inner), contentSize=[400, 2000], **sc)
+    if outer_android:
+        outer = with_android(outer, **outer_android)
+    return fixture_f(outer)
+
+
+def test_AS5_what_the_inner_cannot_consume_scrolls_the_outer(android):
+    # Inner can scroll 10; the DOWN lands on Btn, so Inner's own intercept takes the drag and the nested scroll
+    # started at the DOWN keeps Outer from intercepting.
+    a = android(nested_tree({"nestedScrollingEnabled": True}))
+    down = a.touch(("t", "began", (200, 150), 0))
+    assert [(s["parent"], s["accepted"]) for s in steps(down, "nestedScroll")] == [("OC", False), ("Outer", True)]
+    first = a.touch(("t", "moved", (200, 130), 0.02))
+    assert steps(first, "intercept", group="Outer", action="move")[0]["reason"] == "nested-scroll"
+    (i,) = steps(first, "intercept", group="Inner", action="move")
+    assert (i["result"], i["rule"]) == (True, "AS1"), "the inner ScrollView takes the drag from its button"
+    assert [s["to"] for s in steps(first, "cancel")] == ["IC", "Btn"]
+    # 30 more: Inner scrolls to its end (10), Outer takes the 20 left over (onNestedScroll).
+    second = a.touch(("t", "moved", (200, 100), 0.04))
+    assert [(s["id"], s["to"], s["rule"]) for s in steps(second, "change")] == [
+        ("Inner", [0, 10], "AS2"), ("Outer", [0, 20], "AS5")]
+    # Back down by 15: Inner scrolls back first and consumes it all.
+    # Back down by 15: Inner scrolls back to its start (10), and Outer by the 5 left over.
+    third = a.touch(("t", "moved", (200, 115), 0.06))
+    assert [(s["id"], s["to"]) for s in steps(third, "change")] == [("Inner", [0, 0]), ("Outer", [0, 15])]
+    up = a.touch(("t", "ended", None, 0.08))
+    assert clicks(up) == [] and steps(up, "nestedScroll") == []
+
+
+def test_AV5_a_cancel_stops_the_nested_scroll_and_the_outer_intercepts_again(android):
+    a = android(nested_tree({"nestedScrollingEnabled": True}))
+    a.touch(("t", "began", (200, 150), 0))
+    a.call("tree.apply", ops=[{"op": "update", "id": "Inner", "set": {
+        "android": {"nestedScrollingEnabled": True, "temporarilyDetached": True}}}])
+    small = a.touch(("t", "moved", (200, 148), 0.01))
+    assert [s["to"] for s in steps(small, "cancel")] == ["Inner", "IC", "Btn"], "OC's target gets CANCEL (AL2)"
+    # AV5: the CANCEL stopped Inner's nested scroll, so past the slop Outer intercepts as AS1 says.
+    moved = a.touch(("t", "moved", (200, 130), 0.02))
+    (i,) = steps(moved, "intercept", group="Outer", action="move")
+    assert (i["result"], i.get("reason"), i["rule"]) == (True, None, "AS1")
+    # Without the member no nested scroll starts, and Outer takes the drag from the button.
+    b = android(nested_tree({}))
+    r = b.touch(("t", "began", (200, 150), 0), ("t", "moved", (200, 130), 0.02))
+    assert steps(r, "nestedScroll") == []
+    assert [(s["result"], s["rule"]) for s in steps(r, "intercept", group="Outer", action="move")] == [(True, "AS1")]
+
+
+def test_AV5_AS5_each_gesture_starts_it_afresh_and_an_axis_nobody_accepts_changes_nothing(android):
+    a = android(nested_tree({"nestedScrollingEnabled": True}))
+    a.touch(("t", "began", (200, 150), 0), ("t", "ended", None, 0.05))
+    after = a.touch(("u", "began", (200, 150), 1))
+    assert [s["parent"] for s in steps(after, "nestedScroll", accepted=True)] == ["Outer"], \
+        "the UP stopped it (AV5), the next DOWN starts it again"
+    # A HorizontalScrollView starts a horizontal nested scroll: no ancestor accepts that axis, and the vertical
+    # Outer intercepts a vertical drag as usual.
+    c = android(nested_tree({"nestedScrollingEnabled": True, "class": "HorizontalScrollView"}))
+    down = c.touch(("t", "began", (200, 150), 0))
+    asked = [(s["parent"], s["axes"], s["accepted"]) for s in steps(down, "nestedScroll")]
+    assert asked == [("OC", "horizontal", False), ("Outer", "horizontal", False), ("R", "horizontal", False),
+                     ("W", "horizontal", False)]
+    moved = c.touch(("t", "moved", (200, 130), 0.02))
+    assert steps(moved, "intercept", group="Outer", action="move")[0]["result"] is True
+
+
+def test_AS5_a_nested_parent_that_nests_in_turn_hands_the_rest_on(android):
+    tree = nested_tree({"nestedScrollingEnabled": True}, {"nestedScrollingEnabled": True})
+    # Outer inside a third ScrollView Top: Outer, accepting Inner's nested scroll, starts its own, Top accepts.
+    top = view("Top", (0, 0, 400, 800), view("TC", (0, 0, 400, 900), tree["children"][1]["children"][0]["children"][0]
+                                             ["children"][0]),
+               contentSize=[400, 900], **{"class": "UIScrollView"})
+    tree["children"][1]["children"][0]["children"][0]["children"] = [top]
+    a = android(tree)
+    down = a.touch(("t", "began", (200, 150), 0))
+    assert [(s["child"], s["parent"], s["accepted"]) for s in steps(down, "nestedScroll")] == [
+        ("Outer", "TC", False), ("Outer", "Top", True), ("Inner", "OC", False), ("Inner", "Outer", True)], \
+        "outermost first; Outer, already nesting, does not ask again when it accepts Inner's"
+    moved = a.touch(("t", "moved", (200, 130), 0.02))
+    assert [(s["group"], s["result"], s.get("reason")) for s in steps(moved, "intercept")] == [
+        ("W", False, None), ("R", False, None), ("Top", False, "nested-scroll"), ("TC", False, None),
+        ("Outer", False, "nested-scroll"), ("OC", False, None), ("Inner", True, None)]
+
+
 def test_AX2_onclick_xml_looks_only_at_the_activity(android):
     def tree(activity_handles: dict) -> dict:
         child = {"id": "Child", "kind": "viewController", "handles": {"save:": "handle"},
@@ -408,6 +590,9 @@ def android_traces(engine, client) -> list[dict]:
     traces.append(make(two_windows({"class": "Dialog"})).tap(200, 750)["trace"])  # AR5: the dialog closes
     traces.append(back.call("event.press", press=2, key="BACK", phase="began")["trace"])
     traces.append(back.call("event.press", press=2, key="BACK", phase="ended")["trace"])
+    nest = make(nested_tree({"nestedScrollingEnabled": True}))
+    traces.append(nest.touch(("t", "began", (200, 150), 0), ("t", "moved", (200, 130), 0.02),
+                             ("t", "moved", (200, 100), 0.04), ("t", "ended", None, 0.06))["trace"])
     for a in made:
         client.rpc("session.delete", {"session": a.session}, validate=False)
     return traces

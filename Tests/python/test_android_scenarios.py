@@ -520,6 +520,25 @@ def test_Q6_disabled_button_swallows_the_tap_AD5_AC2_H7(world, column):
 
 
 @BOTH
+def test_Q6b_allow_click_when_disabled_clicks_although_disabled_AC2_H7(world, column):
+    w = world(tree_q6({"allowClickWhenDisabled": True}))
+    reply = w.tap(60, 60)
+    down, up = reply["deliveries"]
+    if w.uikit:
+        # The android object is ignored: the disabled control is not hit (H7), Under is.
+        assert down["view"] == "Under" and performed(reply) == ["underTapped"]
+        return
+    # AC2 (API 31+): disabled, Btn still takes the clickable path: pressed at the DOWN, clicked at the UP.
+    for action, d in (("down", down), ("up", up)):
+        (o,) = steps(reply, "offer", to="Btn", action=action)
+        assert (o["result"], o["rule"]) == (True, "AC2")
+        assert d["view"] == "Btn"
+    assert ("Btn", "pressed") in [(s["view"], s["state"]) for s in steps(reply, "press")]
+    assert_click(reply, "Btn", "save")
+    assert "Under" not in [to for to, _ in offers(reply)]
+
+
+@BOTH
 def test_Q6c_disabled_view_that_is_not_clickable_lets_the_tap_through_AC2_AD6_H7(world, column):
     w = world(tree_q6({"class": "TextView", "clickable": False}))
     reply = w.tap(60, 60)
@@ -842,10 +861,10 @@ def test_Q9_the_seekbar_value_follows_the_touch_AS7(world, column):
     assert dragged.call("tree.get", id="Seek")["tree"]["value"] == pytest.approx(240 / 360, abs=0.01)
 
 
-def tree_q10() -> dict:
+def tree_q10(nested: bool = False) -> dict:
     sc = {"class": "UIScrollView"}
     inner = view("Inner", (0, 100, 400, 300), view("IC", (0, 0, 400, 1000), view("Text", (0, 0, 400, 1000))),
-                 contentSize=[400, 1000], **sc)
+                 contentSize=[400, 1000], **sc, **({"android": {"nestedScrollingEnabled": True}} if nested else {}))
     return fa(view("Outer", (0, 0, 400, 800), view("OC", (0, 0, 400, 2000), inner), contentSize=[400, 2000], **sc))
 
 
@@ -884,6 +903,37 @@ def test_Q10_the_outer_scrolls_and_the_inner_does_not_AS2_AS6(world, column):
         w.touch(i)
     assert w.bounds_origin("Inner") == [0, 0]
     assert w.bounds_origin("Outer") == [0, 18], "the 12 points up to the crossing are not scrolled (AS2)"
+
+
+@BOTH
+def test_Q10_nested_scrolling_enabled_the_inner_scrolls_AS5_AS1_AS2_AI5_G1_G4(world, column):
+    w = world(tree_q10(nested=True))
+    down, first, second, up = [w.touch(i) for i in q10_inputs()]
+    if w.uikit:
+        # The android object is ignored: the inner pan, on the deeper view, begins first (G1, G4), as in Q10.
+        assert [s["to"] for s in steps([first, second], "change", id="Inner")] == [[0, 12], [0, 30]]
+        assert steps([first, second], "change", id="Outer") == []
+        return
+    # AS5: Inner, which consumed the DOWN (AS2), starts a nested scroll: OC, a plain group, refuses; Outer, a
+    # ScrollView, accepts the vertical axis.
+    assert offers(down, "down")[:3] == [("Text", False), ("IC", False), ("Inner", True)]
+    assert [(s["child"], s["parent"], s["axes"], s["accepted"], s["rule"]) for s in steps(down, "nestedScroll")] == [
+        ("Inner", "OC", "vertical", False, "AS5"), ("Inner", "Outer", "vertical", True, "AS5")]
+    # AS1: past the slop Outer does not intercept, because it accepted the nested scroll; nothing is cancelled.
+    (i,) = steps(first, "intercept", group="Outer", action="move")
+    assert (i["result"], i.get("reason"), i["rule"]) == (False, "nested-scroll", "AS5")
+    assert steps([first, second, up], "cancel") == []
+    # Inner handles the gesture itself: it starts dragging past the slop and asks its parents not to intercept
+    # (AS2, AI5), so Outer's onInterceptTouchEvent is not called again.
+    (d,) = steps(first, "disallow", **{"from": "Inner"})
+    assert d["groups"][:2] == ["OC", "Outer"]
+    assert [(g, r) for g, r in intercepts(second) if g == "Outer"] == [("Outer", False)]
+    assert steps(second, "intercept", group="Outer")[0]["reason"] == "disallowed"
+    assert offers(second, "move") == [("Inner", True)] and offers(up, "up") == [("Inner", True)]
+    # The inner scrolls (the 12 points up to the crossing are not scrolled, AS2); the outer does not move.
+    assert [s["to"] for s in steps([first, second], "change", id="Inner")] == [[0, 18]]
+    assert steps([first, second], "change", id="Outer") == []
+    assert w.bounds_origin("Inner") == [0, 18] and w.bounds_origin("Outer") == [0, 0]
 
 
 # ------------------------------------------------------------------------------------------ Q15, Q16
@@ -1124,21 +1174,11 @@ def test_Q22b_button_made_invisible_keeps_the_gesture_and_clicks_AL3_AD9_AC7_T1(
 
 # ------------------------------------------------------------------------------------------ not modelled yet
 
-@pytest.mark.skip(reason="android profile does not model allowClickWhenDisabled (API 31+) yet: Q6b, AC2")
-def test_Q6b_allow_click_when_disabled_AC2():
-    pass
-
-
-@pytest.mark.skip(reason="android profile does not model nestedScrollingEnabled yet: Q10 with nested scrolling, AS5")
-def test_Q10_nested_scrolling_enabled_inner_scrolls_AS5():
-    pass
-
-
-def tree_q14(right: bool = True) -> dict:
+def tree_q14(right: bool = True, split: bool = True) -> dict:
     children = [clicker("Left", (0, 0, 200, 800), "left")]
     if right:
         children.append(clicker("Right", (200, 0, 200, 800), "right"))
-    return fa(*children)
+    return fa(*children, **({} if split else {"r": {"android": {"splitMotionEvents": False}}}))
 
 
 Q14_INPUT = [touch(1, "began", (100, 100), 0), touch(2, "began", (300, 100), 0.05), touch(2, "ended", None, 0.1),
@@ -1176,9 +1216,27 @@ def test_Q14_a_second_finger_where_no_child_is_goes_to_the_oldest_target_AM2_AM4
     assert performed(r) == ["left"]
 
 
-@pytest.mark.skip(reason="android profile has no splitMotionEvents member yet: Q14 with R.splitMotionEvents false, AM3")
-def test_Q14_without_splitting_AM3():
-    pass
+@BOTH
+def test_Q14_without_splitting_only_left_fires_AM3_AM4_T1_T4(world, column):
+    w = world(tree_q14(split=False))
+    r = w.touch(*Q14_INPUT)
+    if w.uikit:
+        # The android object is ignored: each touch is hit-tested on its own (T1), both buttons fire.
+        assert performed(r) == ["right", "left"]
+        return
+    # AM3: R does not split, so it searches for no later finger: touch 2 goes to Left, R's target, as a
+    # POINTER_DOWN and leaves it as a POINTER_UP; AM4: Left's click logic ignores both; touch 1's UP clicks.
+    d = r["deliveries"]
+    assert [(x["touch"], x["message"], x["view"]) for x in d] == [
+        (1, "ACTION_DOWN", "Left"), (2, "ACTION_POINTER_DOWN", "Left"), (2, "ACTION_POINTER_UP", "Left"),
+        (1, "ACTION_UP", "Left")]
+    second = [s for s in all_steps(r) if s.get("touch") == 2]
+    assert [(s["group"], s["child"]) for s in second if s["step"] == "candidate"] == [(W, R)], \
+        "only the DecorView, which splits, searches for touch 2"
+    assert [(s["to"], action_of(s["action"]), s["result"]) for s in second if s["step"] == "offer"] == [
+        ("Left", "pointerdown", True), ("Left", "pointerup", True)]
+    assert "Right" not in json.dumps(second), "Right sees nothing of touch 2"
+    assert performed(r) == ["left"]
 
 
 def press_both(w: World, key: str, id) -> tuple[dict, dict]:

@@ -68,12 +68,13 @@ public struct SessionState: Sendable {
                 return set.assignments.contains {
                     $0.name == "presentedBy" || $0.name == "modalPresentationStyle"
                         || ($0.name == "hidden" && profile.hiddenFirstResponder == .nextKeyView)  // F9
+                        || ($0.name == "android" && profile.model == .android)  // AL2: temporarilyDetached
                 }
             }
         }
         // Live recognizers can be removed, disabled or moved by any op (G2).
         let live =
-            !touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty || android.gesture != nil
+            !touches.isEmpty || !presses.isEmpty || !firstResponderByWindow.isEmpty || !android.pointers.isEmpty
         guard (mayLeave && live) || !runs.isEmpty else {
             let batch = try world.apply(ops, ifRevision: ifRevision, limits: limits)
             return TreeChange(batch: batch, ops: ops, consequences: nil)

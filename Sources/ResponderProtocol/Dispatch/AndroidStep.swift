@@ -3,7 +3,7 @@ import ResponderJSON
 /// The trace steps of the `android` profile (12.10): what Android's View system asks and answers.
 public enum AndroidStepKind: String, WireEnum {
     case mapping, activity, intercept, candidate, offer, target, cancel, disallow, press, click, longClick, focus
-    case discard, fragment
+    case discard, fragment, nestedScroll
 }
 
 /// One step of an `android` trace: its kind, its members in the order they are written, its rule and the touch
@@ -128,6 +128,19 @@ public struct AndroidStep: Sendable, Equatable {
     public static func disallow(from: String, groups: [String], rule: Rule, touch: EventID) -> AndroidStep {
         AndroidStep(
             .disallow, [("from", .string(from)), ("groups", .array(groups.map(JSON.string)))], rule: rule, touch: touch)
+    }
+
+    /// AS5: a view starting a nested scroll along `axes` asked an ancestor's onStartNestedScroll, and its answer.
+    public static func nestedScroll(
+        child: String, parent: String, axes: String, accepted: Bool, rule: Rule, touch: EventID
+    ) -> AndroidStep {
+        AndroidStep(
+            .nestedScroll,
+            [
+                ("child", .string(child)), ("parent", .string(parent)), ("axes", .string(axes)),
+                ("accepted", .bool(accepted))
+            ],
+            rule: rule, touch: touch)
     }
 
     /// AC5–AC8: a view's pressed state changed.

@@ -150,6 +150,17 @@ public struct AndroidFields: Sendable, Equatable {
         public var enabled: Bool
         public init(enabled: Bool) { self.enabled = enabled }
     }
+    // Flags of dispatch beyond the View flags above: each nil until given, then false or true.
+    /// View#setAllowClickWhenDisabled (API 31+): a disabled view presses and clicks as an enabled one (AC2).
+    public var allowClickWhenDisabled: Bool?
+    /// ViewGroup#setMotionEventSplittingEnabled: whether the group searches again for each new finger (AM1–AM3).
+    public var splitMotionEvents: Bool?
+    /// View#setNestedScrollingEnabled: the view starts a nested scroll at its DOWN (AS5, AV5).
+    public var nestedScrollingEnabled: Bool?
+    /// View#setTooltipText with a text: the view consumes its gesture and a long press shows the tooltip (AC14).
+    public var tooltip: Bool?
+    /// View#onStartTemporaryDetach: a target that becomes detached gets its next event as CANCEL (AL2).
+    public var temporarilyDetached: Bool?
 
     public init() {}
 }
@@ -237,6 +248,11 @@ extension AndroidFields {
             self.listeners = listeners
         }
         try readWindowMembers(&r, kind: kind)
+        allowClickWhenDisabled = try r.bool("allowClickWhenDisabled")
+        splitMotionEvents = try r.bool("splitMotionEvents")
+        nestedScrollingEnabled = try r.bool("nestedScrollingEnabled")
+        tooltip = try r.bool("tooltip")
+        temporarilyDetached = try r.bool("temporarilyDetached")
         try r.finish()
     }
 
@@ -421,6 +437,13 @@ extension AndroidFields {
             w.endObject()
         }
         writeWindowMembers(to: &w)
+        for (name, value) in [
+            ("allowClickWhenDisabled", allowClickWhenDisabled), ("splitMotionEvents", splitMotionEvents),
+            ("nestedScrollingEnabled", nestedScrollingEnabled), ("tooltip", tooltip),
+            ("temporarilyDetached", temporarilyDetached)
+        ] {
+            if let value { w.key(name); w.bool(value) }
+        }
         w.endObject()
     }
 

@@ -55,7 +55,8 @@ extension SessionState {
         return trace.finish(FocusOutcome(result: true, reason: .resigned, resigned: id))
     }
 
-    /// AL1, AL3, AL4: a tree change cancels the gesture's targets that left the window (a view merely hidden,
+    /// AL1, AL2, AL3, AL4: a target that becomes temporarily detached is marked for a CANCEL at its next event
+    /// (no step here); a tree change cancels the gesture's targets that left the window (a view merely hidden,
     /// disabled or made transparent keeps it), and a focused view that left loses focus.
     mutating func androidTreeChanged(before: World) -> Traced<TreeChangeOutcome>? {
         var trace = Trace(kind: .treeChange)
@@ -65,6 +66,12 @@ extension SessionState {
             guard let g = android.gesture else { continue }
             var run = AndroidRun()
             run.touch = g.touch
+            // AL2: onStartTemporaryDetach marks a target so that its next event is a CANCEL.
+            for id in g.chain.dropFirst() where world.nodes[id]?.spec.android?.temporarilyDetached == true {
+                if before.nodes[id]?.spec.android?.temporarilyDetached != true {
+                    android.cancelNext.insert(id)
+                }
+            }
             if let cut = g.chain.firstIndex(where: { world.window(of: $0) != g.window }) {
                 let gone = g.chain[cut]
                 trace.add(.android(.cancel(to: gone, cause: "removal", rule: .al1, touch: g.touch)))

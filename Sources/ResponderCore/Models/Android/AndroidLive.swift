@@ -36,6 +36,8 @@ struct AndroidGesture: Sendable {
     /// AC9: when a long-clickable view's long click fires.
     var longPressCheck: Double?
     var longPressPerformed = false
+    /// AC14: the long-press check of a view that is not clickable but has a tooltip, which runs without a press.
+    var longPressUnpressed = false
     /// AC11: the delegate a touch delegate is sending the gesture to.
     var delegate: String?
     /// AC6–AC8: the press is over (left, released or cancelled): no pressed state, no check pending.
@@ -44,6 +46,7 @@ struct AndroidGesture: Sendable {
         prepressed = false
         tapCheck = nil
         longPressCheck = nil
+        longPressUnpressed = false
     }
 
     /// AM4: `other`'s press, which this finger, still on the view, now holds.
@@ -54,11 +57,19 @@ struct AndroidGesture: Sendable {
         tapCheck = other.tapCheck
         longPressCheck = other.longPressCheck
         longPressPerformed = other.longPressPerformed
+        longPressUnpressed = other.longPressUnpressed
     }
 
     /// AI5, AS7: the handler has asked its parents not to intercept (once a gesture); for a SeekBar, that it
     /// is dragging.
     var claimed = false
+}
+
+/// AS5: `child` scrolls along `axis` first and hands what it cannot consume to `parent`.
+struct AndroidNestedScroll: Sendable {
+    var child: String
+    var parent: String
+    var axis: AndroidFields.Axis
 }
 
 /// A key held down (AK7): who pressed it, which key, and the window it went to.
@@ -75,6 +86,12 @@ struct AndroidLive: Sendable {
     var active: Int?
     /// AI5, AI6: the groups that were asked not to intercept, for the rest of the gesture (all its pointers).
     var disallowed: Set<String> = []
+    /// AL2: the targets that became temporarily detached (PFLAG_CANCEL_NEXT_UP_EVENT): their next event is a
+    /// CANCEL. Ends with the gesture.
+    var cancelNext: Set<String> = []
+    /// AS5: the nested scrolls started in this gesture, each a view and the ancestor that accepted it, in the order
+    /// they started. One lasts while its view is a target (AV5: a CANCEL, an UP or the gesture's end stops it).
+    var nested: [AndroidNestedScroll] = []
 
     /// The pointer the input being carried out is about; set to nil when it ends. Set while no pointer is
     /// active, it is a new pointer, added last.
@@ -93,7 +110,11 @@ struct AndroidLive: Sendable {
             } else {
                 pointers.remove(at: i)
                 active = nil
-                if pointers.isEmpty { disallowed = [] }  // AD12, AI6: the gesture is over
+                if pointers.isEmpty {  // AD12, AI6: the gesture is over
+                    disallowed = []
+                    cancelNext = []
+                    nested = []
+                }
             }
         }
     }

@@ -31,21 +31,22 @@ extension SessionState {
                 view.id, action: action, via: "onTouchEvent", result: took, rule: took ? .av1 : .av3, trace: &trace)
             return took
         }
-        if view.enabled, let delegate = view.touchDelegate,
+        if view.acts, let delegate = view.touchDelegate,
             let took = androidDelegate(delegate, of: view, at: p, action: action, run: &run, trace: &trace)
         {
             return took
         }
         let (took, rule) = androidDefaultResult(view, action: action)
         run.offer(view.id, action: action, via: "onTouchEvent", result: took, rule: rule, trace: &trace)
-        if took && view.enabled && (view.clickable || view.longClickable) {
+        if took && view.acts && (view.clickable || view.longClickable || view.tooltip) {
             if case .none = view.builtin {
                 androidPressEffects(view, at: p, action: action, run: &run, trace: &trace)
             }
         }
         switch view.builtin {
         case .seekBar where view.enabled: androidSeek(view, at: p, action: action, run: &run, trace: &trace)
-        case .scrollView(let axis) where took: androidScroll(view.id, axis: axis, action: action, trace: &trace)
+        case .scrollView(let axis) where took:
+            androidScroll(view.id, axis: axis, action: action, run: &run, trace: &trace)
         default: break
         }
         return took
@@ -58,8 +59,14 @@ extension SessionState {
         case .scrollView: return (action != .down || view.childCount > 0, .as2)
         case .none: break
         }
-        if !view.enabled { return (view.clickable || view.longClickable, .ac2) }
-        return (view.clickable || view.longClickable, .ac4)
+        // AC2: disabled, it answers whether it is clickable and does nothing else — unless it may click anyway
+        // (API 31+), which the rule names too.
+        if !view.enabled {
+            return (view.clickable || view.longClickable || (view.allowClickWhenDisabled && view.tooltip), .ac2)
+        }
+        if view.clickable || view.longClickable { return (true, .ac4) }
+        // AC14: a tooltip puts a view that is not clickable on the clickable path.
+        return (view.tooltip, view.tooltip ? .ac14 : .ac4)
     }
 
     /// AC11: a touch delegate set on `view` sends a DOWN inside its bounds, and the rest of that gesture, to its
@@ -108,31 +115,45 @@ extension SessionState {
         case .down:
             g.pressView = view.id
             g.longPressPerformed = false
-            if androidInScrollingContainer(view.id) {
+            if !view.clickable && !view.longClickable {
+                // AC14: a tooltip alone: no press, only the long-press check, from the DOWN.
+                g.longPressUnpressed = true
+                g.longPressCheck = clock + profile.longPressTimeout
+            } else if androidInScrollingContainer(view.id) {
                 g.prepressed = true
                 g.tapCheck = clock + profile.tapTimeout
                 trace.add(.android(.press(view: view.id, state: "prepressed", rule: .ac5, touch: touch)))
             } else {
                 g.pressed = true
                 trace.add(.android(.press(view: view.id, state: "pressed", rule: .ac5, touch: touch)))
-                if view.longClickable { g.longPressCheck = clock + profile.longPressTimeout }
+                if view.longClickable || view.tooltip { g.longPressCheck = clock + profile.longPressTimeout }
             }
             android.gesture = g
         case .move:
-            guard g.pressView == view.id, g.pressed || g.prepressed, let node = world.nodes[view.id] else { return }
+            guard g.pressView == view.id, g.pressed || g.prepressed || g.longPressUnpressed,
+                let node = world.nodes[view.id]
+            else { return }
             let b = node.bounds
             let slop = profile.touchSlop
             // AC6: leaving the view grown by the slop loses the press for good.
             if !Rect(b.x - slop, b.y - slop, b.width + 2 * slop, b.height + 2 * slop).contains(p) {
+                let shown = g.pressed || g.prepressed
                 g.unpress()
                 android.gesture = g
-                trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac6, touch: touch)))
+                if shown { trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac6, touch: touch))) }
             }
         case .up:
-            guard g.pressView == view.id, g.pressed || g.prepressed else { return }
-            // AC7 (a): a view focusable in touch mode that is not focused takes focus, and this tap does not click.
+            guard g.pressView == view.id, g.pressed || g.prepressed else {
+                // AC14: a tooltip's pending long press ends with the gesture.
+                if g.pressView == view.id { android.gesture?.unpress() }
+                return
+            }
+            // AC7 (a): a view focusable in touch mode that is not focused takes focus, and this tap does not click;
+            // a disabled view cannot take focus (AK2), so one that may click while disabled clicks.
             var tookFocus = false
-            if view.focusable && view.focusableInTouchMode && firstResponderByWindow[g.window] != view.id {
+            if view.focusable && view.focusableInTouchMode && view.enabled
+                && firstResponderByWindow[g.window] != view.id
+            {
                 androidFocus(window: g.window, to: view.id, reason: "touch", rule: .ac7, touch: touch, trace: &trace)
                 tookFocus = true
             }
@@ -143,7 +164,10 @@ extension SessionState {
         case .pointerDown, .pointerUp:
             return  // AM4: the click logic matches no pointer action
         case .cancel:
-            guard g.pressView == view.id, g.pressed || g.prepressed else { return }
+            guard g.pressView == view.id, g.pressed || g.prepressed else {
+                if g.pressView == view.id { android.gesture?.unpress() }
+                return
+            }
             trace.add(.android(.press(view: view.id, state: "unpressed", rule: .ac8, touch: touch)))
             android.gesture?.unpress()
         }
@@ -194,51 +218,74 @@ extension SessionState {
     /// AS2: a dragging scroll view scrolls by the finger's movement since the last event, along its axis, within
     /// its content (its `contentSize`, else the extent of its children).
     private mutating func androidScroll(
-        _ id: String, axis: AndroidFields.Axis, action: AndroidAction, trace: inout Trace
+        _ id: String, axis: AndroidFields.Axis, action: AndroidAction, run: inout AndroidRun, trace: inout Trace
     ) {
         guard action == .move, let g = android.gesture, let node = world.nodes[id] else { return }
         guard let from = g.scrollFrom else {
-            // Handling the gesture itself from the DOWN: it starts dragging once past the slop (AS1's test).
-            if androidBeyondSlop(axis) { android.gesture?.scrollFrom = g.point }
+            // Handling the gesture itself from the DOWN: it starts dragging once past the slop (AS1's test), and
+            // asks its parents not to intercept (ScrollView#onTouchEvent) — which decides the rest of the gesture
+            // when a nested scroll kept an ancestor from intercepting this MOVE (AS5).
+            if androidBeyondSlop(axis) {
+                android.gesture?.scrollFrom = g.point
+                androidDisallow(from: id, rule: .as2, run: &run, trace: &trace)
+            }
             return
         }
         android.gesture?.scrollFrom = g.point
         let range = androidScrollRange(id, axis: axis)
         var origin = node.spec.boundsOrigin
+        let wanted: Double
+        let consumed: Double
         if axis == .horizontal {
-            origin.x = min(max(origin.x + from.x - g.point.x, 0), range)
+            wanted = from.x - g.point.x
+            let x = min(max(origin.x + wanted, 0), range)
+            consumed = x - origin.x
+            origin.x = x
         } else {
-            origin.y = min(max(origin.y + from.y - g.point.y, 0), range)
+            wanted = from.y - g.point.y
+            let y = min(max(origin.y + wanted, 0), range)
+            consumed = y - origin.y
+            origin.y = y
         }
         change(id, "boundsOrigin", \.boundsOrigin, to: origin, rule: .as2, trace: &trace)
+        // AS5: what it could not consume goes to its nested-scrolling parent.
+        if wanted != consumed { androidNestedScroll(from: id, amount: wanted - consumed, axis: axis, trace: &trace) }
     }
 
     /// AC10, AX1, AX2 (click) and AC9 (long click): the listener called, listed in the delivery's actions.
     mutating func androidClick(_ view: AndroidView, long: Bool, run: inout AndroidRun, trace: inout Trace) {
         let touch = run.touch
         if long {
-            guard let l = view.longClick else {
-                // AC9: no listener: not handled unless a context menu shows, so the UP still clicks.
+            var handled = false
+            if let l = view.longClick {
+                run.actions.append(
+                    ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
+                trace.add(
+                    .android(
+                        .click(
+                            long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
+                            performed: l.returns, rule: .ac9, touch: touch)))
+                handled = l.returns
+            } else if !view.tooltip {
+                // AC9: no listener: not handled unless a context menu or a tooltip shows, so the UP still clicks.
                 trace.add(
                     .android(
                         .click(
                             long: true, view: view.id, listener: "none", action: nil, target: nil, performed: false,
                             rule: .ac9, touch: touch)))
-                androidShowContextMenu(view, touch: touch, trace: &trace)
-                return
             }
-            run.actions.append(
-                ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
-            trace.add(
-                .android(
-                    .click(
-                        long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
-                        performed: l.returns, rule: .ac9, touch: touch)))
-            if l.returns {
-                android.gesture?.longPressPerformed = true
-            } else {
-                androidShowContextMenu(view, touch: touch, trace: &trace)
+            // AX4, then AC14 (View#performLongClickInternal): what the listener did not handle shows the context
+            // menu built from the view and its parents, else the view's tooltip; either counts as handled.
+            if !handled { handled = androidShowContextMenu(view, touch: touch, trace: &trace) }
+            if !handled && view.tooltip {
+                trace.add(
+                    .android(
+                        .click(
+                            long: true, view: view.id, listener: "tooltip", action: nil, target: nil, performed: true,
+                            rule: .ac14, touch: touch)))
+                handled = true
             }
+            if handled { android.gesture?.longPressPerformed = true }
             return
         }
         if let c = view.click {
@@ -276,11 +323,11 @@ extension SessionState {
 
     /// AC9, AX4: a long press no listener consumed shows the context menu built from the view and its parents;
     /// it is handled (the UP does not click) only when the menu has items.
-    private mutating func androidShowContextMenu(_ view: AndroidView, touch: EventID?, trace: inout Trace) {
+    private mutating func androidShowContextMenu(_ view: AndroidView, touch: EventID?, trace: inout Trace) -> Bool {
         let items = androidContextMenu(of: view.id)
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty else { return false }
         trace.add(.android(.contextMenu(view: view.id, items: items, touch: touch)))
-        android.gesture?.longPressPerformed = true
+        return true
     }
 
     /// AC5, AC9, AC13: the press and long-press checks whose time has come, in time order. A deadline at the
@@ -304,10 +351,13 @@ extension SessionState {
                 android.gesture?.prepressed = false
                 android.gesture?.pressed = true
                 trace.add(.android(.press(view: id, state: "pressed", rule: .ac5, touch: g.touch)))
-                if view.longClickable { android.gesture?.longPressCheck = g.downTime + profile.longPressTimeout }
+                if view.longClickable || view.tooltip {
+                    android.gesture?.longPressCheck = g.downTime + profile.longPressTimeout
+                }
             } else {
                 android.gesture?.longPressCheck = nil
-                guard g.pressed else { continue }
+                // The check finds the pressed state as it was when it was posted (AC9, AC14).
+                guard g.pressed || g.longPressUnpressed else { continue }
                 androidClick(view, long: true, run: &run, trace: &trace)
             }
         }

@@ -105,6 +105,17 @@ extension SessionState {
                 consumed = true
                 break walk
             }
+            if world.nodes[current]?.spec.android?.splitMotionEvents == false, let oldest = holders.first {
+                // AM3: a group that does not split searches for no later finger: the finger goes to the target
+                // it has, which gets it as a POINTER_DOWN (with every pointer) and routes it by its own rules.
+                let child = oldest.chain[path.count]
+                guard let local = androidPoints(path + [child], screen: screen, window: window).last ?? nil,
+                    world.nodes[child] != nil
+                else { break walk }
+                path.append(child)
+                point = local
+                continue walk
+            }
             let (children, reordered) = androidOrder(of: current)
             for id in children {
                 guard let view = androidView(id),
@@ -149,23 +160,29 @@ extension SessionState {
     /// and are dropped; the group handles those pointers itself from now on.
     /// Each handler gets the CANCEL through its own handlers (AV1, AC8). True when the active pointer's handler
     /// consumed its CANCEL.
+    /// AL2: with `child`, only the targets through that child are cancelled (it was temporarily detached).
     @discardableResult
-    mutating func androidCancelTargets(below group: String, depth: Int, run: inout AndroidRun, trace: inout Trace)
+    mutating func androidCancelTargets(
+        below group: String, depth: Int, child: String? = nil, run: inout AndroidRun, trace: inout Trace
+    )
         -> Bool
     {
         let active = android.active
         let touch = run.touch
+        let (cause, rule): (String, Rule) = child == nil ? ("intercept", .ai4) : ("detached", .al2)
         var consumed = false
         for i in android.pointers.indices
         where android.pointers[i].chain.count > depth + 1
             && android.pointers[i].chain[depth] == group
+            && (child == nil || android.pointers[i].chain[depth + 1] == child)
         {
             let p = android.pointers[i]
             for id in p.chain[(depth + 1)...] {
-                trace.add(.android(.cancel(to: id, cause: "intercept", rule: .ai4, touch: p.touch)))
+                trace.add(.android(.cancel(to: id, cause: cause, rule: rule, touch: p.touch)))
+                android.cancelNext.remove(id)  // the CANCEL resets the flag (resetCancelNextUpFlag)
             }
             trace.add(
-                .android(.target(group: group, child: p.chain[depth + 1], added: false, rule: .ai4, touch: p.touch)))
+                .android(.target(group: group, child: p.chain[depth + 1], added: false, rule: rule, touch: p.touch)))
             android.active = i
             run.touch = p.touch
             let points = androidPoints(p.chain, screen: p.point, window: p.window)

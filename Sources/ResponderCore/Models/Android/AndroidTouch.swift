@@ -41,6 +41,8 @@ extension SessionState {
                 return androidPointerDown(input.touch, at: point, client: client, run: &run, trace: &trace)
             }
             android.disallowed = []  // AD2: a new gesture starts clean
+            android.cancelNext = []
+            android.nested = []  // AV5: nested scrolling stops at a DOWN
             return androidDown(input.touch, at: point, client: client, run: &run, trace: &trace)
         }
         guard android.activate(input.touch), var g = android.gesture else { throw .touchNotFound(input.touch) }
@@ -90,6 +92,7 @@ extension SessionState {
         let consumed = !chain.isEmpty
         if !consumed { chain = [window] }  // AD10: the DecorView keeps the rest of the gesture itself
         android.gesture?.chain = chain
+        if consumed { androidStartNestedScrolls(chain, run: &run, trace: &trace) }
         if consumed, let handler = chain.last, let view = androidView(handler), case .down = view.disallow {
             android.gesture?.claimed = true
             androidDisallow(from: handler, rule: .ai5, run: &run, trace: &trace)  // claimed at the DOWN
@@ -124,7 +127,17 @@ extension SessionState {
         // AI1: every group holding a target is asked first, outermost first (AI7), unless told not to (AI5).
         for i in 0..<max(0, g.chain.count - 1) where !handled {
             let group = g.chain[i]
-            guard androidIntercepts(group, action: action, run: &run, trace: &trace) else { continue }
+            let intercepted = androidIntercepts(group, action: action, run: &run, trace: &trace)
+            if !intercepted, android.cancelNext.contains(g.chain[i + 1]) {
+                // AL2: the group's target was temporarily detached: it gets this event as CANCEL and stops being
+                // a target; the group, left without one, handles the rest itself (AD10).
+                consumed = androidCancelTargets(below: group, depth: i, child: g.chain[i + 1], run: &run, trace: &trace)
+                delivery.message = AndroidAction.cancel.message
+                handled = true
+                androidActivityAfter(action, consumed: consumed, run: &run, trace: &trace)
+                continue
+            }
+            guard intercepted else { continue }
             // AI4: the targets below (this finger's and any other's) get this event as CANCEL and are dropped;
             // the group has the rest.
             consumed = androidCancelTargets(below: group, depth: i, run: &run, trace: &trace)

@@ -37,6 +37,12 @@ struct AndroidView {
     let filterTouchesWhenObscured: Bool
     /// AX4: the items its onCreateContextMenu adds.
     let contextMenu: [String]
+    /// AC2 (API 31+): disabled, the view still presses and clicks.
+    let allowClickWhenDisabled: Bool
+    /// AS5: the view starts a nested scroll at its DOWN.
+    let nestedScrollingEnabled: Bool
+    /// AC14: the view has a tooltip text.
+    let tooltip: Bool
     let childCount: Int
     /// UIKit fields with no Android meaning that this node sets: reported once per dispatch, never silently.
     let unmapped: [(field: String, note: String)]
@@ -138,6 +144,9 @@ struct AndroidView {
         disallow = a.handles?.requestDisallowIntercept
         filterTouchesWhenObscured = a.filterTouchesWhenObscured ?? false
         contextMenu = a.contextMenu ?? []
+        allowClickWhenDisabled = a.allowClickWhenDisabled ?? false
+        nestedScrollingEnabled = a.nestedScrollingEnabled ?? false
+        tooltip = a.tooltip ?? false
         var unmapped: [(field: String, note: String)] = []
         if spec.interactionSetting == false {
             unmapped.append(("userInteractionEnabled", "Android has no userInteractionEnabled; ignored"))
@@ -160,6 +169,9 @@ struct AndroidView {
     }
 
     var isGroup: Bool { kind != .leaf }
+
+    /// AC2: whether onTouchEvent takes the disabled path (nothing but its answer).
+    var acts: Bool { enabled || allowClickWhenDisabled }
 }
 
 extension AndroidFields.Answers {
