@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import new_session
+from harness import RPCError, new_session
 from test_scenarios import control, fixture_f, text_field, view
 
 ANDROID = {"name": "android"}
@@ -637,7 +637,27 @@ def test_AK10_back_goes_to_the_activity(android):
     a = android(fixture_f(view("V", (0, 0, 100, 100))))
     down, up = press(a, "BACK")
     assert down["handledBy"] == ["RVC"] and steps(down, "activity", method="onKeyDown", result=True)
-    assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]
+    assert [s["method"] for s in steps(up, "activity")] == [
+        "onKeyUp", "onBackPressed", "finish", "dispatchKeyEvent"]
+
+
+def test_AR1_AK10_a_touch_with_no_window_is_discarded_until_it_ends(android):
+    a = android(fixture_f(view("V", (0, 0, 100, 100))))
+    press(a, "BACK")  # no back callback: the Activity finishes and its window goes (AK10)
+    began = a.touch(("t", "began", (50, 50)))
+    assert [(s["action"], s["reason"], s["rule"]) for s in steps(began, "discard")] == [("down", "no-window", "AR1")]
+    assert [(t["touch"], t["view"], t["window"]) for t in a.call("session.snapshot")["liveTouches"]] == [
+        ("t", None, None)]
+    with pytest.raises(RPCError) as e:
+        a.touch(("t", "began", (50, 50)))
+    assert e.value.name == "TOUCH_IN_USE"
+    ended = a.touch(("t", "moved", (60, 60)), ("t", "ended", None))
+    assert [(d["message"], d["view"], d["reason"], d["rule"]) for d in ended["deliveries"]] == [
+        ("ACTION_MOVE", None, "unhandled", "AR1"), ("ACTION_UP", None, "unhandled", "AR1")]
+    assert a.call("session.snapshot")["liveTouches"] == []
+    with pytest.raises(RPCError) as e:
+        a.touch(("t", "ended", None))
+    assert e.value.name == "TOUCH_NOT_FOUND"
 
 
 def test_AM4_two_fingers_on_one_button_click_when_the_last_one_lifts(android):
@@ -943,14 +963,12 @@ def test_AX4_a_context_item_goes_to_the_activity_then_the_fragments(android):
     r = b.call("event.menuItem", item="paste", menu="context", view="Btn")
     assert (r["by"], r["visited"], steps(r, "fragment")) == ("RVC", ["RVC"], [])
     # An item the view's menu does not have cannot be chosen; a view's own menu is its parents' too.
-    from harness import RPCError
     with pytest.raises(RPCError) as e:
         a.call("event.menuItem", item="copy", menu="context", view="P")
     assert (e.value.name, e.value.data["field"]) == ("INVALID_PARAMS", "item") and "paste, share" in str(e.value)
 
 
 def test_event_menu_item_refuses_bad_params_and_changes_nothing(android, client):
-    from harness import RPCError
     a = android(context_tree())
     revision = a.call("tree.get")["revision"]
     for params, name, field in [

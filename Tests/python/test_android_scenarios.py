@@ -1308,7 +1308,14 @@ def test_Q21_the_back_key_without_callbacks_finishes_through_the_activity_AK7_AK
     assert down["visited"] == [] and down["handledBy"] == [RVC]
     assert [(s["method"], s["result"]) for s in steps(down, "activity")] == [
         ("onKeyDown", True), ("dispatchKeyEvent", True)]
-    assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]
+    assert [s["method"] for s in steps(up, "activity")] == [
+        "onKeyUp", "onBackPressed", "finish", "dispatchKeyEvent"]
+    # onBackPressed's default finishes the Activity: its window goes (a published change), and a later tap finds
+    # no window to take it.
+    assert [(s["id"], s["field"], s["to"]) for s in steps(up, "change")] == [(W, "hidden", True)]
+    after = w.tap(50, 50)
+    assert [(s["action"], s["reason"], s["rule"]) for s in steps(after, "discard")] == [
+        ("down", "no-window", "AR1"), ("up", "no-window", "AR1")], after["trace"]
 
 
 def fragment(id: str, frame, *children, **android) -> dict:
@@ -1336,10 +1343,14 @@ def test_Q21_back_goes_to_the_most_recently_added_enabled_callback_AK10_E1(world
     if w.uikit:
         assert down["handledBy"] == [] and up["handledBy"] == []  # no back key: a press nobody handles (E1, E3)
         return
-    # AK10: onKeyUp calls onBackPressed; the OnBackPressedDispatcher calls the most recently added enabled callback.
-    assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", "dispatchKeyEvent"]
+    # AK10: onKeyUp calls onBackPressed; the OnBackPressedDispatcher calls the most recently added enabled callback;
+    # with none enabled, onBackPressed's default finishes the Activity and its window goes.
+    finish = [] if handler else ["finish"]
+    assert [s["method"] for s in steps(up, "activity")] == ["onKeyUp", "onBackPressed", *finish, "dispatchKeyEvent"]
     called = [(s["id"], s["method"], s["result"], s["rule"]) for s in steps(up, "fragment")]
     assert called == ([(handler, "handleOnBackPressed", True, "AK10")] if handler else []), called
+    hidden = [(s["id"], s["field"], s["to"], s["rule"]) for s in steps(up, "change")]
+    assert hidden == ([] if handler else [(W, "hidden", True, "AK10")]), hidden
     assert up["handledBy"] == [RVC]
     assert steps(down, "fragment") == [], "the callbacks are asked on the UP only"
 

@@ -157,6 +157,9 @@ public struct SessionState: Sendable {
                     touch: p.touch, client: p.client, view: p.chain.last, window: p.window,
                     phase: p.events > 1 ? .moved : .began)
             }
+            + android.windowless.sorted { $0.key.description < $1.key.description }.map { touch, client in
+                LiveTouchInfo(touch: touch, client: client, view: nil, window: nil, phase: .began)
+            }
     }
 
     /// Presses in the order they began (12.8).

@@ -110,7 +110,10 @@ extension SessionState {
                         )
                     ))
                 // With no enabled back callback, onBackPressed's default finishes the Activity.
-                _ = androidBackCallback(of: activity, trace: &trace)
+                if androidBackCallback(of: activity, trace: &trace) == nil {
+                    androidClose(
+                        window, activity: activity, action: action.rawValue, touch: nil, rule: .ak10, trace: &trace)
+                }
             }
             if action == .up { android.backTracking = nil }
             handled = result

@@ -92,6 +92,9 @@ struct AndroidLive: Sendable {
     /// AS5: the nested scrolls started in this gesture, each a view and the ancestor that accepted it, in the order
     /// they started. One lasts while its view is a target (AV5: a CANCEL, an UP or the gesture's end stops it).
     var nested: [AndroidNestedScroll] = []
+    /// AR1: touches whose DOWN found no window to take it, each with the client that sent it: their later events
+    /// are discarded the same way until they end.
+    var windowless: [EventID: String] = [:]
 
     /// The pointer the input being carried out is about; set to nil when it ends. Set while no pointer is
     /// active, it is a new pointer, added last.

@@ -32,8 +32,10 @@ extension SessionState {
         }
         let action = AndroidAction(input.phase)
         if action == .down {
-            if let g = android.pointers.first(where: { $0.touch == input.touch }) {
-                throw .touchInUse(input.touch, client: g.client, reason: .live)
+            if let owner = android.pointers.first(where: { $0.touch == input.touch })?.client
+                ?? android.windowless[input.touch]
+            {
+                throw .touchInUse(input.touch, client: owner, reason: .live)
             }
             guard let point = input.point else { throw .touchPointMissing }
             android.active = nil
@@ -44,6 +46,16 @@ extension SessionState {
             android.cancelNext = []
             android.nested = []  // AV5: nested scrolling stops at a DOWN
             return androidDown(input.touch, at: point, client: client, run: &run, trace: &trace)
+        }
+        if let owner = android.windowless[input.touch] {
+            guard owner == client else { throw .touchInUse(input.touch, client: owner, reason: .otherClient) }
+            if action == .up || action == .cancel { android.windowless[input.touch] = nil }
+            trace.add(.android(.discard(action: action.rawValue, reason: "no-window", rule: .ar1, touch: input.touch)))
+            var delivery = TouchDelivery(
+                touch: input.touch, phase: input.phase, view: nil, window: nil, message: action.message)
+            delivery.reason = .unhandled
+            delivery.rule = .ar1
+            return delivery
         }
         guard android.activate(input.touch), var g = android.gesture else { throw .touchNotFound(input.touch) }
         guard g.client == client else { throw .touchInUse(input.touch, client: g.client, reason: .otherClient) }
@@ -77,6 +89,7 @@ extension SessionState {
         for w in choice.outside { androidOutside(w, touch: touch, trace: &trace) }
         guard let window = choice.window, let p = world.convert(screen: screen, toWindow: window) else {
             trace.add(.android(.discard(action: "down", reason: "no-window", rule: .ar1, touch: touch)))
+            android.windowless[touch] = client
             delivery.reason = .unhandled
             delivery.rule = .ar1
             return delivery

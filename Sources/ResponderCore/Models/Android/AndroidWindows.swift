@@ -85,13 +85,16 @@ extension SessionState {
         return p.x < b.x - slop || p.y < b.y - slop || p.x > b.x + b.width + slop || p.y > b.y + b.height + slop
     }
 
-    /// AR5: finish() (an Activity) or cancel() (a Dialog): the window goes away. The engine hides it — a field
-    /// change published with the request's tree event, as any change dispatch makes.
-    mutating func androidClose(_ window: String, activity: String, action: String, touch: EventID, trace: inout Trace) {
+    /// AR5 (an outside touch), AK10 (BACK with no back callback): finish() (an Activity) or cancel() (a Dialog):
+    /// the window goes away. The engine hides it — a field change published with the request's tree event, as
+    /// any change dispatch makes.
+    mutating func androidClose(
+        _ window: String, activity: String, action: String, touch: EventID?, rule: Rule = .ar5, trace: inout Trace
+    ) {
         let method = androidWindowFlags(window).dialog ? "cancel" : "finish"
         trace.add(
-            .android(.activity(id: activity, method: method, action: action, result: true, rule: .ar5, touch: touch)))
-        change(window, "hidden", \.hidden, to: true, rule: .ar5, trace: &trace)
+            .android(.activity(id: activity, method: method, action: action, result: true, rule: rule, touch: touch)))
+        change(window, "hidden", \.hidden, to: true, rule: rule, trace: &trace)
     }
 
     /// AV4: onFilterTouchEventForSecurity: a view that filters touches when obscured drops (returns false for)
