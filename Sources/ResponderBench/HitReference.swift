@@ -92,7 +92,7 @@ struct HitLoopCommand: ParsableCommand {
         JSON.release(&json)
         let point = Point(Worlds.hitPoint.x, Worlds.hitPoint.y)
         var asked = 0
-        for _ in 0..<count { asked &+= state.hitTestOutcome(at: point).visited.count }
+        for _ in 0..<count { asked &+= state.hitTestAnswer(at: point).visitCount }
         guard count == 0 || asked == 16 * count else {
             throw BenchError("the hit test asked \(asked / max(count, 1)) views, not 16")
         }

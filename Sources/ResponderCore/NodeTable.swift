@@ -166,7 +166,14 @@ public struct NodeTable: Sendable {
 
     /// Whether `slot` holds a node.
     func holdsNode(_ slot: Int) -> Bool {
-        slot >= 0 && slot < slotCount && chunks[slot >> Self.chunkShift][slot & Self.chunkMask] != nil
+        guard slot >= 0 && slot < slotCount else { return false }
+        // Its case asked where it is stored: `chunks[c][j] != nil` would copy the node out to compare it.
+        return chunks.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer { inner in
+                if case .none = (inner.baseAddress! + (slot & Self.chunkMask)).pointee { return false }
+                return true
+            }
+        }
     }
 
     /// Appends `child`, stored in `childSlot`, to the children of the node in `slot`, in place.
@@ -282,6 +289,17 @@ public struct NodeTable: Sendable {
     @inline(__always)
     func childSlots(ofSlot slot: Int) -> [Int32] { childSlots[slot >> Self.chunkShift][slot & Self.chunkMask] }
 
+    /// The children's slots of the node in `slot`, where they are stored: valid, as `unsafeNode(atSlot:)`'s
+    /// address is, only while this table is neither changed nor freed. The slot must hold a node.
+    @inline(__always)
+    func unsafeChildSlots(ofSlot slot: Int) -> UnsafeBufferPointer<Int32> {
+        childSlots.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer { inner in
+                inner[slot & Self.chunkMask].withUnsafeBufferPointer { $0 }
+            }
+        }
+    }
+
     /// `body` of the children's slots of the node in `slot`, read where they are stored.
     @inline(__always)
     func withChildSlots<R>(ofSlot slot: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
@@ -319,7 +337,8 @@ public struct NodeTable: Sendable {
     }
 
     /// Whether `Node?` stores nil without a tag byte of its own (checked by NodeTableTests too).
-    static let hasNoTag = MemoryLayout<Node?>.size == MemoryLayout<Node>.size
+    /// Computed, so that it folds to a constant where it is asked (a stored static is a `swift_once` per read).
+    static var hasNoTag: Bool { MemoryLayout<Node?>.size == MemoryLayout<Node>.size }
 
     /// Every id, in no particular order.
     public var keys: [String] {

@@ -11,7 +11,7 @@ enum DispatchMethods {
             if host.state.profile.model != .uikit {
                 try core { () throws(CoreError) in try host.state.requireUIKit(HitTestRequest.method) }
             }
-            return HitTestBody(outcome: host.query { $0.hitTestOutcome(at: r.point) }, withTrace: r.wantsTrace)
+            return HitTestBody(answer: host.query { $0.hitTestAnswer(at: r.point) }, withTrace: r.wantsTrace)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.query { (s) throws(RPCError) in

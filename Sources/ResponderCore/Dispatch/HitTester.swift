@@ -1,36 +1,34 @@
 import ResponderProtocol
 
-struct HitTestResult {
-    var window: String?
-    var view: String?
-    /// The screen point in the winning window's coordinates, and in the hit view's.
-    var windowPoint: Point?
-    var localPoint: Point?
-    var visits: [HitVisit] = []
-
-    var outcome: HitTestOutcome { HitTestOutcome(window: window, view: view, localPoint: localPoint, visited: visits) }
-}
-
 /// UIKit's recursive hitTest(_:with:) run with an explicit stack, so a tree of any depth is safe.
 ///
 /// The walk goes by slot (`NodeTable`): a view is read where it is stored and its subviews are its children's
-/// slots, so no id is hashed or compared and no string is retained per view asked. Ids are produced only for
-/// what the answer names: each visit's view, the answer, a redirect's target.
+/// slots, read where the table keeps them, so no id is hashed or compared and no string or array is retained per
+/// view asked. A visit is recorded by slot (`SlotVisit`); ids are produced only for the answer (its window and
+/// view) and, when it is written, for the visits (`HitTestAnswer`).
 struct HitTester {
     let world: World
     let profile: Profile
-    private(set) var visits: [HitVisit] = []
-    /// The window being tested: every frame of one window's walk shares it.
-    private var window = ""
+    private var visits: [SlotVisit] = []
+    /// Ids of the views asked that are no nodes (dimming views): a visit's slot below zero names one.
+    private var names: [String] = []
+    /// The slot of the window being tested: every frame of one window's walk shares it.
+    private var windowSlot: Int32 = -1
     /// The walk's frames, kept between windows so that their room is made once.
     private var stack: [Frame] = []
     /// K17, K18: the dimming views of the window being tested, asked where the window's subviews list them.
     private var dimmings: [Dimming] = []
+    /// K9: the window's subviews in presentation order when something is presented (the window's frame reads
+    /// them here rather than where the table keeps its children).
+    private var presentationOrder: [Int32] = []
 
     init(world: World, profile: Profile) {
         self.world = world
         self.profile = profile
     }
+
+    /// The id of the window being tested, for the rare checks that name it (a redirect, a passthrough view).
+    private var window: String { world.nodes.unsafeNode(atSlot: Int(windowSlot)).pointee.spec.id }
 
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
     /// test answers a view wins. Detached subtrees are never tried. Windows by slot.
@@ -54,32 +52,42 @@ struct HitTester {
         }
     }
 
-    mutating func run(screen: Point) -> HitTestResult {
+    mutating func run(screen: Point) -> HitTestAnswer {
         // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
         visits = []
         visits.reserveCapacity(32)
+        names = []
         for slot in Self.windowOrder(world) {
-            let (window, q) = world.nodes.read(slot: Int(slot)) {
-                ($0.pointee.spec.id, SuperviewConversion($0).apply(screen))
-            }
-            if let answer = hitTest(root: slot, id: window, point: q) {
+            let q = SuperviewConversion(world.nodes.unsafeNode(atSlot: Int(slot))).apply(screen)
+            if let answer = hitTest(root: slot, point: q) {
+                let window = self.window
+                let view = name(answer.slot)
                 // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
                 // the way down, as `convert` would apply it); only a redirect's target is converted.
-                let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: answer.id) }
-                return HitTestResult(window: window, view: answer.id, windowPoint: q, localPoint: local, visits: visits)
+                let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: view) }
+                return HitTestAnswer(
+                    window: window, view: view, windowPoint: q, localPoint: local, visits: visits, names: names,
+                    nodes: world.nodes)
             }
         }
-        return HitTestResult(visits: visits)
+        return HitTestAnswer(
+            window: nil, view: nil, windowPoint: nil, localPoint: nil, visits: visits, names: names,
+            nodes: world.nodes)
+    }
+
+    /// The id a visit's slot names (as `HitTestAnswer.id`).
+    private func name(_ slot: Int32) -> String {
+        slot >= 0 ? world.nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : names[Int(-1 - slot)]
     }
 
     // MARK: - One window's tree
 
-    /// A view being asked; its id is its visit's (`visits[visit].id`).
+    /// A view being asked; its slot is its visit's (`visits[visit].slot`).
     private struct Frame {
         var point: Point
-        /// The subviews' slots, back to front: -1 for an id that names no node, and below that the window's
-        /// dimming views (`dimmingIndex`).
-        var subviews: [Int32]
+        /// The subviews' slots, back to front, where the table keeps them (-1 for an id that names no node);
+        /// nil for a window whose subviews are in `presentationOrder`.
+        var subviews: UnsafeBufferPointer<Int32>?
         /// Index of the next subview to ask, counting down from the front-most (H2.2).
         var next: Int
         var visit: Int
@@ -88,11 +96,12 @@ struct HitTester {
         var overridesAnswer: Bool
     }
 
-    /// A dimming view among a window's subviews: `dimmings[i]` is stored as `-2 - i`.
+    /// A dimming view among a window's subviews in `presentationOrder`: `dimmings[i]` is stored as `-2 - i`.
     private static func dimmingIndex(_ subview: Int32) -> Int? { subview < -1 ? Int(-2 - subview) : nil }
 
-    /// A view's answer, with the point it was asked about when it answered for itself (nil after a redirect).
-    private typealias Answer = (id: String, point: Point?)
+    /// A view's answer (its slot, as a visit's), with the point it was asked about when it answered for itself
+    /// (nil after a redirect).
+    private typealias Answer = (slot: Int32, point: Point?)
 
     private enum Start {
         case pushed(Frame)
@@ -109,9 +118,9 @@ struct HitTester {
         case rootView
     }
 
-    /// hitTest(root, p) for one window, `id` the window's id.
-    private mutating func hitTest(root: Int32, id: String, point: Point?) -> Answer? {
-        window = id
+    /// hitTest(root, p) for one window.
+    private mutating func hitTest(root: Int32, point: Point?) -> Answer? {
+        windowSlot = root
         dimmings = []
         stack.removeAll(keepingCapacity: true)
         if stack.capacity == 0 { stack.reserveCapacity(16) }
@@ -132,7 +141,7 @@ struct HitTester {
                 continue
             }
             if stack[top].next >= 0 {
-                let candidate = stack[top].subviews[stack[top].next]
+                let candidate = stack[top].subviews?[stack[top].next] ?? presentationOrder[stack[top].next]
                 stack[top].next -= 1
                 if let d = Self.dimmingIndex(candidate) {
                     answer = dimmingAnswer(dimmings[d], point: stack[top].point)
@@ -207,7 +216,7 @@ struct HitTester {
         case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
         }
         let index = visits.count
-        visits.append(HitVisit(id: node.pointee.spec.id, point: point))
+        visits.append(SlotVisit(slot: slot, point: point))
         let exclusion: (reason: HitReason, rule: Rule)?
         if let excluded = Self.exclusion(node, node.pointee.spec.id, world: world, profile: profile) {
             if excluded.reason == .never {
@@ -245,15 +254,19 @@ struct HitTester {
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
         // would mostly be wasted.
-        var subviews = world.nodes.childSlots(ofSlot: Int(slot))
         if asking == .itself && !world.presented.isEmpty {
             let id = node.pointee.spec.id
             dimmings = world.dimmings(in: id)
-            subviews = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
+            presentationOrder = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
                 if let d = dimmings.firstIndex(where: { $0.id == id }) { return Int32(-2 - d) }
                 return world.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
+            return .pushed(
+                Frame(
+                    point: point!, subviews: nil, next: presentationOrder.count - 1, visit: index, slot: slot,
+                    overridesAnswer: overridesAnswer))
         }
+        let subviews = world.nodes.unsafeChildSlots(ofSlot: Int(slot))
         return .pushed(
             Frame(
                 point: point!, subviews: subviews, next: subviews.count - 1, visit: index, slot: slot,
@@ -271,7 +284,7 @@ struct HitTester {
         guard frame.overridesAnswer else {
             visits[i].result = .hit
             visits[i].rule = .h2
-            return (visits[i].id, frame.point)
+            return (frame.slot, frame.point)
         }
         let override = world.nodes.read(slot: Int(frame.slot)) { $0.pointee.spec.hitTest }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to) {
@@ -287,13 +300,14 @@ struct HitTester {
         }
         visits[i].result = .hit
         visits[i].rule = .h2
-        return (visits[i].id, frame.point)
+        return (frame.slot, frame.point)
     }
 
     /// K17, K18: the dimming view covers the whole window, so it answers itself wherever it is asked — except
     /// over a popover's passthrough view, where it answers nil and the views behind it are asked as usual.
     private mutating func dimmingAnswer(_ dimming: Dimming, point: Point) -> Answer? {
-        var visit = HitVisit(id: dimming.id, point: point, result: .hit, rule: dimming.rule)
+        names.append(dimming.id)
+        var visit = SlotVisit(slot: Int32(-names.count), result: .hit, rule: dimming.rule, point: point)
         if dimming.rule == .k18, world.passthroughView(of: dimming, at: point, window: window) != nil {
             visit.result = .skipped
             visit.reason = .passthroughView
@@ -301,19 +315,21 @@ struct HitTester {
             return nil
         }
         visits.append(visit)
-        return (dimming.id, point)
+        return (visit.slot, point)
     }
 
-    private mutating func redirected(_ i: Int, to target: String) {
+    private mutating func redirected(_ i: Int, to target: Int32) {
         visits[i].result = .hit
         visits[i].reason = .redirect
         visits[i].rule = .h6
         visits[i].to = target
     }
 
-    /// H6 redirect: the named view must be a view in the window being tested.
-    private func validRedirect(_ id: String) -> String? {
-        guard let node = world[id], node.kind.isView, world.window(of: id) == window else { return nil }
-        return id
+    /// H6 redirect: the named view must be a view in the window being tested; its slot.
+    private func validRedirect(_ id: String) -> Int32? {
+        guard let node = world[id], node.kind.isView, world.window(of: id) == window,
+            let slot = world.nodes.slot(of: id)
+        else { return nil }
+        return Int32(truncatingIfNeeded: slot)
     }
 }

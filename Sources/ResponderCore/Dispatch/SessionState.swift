@@ -185,15 +185,21 @@ public struct SessionState: Sendable {
 
     /// The steps of `outcome`'s trace after the visits: H1, a point no window answers is discarded.
     public static func hitTestEnd(_ outcome: HitTestOutcome) -> [TraceStep] {
-        outcome.view == nil
-            ? [.discard(message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)] : []
+        outcome.view == nil ? [noHitStep] : []
     }
+
+    /// H1's discard of a point no window answers.
+    static let noHitStep = TraceStep.discard(
+        message: "hitTest", reason: .noHit, rule: .h1, tag: nil, blockedBy: nil, view: nil)
 
     /// H1–H8 without building the trace, for a reply that leaves it out (1.8): its steps would only restate
     /// the visits.
-    public func hitTestOutcome(at point: Point) -> HitTestOutcome {
+    public func hitTestOutcome(at point: Point) -> HitTestOutcome { hitTestAnswer(at: point).outcome }
+
+    /// H1–H8 with the views asked by slot, their ids written only with the answer (`HitTestAnswer`).
+    public func hitTestAnswer(at point: Point) -> HitTestAnswer {
         var tester = HitTester(world: world, profile: profile)
-        return tester.run(screen: point).outcome
+        return tester.run(screen: point)
     }
 
     /// N1–N4: the chain from `id`; the trace has one `next` step per hop, `to` nil at the end (N3).

@@ -206,7 +206,8 @@ extension SessionState {
     {
         var tester = HitTester(world: world, profile: profile)
         let hit = tester.run(screen: point)
-        for v in hit.visits { trace.add(.hitTest(v, touch: id)) }
+        // Ids now: the trace outlives the world's state (the replay ring, a deferred event).
+        for i in 0..<hit.visitCount { trace.add(.hitTest(hit.hitVisit(i), touch: id)) }
         var touch = LiveTouch(
             id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point, tapCount: tapCount,
             beganAt: clock)

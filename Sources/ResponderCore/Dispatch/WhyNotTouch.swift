@@ -101,11 +101,12 @@ struct TouchWhy {
 
     /// Why the hit test `result` did not answer the view, read from its visits; nil when it did. The views of
     /// the path are visited in path order (H2 asks a superview before its subviews), so one pass finds them.
-    func explain(_ result: HitTestResult) -> Miss? {
+    func explain(_ result: HitTestAnswer) -> Miss? {
         if result.view == view { return nil }
         var visitOf: [Int] = []
         visitOf.reserveCapacity(path.count)
-        for (i, v) in result.visits.enumerated() where visitOf.count < path.count && v.id == path[visitOf.count] {
+        for (i, v) in result.visits.enumerated()
+        where visitOf.count < path.count && result.id(v.slot) == path[visitOf.count] {
             visitOf.append(i)
         }
         for depth in path.indices {
@@ -120,7 +121,7 @@ struct TouchWhy {
                     reason: .covered, rule: otherWindow ? .h1 : .h2, culprit: result.view, depth: depth,
                     otherWindow: otherWindow)
             }
-            let visit = result.visits[visitOf[depth]]
+            let visit = result.hitVisit(visitOf[depth])
             let id = path[depth]
             if visit.reason == .redirect {
                 return Miss(reason: .redirect, rule: .h6, culprit: id, depth: depth, to: visit.to)

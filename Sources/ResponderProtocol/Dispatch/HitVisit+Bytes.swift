@@ -23,7 +23,7 @@ extension HitVisit {
     }
 
     /// `{<members>}` as one value; returns where the members are.
-    static func writeObject(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) -> Range<Int> {
+    public static func writeObject(of v: UnsafePointer<HitVisit>, to w: inout JSONWriter) -> Range<Int> {
         w.object(atMost: room(of: v)) { write(v, to: &$0) }
     }
 
@@ -41,11 +41,27 @@ extension HitVisit {
     @inline(__always)
     static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) {
         c.raw("\"id\":"); c.string(v.pointee.id)
-        c.raw(",\"result\":"); c.string(v.pointee.result)
-        if let reason = v.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }
-        c.raw(",\"rule\":"); c.string(v.pointee.rule)
-        c.raw(",\"point\":"); c.point(v.pointee.point)
+        writeAfterID(
+            result: v.pointee.result, reason: v.pointee.reason, rule: v.pointee.rule, point: v.pointee.point, to: &c)
         if let to = v.pointee.to { c.raw(",\"to\":"); c.string(to) }
+    }
+
+    /// `,"result":…,"reason":…,"rule":…,"point":…`: the members between the id and a redirect's `to`, for any
+    /// form of a visit (the core's keeps the view as a slot and writes its id itself).
+    @inline(__always)
+    public static func writeAfterID(
+        result: HitResult, reason: HitReason?, rule: Rule, point: Point?, to c: inout JSONCursor
+    ) {
+        c.raw(",\"result\":"); c.string(result)
+        if let reason { c.raw(",\"reason\":"); c.string(reason) }
+        c.raw(",\"rule\":"); c.string(rule)
+        c.raw(",\"point\":"); c.point(point)
+    }
+
+    /// The most `writeAfterID` takes.
+    public static func roomAfterID(reason: HitReason?) -> Int {
+        3 * JSONCursor.memberRoom + HitResult.quoted.longest + Rule.quoted.longest + JSONCursor.pointRoom
+            + (reason == nil ? 0 : JSONCursor.memberRoom + HitReason.quoted.longest)
     }
 }
 
@@ -82,6 +98,11 @@ extension HitTestOutcome {
 extension HitTestOutcome {
     /// `window, view, localPoint`: the answer, without the views asked.
     func writeAnswer(to w: inout JSONWriter) {
+        Self.writeAnswer(window: window, view: view, localPoint: localPoint, to: &w)
+    }
+
+    /// `window, view, localPoint` of any form of the answer (the core's keeps its visits by slot).
+    public static func writeAnswer(window: String?, view: String?, localPoint: Point?, to w: inout JSONWriter) {
         w.key(static: "window"); w.string(orNull: window)
         w.key(static: "view"); w.string(orNull: view)
         w.key(static: "localPoint")
@@ -108,36 +129,22 @@ extension Traced where Outcome == HitTestOutcome {
 }
 
 extension HitTestOutcome {
-    /// The bytes of the `Traced<HitTestOutcome>` whose steps are `visited`, each as a `hitTest` step, then
-    /// `trailing` — written without building that trace, so no step is made, copied or compared to find the
-    /// one equal to its visit.
-    public func tracedReply(trailing: [TraceStep]) -> [UInt8] {
-        // Handed over as written: the envelope copies it and drops it.
-        var w = JSONWriter(reservingCapacity: tracedReplyRoom)
-        writeTracedReply(trailing: trailing, to: &w)
-        return w.takeBytes()
-    }
-
-    /// Room for the traced reply: each visit is in it three times (≈ 270 bytes); room for 200 would grow the writer
-    /// once, a copy of it all.
-    public var tracedReplyRoom: Int { 512 + 288 * visited.count }
-
-    /// `tracedReply`'s text, written into `w` (a reply's envelope, as its result).
-    public func writeTracedReply(trailing: [TraceStep], to w: inout JSONWriter) {
-        writeTraced(kind: .hitTest, to: &w) { w, visits in
-            for range in visits { Self.writeStep(copying: range, to: &w) }
-            for step in trailing { step.write(to: &w) }
-        }
-    }
-
-    /// `{<members>, trace: {kind, steps, outcome}}`, the steps written by `steps` given where each visit's
-    /// members are; the trace's `outcome` is a copy of the members.
     fileprivate func writeTraced(
         kind: TraceKind, to w: inout JSONWriter, steps: (inout JSONWriter, [Range<Int>]) -> Void
     ) {
+        Self.writeTraced(kind: kind, to: &w, members: { writeMembers(to: &$0) }, steps: steps)
+    }
+
+    /// `{<members>, trace: {kind, steps, outcome}}`: `members` writes the outcome's members and returns where
+    /// each visit's members are, `steps` the steps given those; the trace's `outcome` is a copy of the members.
+    /// Any form of the answer writes its reply through it (the core's keeps its visits by slot).
+    public static func writeTraced(
+        kind: TraceKind, to w: inout JSONWriter, members writeMembers: (inout JSONWriter) -> [Range<Int>],
+        steps: (inout JSONWriter, [Range<Int>]) -> Void
+    ) {
         w.beginObject()
         let membersStart = w.count
-        let visits = writeMembers(to: &w)
+        let visits = writeMembers(&w)
         let members = membersStart..<w.count
         w.key(static: "trace")
         w.beginObject()
@@ -155,7 +162,7 @@ extension HitTestOutcome {
     }
 
     /// A `hitTest` step with no touch: `step`, then the visit's members already written at `visit`.
-    fileprivate static func writeStep(copying visit: Range<Int>, to w: inout JSONWriter) {
+    public static func writeStep(copying visit: Range<Int>, to w: inout JSONWriter) {
         // `TraceStep.hitTestName`, as a literal: in one piece with the braces and the copy, one write where five
         // would each make a capacity check and a comma decision.
         w.object(prefix: #""step":"hitTest","#, copying: visit)

@@ -6,7 +6,7 @@ import ResponderJSON
 /// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
 /// key by key, they would be most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
-    func write(to w: inout JSONWriter) {
+    public func write(to w: inout JSONWriter) {
         withUnsafePointer(to: self) { Self.write($0, to: &w) }
     }
 

@@ -1,0 +1,54 @@
+import ResponderCore
+import ResponderJSON
+import ResponderProtocol
+import ResponderServer
+import Testing
+
+/// The hit test's answer keeps its visits by slot and writes their ids only with the reply: its bytes are the
+/// wire encoder's of the `Traced<HitTestOutcome>` made from the same answer, and stay the ids of the views it
+/// asked whatever the session does afterwards.
+@Suite("The hit test's answer by slot")
+struct HitTestAnswerTests {
+    func traced(_ s: SessionState, _ p: Point) -> [UInt8] { JSONCodec.encode(WireEncoder.encode(s.hitTest(at: p))) }
+
+    @Test("dimming views (names that are no nodes) are written as the traced value writes them")
+    func dimmingVisits() throws {
+        let presented =
+            #"{"id": "PVC", "kind": "viewController", "presentedBy": "RVC", "sheetDetent": "medium", "children": [\#(v("S", 0, 400, 400, 400, children: [v("SW", 0, 0, 60, 40, kind: "control", #""class": "UISwitch""#)]))]}"#
+        let tree = fixtureF([v("B", 20, 20, 100, 40, kind: "control")])
+            .replacingOccurrences(
+                of: #""children": [{"id": "RVC""#, with: #""children": [\#(presented), {"id": "RVC""#)
+        let s = try session(tree)
+        var dimmed = 0
+        for p in [Point(200, 100), Point(20, 420), Point(40, 40), Point(5000, 5000)] {
+            let reply = s.hitTestReply(at: p)
+            #expect(
+                reply == traced(s, p),
+                "\(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced(s, p), as: UTF8.self))")
+            if s.hitTestOutcome(at: p).visited.contains(where: { $0.id == "PVC.dimming" }) { dimmed += 1 }
+        }
+        #expect(dimmed > 0, "a dimming view was asked")
+    }
+
+    @Test("an answer kept across a change writes the ids of the views it asked, not the slots' new nodes")
+    func keptAcrossAChange() throws {
+        var s = try session(fixtureF(treeT1))
+        let p = Point(260, 260)
+        let answer = s.hitTestAnswer(at: p)
+        let before = answer.tracedReply
+        #expect(answer.view == "E")
+        #expect(String(decoding: before, as: UTF8.self).contains(#""id":"E""#))
+        // E's subtree leaves and new views take the freed slots.
+        _ = try s.apply(
+            [
+                try GuardedOp(wire: ["op": "remove", "id": "C"], index: 0),
+                try GuardedOp(
+                    wire: ["op": "insert", "parent": "A", "node": json(v("X", 100, 100, 200, 200))], index: 1),
+                try GuardedOp(wire: ["op": "insert", "parent": "X", "node": json(v("Y", 0, 0, 50, 50))], index: 2),
+                try GuardedOp(wire: ["op": "insert", "parent": "X", "node": json(v("Z", 0, 0, 50, 50))], index: 3)
+            ], ifRevision: nil, limits: Limits())
+        #expect(answer.tracedReply == before)
+        #expect(answer.outcome.visited.map(\.id) == ["W", "R", "A", "C", "E"])
+        #expect(s.hitTestOutcome(at: p).view == "X")
+    }
+}
