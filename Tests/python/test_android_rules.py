@@ -587,6 +587,8 @@ def android_traces(engine, client) -> list[dict]:
         "backCallback": {"enabled": True}}, "children": [view("FrV", (0, 0, 100, 100))]}),
         rvc={"android": {"actionMode": True}}))
     traces += [r["trace"] for r in press(back, "BACK")]  # AX5: the action mode finishes (a change step)
+    finished = make(fixture_f(view("V", (0, 0, 100, 100))))
+    traces += [r["trace"] for r in press(finished, "BACK")]  # AK10: no back callback: the Activity finishes
     traces.append(make(two_windows({"class": "Dialog"})).tap(200, 750)["trace"])  # AR5: the dialog closes
     traces.append(back.call("event.press", press=2, key="BACK", phase="began")["trace"])
     traces.append(back.call("event.press", press=2, key="BACK", phase="ended")["trace"])

@@ -256,33 +256,28 @@ extension SessionState {
     mutating func androidClick(_ view: AndroidView, long: Bool, run: inout AndroidRun, trace: inout Trace) {
         let touch = run.touch
         if long {
+            func longClick(_ listener: String, _ action: String?, _ target: String?, performed: Bool, rule: Rule) {
+                trace.add(
+                    .android(
+                        .click(
+                            long: true, view: view.id, listener: listener, action: action, target: target,
+                            performed: performed, rule: rule, touch: touch)))
+            }
             var handled = false
             if let l = view.longClick {
                 run.actions.append(
                     ControlAction(action: l.method, event: nil, target: l.target, performed: true, by: l.target))
-                trace.add(
-                    .android(
-                        .click(
-                            long: true, view: view.id, listener: "longClick", action: l.method, target: l.target,
-                            performed: l.returns, rule: .ac9, touch: touch)))
+                longClick("longClick", l.method, l.target, performed: l.returns, rule: .ac9)
                 handled = l.returns
             } else if !view.tooltip {
                 // AC9: no listener: not handled unless a context menu or a tooltip shows, so the UP still clicks.
-                trace.add(
-                    .android(
-                        .click(
-                            long: true, view: view.id, listener: "none", action: nil, target: nil, performed: false,
-                            rule: .ac9, touch: touch)))
+                longClick("none", nil, nil, performed: false, rule: .ac9)
             }
             // AX4, then AC14 (View#performLongClickInternal): what the listener did not handle shows the context
             // menu built from the view and its parents, else the view's tooltip; either counts as handled.
             if !handled { handled = androidShowContextMenu(view, touch: touch, trace: &trace) }
             if !handled && view.tooltip {
-                trace.add(
-                    .android(
-                        .click(
-                            long: true, view: view.id, listener: "tooltip", action: nil, target: nil, performed: true,
-                            rule: .ac14, touch: touch)))
+                longClick("tooltip", nil, nil, performed: true, rule: .ac14)
                 handled = true
             }
             if handled { android.gesture?.longPressPerformed = true }
