@@ -82,10 +82,12 @@ struct HitTester {
 
     // MARK: - One window's tree
 
-    /// A view being asked: its slot, the next of its subviews to ask, and its visit, which holds the point it
-    /// is asked about (`visits[visit].point`). Its subviews are read where the table keeps them, or, for a
-    /// window with something presented (the walk's first frame), in `presentationOrder`.
+    /// A view being asked: its slot, its subviews and the next of them to ask, and its visit, which holds the
+    /// point it is asked about (`visits[visit].point`).
     private struct Frame {
+        /// The subviews' slots, back to front, where the table keeps them (-1 for an id that names no node);
+        /// empty for a window whose subviews are in `presentationOrder` (the walk's first frame, `presenting`).
+        var subviews: UnsafeBufferPointer<Int32>
         var slot: Int32
         /// Index of the next subview to ask, counting down from the front-most (H2.2).
         var next: Int32
@@ -99,7 +101,7 @@ struct HitTester {
     /// (nil after a redirect).
     private typealias Answer = (slot: Int32, point: Point?)
 
-    /// What asking a view before its subviews comes to; a frame for its subviews is pushed by `start` itself.
+    /// What asking a view before its subviews comes to (a frame for its subviews is pushed by `start` itself).
     /// Below zero: `pushed`, `answeredNil`, `notAView`; otherwise the slot of a redirect's target, which
     /// answers with no point.
     private static let pushed: Int32 = -1
@@ -142,9 +144,7 @@ struct HitTester {
             let frame = stack[top]
             if frame.next >= 0 {
                 let candidate =
-                    top == 0 && presenting
-                    ? presentationOrder[Int(frame.next)]
-                    : world.nodes.unsafeChildSlots(ofSlot: Int(frame.slot))[Int(frame.next)]
+                    top == 0 && presenting ? presentationOrder[Int(frame.next)] : frame.subviews[Int(frame.next)]
                 stack[top].next = frame.next - 1
                 let point = visits[Int(frame.visit)].point!
                 if let d = Self.dimmingIndex(candidate) {
@@ -296,11 +296,13 @@ struct HitTester {
             }
             presenting = true
             stack.append(
-                Frame(slot: slot, next: Int32(presentationOrder.count - 1), visit: Int32(index)))
+                Frame(
+                    subviews: UnsafeBufferPointer(start: nil, count: 0), slot: slot,
+                    next: Int32(presentationOrder.count - 1), visit: Int32(index)))
             return Self.pushed
         }
-        let count = world.nodes.withChildSlots(ofSlot: Int(slot)) { $0.count }
-        stack.append(Frame(slot: slot, next: Int32(count - 1), visit: Int32(index)))
+        let subviews = world.nodes.unsafeChildSlots(ofSlot: Int(slot))
+        stack.append(Frame(subviews: subviews, slot: slot, next: Int32(subviews.count - 1), visit: Int32(index)))
         return Self.pushed
     }
 
