@@ -17,6 +17,10 @@
 /// once; a node written whole has its own slots derived again when its structure differs; its children learn
 /// its slot when it arrives, and the slots naming it become -1 when it leaves; a batch put back (`restore`) has
 /// them derived again around what it put back. A free slot holds no node, -1 as its parent and no children.
+///
+/// Beside each node the table keeps its `HitRecord`, the hit test's point-free answers about it, made again
+/// wherever a node is written: added, replaced, changed through the subscript or `updateEach`, or put back.
+/// The structural changes leave it be: it says nothing of parent or children. A free slot's record is empty.
 public struct NodeTable: Sendable {
     private static let chunkShift = 10
     private static let chunkSize = 1 << chunkShift
@@ -26,6 +30,8 @@ public struct NodeTable: Sendable {
     /// Per slot, chunked as `chunks`: the parent's slot, and the children's slots.
     private var parentSlots: [[Int32]] = []
     private var childSlots: [[[Int32]]] = []
+    /// Per slot, chunked as `chunks`: the node's `HitRecord`.
+    private var hitRecords: [[HitRecord]] = []
     /// The slots that hold no node, the most recently freed last: the next node added takes the last one.
     private var freeSlots: [Int32] = []
     private var index = SlotIndex()
@@ -41,6 +47,7 @@ public struct NodeTable: Sendable {
         chunks.reserveCapacity(chunkCount)
         parentSlots.reserveCapacity(chunkCount)
         childSlots.reserveCapacity(chunkCount)
+        hitRecords.reserveCapacity(chunkCount)
         index.reserveCapacity(count)
     }
 
@@ -61,6 +68,7 @@ public struct NodeTable: Sendable {
                 if chunks[c][j] == nil {
                     removeSlot(slot, id: id)
                 } else {
+                    hitRecords[c][j] = HitRecord(chunks[c][j]!.spec)
                     relinkIfChanged(slot, parent: parent, children: children)
                 }
             } else {
@@ -76,6 +84,7 @@ public struct NodeTable: Sendable {
                     let parent = chunks[c][j]!.parent
                     let children = chunks[c][j]!.children
                     chunks[c][j] = newValue
+                    hitRecords[c][j] = HitRecord(newValue.spec)
                     relinkIfChanged(slot, parent: parent, children: children)
                 } else {
                     removeSlot(slot, id: id)
@@ -139,6 +148,7 @@ public struct NodeTable: Sendable {
             chunks[c][j] = node
             parentSlots[c][j] = parentSlot
             childSlots[c][j] = children
+            hitRecords[c][j] = HitRecord(node.spec)
             return slot
         }
         let slot = slotCount
@@ -154,10 +164,14 @@ public struct NodeTable: Sendable {
             var children: [[Int32]] = []
             children.reserveCapacity(Self.chunkSize)
             childSlots.append(children)
+            var records: [HitRecord] = []
+            records.reserveCapacity(Self.chunkSize)
+            hitRecords.append(records)
         }
         chunks[chunks.count - 1].append(node)
         parentSlots[parentSlots.count - 1].append(parentSlot)
         childSlots[childSlots.count - 1].append(children)
+        hitRecords[hitRecords.count - 1].append(HitRecord(node.spec))
         return slot
     }
 
@@ -281,6 +295,14 @@ public struct NodeTable: Sendable {
         }
     }
 
+    /// The hit test's record of the node in `slot` (`HitRecord`), read where it is stored.
+    @inline(__always)
+    func hitRecord(atSlot slot: Int) -> HitRecord {
+        hitRecords.withUnsafeBufferPointer { outer in
+            outer[slot >> Self.chunkShift].withUnsafeBufferPointer { $0[slot & Self.chunkMask] }
+        }
+    }
+
     /// The slot of the parent of the node in `slot` (-1: none).
     @inline(__always)
     func parentSlot(ofSlot slot: Int) -> Int32 { parentSlots[slot >> Self.chunkShift][slot & Self.chunkMask] }
@@ -352,7 +374,10 @@ public struct NodeTable: Sendable {
     /// or `children` (the structure by slot would not follow).
     mutating func updateEach(_ body: (inout Node) -> Void) {
         for c in chunks.indices {
-            for j in chunks[c].indices where chunks[c][j] != nil { body(&chunks[c][j]!) }
+            for j in chunks[c].indices where chunks[c][j] != nil {
+                body(&chunks[c][j]!)
+                hitRecords[c][j] = HitRecord(chunks[c][j]!.spec)
+            }
         }
     }
 
@@ -424,6 +449,7 @@ public struct NodeTable: Sendable {
             if let slot = slot(of: id) {
                 if let node {
                     chunks[slot >> Self.chunkShift][slot & Self.chunkMask] = node
+                    hitRecords[slot >> Self.chunkShift][slot & Self.chunkMask] = HitRecord(node.spec)
                 } else {
                     removeSlot(slot, id: id, unlinking: false)
                 }
@@ -454,17 +480,21 @@ public struct NodeTable: Sendable {
         for slot in slots { relinkOwn(slot) }
     }
 
-    /// Whether every node's stored slots are those its `parent` and `children` ids name, and the free list
+    /// Whether every node's stored slots are those its `parent` and `children` ids name and its hit record is
+    /// the one its fields make, and the free list
     /// holds exactly the slots with no node, each once, with no structure of their own (tests check this).
     func slotsMatchIDs() -> Bool {
         var live = 0
         for c in chunks.indices {
             for j in chunks[c].indices {
                 guard let node = chunks[c][j] else {
-                    if parentSlots[c][j] != -1 || !childSlots[c][j].isEmpty { return false }
+                    if parentSlots[c][j] != -1 || !childSlots[c][j].isEmpty || hitRecords[c][j] != HitRecord() {
+                        return false
+                    }
                     continue
                 }
                 live += 1
+                if hitRecords[c][j] != HitRecord(node.spec) { return false }
                 if parentSlots[c][j] != storedSlot(of: node.parent) { return false }
                 if childSlots[c][j] != node.children.map({ storedSlot(of: $0) }) { return false }
             }
@@ -488,6 +518,7 @@ public struct NodeTable: Sendable {
         chunks[c][j] = nil
         parentSlots[c][j] = -1
         childSlots[c][j] = []
+        hitRecords[c][j] = HitRecord()
         freeSlots.append(Int32(truncatingIfNeeded: slot))
     }
 }

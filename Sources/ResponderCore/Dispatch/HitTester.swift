@@ -82,18 +82,16 @@ struct HitTester {
 
     // MARK: - One window's tree
 
-    /// A view being asked; its slot is its visit's (`visits[visit].slot`).
+    /// A view being asked: its slot, its subviews and the next of them to ask, and its visit, which holds the
+    /// point it is asked about (`visits[visit].point`).
     private struct Frame {
-        var point: Point
         /// The subviews' slots, back to front, where the table keeps them (-1 for an id that names no node);
-        /// nil for a window whose subviews are in `presentationOrder`.
-        var subviews: UnsafeBufferPointer<Int32>?
-        /// Index of the next subview to ask, counting down from the front-most (H2.2).
-        var next: Int
-        var visit: Int
+        /// empty for a window whose subviews are in `presentationOrder` (the walk's first frame, `presenting`).
+        var subviews: UnsafeBufferPointer<Int32>
         var slot: Int32
-        /// Whether the view's override changes its own answer (H6): redirect when self, pass-through-self.
-        var overridesAnswer: Bool
+        /// Index of the next subview to ask, counting down from the front-most (H2.2).
+        var next: Int32
+        var visit: Int32
     }
 
     /// A dimming view among a window's subviews in `presentationOrder`: `dimmings[i]` is stored as `-2 - i`.
@@ -103,12 +101,13 @@ struct HitTester {
     /// (nil after a redirect).
     private typealias Answer = (slot: Int32, point: Point?)
 
-    private enum Start {
-        case pushed(Frame)
-        case answered(Answer?)
-        /// A child that is not asked at all (H2: neither a view nor a controller with a root view): no visit.
-        case notAView
-    }
+    /// What asking a view before its subviews comes to (a frame for its subviews is pushed by `start` itself).
+    /// Below zero: `pushed`, `answeredNil`, `notAView`; otherwise the slot of a redirect's target, which
+    /// answers with no point.
+    private static let pushed: Int32 = -1
+    private static let answeredNil: Int32 = -2
+    /// A child that is not asked at all (H2: neither a view nor a controller with a root view): no visit.
+    private static let notAView: Int32 = -3
 
     /// What `start` is given: a window, or a child as its superview lists it — asked as `hitTestSubviews` lists
     /// children: a view itself, a child controller's root view (`rootView`), nothing else.
@@ -118,18 +117,20 @@ struct HitTester {
         case rootView
     }
 
+    /// Whether the walk's first frame (the window's) reads its subviews in `presentationOrder`.
+    private var presenting = false
+
     /// hitTest(root, p) for one window.
     private mutating func hitTest(root: Int32, point: Point?) -> Answer? {
         windowSlot = root
         dimmings = []
+        presenting = false
         stack.removeAll(keepingCapacity: true)
         if stack.capacity == 0 { stack.reserveCapacity(16) }
         var answer: Answer?
-        switch start(root, .local(point), asking: .itself) {
-        case .answered(let a): return a
-        case .pushed(let f): stack.append(f)
-        case .notAView: return nil
-        }
+        let started = start(root, .local(point), asking: .itself)
+        if started >= 0 { return (started, nil) }
+        if started != Self.pushed { return nil }
         // `answer` is the latest answer of a finished child; nil means "keep asking the views behind".
         while !stack.isEmpty {
             let top = stack.count - 1
@@ -140,21 +141,25 @@ struct HitTester {
                 if stack.isEmpty { return answer }
                 continue
             }
-            if stack[top].next >= 0 {
-                let candidate = stack[top].subviews?[stack[top].next] ?? presentationOrder[stack[top].next]
-                stack[top].next -= 1
+            let frame = stack[top]
+            if frame.next >= 0 {
+                let candidate =
+                    top == 0 && presenting ? presentationOrder[Int(frame.next)] : frame.subviews[Int(frame.next)]
+                stack[top].next = frame.next - 1
+                let point = visits[Int(frame.visit)].point!
                 if let d = Self.dimmingIndex(candidate) {
-                    answer = dimmingAnswer(dimmings[d], point: stack[top].point)
+                    answer = dimmingAnswer(dimmings[d], point: point)
                     continue
                 }
-                switch start(candidate, .inSuperview(stack[top].point), asking: .child) {
-                case .pushed(let f): stack.append(f)
-                case .answered(let a): answer = a
-                case .notAView: continue
+                let started = start(candidate, .inSuperview(point), asking: .child)
+                if started >= 0 {
+                    answer = (started, nil)
+                } else if started == Self.answeredNil {
+                    answer = nil
                 }
             } else {
                 // H2.3: no subview answered, so the view answers itself (before overrides).
-                let frame = stack.removeLast()
+                stack.removeLast()
                 answer = finish(frame, subviewAnswer: nil)
                 if stack.isEmpty { return answer }
             }
@@ -192,47 +197,77 @@ struct HitTester {
         return nil
     }
 
-    /// The checks a view makes before asking its subviews, and its visit; a frame for its subviews when it
-    /// passes them.
+    /// `exclusion` read from the view's `HitRecord`, in the same order: the node itself is read only when
+    /// something is presented (K9, which asks for its id).
+    @inline(__always)
+    private func recordExclusion(_ r: HitRecord, _ node: UnsafePointer<Node>) -> (reason: HitReason, rule: Rule)? {
+        if r.bits & HitRecord.excluding == 0 && r.hittable(profile.alphaBoundary) && world.presented.isEmpty {
+            return nil
+        }
+        if r.has(HitRecord.never) { return (.never, .h6) }
+        if r.has(HitRecord.hidden) { return (.hidden, .h2) }
+        if !r.hittable(profile.alphaBoundary) { return (.alpha, .h2) }
+        if r.has(HitRecord.interactionDisabled) {
+            return (.interactionDisabled, r.has(HitRecord.interactionUnset) ? .k1 : .h2)
+        }
+        if r.has(HitRecord.animatingRefuses) { return (.animating, .k10) }
+        if !world.presented.isEmpty, world.presentedOver(node.pointee.spec.id) { return (.presentedOver, .k9) }
+        if r.has(HitRecord.disabledControl) { return (.disabledControl, .h7) }
+        return nil
+    }
+
+    /// The checks a view makes before asking its subviews, and its visit; a frame for its subviews pushed when
+    /// it passes them. Its answer: `pushed`, `answeredNil`, `notAView`, or a redirect's target's slot.
     ///
-    /// The view is read where it is stored, through its address (`NodeTable.unsafeNode`): the world does not
-    /// change while the tester holds it. A read through a closure would hand what it read back in a struct of
-    /// its own, copied and released for every view asked (a third of a view's cost in callgrind).
-    private mutating func start(_ slot: Int32, _ given: Given, asking: Asking) -> Start {
-        guard slot >= 0 else { return .notAView }
-        let node = world.nodes.unsafeNode(atSlot: Int(slot))
+    /// The view's point-free questions are read from its `HitRecord`; its frame and bounds origin, inline in the
+    /// node, through the node's address (`NodeTable.unsafeNode`): the world does not change while the tester
+    /// holds it. A transform, insets or a redirect are read from the node only by a view whose record has one.
+    private mutating func start(_ slot: Int32, _ given: Given, asking: Asking) -> Int32 {
+        guard slot >= 0 else { return Self.notAView }
+        let record = world.nodes.hitRecord(atSlot: Int(slot))
         switch asking {
         case .itself: break
-        case .child where node.pointee.spec.kind == .viewController:
+        case .child where record.has(HitRecord.viewController):
             // A child controller: its root view is asked in its place.
             let root = world.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
             return start(root, given, asking: .rootView)
         case .child, .rootView:
-            guard node.pointee.spec.kind.isSubviewKind else { return .notAView }
+            guard record.has(HitRecord.subviewKind) else { return Self.notAView }
         }
+        let node = world.nodes.unsafeNode(atSlot: Int(slot))
         let point: Point?
         switch given {
         case .local(let p): point = p
-        case .inSuperview(let p): point = SuperviewConversion(node).apply(p)  // H4
+        case .inSuperview(let p):
+            // H4
+            if record.has(HitRecord.hasTransform) {
+                point = SuperviewConversion(node).apply(p)
+            } else {
+                let frame = node.pointee.spec.frame, origin = node.pointee.spec.boundsOrigin
+                point = Point(p.x - frame.x + origin.x, p.y - frame.y + origin.y)
+            }
         }
         let index = visits.count
         visits.append(SlotVisit(slot: slot, point: point))
         let exclusion: (reason: HitReason, rule: Rule)?
-        if let excluded = Self.exclusion(node, node.pointee.spec.id, world: world, profile: profile) {
+        if let excluded = recordExclusion(record, node) {
             if excluded.reason == .never {
                 // H6 never: always nil, the whole subtree is hidden from touches.
                 visits[index].result = .skipped
                 visits[index].reason = .never
                 visits[index].rule = .h6
-                return .answered(nil)
+                return Self.answeredNil
             }
             exclusion = excluded
         } else if let p = point {
             // H3 point(inside:) on the bounds (H6: inset by the declared hit-area insets). H5: a subview
             // is only asked when its superview contained the point, so clipsToBounds plays no part.
-            let insets = node.pointee.spec.hitTestInsets
-            let area = node.pointee.spec.bounds.inset(by: insets)
-            exclusion = area.contains(p) ? nil : (.outsideBounds, insets == .zero ? .h3 : .h6)
+            if record.has(HitRecord.hasInsets) {
+                let insets = node.pointee.spec.hitTestInsets
+                exclusion = node.pointee.spec.bounds.inset(by: insets).contains(p) ? nil : (.outsideBounds, .h6)
+            } else {
+                exclusion = node.pointee.spec.bounds.contains(p) ? nil : (.outsideBounds, .h3)
+            }
         } else {
             exclusion = (.singularTransform, .h4)
         }
@@ -240,16 +275,14 @@ struct HitTester {
             visits[index].reason = reason
             visits[index].rule = rule
             // H6 redirect when nil: the override replaces super's nil answer.
-            if let r = node.pointee.spec.hitTestRedirect, r.when == .nil, let target = validRedirect(r.to) {
+            if record.has(HitRecord.redirectWhenNil), let r = node.pointee.spec.hitTestRedirect,
+                let target = validRedirect(r.to)
+            {
                 redirected(index, to: target)
-                return .answered((target, nil))
+                return target
             }
-            return .answered(nil)
+            return Self.answeredNil
         }
-        // Whether `finish` needs the view's override (redirect when self, pass-through-self): most views have
-        // neither.
-        let overridesAnswer =
-            node.pointee.spec.hitTestMode == .passThroughSelf || node.pointee.spec.hitTestRedirect?.when == .self
         // K9: a window's subviews in presentation order, its controllers resolved to their root views, when
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
@@ -261,30 +294,33 @@ struct HitTester {
                 if let d = dimmings.firstIndex(where: { $0.id == id }) { return Int32(-2 - d) }
                 return world.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
-            return .pushed(
+            presenting = true
+            stack.append(
                 Frame(
-                    point: point!, subviews: nil, next: presentationOrder.count - 1, visit: index, slot: slot,
-                    overridesAnswer: overridesAnswer))
+                    subviews: UnsafeBufferPointer(start: nil, count: 0), slot: slot,
+                    next: Int32(presentationOrder.count - 1), visit: Int32(index)))
+            return Self.pushed
         }
         let subviews = world.nodes.unsafeChildSlots(ofSlot: Int(slot))
-        return .pushed(
-            Frame(
-                point: point!, subviews: subviews, next: subviews.count - 1, visit: index, slot: slot,
-                overridesAnswer: overridesAnswer))
+        stack.append(Frame(subviews: subviews, slot: slot, next: Int32(subviews.count - 1), visit: Int32(index)))
+        return Self.pushed
     }
 
     /// The view's answer once its subviews are done: a subview's answer, or itself — then H6 overrides.
     private mutating func finish(_ frame: Frame, subviewAnswer: Answer?) -> Answer? {
-        let i = frame.visit
+        let i = Int(frame.visit)
         if let a = subviewAnswer {
             visits[i].result = .hit
             visits[i].rule = .h2
             return a
         }
-        guard frame.overridesAnswer else {
+        // Whether the view's override changes its own answer (redirect when self, pass-through-self): most
+        // views have neither.
+        let record = world.nodes.hitRecord(atSlot: Int(frame.slot))
+        guard record.bits & (HitRecord.redirectWhenSelf | HitRecord.passThroughSelf) != 0 else {
             visits[i].result = .hit
             visits[i].rule = .h2
-            return (frame.slot, frame.point)
+            return (frame.slot, visits[i].point)
         }
         let override = world.nodes.read(slot: Int(frame.slot)) { $0.pointee.spec.hitTest }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to) {
@@ -300,7 +336,7 @@ struct HitTester {
         }
         visits[i].result = .hit
         visits[i].rule = .h2
-        return (frame.slot, frame.point)
+        return (frame.slot, visits[i].point)
     }
 
     /// K17, K18: the dimming view covers the whole window, so it answers itself wherever it is asked — except
