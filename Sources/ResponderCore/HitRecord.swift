@@ -3,8 +3,8 @@ import ResponderProtocol
 /// The hit test's questions of one view that do not depend on the point, answered once when the node is
 /// written and kept by the node table beside its slot (`NodeTable.hitRecord(atSlot:)`): one word of bits, no
 /// reference. A view asked reads them as a C walk reads its flag arrays; the fields behind them live in the
-/// node's spec, several in its boxed extras, and reading each there for every view asked was most of a view's
-/// cost.
+/// node's spec, several in its boxed extras, and reading each there for every view asked would cost more than
+/// the rest of asking the view.
 ///
 /// The frame and bounds origin are not copied here: they are inline in the node, one load each through its
 /// address, and 48 bytes more per slot would take a million-view world past its 250 bytes per view. A
