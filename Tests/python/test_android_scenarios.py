@@ -10,8 +10,7 @@ mapping), each with its rule id.
 Tests assert the deciding facts (who clicked, who got CANCEL, which child was skipped and why, the rule on the
 deciding step), not whole traces. Test names give the scenario id and the rule ids of both columns: UIKit's of
 docs/rules.md, and Android's two-letter ids (AR, AD, AI, AM, AV, AC, AS, AL, AK, AX: Android's rule families,
-from the AOSP sources). Scenarios the android profile does not model are skipped with the reason, so the gap
-stays visible.
+from the AOSP sources). Every scenario and variant of android-scenarios.md runs here, under both profiles.
 
 Fixture: fixture F of test_scenarios.py. Under `android` the window W is the DecorView and the root view
 controller RVC the Activity; every click listener here targets RVC, which implements every action, so a click
