@@ -11,7 +11,8 @@ enum DispatchMethods {
             if host.state.profile.model != .uikit {
                 try core { () throws(CoreError) in try host.state.requireUIKit(HitTestRequest.method) }
             }
-            return HitTestBody(answer: host.query { $0.hitTestAnswer(at: r.point) }, withTrace: r.wantsTrace)
+            host.hitTest(at: r.point)
+            return HitTestBody(host: host, withTrace: r.wantsTrace)
         }
         table.add(ResponderChainRequest.self) { (r, host, _) throws(RPCError) in
             let traced = try host.query { (s) throws(RPCError) in

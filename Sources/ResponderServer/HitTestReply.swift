@@ -9,21 +9,34 @@ extension SessionState {
     }
 }
 
-/// hitTest's reply over the core's answer: the `Traced<HitTestOutcome>` of `hitTestReply(at:)`, or with
-/// `trace: "none"` the untraced reply. Written straight from the answer's visits by slot, with no trace built.
+extension SessionHost {
+    /// H1–H8 into the buffers the session keeps between hit tests (`hitScratch`), the answer left there by slot
+    /// for `HitTestBody` to write.
+    func hitTest(at point: Point) {
+        query { $0.hitTest(at: point, keeping: &hitScratch) }
+    }
+
+    /// The reply to the hit test `hitTest(at:)` left in `hitScratch`, written into `w`.
+    func writeHitTest(traced: Bool, to w: inout JSONWriter) {
+        query { $0.writeHitTest(&hitScratch, traced: traced, to: &w) }
+    }
+}
+
+/// hitTest's reply: the `Traced<HitTestOutcome>` of `hitTestReply(at:)`, or with `trace: "none"` the untraced
+/// reply, written from the answer the session's host keeps by slot (`SessionHost.hitTest(at:)`), with no trace,
+/// id list or copy of the node table made.
+///
+/// Why the kept slots still name the views asked when it is written: a handler's body is written into its reply
+/// as soon as the handler returns (`MethodTable.run`), before anything else reaches the session.
 struct HitTestBody: ResponseBody {
     typealias Response = Traced<HitTestOutcome>
-    let answer: HitTestAnswer
+    let host: SessionHost
     let withTrace: Bool
 
-    var room: Int { withTrace ? answer.tracedReplyRoom : 96 }
+    var room: Int { withTrace ? host.hitScratch.tracedReplyRoom : 96 }
 
     func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
-        if withTrace {
-            answer.writeTracedReply(to: &w)
-        } else {
-            answer.writeUntracedReply(to: &w)
-        }
+        host.writeHitTest(traced: withTrace, to: &w)
         return true
     }
 }

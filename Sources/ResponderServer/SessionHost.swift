@@ -14,6 +14,9 @@ final class SessionHost {
     var worldBeforeFirstEvent = false
     /// `session.create`'s `owner` token: only requests carrying it change the tree or delete the session.
     var ownerToken: String?
+    /// The hit tester's buffers, kept between hitTest requests (their room made once), and the last one's answer
+    /// by slot until its reply is written.
+    var hitScratch = HitTestScratch()
 
     /// `seq`: the last seq a restored session had published; its next event continues after it.
     init(

@@ -233,13 +233,28 @@ import Testing
 
     /// Each point asked of the tester and of the oracle: the same outcome. What the visits said is tallied in
     /// `seen` (result, reason, rule, redirected), so the test can tell it reached every rule the record answers.
-    private func check(_ world: World, _ points: [Point], _ label: String, _ seen: inout Set<String>) {
+    ///
+    /// The same hit test into buffers kept between hit tests (`scratch`, one for the whole walk, as a session's
+    /// host keeps one through every change) writes the bytes of the answer made for it alone.
+    private func check(
+        _ world: World, _ points: [Point], _ label: String, _ seen: inout Set<String>,
+        _ scratch: inout HitTestScratch
+    ) {
         for p in points {
             var tester = HitTester(world: world, profile: .uikit)
-            let got = tester.run(screen: p).outcome
+            let answer = tester.run(screen: p)
+            let got = answer.outcome
             var oracle = Oracle(world: world)
             let want = oracle.run(p)
             #expect(got == want, "\(label) at \(p)")
+            HitTester.run(world: world, profile: .uikit, screen: p, keeping: &scratch)
+            for traced in [true, false] {
+                var kept = JSONWriter(reservingCapacity: 64)
+                HitAnswerText.write(scratch, nodes: world.nodes, traced: traced, to: &kept)
+                var alone = JSONWriter(reservingCapacity: 64)
+                if traced { answer.writeTracedReply(to: &alone) } else { answer.writeUntracedReply(to: &alone) }
+                #expect(kept.takeBytes() == alone.takeBytes(), "\(label) at \(p), kept, traced \(traced)")
+            }
             for v in got.visited {
                 seen.insert("\(v.result) \(v.reason.map { "\($0)" } ?? "-") \(v.rule)\(v.to == nil ? "" : " to")")
             }
@@ -275,12 +290,13 @@ import Testing
             ]
         ])
         var applied = 0, refused = 0
+        var scratch = HitTestScratch()
         for round in 0..<250 {
             let points = (0..<16).map { _ in Point(Double(b.int(420)), Double(b.int(820))) }
             let ops = (0..<(1 + b.int(5))).map { _ in b.op(world) }
             if apply(&world, ops) { applied += 1 } else { refused += 1 }
             #expect(world.nodes.slotsMatchIDs(), "round \(round)")
-            check(world, points, "round \(round)", &seen)
+            check(world, points, "round \(round)", &seen, &scratch)
             if round % 50 == 49 {
                 // Read back from its own text: every record made again at load, in other slots.
                 let tree = try NodeTree(wire: JSONCodec.decode(world.encoded()), path: "tree")
@@ -290,7 +306,7 @@ import Testing
                 world = try World.restored(
                     tree: tree, detached: detached, nodeRevisions: [:], revision: world.revision, limits: .default)
                 #expect(world.nodes.slotsMatchIDs())
-                check(world, points, "round \(round), read back", &seen)
+                check(world, points, "round \(round), read back", &seen, &scratch)
             }
         }
         #expect(applied > 60 && refused > 20, "seed \(seed): applied \(applied), refused \(refused)")

@@ -11,6 +11,21 @@ import Testing
 struct HitTestAnswerTests {
     func traced(_ s: SessionState, _ p: Point) -> [UInt8] { JSONCodec.encode(WireEncoder.encode(s.hitTest(at: p))) }
 
+    /// The reply written from buffers kept between hit tests (`scratch`), as a hitTest request writes it.
+    func kept(_ s: SessionState, _ p: Point, traced: Bool, _ scratch: inout HitTestScratch) -> [UInt8] {
+        s.hitTest(at: p, keeping: &scratch)
+        var w = JSONWriter(reservingCapacity: 64)
+        s.writeHitTest(&scratch, traced: traced, to: &w)
+        return w.takeBytes()
+    }
+
+    /// `{window, view, localPoint}` of the answer made for the hit test alone.
+    func untraced(_ s: SessionState, _ p: Point) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: 64)
+        s.hitTestAnswer(at: p).writeUntracedReply(to: &w)
+        return w.takeBytes()
+    }
+
     @Test("dimming views (names that are no nodes) are written as the traced value writes them")
     func dimmingVisits() throws {
         let presented =
@@ -20,11 +35,14 @@ struct HitTestAnswerTests {
                 of: #""children": [{"id": "RVC""#, with: #""children": [\#(presented), {"id": "RVC""#)
         let s = try session(tree)
         var dimmed = 0
-        for p in [Point(200, 100), Point(20, 420), Point(40, 40), Point(5000, 5000)] {
+        var scratch = HitTestScratch()
+        for p in [Point(200, 100), Point(20, 420), Point(40, 40), Point(5000, 5000), Point(200, 100)] {
             let reply = s.hitTestReply(at: p)
             #expect(
                 reply == traced(s, p),
                 "\(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced(s, p), as: UTF8.self))")
+            #expect(kept(s, p, traced: true, &scratch) == reply, "\(p), kept")
+            #expect(kept(s, p, traced: false, &scratch) == untraced(s, p), "\(p), kept, untraced")
             if s.hitTestOutcome(at: p).visited.contains(where: { $0.id == "PVC.dimming" }) { dimmed += 1 }
         }
         #expect(dimmed > 0, "a dimming view was asked")
@@ -36,6 +54,8 @@ struct HitTestAnswerTests {
         let p = Point(260, 260)
         let answer = s.hitTestAnswer(at: p)
         let before = answer.tracedReply
+        var scratch = HitTestScratch()
+        #expect(kept(s, p, traced: true, &scratch) == before)
         #expect(answer.view == "E")
         #expect(String(decoding: before, as: UTF8.self).contains(#""id":"E""#))
         // E's subtree leaves and new views take the freed slots.
@@ -50,5 +70,10 @@ struct HitTestAnswerTests {
         #expect(answer.tracedReply == before)
         #expect(answer.outcome.visited.map(\.id) == ["W", "R", "A", "C", "E"])
         #expect(s.hitTestOutcome(at: p).view == "X")
+        // The buffers kept through the change answer for the world as it is now.
+        for q in [p, Point(120, 120), Point(5000, 5000)] {
+            #expect(kept(s, q, traced: true, &scratch) == s.hitTestReply(at: q), "\(q)")
+            #expect(kept(s, q, traced: false, &scratch) == untraced(s, q), "\(q), untraced")
+        }
     }
 }

@@ -52,17 +52,10 @@ public struct HitTestAnswer {
     public var visitCount: Int { visits.count }
 
     /// The id a visit's slot names.
-    func id(_ slot: Int32) -> String {
-        slot >= 0 ? nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : names[Int(-1 - slot)]
-    }
+    func id(_ slot: Int32) -> String { HitAnswerText.id(slot, names: names, nodes: nodes) }
 
     /// Visit `i` as the wire has it.
-    public func hitVisit(_ i: Int) -> HitVisit {
-        let v = visits[i]
-        return HitVisit(
-            id: id(v.slot), point: v.point, result: v.result, reason: v.reason, rule: v.rule,
-            to: v.to >= 0 ? id(v.to) : nil)
-    }
+    public func hitVisit(_ i: Int) -> HitVisit { HitAnswerText.hitVisit(visits[i], names: names, nodes: nodes) }
 
     /// The wire's outcome, every visit with its ids.
     public var outcome: HitTestOutcome {
@@ -80,17 +73,53 @@ public struct HitTestAnswer {
         return w.takeBytes()
     }
 
-    /// Room for the traced reply: each visit is in it three times (≈ 270 bytes); room for 200 would grow the
-    /// writer once, a copy of it all.
-    public var tracedReplyRoom: Int { 512 + 288 * visits.count }
+    /// Room for the traced reply (`HitAnswerText.tracedRoom`).
+    public var tracedReplyRoom: Int { HitAnswerText.tracedRoom(visits: visits.count) }
 
     /// `tracedReply`'s text, written into `w` (a reply's envelope, as its result).
     public func writeTracedReply(to w: inout JSONWriter) {
+        visits.withUnsafeBufferPointer { visits in
+            HitAnswerText.writeTraced(
+                window: window, view: view, localPoint: localPoint, visits: visits, names: names, nodes: nodes,
+                to: &w)
+        }
+    }
+
+    /// `{window, view, localPoint}`: the reply of a request that leaves the trace out.
+    public func writeUntracedReply(to w: inout JSONWriter) {
+        HitAnswerText.writeUntraced(window: window, view: view, localPoint: localPoint, to: &w)
+    }
+}
+
+/// An answer by slot written, wherever its visits are kept (a `HitTestAnswer`'s lists, or the tester's buffers
+/// kept between hit tests, `HitTestScratch`): ids are read from the node table as they are written.
+enum HitAnswerText {
+    /// The id a visit's slot names: a node's, or below zero one of `names` (a dimming view).
+    static func id(_ slot: Int32, names: [String], nodes: NodeTable) -> String {
+        slot >= 0 ? nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : names[Int(-1 - slot)]
+    }
+
+    /// A visit as the wire has it.
+    static func hitVisit(_ v: SlotVisit, names: [String], nodes: NodeTable) -> HitVisit {
+        HitVisit(
+            id: id(v.slot, names: names, nodes: nodes), point: v.point, result: v.result, reason: v.reason,
+            rule: v.rule, to: v.to >= 0 ? id(v.to, names: names, nodes: nodes) : nil)
+    }
+
+    /// Room for the traced reply: each visit is in it three times (≈ 270 bytes); room for 200 would grow the
+    /// writer once, a copy of it all.
+    static func tracedRoom(visits: Int) -> Int { 512 + 288 * visits }
+
+    /// The bytes of `Traced<HitTestOutcome>` for the answer, written into `w` (a reply's envelope, as its result).
+    static func writeTraced(
+        window: String?, view: String?, localPoint: Point?, visits: UnsafeBufferPointer<SlotVisit>, names: [String],
+        nodes: NodeTable, to w: inout JSONWriter
+    ) {
         HitTestOutcome.writeTraced(
             kind: .hitTest, to: &w,
             members: { w in
                 HitTestOutcome.writeAnswer(window: window, view: view, localPoint: localPoint, to: &w)
-                return writeVisited(to: &w)
+                return writeVisited(visits, names: names, nodes: nodes, to: &w)
             },
             steps: { w, visits in
                 for range in visits { HitTestOutcome.writeStep(copying: range, to: &w) }
@@ -99,20 +128,22 @@ public struct HitTestAnswer {
     }
 
     /// `{window, view, localPoint}`: the reply of a request that leaves the trace out.
-    public func writeUntracedReply(to w: inout JSONWriter) {
+    static func writeUntraced(window: String?, view: String?, localPoint: Point?, to w: inout JSONWriter) {
         w.beginObject()
         HitTestOutcome.writeAnswer(window: window, view: view, localPoint: localPoint, to: &w)
         w.endObject()
     }
 
     /// `"visited": [...]`; returns where each visit's members are, for the trace that repeats them.
-    private func writeVisited(to w: inout JSONWriter) -> [Range<Int>] {
+    private static func writeVisited(
+        _ visits: UnsafeBufferPointer<SlotVisit>, names: [String], nodes: NodeTable, to w: inout JSONWriter
+    ) -> [Range<Int>] {
         w.key(static: "visited")
         w.beginArray()
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(visits.count)
-        visits.withUnsafeBufferPointer { visits in
-            for i in visits.indices { ranges.append(writeVisit(i, visits.baseAddress! + i, to: &w)) }
+        for i in visits.indices {
+            ranges.append(writeVisit(visits.baseAddress! + i, names: names, nodes: nodes, to: &w))
         }
         w.endArray()
         return ranges
@@ -122,9 +153,11 @@ public struct HitTestAnswer {
     /// with no redirect, nearly every one, is written with its id read where the node keeps it; the others go
     /// through `HitVisit` itself.
     @inline(__always)
-    private func writeVisit(_ i: Int, _ v: UnsafePointer<SlotVisit>, to w: inout JSONWriter) -> Range<Int> {
+    private static func writeVisit(
+        _ v: UnsafePointer<SlotVisit>, names: [String], nodes: NodeTable, to w: inout JSONWriter
+    ) -> Range<Int> {
         guard v.pointee.slot >= 0, v.pointee.to < 0 else {
-            var visit = hitVisit(i)
+            var visit = hitVisit(v.pointee, names: names, nodes: nodes)
             return HitVisit.writeObject(of: &visit, to: &w)
         }
         let node = nodes.unsafeNode(atSlot: Int(v.pointee.slot))
@@ -138,4 +171,44 @@ public struct HitTestAnswer {
                 to: &c)
         }
     }
+}
+
+extension SessionState {
+    /// H1–H8 as `hitTestAnswer(at:)`, with the tester's buffers kept in `scratch` between hit tests: the answer
+    /// is left there by slot, for `writeHitTest(_:traced:to:)` to write while this world is unchanged.
+    public func hitTest(at point: Point, keeping scratch: inout HitTestScratch) {
+        HitTester.run(world: world, profile: profile, screen: point, keeping: &scratch)
+    }
+
+    /// The reply to the hit test kept in `scratch`, as `HitTestAnswer` writes it (`writeTracedReply(to:)`, or
+    /// `writeUntracedReply(to:)`), its ids read from this world's node table: the world it was tested in,
+    /// unchanged since. `scratch` is inout only to be read where it is kept: a class's property handed over as a
+    /// value is copied first, a retain and a release for each of its lists.
+    public func writeHitTest(_ scratch: inout HitTestScratch, traced: Bool, to w: inout JSONWriter) {
+        HitAnswerText.write(scratch, nodes: world.nodes, traced: traced, to: &w)
+    }
+}
+
+extension HitAnswerText {
+    /// The reply to the hit test kept in `scratch`, its ids read from `nodes`, the table it was tested over.
+    static func write(_ scratch: borrowing HitTestScratch, nodes: NodeTable, traced: Bool, to w: inout JSONWriter) {
+        let a = scratch.answer
+        let hit = a.window >= 0
+        let window = hit ? nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil
+        let view = hit ? id(a.view, names: scratch.names, nodes: nodes) : nil
+        guard traced else {
+            writeUntraced(window: window, view: view, localPoint: a.localPoint, to: &w)
+            return
+        }
+        scratch.visits.withUnsafeBufferPointer { visits in
+            writeTraced(
+                window: window, view: view, localPoint: a.localPoint, visits: visits, names: scratch.names,
+                nodes: nodes, to: &w)
+        }
+    }
+}
+
+extension HitTestScratch {
+    /// Room for the traced reply to the hit test kept here.
+    public var tracedReplyRoom: Int { HitAnswerText.tracedRoom(visits: visits.count) }
 }

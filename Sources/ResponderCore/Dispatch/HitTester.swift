@@ -1,5 +1,40 @@
 import ResponderProtocol
 
+/// The hit tester's buffers, kept between hit tests by what runs many of them (a session's host), so that their
+/// room is made once; after a hit test (`SessionState.hitTest(at:keeping:)`), its answer by slot, written from
+/// here (`SessionState.writeHitTest(_:traced:to:)`) with no id string, no list made and no copy of the node
+/// table. Its slots name the views only of the world it was tested in, as it is then: it is written before that
+/// world changes, or not at all (an answer that outlives the world is a `HitTestAnswer`).
+public struct HitTestScratch {
+    var visits: [SlotVisit] = []
+    /// Ids of the views asked that are no nodes (dimming views): a visit's slot below zero names one.
+    var names: [String] = []
+    fileprivate var stack: [HitTester.Frame] = []
+    /// K17, K18: the dimming views of the window being tested, asked where the window's subviews list them.
+    var dimmings: [Dimming] = []
+    /// K9: the window's subviews in presentation order when something is presented (the window's frame reads
+    /// them here rather than where the table keeps its children).
+    var presentationOrder: [Int32] = []
+    /// H1: the windows in the order they are tried, and their levels while they are sorted.
+    var windows: [Int32] = []
+    var levels: [Double] = []
+    /// The last hit test's answer.
+    var answer = HitSlots()
+
+    public init() {}
+
+    /// How many views the last hit test asked.
+    public var visitCount: Int { visits.count }
+}
+
+/// A hit test's answer by slot: the window's (-1 when nothing is hit) and the view's, as a visit names it.
+struct HitSlots {
+    var window: Int32 = -1
+    var view: Int32 = -1
+    var windowPoint: Point?
+    var localPoint: Point?
+}
+
 /// UIKit's recursive hitTest(_:with:) run with an explicit stack, so a tree of any depth is safe.
 ///
 /// The walk goes by slot (`NodeTable`): a view is read where it is stored and its subviews are its children's
@@ -9,18 +44,10 @@ import ResponderProtocol
 struct HitTester {
     let world: World
     let profile: Profile
-    private var visits: [SlotVisit] = []
-    /// Ids of the views asked that are no nodes (dimming views): a visit's slot below zero names one.
-    private var names: [String] = []
+    /// The walk's buffers and, once it has run, its answer by slot.
+    fileprivate var kept = HitTestScratch()
     /// The slot of the window being tested: every frame of one window's walk shares it.
     private var windowSlot: Int32 = -1
-    /// The walk's frames, kept between windows so that their room is made once.
-    private var stack: [Frame] = []
-    /// K17, K18: the dimming views of the window being tested, asked where the window's subviews list them.
-    private var dimmings: [Dimming] = []
-    /// K9: the window's subviews in presentation order when something is presented (the window's frame reads
-    /// them here rather than where the table keeps its children).
-    private var presentationOrder: [Int32] = []
 
     init(world: World, profile: Profile) {
         self.world = world
@@ -33,10 +60,18 @@ struct HitTester {
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
     /// test answers a view wins. Detached subtrees are never tried. Windows by slot.
     static func windowOrder(_ world: World) -> [Int32] {
-        let app = world.nodes.applicationSlot
-        guard app >= 0 else { return [] }
         var windows: [Int32] = []
         var levels: [Double] = []
+        windowOrder(world, into: &windows, levels: &levels)
+        return windows
+    }
+
+    /// `windowOrder(_:)` into lists kept between hit tests (their room made once).
+    static func windowOrder(_ world: World, into windows: inout [Int32], levels: inout [Double]) {
+        windows.removeAll(keepingCapacity: true)
+        levels.removeAll(keepingCapacity: true)
+        let app = world.nodes.applicationSlot
+        guard app >= 0 else { return }
         world.nodes.withChildSlots(ofSlot: app) { children in
             for child in children where child >= 0 {
                 let node = world.nodes.unsafeNode(atSlot: Int(child))
@@ -46,45 +81,62 @@ struct HitTester {
                 }
             }
         }
-        guard windows.count > 1 else { return windows }
-        return windows.indices.sorted { a, b in levels[a] != levels[b] ? levels[a] > levels[b] : a > b }.map {
-            windows[$0]
+        guard windows.count > 1 else { return }
+        let order = windows.indices.sorted { a, b in levels[a] != levels[b] ? levels[a] > levels[b] : a > b }
+        windows = order.map { windows[$0] }
+    }
+
+    /// The hit test, its answer left by slot in the kept buffers (`kept.answer`).
+    mutating func runKept(screen: Point) {
+        kept.visits.removeAll(keepingCapacity: true)
+        // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
+        if kept.visits.capacity == 0 { kept.visits.reserveCapacity(32) }
+        kept.names.removeAll(keepingCapacity: true)
+        kept.answer = HitSlots()
+        Self.windowOrder(world, into: &kept.windows, levels: &kept.levels)
+        for i in kept.windows.indices {
+            let slot = kept.windows[i]
+            let q = SuperviewConversion(world.nodes.unsafeNode(atSlot: Int(slot))).apply(screen)
+            if let answer = hitTest(root: slot, point: q) {
+                // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
+                // the way down, as `convert` would apply it); only a redirect's target is converted.
+                var local = answer.point
+                if local == nil, let q { local = world.convert(q, fromWindow: window, to: name(answer.slot)) }
+                kept.answer = HitSlots(window: slot, view: answer.slot, windowPoint: q, localPoint: local)
+                return
+            }
         }
     }
 
     mutating func run(screen: Point) -> HitTestAnswer {
-        // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
-        visits = []
-        visits.reserveCapacity(32)
-        names = []
-        for slot in Self.windowOrder(world) {
-            let q = SuperviewConversion(world.nodes.unsafeNode(atSlot: Int(slot))).apply(screen)
-            if let answer = hitTest(root: slot, point: q) {
-                let window = self.window
-                let view = name(answer.slot)
-                // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
-                // the way down, as `convert` would apply it); only a redirect's target is converted.
-                let local = answer.point ?? q.flatMap { world.convert($0, fromWindow: window, to: view) }
-                return HitTestAnswer(
-                    window: window, view: view, windowPoint: q, localPoint: local, visits: visits, names: names,
-                    nodes: world.nodes)
-            }
-        }
+        runKept(screen: screen)
+        let a = kept.answer
+        let hit = a.window >= 0
         return HitTestAnswer(
-            window: nil, view: nil, windowPoint: nil, localPoint: nil, visits: visits, names: names,
-            nodes: world.nodes)
+            window: hit ? world.nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil,
+            view: hit ? name(a.view) : nil, windowPoint: a.windowPoint, localPoint: a.localPoint,
+            visits: kept.visits, names: kept.names, nodes: world.nodes)
+    }
+
+    /// `run(screen:)` with the buffers kept in `scratch`, which holds the answer by slot afterwards.
+    static func run(world: World, profile: Profile, screen: Point, keeping scratch: inout HitTestScratch) {
+        var tester = HitTester(world: world, profile: profile)
+        // Swapped in and out, not copied: a buffer held twice would be copied by its first append.
+        swap(&tester.kept, &scratch)
+        tester.runKept(screen: screen)
+        swap(&tester.kept, &scratch)
     }
 
     /// The id a visit's slot names (as `HitTestAnswer.id`).
     private func name(_ slot: Int32) -> String {
-        slot >= 0 ? world.nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : names[Int(-1 - slot)]
+        slot >= 0 ? world.nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : kept.names[Int(-1 - slot)]
     }
 
     // MARK: - One window's tree
 
     /// A view being asked: its slot, its subviews and the next of them to ask, and its visit, which holds the
     /// point it is asked about (`visits[visit].point`).
-    private struct Frame {
+    fileprivate struct Frame {
         /// The subviews' slots, back to front, where the table keeps them (-1 for an id that names no node);
         /// empty for a window whose subviews are in `presentationOrder` (the walk's first frame, `presenting`).
         var subviews: UnsafeBufferPointer<Int32>
@@ -123,32 +175,32 @@ struct HitTester {
     /// hitTest(root, p) for one window.
     private mutating func hitTest(root: Int32, point: Point?) -> Answer? {
         windowSlot = root
-        dimmings = []
+        kept.dimmings.removeAll(keepingCapacity: true)
         presenting = false
-        stack.removeAll(keepingCapacity: true)
-        if stack.capacity == 0 { stack.reserveCapacity(16) }
+        kept.stack.removeAll(keepingCapacity: true)
+        if kept.stack.capacity == 0 { kept.stack.reserveCapacity(16) }
         var answer: Answer?
         let started = start(root, .local(point), asking: .itself)
         if started >= 0 { return (started, nil) }
         if started != Self.pushed { return nil }
         // `answer` is the latest answer of a finished child; nil means "keep asking the views behind".
-        while !stack.isEmpty {
-            let top = stack.count - 1
+        while !kept.stack.isEmpty {
+            let top = kept.stack.count - 1
             if let a = answer {
                 // H2.2: the first non-nil answer wins; the views behind it are never asked.
-                let frame = stack.removeLast()
+                let frame = kept.stack.removeLast()
                 answer = finish(frame, subviewAnswer: a)
-                if stack.isEmpty { return answer }
+                if kept.stack.isEmpty { return answer }
                 continue
             }
-            let frame = stack[top]
+            let frame = kept.stack[top]
             if frame.next >= 0 {
                 let candidate =
-                    top == 0 && presenting ? presentationOrder[Int(frame.next)] : frame.subviews[Int(frame.next)]
-                stack[top].next = frame.next - 1
-                let point = visits[Int(frame.visit)].point!
+                    top == 0 && presenting ? kept.presentationOrder[Int(frame.next)] : frame.subviews[Int(frame.next)]
+                kept.stack[top].next = frame.next - 1
+                let point = kept.visits[Int(frame.visit)].point!
                 if let d = Self.dimmingIndex(candidate) {
-                    answer = dimmingAnswer(dimmings[d], point: point)
+                    answer = dimmingAnswer(kept.dimmings[d], point: point)
                     continue
                 }
                 let started = start(candidate, .inSuperview(point), asking: .child)
@@ -159,9 +211,9 @@ struct HitTester {
                 }
             } else {
                 // H2.3: no subview answered, so the view answers itself (before overrides).
-                stack.removeLast()
+                kept.stack.removeLast()
                 answer = finish(frame, subviewAnswer: nil)
-                if stack.isEmpty { return answer }
+                if kept.stack.isEmpty { return answer }
             }
         }
         return answer
@@ -247,15 +299,15 @@ struct HitTester {
                 point = Point(p.x - frame.x + origin.x, p.y - frame.y + origin.y)
             }
         }
-        let index = visits.count
-        visits.append(SlotVisit(slot: slot, point: point))
+        let index = kept.visits.count
+        kept.visits.append(SlotVisit(slot: slot, point: point))
         let exclusion: (reason: HitReason, rule: Rule)?
         if let excluded = recordExclusion(record, node) {
             if excluded.reason == .never {
                 // H6 never: always nil, the whole subtree is hidden from touches.
-                visits[index].result = .skipped
-                visits[index].reason = .never
-                visits[index].rule = .h6
+                kept.visits[index].result = .skipped
+                kept.visits[index].reason = .never
+                kept.visits[index].rule = .h6
                 return Self.answeredNil
             }
             exclusion = excluded
@@ -272,8 +324,8 @@ struct HitTester {
             exclusion = (.singularTransform, .h4)
         }
         if let (reason, rule) = exclusion {
-            visits[index].reason = reason
-            visits[index].rule = rule
+            kept.visits[index].reason = reason
+            kept.visits[index].rule = rule
             // H6 redirect when nil: the override replaces super's nil answer.
             if record.has(HitRecord.redirectWhenNil), let r = node.pointee.spec.hitTestRedirect,
                 let target = validRedirect(r.to)
@@ -289,20 +341,21 @@ struct HitTester {
         // would mostly be wasted.
         if asking == .itself && !world.presented.isEmpty {
             let id = node.pointee.spec.id
-            dimmings = world.dimmings(in: id)
-            presentationOrder = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
+            let dimmings = world.dimmings(in: id)
+            kept.dimmings = dimmings
+            kept.presentationOrder = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
                 if let d = dimmings.firstIndex(where: { $0.id == id }) { return Int32(-2 - d) }
                 return world.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
             presenting = true
-            stack.append(
+            kept.stack.append(
                 Frame(
                     subviews: UnsafeBufferPointer(start: nil, count: 0), slot: slot,
-                    next: Int32(presentationOrder.count - 1), visit: Int32(index)))
+                    next: Int32(kept.presentationOrder.count - 1), visit: Int32(index)))
             return Self.pushed
         }
         let subviews = world.nodes.unsafeChildSlots(ofSlot: Int(slot))
-        stack.append(Frame(subviews: subviews, slot: slot, next: Int32(subviews.count - 1), visit: Int32(index)))
+        kept.stack.append(Frame(subviews: subviews, slot: slot, next: Int32(subviews.count - 1), visit: Int32(index)))
         return Self.pushed
     }
 
@@ -310,17 +363,17 @@ struct HitTester {
     private mutating func finish(_ frame: Frame, subviewAnswer: Answer?) -> Answer? {
         let i = Int(frame.visit)
         if let a = subviewAnswer {
-            visits[i].result = .hit
-            visits[i].rule = .h2
+            kept.visits[i].result = .hit
+            kept.visits[i].rule = .h2
             return a
         }
         // Whether the view's override changes its own answer (redirect when self, pass-through-self): most
         // views have neither.
         let record = world.nodes.hitRecord(atSlot: Int(frame.slot))
         guard record.bits & (HitRecord.redirectWhenSelf | HitRecord.passThroughSelf) != 0 else {
-            visits[i].result = .hit
-            visits[i].rule = .h2
-            return (frame.slot, visits[i].point)
+            kept.visits[i].result = .hit
+            kept.visits[i].rule = .h2
+            return (frame.slot, kept.visits[i].point)
         }
         let override = world.nodes.read(slot: Int(frame.slot)) { $0.pointee.spec.hitTest }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to) {
@@ -329,36 +382,36 @@ struct HitTester {
         }
         if override.mode == .passThroughSelf {
             // H6 pass-through-self: nil instead of itself; the parent goes on with the views behind.
-            visits[i].result = .skipped
-            visits[i].reason = .passThrough
-            visits[i].rule = .h6
+            kept.visits[i].result = .skipped
+            kept.visits[i].reason = .passThrough
+            kept.visits[i].rule = .h6
             return nil
         }
-        visits[i].result = .hit
-        visits[i].rule = .h2
-        return (frame.slot, visits[i].point)
+        kept.visits[i].result = .hit
+        kept.visits[i].rule = .h2
+        return (frame.slot, kept.visits[i].point)
     }
 
     /// K17, K18: the dimming view covers the whole window, so it answers itself wherever it is asked — except
     /// over a popover's passthrough view, where it answers nil and the views behind it are asked as usual.
     private mutating func dimmingAnswer(_ dimming: Dimming, point: Point) -> Answer? {
-        names.append(dimming.id)
-        var visit = SlotVisit(slot: Int32(-names.count), result: .hit, rule: dimming.rule, point: point)
+        kept.names.append(dimming.id)
+        var visit = SlotVisit(slot: Int32(-kept.names.count), result: .hit, rule: dimming.rule, point: point)
         if dimming.rule == .k18, world.passthroughView(of: dimming, at: point, window: window) != nil {
             visit.result = .skipped
             visit.reason = .passthroughView
-            visits.append(visit)
+            kept.visits.append(visit)
             return nil
         }
-        visits.append(visit)
+        kept.visits.append(visit)
         return (visit.slot, point)
     }
 
     private mutating func redirected(_ i: Int, to target: Int32) {
-        visits[i].result = .hit
-        visits[i].reason = .redirect
-        visits[i].rule = .h6
-        visits[i].to = target
+        kept.visits[i].result = .hit
+        kept.visits[i].reason = .redirect
+        kept.visits[i].rule = .h6
+        kept.visits[i].to = target
     }
 
     /// H6 redirect: the named view must be a view in the window being tested; its slot.
