@@ -15,8 +15,9 @@ final class SessionHost {
     /// `session.create`'s `owner` token: only requests carrying it change the tree or delete the session.
     var ownerToken: String?
     /// The hit tester's buffers, kept between hitTest requests (their room made once), and the last one's answer
-    /// by slot until its reply is written.
-    var hitScratch = HitTestScratch()
+    /// by slot until its reply is written. Unchecked: only the hitTest method reaches it, one access at a time on
+    /// the engine's thread, and each checked access of a class's property costs about as much as a view asked.
+    @exclusivity(unchecked) var hitScratch = HitTestScratch()
 
     /// `seq`: the last seq a restored session had published; its next event continues after it.
     init(

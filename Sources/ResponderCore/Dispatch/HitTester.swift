@@ -9,7 +9,7 @@ public struct HitTestScratch {
     var visits: [SlotVisit] = []
     /// Ids of the views asked that are no nodes (dimming views): a visit's slot below zero names one.
     var names: [String] = []
-    fileprivate var stack: [HitTester.Frame] = []
+    fileprivate var stack: [HitWalk.Frame] = []
     /// K17, K18: the dimming views of the window being tested, asked where the window's subviews list them.
     var dimmings: [Dimming] = []
     /// K9: the window's subviews in presentation order when something is presented (the window's frame reads
@@ -40,45 +40,99 @@ struct HitSlots {
 /// The walk goes by slot (`NodeTable`): a view is read where it is stored and its subviews are its children's
 /// slots, read where the table keeps them, so no id is hashed or compared and no string or array is retained per
 /// view asked. A visit is recorded by slot (`SlotVisit`); ids are produced only for the answer (its window and
-/// view) and, when it is written, for the visits (`HitTestAnswer`).
+/// view) and, when it is written, for the visits (`HitTestAnswer`, `HitAnswerText`).
+///
+/// The tester holds the world it tests; the walk itself (`HitWalk`) reads it where it is.
 struct HitTester {
     let world: World
     let profile: Profile
-    /// The walk's buffers and, once it has run, its answer by slot.
-    fileprivate var kept = HitTestScratch()
-    /// The slot of the window being tested: every frame of one window's walk shares it.
-    private var windowSlot: Int32 = -1
+    /// The walk's buffers, kept between this tester's hit tests.
+    private var kept = HitTestScratch()
 
     init(world: World, profile: Profile) {
         self.world = world
         self.profile = profile
     }
 
-    /// The id of the window being tested, for the rare checks that name it (a redirect, a passthrough view).
-    private var window: String { world.nodes.unsafeNode(atSlot: Int(windowSlot)).pointee.spec.id }
-
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
     /// test answers a view wins. Detached subtrees are never tried. Windows by slot.
     static func windowOrder(_ world: World) -> [Int32] {
         var windows: [Int32] = []
         var levels: [Double] = []
-        windowOrder(world, into: &windows, levels: &levels)
+        HitWalk.windowOrder(world, into: &windows, levels: &levels)
         return windows
     }
 
-    /// `windowOrder(_:)` into lists kept between hit tests (their room made once).
+    mutating func run(screen: Point) -> HitTestAnswer {
+        var scratch = HitTestScratch()
+        swap(&scratch, &kept)
+        Self.run(world: world, profile: profile, screen: screen, keeping: &scratch)
+        let a = scratch.answer
+        let hit = a.window >= 0
+        let answer = HitTestAnswer(
+            window: hit ? world.nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil,
+            view: hit ? HitAnswerText.id(a.view, names: scratch.names, nodes: world.nodes) : nil,
+            windowPoint: a.windowPoint, localPoint: a.localPoint, visits: scratch.visits, names: scratch.names,
+            nodes: world.nodes)
+        swap(&scratch, &kept)
+        return answer
+    }
+
+    /// `run(screen:)` with the buffers kept in `scratch`, which holds the answer by slot afterwards. The world is
+    /// read where it is, not copied into a tester: a copy is a retain and a release for each of its references.
+    static func run(world: World, profile: Profile, screen: Point, keeping scratch: inout HitTestScratch) {
+        HitWalk.windowOrder(world, into: &scratch.windows, levels: &scratch.levels)
+        withUnsafePointer(to: world) { world in
+            var walk = HitWalk(world: world, profile: profile)
+            // Swapped in and out, not copied: a buffer held twice would be copied by its first append.
+            swap(&walk.kept, &scratch)
+            walk.run(screen: screen)
+            swap(&walk.kept, &scratch)
+        }
+    }
+
+    /// The checks a view makes whatever the point (`HitWalk.exclusion`).
+    @inline(__always)
+    static func exclusion(
+        _ node: UnsafePointer<Node>, _ id: @autoclosure () -> String, world: World, profile: Profile
+    ) -> (reason: HitReason, rule: Rule)? {
+        HitWalk.exclusion(node, id(), world: world, profile: profile)
+    }
+}
+
+/// One hit test's walk over a world it reads where it is kept (`world`, through its address: the world does not
+/// change or go while the walk runs), into buffers handed to it (`kept`).
+struct HitWalk {
+    /// Read through its address (`world.pointee`): a property that yields the world is a read of the walk
+    /// itself, which changes to its lists overlap, and the compiler copies the world for them.
+    let world: UnsafePointer<World>
+    let profile: Profile
+    /// The walk's buffers and, once it has run, its answer by slot.
+    fileprivate var kept = HitTestScratch()
+    /// The slot of the window being tested: every frame of one window's walk shares it.
+    private var windowSlot: Int32 = -1
+
+    init(world: UnsafePointer<World>, profile: Profile) {
+        self.world = world
+        self.profile = profile
+    }
+
+    /// The id of the window being tested, for the rare checks that name it (a redirect, a passthrough view).
+    private var window: String { world.pointee.nodes.unsafeNode(atSlot: Int(windowSlot)).pointee.spec.id }
+
+    /// `HitTester.windowOrder(_:)` into lists kept between hit tests (their room made once). Called with the
+    /// world as a value, before a walk holds its address: read through an address beside a change to the lists,
+    /// the table would be copied for the read.
     static func windowOrder(_ world: World, into windows: inout [Int32], levels: inout [Double]) {
         windows.removeAll(keepingCapacity: true)
         levels.removeAll(keepingCapacity: true)
         let app = world.nodes.applicationSlot
         guard app >= 0 else { return }
-        world.nodes.withChildSlots(ofSlot: app) { children in
-            for child in children where child >= 0 {
-                let node = world.nodes.unsafeNode(atSlot: Int(child))
-                if node.pointee.spec.kind == .window {
-                    windows.append(child)
-                    levels.append(node.pointee.spec.windowLevel)
-                }
+        for child in world.nodes.unsafeChildSlots(ofSlot: app) where child >= 0 {
+            let node = world.nodes.unsafeNode(atSlot: Int(child))
+            if node.pointee.spec.kind == .window {
+                windows.append(child)
+                levels.append(node.pointee.spec.windowLevel)
             }
         }
         guard windows.count > 1 else { return }
@@ -86,50 +140,31 @@ struct HitTester {
         windows = order.map { windows[$0] }
     }
 
-    /// The hit test, its answer left by slot in the kept buffers (`kept.answer`).
-    mutating func runKept(screen: Point) {
+    /// The hit test over the windows in `kept.windows` (`windowOrder`), its answer left by slot in the kept
+    /// buffers (`kept.answer`).
+    mutating func run(screen: Point) {
         kept.visits.removeAll(keepingCapacity: true)
         // Room for a few levels of views asked: growing from empty reallocated the array five times for 16.
         if kept.visits.capacity == 0 { kept.visits.reserveCapacity(32) }
         kept.names.removeAll(keepingCapacity: true)
         kept.answer = HitSlots()
-        Self.windowOrder(world, into: &kept.windows, levels: &kept.levels)
         for i in kept.windows.indices {
             let slot = kept.windows[i]
-            let q = SuperviewConversion(world.nodes.unsafeNode(atSlot: Int(slot))).apply(screen)
+            let q = SuperviewConversion(world.pointee.nodes.unsafeNode(atSlot: Int(slot))).apply(screen)
             if let answer = hitTest(root: slot, point: q) {
                 // A view that answered for itself was asked with the point in its own coordinates (H4 applied on
                 // the way down, as `convert` would apply it); only a redirect's target is converted.
                 var local = answer.point
-                if local == nil, let q { local = world.convert(q, fromWindow: window, to: name(answer.slot)) }
+                if local == nil, let q { local = world.pointee.convert(q, fromWindow: window, to: name(answer.slot)) }
                 kept.answer = HitSlots(window: slot, view: answer.slot, windowPoint: q, localPoint: local)
                 return
             }
         }
     }
 
-    mutating func run(screen: Point) -> HitTestAnswer {
-        runKept(screen: screen)
-        let a = kept.answer
-        let hit = a.window >= 0
-        return HitTestAnswer(
-            window: hit ? world.nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil,
-            view: hit ? name(a.view) : nil, windowPoint: a.windowPoint, localPoint: a.localPoint,
-            visits: kept.visits, names: kept.names, nodes: world.nodes)
-    }
-
-    /// `run(screen:)` with the buffers kept in `scratch`, which holds the answer by slot afterwards.
-    static func run(world: World, profile: Profile, screen: Point, keeping scratch: inout HitTestScratch) {
-        var tester = HitTester(world: world, profile: profile)
-        // Swapped in and out, not copied: a buffer held twice would be copied by its first append.
-        swap(&tester.kept, &scratch)
-        tester.runKept(screen: screen)
-        swap(&tester.kept, &scratch)
-    }
-
     /// The id a visit's slot names (as `HitTestAnswer.id`).
     private func name(_ slot: Int32) -> String {
-        slot >= 0 ? world.nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : kept.names[Int(-1 - slot)]
+        slot >= 0 ? world.pointee.nodes.unsafeNode(atSlot: Int(slot)).pointee.spec.id : kept.names[Int(-1 - slot)]
     }
 
     // MARK: - One window's tree
@@ -253,7 +288,7 @@ struct HitTester {
     /// something is presented (K9, which asks for its id).
     @inline(__always)
     private func recordExclusion(_ r: HitRecord, _ node: UnsafePointer<Node>) -> (reason: HitReason, rule: Rule)? {
-        if r.bits & HitRecord.excluding == 0 && r.hittable(profile.alphaBoundary) && world.presented.isEmpty {
+        if r.bits & HitRecord.excluding == 0 && r.hittable(profile.alphaBoundary) && world.pointee.presented.isEmpty {
             return nil
         }
         if r.has(HitRecord.never) { return (.never, .h6) }
@@ -263,7 +298,9 @@ struct HitTester {
             return (.interactionDisabled, r.has(HitRecord.interactionUnset) ? .k1 : .h2)
         }
         if r.has(HitRecord.animatingRefuses) { return (.animating, .k10) }
-        if !world.presented.isEmpty, world.presentedOver(node.pointee.spec.id) { return (.presentedOver, .k9) }
+        if !world.pointee.presented.isEmpty, world.pointee.presentedOver(node.pointee.spec.id) {
+            return (.presentedOver, .k9)
+        }
         if r.has(HitRecord.disabledControl) { return (.disabledControl, .h7) }
         return nil
     }
@@ -276,17 +313,17 @@ struct HitTester {
     /// holds it. A transform, insets or a redirect are read from the node only by a view whose record has one.
     private mutating func start(_ slot: Int32, _ given: Given, asking: Asking) -> Int32 {
         guard slot >= 0 else { return Self.notAView }
-        let record = world.nodes.hitRecord(atSlot: Int(slot))
+        let record = world.pointee.nodes.hitRecord(atSlot: Int(slot))
         switch asking {
         case .itself: break
         case .child where record.has(HitRecord.viewController):
             // A child controller: its root view is asked in its place.
-            let root = world.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
+            let root = world.pointee.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
             return start(root, given, asking: .rootView)
         case .child, .rootView:
             guard record.has(HitRecord.subviewKind) else { return Self.notAView }
         }
-        let node = world.nodes.unsafeNode(atSlot: Int(slot))
+        let node = world.pointee.nodes.unsafeNode(atSlot: Int(slot))
         let point: Point?
         switch given {
         case .local(let p): point = p
@@ -339,13 +376,14 @@ struct HitTester {
         // something is presented. Otherwise, as any other view's, its children are asked as they are, each
         // resolved when it is asked: most are never asked (H2.2), so resolving a window's children up front
         // would mostly be wasted.
-        if asking == .itself && !world.presented.isEmpty {
+        if asking == .itself && !world.pointee.presented.isEmpty {
             let id = node.pointee.spec.id
-            let dimmings = world.dimmings(in: id)
+            let dimmings = world.pointee.dimmings(in: id)
             kept.dimmings = dimmings
-            kept.presentationOrder = world.withDimmings(world.hitTestSubviews(of: id), dimmings).map { id in
+            kept.presentationOrder = world.pointee.withDimmings(world.pointee.hitTestSubviews(of: id), dimmings).map {
+                id in
                 if let d = dimmings.firstIndex(where: { $0.id == id }) { return Int32(-2 - d) }
-                return world.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
+                return world.pointee.nodes.slot(of: id).map { Int32(truncatingIfNeeded: $0) } ?? -1
             }
             presenting = true
             kept.stack.append(
@@ -354,7 +392,7 @@ struct HitTester {
                     next: Int32(kept.presentationOrder.count - 1), visit: Int32(index)))
             return Self.pushed
         }
-        let subviews = world.nodes.unsafeChildSlots(ofSlot: Int(slot))
+        let subviews = world.pointee.nodes.unsafeChildSlots(ofSlot: Int(slot))
         kept.stack.append(Frame(subviews: subviews, slot: slot, next: Int32(subviews.count - 1), visit: Int32(index)))
         return Self.pushed
     }
@@ -369,13 +407,13 @@ struct HitTester {
         }
         // Whether the view's override changes its own answer (redirect when self, pass-through-self): most
         // views have neither.
-        let record = world.nodes.hitRecord(atSlot: Int(frame.slot))
+        let record = world.pointee.nodes.hitRecord(atSlot: Int(frame.slot))
         guard record.bits & (HitRecord.redirectWhenSelf | HitRecord.passThroughSelf) != 0 else {
             kept.visits[i].result = .hit
             kept.visits[i].rule = .h2
             return (frame.slot, kept.visits[i].point)
         }
-        let override = world.nodes.read(slot: Int(frame.slot)) { $0.pointee.spec.hitTest }
+        let override = world.pointee.nodes.read(slot: Int(frame.slot)) { $0.pointee.spec.hitTest }
         if let r = override.redirect, r.when == .self, let target = validRedirect(r.to) {
             redirected(i, to: target)
             return (target, nil)
@@ -397,7 +435,7 @@ struct HitTester {
     private mutating func dimmingAnswer(_ dimming: Dimming, point: Point) -> Answer? {
         kept.names.append(dimming.id)
         var visit = SlotVisit(slot: Int32(-kept.names.count), result: .hit, rule: dimming.rule, point: point)
-        if dimming.rule == .k18, world.passthroughView(of: dimming, at: point, window: window) != nil {
+        if dimming.rule == .k18, world.pointee.passthroughView(of: dimming, at: point, window: window) != nil {
             visit.result = .skipped
             visit.reason = .passthroughView
             kept.visits.append(visit)
@@ -416,8 +454,8 @@ struct HitTester {
 
     /// H6 redirect: the named view must be a view in the window being tested; its slot.
     private func validRedirect(_ id: String) -> Int32? {
-        guard let node = world[id], node.kind.isView, world.window(of: id) == window,
-            let slot = world.nodes.slot(of: id)
+        guard let node = world.pointee[id], node.kind.isView, world.pointee.window(of: id) == window,
+            let slot = world.pointee.nodes.slot(of: id)
         else { return nil }
         return Int32(truncatingIfNeeded: slot)
     }
