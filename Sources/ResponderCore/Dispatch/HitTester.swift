@@ -46,8 +46,6 @@ struct HitSlots {
 struct HitTester {
     let world: World
     let profile: Profile
-    /// The walk's buffers, kept between this tester's hit tests.
-    private var kept = HitTestScratch()
 
     init(world: World, profile: Profile) {
         self.world = world
@@ -63,19 +61,21 @@ struct HitTester {
         return windows
     }
 
-    mutating func run(screen: Point) -> HitTestAnswer {
+    mutating func run(screen: Point) -> HitTestAnswer { Self.answer(world: world, profile: profile, screen: screen) }
+
+    /// The hit test's answer made for itself, with its ids and its own lists (`HitTestAnswer`), in buffers made
+    /// for it: the answer takes its visits, so buffers kept for another hit test would be copied by its first
+    /// visit.
+    static func answer(world: World, profile: Profile, screen: Point) -> HitTestAnswer {
         var scratch = HitTestScratch()
-        swap(&scratch, &kept)
-        Self.run(world: world, profile: profile, screen: screen, keeping: &scratch)
+        run(world: world, profile: profile, screen: screen, keeping: &scratch)
         let a = scratch.answer
         let hit = a.window >= 0
-        let answer = HitTestAnswer(
+        return HitTestAnswer(
             window: hit ? world.nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil,
             view: hit ? HitAnswerText.id(a.view, names: scratch.names, nodes: world.nodes) : nil,
             windowPoint: a.windowPoint, localPoint: a.localPoint, visits: scratch.visits, names: scratch.names,
             nodes: world.nodes)
-        swap(&scratch, &kept)
-        return answer
     }
 
     /// `run(screen:)` with the buffers kept in `scratch`, which holds the answer by slot afterwards. The world is
@@ -129,13 +129,11 @@ struct HitWalk {
         let app = world.nodes.applicationSlot
         guard app >= 0 else { return }
         for child in world.nodes.unsafeChildSlots(ofSlot: app) where child >= 0 {
-            let node = world.nodes.unsafeNode(atSlot: Int(child))
-            if node.pointee.spec.kind == .window {
-                windows.append(child)
-                levels.append(node.pointee.spec.windowLevel)
-            }
+            if world.nodes.unsafeNode(atSlot: Int(child)).pointee.spec.kind == .window { windows.append(child) }
         }
         guard windows.count > 1 else { return }
+        // Levels only to sort: one window, nearly every world, needs no list of them.
+        for w in windows { levels.append(world.nodes.unsafeNode(atSlot: Int(w)).pointee.spec.windowLevel) }
         let order = windows.indices.sorted { a, b in levels[a] != levels[b] ? levels[a] > levels[b] : a > b }
         windows = order.map { windows[$0] }
     }

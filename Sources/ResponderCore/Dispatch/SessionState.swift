@@ -198,8 +198,7 @@ public struct SessionState: Sendable {
 
     /// H1–H8 with the views asked by slot, their ids written only with the answer (`HitTestAnswer`).
     public func hitTestAnswer(at point: Point) -> HitTestAnswer {
-        var tester = HitTester(world: world, profile: profile)
-        return tester.run(screen: point)
+        HitTester.answer(world: world, profile: profile, screen: point)
     }
 
     /// N1–N4: the chain from `id`; the trace has one `next` step per hop, `to` nil at the end (N3).
