@@ -23,22 +23,39 @@ extension SessionState {
     /// attachment order, that do not refuse the touch; each gets a run if it had none.
     mutating func observe(_ touch: EventID, hitView: String, trace: inout Trace) -> [String] {
         var observers: [String] = []
-        var current: String? = hitView
-        while let id = current, let (kind, parent) = world.read(id, { ($0.pointee.spec.kind, $0.pointee.parent) }) {
-            if kind.isView {
-                for spec in world.attachedRecognizers(of: id) {
+        // Up by slot, each node read once where it is stored: only the hit view's id is hashed, and only a view
+        // with recognizers (or a scroll view's pan) has its id made.
+        guard var slot = world.nodes.slot(of: hitView) else { return observers }
+        while true {
+            let (kind, attached, scrolls) = world.nodes.read(slot: slot) {
+                (
+                    $0.pointee.spec.kind, $0.pointee.spec.gestureRecognizers,
+                    $0.pointee.spec.uikitClass?.isScrollView == true
+                )
+            }
+            if kind.isView, scrolls || !attached.isEmpty {
+                let id = world.nodes.read(slot: slot) { $0.pointee.spec.id }
+                let specs = scrolls ? world.attachedRecognizers(of: id) : attached
+                // By index: `for spec in specs` would copy each spec, a retain per string and array it holds.
+                for j in specs.indices {
                     let refusal: GestureReason? =
-                        !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
+                        !specs[j].enabled ? .disabled : (!specs[j].shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
+                    let recognizer = specs[j].id
                     trace.add(
-                        .observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal)
+                        .observe(
+                            recognizer: recognizer, view: id, touch: touch, observes: refusal == nil, reason: refusal)
                     )
                     guard refusal == nil else { continue }
-                    observers.append(spec.id)
-                    if runIndex(spec.id) == nil { runs.append(GestureRun(id: spec.id, view: id, kind: spec.kind)) }
+                    observers.append(recognizer)
+                    if runIndex(recognizer) == nil {
+                        runs.append(GestureRun(id: recognizer, view: id, kind: specs[j].kind))
+                    }
                 }
             }
             if kind == .window { break }
-            current = parent
+            let parent = world.nodes.parentSlot(ofSlot: slot)
+            guard parent >= 0 else { break }
+            slot = Int(parent)
         }
         return observers
     }

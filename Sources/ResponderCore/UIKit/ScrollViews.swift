@@ -34,7 +34,8 @@ extension World {
 
     /// The scroll view whose built-in pan `recognizer` is, if it is one.
     func builtInPanOwner(_ recognizer: String) -> String? {
-        guard recognizerOwners[recognizer] == nil, recognizer.hasSuffix(".pan") else { return nil }
+        // The suffix first: it rules out most recognizers without hashing their ids.
+        guard recognizer.hasSuffix(".pan"), recognizerOwners[recognizer] == nil else { return nil }
         let owner = String(recognizer.dropLast(4))
         return builtInPan(of: owner) == nil ? nil : owner
     }
