@@ -114,41 +114,38 @@ extension SessionState {
         }
         let released = runs[i].pending != nil
         runs[i].pending = nil
-        // G4: a recognizer that has begun or recognized keeps the touches it shares with this one.
-        let mineSoFar = Set(runs[i].seen)
-        if let holder = runs.first(where: {
-            $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !simultaneous(id, $0.id)
-        }) {
-            fail(id, reason: .excluded, rule: .g4, by: holder.id, trace: &trace)
-            return
+        // G4: a recognizer that has begun or recognized keeps the touches it shares with this one. The runs are
+        // read in place, by index: `runs.first(where:)` hands out a copy of the run it finds.
+        for k in runs.indices where k != i && runs[k].state.isActive && sharesTouch(k, i) {
+            if !simultaneous(id, runs[k].id) {
+                fail(id, reason: .excluded, rule: .g4, by: runs[k].id, trace: &trace)
+                return
+            }
         }
         guard spec.shouldBegin else {
             fail(id, reason: .shouldBeginFalse, rule: .g6, by: nil, trace: &trace)
             return
         }
-        // The run read once, before the checks: `check(runs[i])` on a mutating self copied the whole state
-        // to call each of them.
-        let run = runs[i]
-        if let control = preemptingControl(run, view: view, spec: spec) {
+        if let control = preemptingControl(run: i, view: view, spec: spec) {
             fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
             return
         }
-        if let kept = contentKeepsTouch(run) {
+        if let kept = contentKeepsTouch(run: i) {
             fail(id, reason: kept.reason, rule: .k8, by: kept.by, trace: &trace)
             return
         }
         let to: GestureState = spec.kind.isDiscrete ? .recognized : .began
         transition(id, to: to, rule: released ? .g5 : rule, reason: released ? .requiredFailed : reason, trace: &trace)
-        // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous.
-        for other in runs where other.id != id && other.state == .possible {
-            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true {
-                fail(other.id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
+        // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous. By index,
+        // reading each run's state as it is now: `fail` acts only on a run still possible, so the outcome is the
+        // same as over a copy of the runs taken before, and no run is copied.
+        for k in runs.indices where k != i && runs[k].state == .possible {
+            if withSpec(runs[k].id, { $1.pointee.requireToFail.contains(id) }) == true {
+                fail(runs[k].id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
             }
         }
-        let mine = Set(runs[runIndex(id)!].seen)
-        for other in runs where other.id != id && other.state == .possible && other.seen.contains(where: mine.contains)
-        {
-            if !simultaneous(id, other.id) { fail(other.id, reason: .excluded, rule: .g4, by: id, trace: &trace) }
+        for k in runs.indices where k != i && runs[k].state == .possible && sharesTouch(k, i) {
+            if !simultaneous(id, runs[k].id) { fail(runs[k].id, reason: .excluded, rule: .g4, by: id, trace: &trace) }
         }
         takeTouches(id, spec: spec, trace: &trace)
         sendActions(id, trace: &trace)
@@ -160,14 +157,21 @@ extension SessionState {
         runs[i].pending = nil
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
         // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
-        for other in runs
-        where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
-            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true,
-                let p = runs[runIndex(other.id)!].pending
-            {
-                attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
+        // By index, reading each run as it is now: a run stops being pending or possible on the way and never
+        // starts again here, and `attempt` acts only on one that still is, so the outcome is the same as over a
+        // copy of the runs taken before, and no run is copied.
+        for k in runs.indices where runs[k].pending != nil && runs[k].state == .possible {
+            if let cancelling, runs[k].touches.contains(cancelling) { continue }
+            if withSpec(runs[k].id, { $1.pointee.requireToFail.contains(id) }) == true, let p = runs[k].pending {
+                attempt(runs[k].id, reason: p.reason, rule: p.rule, trace: &trace)
             }
         }
+    }
+
+    /// G4: whether runs `a` and `b` have seen a touch in common. A run sees a touch or two: the lists are compared
+    /// in place, with no set made of either.
+    func sharesTouch(_ a: Int, _ b: Int) -> Bool {
+        runs[a].seen.contains { runs[b].seen.contains($0) }
     }
 
     mutating func transition(
@@ -190,10 +194,10 @@ extension SessionState {
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
     /// own default action (a button's single tap, a slider's drag, a switch's tap and drag).
-    func preemptingControl(_ run: GestureRun, view: String, spec: GestureRecognizerSpec) -> String? {
+    func preemptingControl(run i: Int, view: String, spec: GestureRecognizerSpec) -> String? {
         let singleTap = spec.kind == .tap && spec.numberOfTapsRequired == 1 && spec.numberOfTouchesRequired == 1
         // `seen`: a touch that just ended is no longer among the live ones, and the control still tracks it.
-        for touch in run.seen {
+        for touch in runs[i].seen {
             guard let control = tracking[touch]?.control ?? controlAwaitingBegan(touch), control != view,
                 world.isAncestor(view, of: control),
                 let node = world[control], node.kind == .control
