@@ -67,7 +67,7 @@ extension SessionState {
         for id in touch.recognizers where crash == nil {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
-            guard let spec = world.withRecognizer(id, on: runs[i].view, { $1.pointee }) else { continue }
+            guard let spec = world.withRecognizer(id, on: runs[i].view, { GestureParameters($1) }) else { continue }
             if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile),
                 let decision = scrollAxesDecide(decision, run: i, trace: &trace)
             {
