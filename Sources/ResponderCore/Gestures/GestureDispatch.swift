@@ -299,13 +299,17 @@ extension SessionState {
             trace.add(.gesture(change))
             gestureLog.transitions.append(change)
         }
-        // Which to drop is decided first: `removeAll`'s closure on `runs` may not read the session it belongs to.
-        let idle = runs.indices.filter { i in
-            if runs[i].state.isFinal { return runs[i].touches.isEmpty }
-            guard runs[i].touches.isEmpty, runs[i].pending == nil else { return false }
-            return deadline(ofRun: i) == nil
-        }
-        for i in idle.reversed() { runs.remove(at: i) }
+        // From the last run back, each decided as it is reached: whether a run is idle reads only that run, so the
+        // ones removed after it change nothing, and no list of them is made. (`removeAll`'s closure on `runs` may
+        // not read the session it belongs to.)
+        for i in runs.indices.reversed() where isIdle(run: i) { runs.remove(at: i) }
+    }
+
+    /// G2: whether run `i` is done with (finished, its touches gone) or has nothing to wait for.
+    private func isIdle(run i: Int) -> Bool {
+        if runs[i].state.isFinal { return runs[i].touches.isEmpty }
+        guard runs[i].touches.isEmpty, runs[i].pending == nil else { return false }
+        return deadline(ofRun: i) == nil
     }
 
     /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered
