@@ -23,22 +23,39 @@ extension SessionState {
     /// attachment order, that do not refuse the touch; each gets a run if it had none.
     mutating func observe(_ touch: EventID, hitView: String, trace: inout Trace) -> [String] {
         var observers: [String] = []
-        var current: String? = hitView
-        while let id = current, let (kind, parent) = world.read(id, { ($0.pointee.spec.kind, $0.pointee.parent) }) {
-            if kind.isView {
-                for spec in world.attachedRecognizers(of: id) {
+        // Up by slot, each node read once where it is stored: only the hit view's id is hashed, and only a view
+        // with recognizers (or a scroll view's pan) has its id made.
+        guard var slot = world.nodes.slot(of: hitView) else { return observers }
+        while true {
+            let (kind, attached, scrolls) = world.nodes.read(slot: slot) {
+                (
+                    $0.pointee.spec.kind, $0.pointee.spec.gestureRecognizers,
+                    $0.pointee.spec.uikitClass?.isScrollView == true
+                )
+            }
+            if kind.isView, scrolls || !attached.isEmpty {
+                let id = world.nodes.read(slot: slot) { $0.pointee.spec.id }
+                let specs = scrolls ? world.attachedRecognizers(of: id) : attached
+                // By index: `for spec in specs` would copy each spec, a retain per string and array it holds.
+                for j in specs.indices {
                     let refusal: GestureReason? =
-                        !spec.enabled ? .disabled : (!spec.shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
+                        !specs[j].enabled ? .disabled : (!specs[j].shouldReceiveTouch ? .shouldReceiveTouchFalse : nil)
+                    let recognizer = specs[j].id
                     trace.add(
-                        .observe(recognizer: spec.id, view: id, touch: touch, observes: refusal == nil, reason: refusal)
+                        .observe(
+                            recognizer: recognizer, view: id, touch: touch, observes: refusal == nil, reason: refusal)
                     )
                     guard refusal == nil else { continue }
-                    observers.append(spec.id)
-                    if runIndex(spec.id) == nil { runs.append(GestureRun(id: spec.id, view: id, kind: spec.kind)) }
+                    observers.append(recognizer)
+                    if runIndex(recognizer) == nil {
+                        runs.append(GestureRun(id: recognizer, view: id, kind: specs[j].kind))
+                    }
                 }
             }
             if kind == .window { break }
-            current = parent
+            let parent = world.nodes.parentSlot(ofSlot: slot)
+            guard parent >= 0 else { break }
+            slot = Int(parent)
         }
         return observers
     }
@@ -50,7 +67,7 @@ extension SessionState {
         for id in touch.recognizers where crash == nil {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
-            guard let spec = world.withRecognizer(id, on: runs[i].view, { $1.pointee }) else { continue }
+            guard let spec = world.withRecognizer(id, on: runs[i].view, { GestureParameters($1) }) else { continue }
             if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile),
                 let decision = scrollAxesDecide(decision, run: i, trace: &trace)
             {
@@ -97,41 +114,38 @@ extension SessionState {
         }
         let released = runs[i].pending != nil
         runs[i].pending = nil
-        // G4: a recognizer that has begun or recognized keeps the touches it shares with this one.
-        let mineSoFar = Set(runs[i].seen)
-        if let holder = runs.first(where: {
-            $0.id != id && $0.state.isActive && $0.seen.contains(where: mineSoFar.contains) && !simultaneous(id, $0.id)
-        }) {
-            fail(id, reason: .excluded, rule: .g4, by: holder.id, trace: &trace)
-            return
+        // G4: a recognizer that has begun or recognized keeps the touches it shares with this one. The runs are
+        // read in place, by index: `runs.first(where:)` hands out a copy of the run it finds.
+        for k in runs.indices where k != i && runs[k].state.isActive && sharesTouch(k, i) {
+            if !simultaneous(id, runs[k].id) {
+                fail(id, reason: .excluded, rule: .g4, by: runs[k].id, trace: &trace)
+                return
+            }
         }
         guard spec.shouldBegin else {
             fail(id, reason: .shouldBeginFalse, rule: .g6, by: nil, trace: &trace)
             return
         }
-        // The run read once, before the checks: `check(runs[i])` on a mutating self copied the whole state
-        // to call each of them.
-        let run = runs[i]
-        if let control = preemptingControl(run, view: view, spec: spec) {
+        if let control = preemptingControl(run: i, view: view, spec: spec) {
             fail(id, reason: .controlDefaultAction, rule: .g10, by: control, trace: &trace)
             return
         }
-        if let kept = contentKeepsTouch(run) {
+        if let kept = contentKeepsTouch(run: i) {
             fail(id, reason: kept.reason, rule: .k8, by: kept.by, trace: &trace)
             return
         }
         let to: GestureState = spec.kind.isDiscrete ? .recognized : .began
         transition(id, to: to, rule: released ? .g5 : rule, reason: released ? .requiredFailed : reason, trace: &trace)
-        // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous.
-        for other in runs where other.id != id && other.state == .possible {
-            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true {
-                fail(other.id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
+        // G5: those that require this one fail; G4: the others sharing a touch fail unless simultaneous. By index,
+        // reading each run's state as it is now: `fail` acts only on a run still possible, so the outcome is the
+        // same as over a copy of the runs taken before, and no run is copied.
+        for k in runs.indices where k != i && runs[k].state == .possible {
+            if withSpec(runs[k].id, { $1.pointee.requireToFail.contains(id) }) == true {
+                fail(runs[k].id, reason: .requiredRecognized, rule: .g5, by: id, trace: &trace)
             }
         }
-        let mine = Set(runs[runIndex(id)!].seen)
-        for other in runs where other.id != id && other.state == .possible && other.seen.contains(where: mine.contains)
-        {
-            if !simultaneous(id, other.id) { fail(other.id, reason: .excluded, rule: .g4, by: id, trace: &trace) }
+        for k in runs.indices where k != i && runs[k].state == .possible && sharesTouch(k, i) {
+            if !simultaneous(id, runs[k].id) { fail(runs[k].id, reason: .excluded, rule: .g4, by: id, trace: &trace) }
         }
         takeTouches(id, spec: spec, trace: &trace)
         sendActions(id, trace: &trace)
@@ -143,14 +157,21 @@ extension SessionState {
         runs[i].pending = nil
         transition(id, to: .failed, rule: rule, reason: reason, by: by, trace: &trace)
         // A touch being cancelled fails every recognizer observing it: none of them may complete on the way.
-        for other in runs
-        where other.pending != nil && other.state == .possible && !(cancelling.map(other.touches.contains) ?? false) {
-            if withSpec(other.id, { $1.pointee.requireToFail.contains(id) }) == true,
-                let p = runs[runIndex(other.id)!].pending
-            {
-                attempt(other.id, reason: p.reason, rule: p.rule, trace: &trace)
+        // By index, reading each run as it is now: a run stops being pending or possible on the way and never
+        // starts again here, and `attempt` acts only on one that still is, so the outcome is the same as over a
+        // copy of the runs taken before, and no run is copied.
+        for k in runs.indices where runs[k].pending != nil && runs[k].state == .possible {
+            if let cancelling, runs[k].touches.contains(cancelling) { continue }
+            if withSpec(runs[k].id, { $1.pointee.requireToFail.contains(id) }) == true, let p = runs[k].pending {
+                attempt(runs[k].id, reason: p.reason, rule: p.rule, trace: &trace)
             }
         }
+    }
+
+    /// G4: whether runs `a` and `b` have seen a touch in common. A run sees a touch or two: the lists are compared
+    /// in place, with no set made of either.
+    func sharesTouch(_ a: Int, _ b: Int) -> Bool {
+        runs[a].seen.contains { runs[b].seen.contains($0) }
     }
 
     mutating func transition(
@@ -173,10 +194,10 @@ extension SessionState {
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
     /// own default action (a button's single tap, a slider's drag, a switch's tap and drag).
-    func preemptingControl(_ run: GestureRun, view: String, spec: GestureRecognizerSpec) -> String? {
+    func preemptingControl(run i: Int, view: String, spec: GestureRecognizerSpec) -> String? {
         let singleTap = spec.kind == .tap && spec.numberOfTapsRequired == 1 && spec.numberOfTouchesRequired == 1
         // `seen`: a touch that just ended is no longer among the live ones, and the control still tracks it.
-        for touch in run.seen {
+        for touch in runs[i].seen {
             guard let control = tracking[touch]?.control ?? controlAwaitingBegan(touch), control != view,
                 world.isAncestor(view, of: control),
                 let node = world[control], node.kind == .control
@@ -278,13 +299,17 @@ extension SessionState {
             trace.add(.gesture(change))
             gestureLog.transitions.append(change)
         }
-        // Which to drop is decided first: `removeAll`'s closure on `runs` may not read the session it belongs to.
-        let idle = runs.indices.filter { i in
-            if runs[i].state.isFinal { return runs[i].touches.isEmpty }
-            guard runs[i].touches.isEmpty, runs[i].pending == nil else { return false }
-            return deadline(ofRun: i) == nil
-        }
-        for i in idle.reversed() { runs.remove(at: i) }
+        // From the last run back, each decided as it is reached: whether a run is idle reads only that run, so the
+        // ones removed after it change nothing, and no list of them is made. (`removeAll`'s closure on `runs` may
+        // not read the session it belongs to.)
+        for i in runs.indices.reversed() where isIdle(run: i) { runs.remove(at: i) }
+    }
+
+    /// G2: whether run `i` is done with (finished, its touches gone) or has nothing to wait for.
+    private func isIdle(run i: Int) -> Bool {
+        if runs[i].state.isFinal { return runs[i].touches.isEmpty }
+        guard runs[i].touches.isEmpty, runs[i].pending == nil else { return false }
+        return deadline(ofRun: i) == nil
     }
 
     /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered

@@ -92,6 +92,30 @@ struct GestureRun: Sendable {
     }
 }
 
+/// The parameters of a recognizer's spec that its kind's state machine reads (section G), taken out of the spec
+/// where it is stored: a copy of the whole spec is a retain and a release for each of its strings and arrays, at
+/// every phase for every observing recognizer.
+struct GestureParameters {
+    var numberOfTapsRequired: Int
+    var numberOfTouchesRequired: Int
+    var minimumPressDuration: Double
+    var allowableMovement: Double
+    var minimumNumberOfTouches: Int
+    var maximumNumberOfTouches: Int?
+    /// A swipe's directions; empty for the other kinds, which do not read them.
+    var direction: [SwipeDirection]
+
+    init(_ spec: UnsafePointer<GestureRecognizerSpec>) {
+        numberOfTapsRequired = spec.pointee.numberOfTapsRequired
+        numberOfTouchesRequired = spec.pointee.numberOfTouchesRequired
+        minimumPressDuration = spec.pointee.minimumPressDuration
+        allowableMovement = spec.pointee.allowableMovement
+        minimumNumberOfTouches = spec.pointee.minimumNumberOfTouches
+        maximumNumberOfTouches = spec.pointee.maximumNumberOfTouches
+        direction = spec.pointee.kind == .swipe ? spec.pointee.direction : []
+    }
+}
+
 /// What one input (a touch phase, or time passing) makes a recognizer want to do (G2).
 enum GestureDecision: Equatable {
     /// Leave possible: recognize (discrete) or begin (continuous), subject to G4–G6 and G10.
@@ -112,7 +136,7 @@ enum GestureInput {
 /// The kinds' own state machines (section G's parameters). Pure: they read the run and the input and say
 /// what the recognizer wants; the dispatcher applies it.
 extension GestureRun {
-    mutating func decide(_ input: GestureInput, spec: GestureRecognizerSpec, now: Double, profile: Profile)
+    mutating func decide(_ input: GestureInput, spec: GestureParameters, now: Double, profile: Profile)
         -> GestureDecision?
     {
         switch input {
@@ -176,7 +200,7 @@ extension GestureRun {
         }
     }
 
-    private mutating func tap(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile)
+    private mutating func tap(_ input: GestureInput, _ spec: GestureParameters, _ now: Double, _ profile: Profile)
         -> GestureDecision?
     {
         guard state == .possible else { return nil }
@@ -201,7 +225,7 @@ extension GestureRun {
         }
     }
 
-    private mutating func longPress(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double)
+    private mutating func longPress(_ input: GestureInput, _ spec: GestureParameters, _ now: Double)
         -> GestureDecision?
     {
         switch (input, state) {
@@ -222,7 +246,7 @@ extension GestureRun {
         }
     }
 
-    private mutating func pan(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ profile: Profile)
+    private mutating func pan(_ input: GestureInput, _ spec: GestureParameters, _ profile: Profile)
         -> GestureDecision?
     {
         switch (input, state) {
@@ -245,7 +269,7 @@ extension GestureRun {
         }
     }
 
-    private mutating func swipe(_ input: GestureInput, _ spec: GestureRecognizerSpec, _ now: Double, _ profile: Profile)
+    private mutating func swipe(_ input: GestureInput, _ spec: GestureParameters, _ now: Double, _ profile: Profile)
         -> GestureDecision?
     {
         guard state == .possible else { return nil }

@@ -34,7 +34,8 @@ extension World {
 
     /// The scroll view whose built-in pan `recognizer` is, if it is one.
     func builtInPanOwner(_ recognizer: String) -> String? {
-        guard recognizerOwners[recognizer] == nil, recognizer.hasSuffix(".pan") else { return nil }
+        // The suffix first: it rules out most recognizers without hashing their ids.
+        guard recognizer.hasSuffix(".pan"), recognizerOwners[recognizer] == nil else { return nil }
         let owner = String(recognizer.dropLast(4))
         return builtInPan(of: owner) == nil ? nil : owner
     }
@@ -91,9 +92,9 @@ extension SessionState {
     /// only if the scroll view can cancel content touches and touchesShouldCancel(in:) is true — UIKit's answer
     /// is false for a UIControl, which keeps its touch (the pan fails); a subclass's override (`touchesShouldCancel`)
     /// answers true or false for every view.
-    func contentKeepsTouch(_ run: GestureRun) -> (reason: GestureReason, by: String)? {
-        guard let scroll = world.builtInPanOwner(run.id), let node = world[scroll] else { return nil }
-        for id in run.seen {
+    func contentKeepsTouch(run i: Int) -> (reason: GestureReason, by: String)? {
+        guard let scroll = world.builtInPanOwner(runs[i].id), let node = world[scroll] else { return nil }
+        for id in runs[i].seen {
             guard let t = touches.first(where: { $0.id == id }), let view = t.view, t.viewGot, t.withheld == nil else {
                 continue
             }
