@@ -50,18 +50,16 @@ extension SessionState {
             // A3: the start; A4: the walk.
             rule = .a4
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
-            var seen = CycleGuard()
-            var current: String? = nilTargetStart(sender: sender)
-            while let id = current, seen.firstPass(id),
-                let (handling, textInput, vetoed) = responders.read(
-                    id,
-                    { node in
-                        (
-                            node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true,
-                            node.pointee.spec.vetoes.contains(action)
-                        )
-                    })
-            {
+            var seen = HopGuard()
+            var current = responders.hop(nilTargetStart(sender: sender))
+            while let hop = current, seen.firstPass(hop) {
+                let id = hop.id
+                let (handling, textInput, vetoed) = responders.read(hop) { node in
+                    (
+                        node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true,
+                        node.pointee.spec.vetoes.contains(action)
+                    )
+                }
                 outcome.visited.append(id)
                 let builtIn =
                     handling == nil ? builtInAction(action, on: id, textInput: textInput, responders: responders) : nil
@@ -78,7 +76,7 @@ extension SessionState {
                 } else {
                     step(id, .notHandled, rule)
                 }
-                current = responders.next(of: id)
+                current = responders.next(of: hop)
             }
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
