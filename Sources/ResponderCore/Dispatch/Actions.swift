@@ -26,6 +26,8 @@ extension SessionState {
         }
         var outcome: ActionOutcome
         let rule: Rule
+        // Whether the responder that performs it does so through a built-in method (K6/K7), not its `handles`.
+        var byBuiltIn = false
         if let target {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
@@ -43,6 +45,7 @@ extension SessionState {
                     performed: implements, by: implements ? target : nil, visited: [target],
                     reason: implements ? nil : crashes ? .unrecognizedSelector : .notImplemented)
                 if crashes { crash = Crash(target: target, action: action, sender: sender, rule: .a2) }
+                byBuiltIn = builtIn != nil
             } else {
                 outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .targetMissing)
             }
@@ -50,6 +53,8 @@ extension SessionState {
             // A3: the start; A4: the walk.
             rule = .a4
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
+            // Room for a usual chain at once: grown one append at a time, the list is reallocated at 1, 2 and 4.
+            outcome.visited.reserveCapacity(8)
             var seen = HopGuard()
             var current = responders.hop(nilTargetStart(sender: sender))
             while let hop = current, seen.firstPass(hop) {
@@ -71,6 +76,7 @@ extension SessionState {
                         outcome.performed = true
                         outcome.by = id
                         outcome.reason = nil
+                        byBuiltIn = builtIn != nil
                         break
                     }
                 } else {
@@ -84,9 +90,7 @@ extension SessionState {
             .action(
                 action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by,
                 rule: rule, reason: outcome.reason))
-        if perform, outcome.performed, let by = outcome.by,
-            responders.read(by, { $0.pointee.spec.handling(action) }) ?? nil == nil
-        {
+        if perform, outcome.performed, let by = outcome.by, byBuiltIn {
             performBuiltIn(action, on: by, trace: &trace)
         }
         return outcome
