@@ -42,9 +42,11 @@ func walkChain(
     while let hop = current {
         guard seen.firstPass(hop) else { return cut() }
         let id = hop.id
-        let (consumed, handling, classRule) = responders.read(hop) {
-            let handling = $0.pointee.spec.handling(message)
-            return (consumes($0), handling, handling == .handle ? nil : classHandles($0))
+        // A responder that consumes the message is not asked whether its class handles it.
+        let (consumed, handling, classRule) = responders.read(hop) { node -> (Bool, HandleMode?, Rule?) in
+            let handling = node.pointee.spec.handling(message)
+            if consumes(node) { return (true, handling, nil) }
+            return (false, handling, handling == .handle ? nil : classHandles(node))
         }
         walk.visited.append(id)
         if consumed {
