@@ -26,6 +26,8 @@ extension SessionState {
         }
         var outcome: ActionOutcome
         let rule: Rule
+        // Whether the responder that performs it does so through a built-in method (K6/K7), not its `handles`.
+        var byBuiltIn = false
         if let target {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
@@ -43,6 +45,7 @@ extension SessionState {
                     performed: implements, by: implements ? target : nil, visited: [target],
                     reason: implements ? nil : crashes ? .unrecognizedSelector : .notImplemented)
                 if crashes { crash = Crash(target: target, action: action, sender: sender, rule: .a2) }
+                byBuiltIn = builtIn != nil
             } else {
                 outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .targetMissing)
             }
@@ -50,18 +53,18 @@ extension SessionState {
             // A3: the start; A4: the walk.
             rule = .a4
             outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
-            var seen = CycleGuard()
-            var current: String? = nilTargetStart(sender: sender)
-            while let id = current, seen.firstPass(id),
-                let (handling, textInput, vetoed) = responders.read(
-                    id,
-                    { node in
-                        (
-                            node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true,
-                            node.pointee.spec.vetoes.contains(action)
-                        )
-                    })
-            {
+            // Room for a usual chain at once: grown one append at a time, the list is reallocated at 1, 2 and 4.
+            outcome.visited.reserveCapacity(8)
+            var seen = HopGuard()
+            var current = responders.hop(nilTargetStart(sender: sender))
+            while let hop = current, seen.firstPass(hop) {
+                let id = hop.id
+                let (handling, textInput, vetoed) = responders.read(hop) { node in
+                    (
+                        node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true,
+                        node.pointee.spec.vetoes.contains(action)
+                    )
+                }
                 outcome.visited.append(id)
                 let builtIn =
                     handling == nil ? builtInAction(action, on: id, textInput: textInput, responders: responders) : nil
@@ -73,12 +76,13 @@ extension SessionState {
                         outcome.performed = true
                         outcome.by = id
                         outcome.reason = nil
+                        byBuiltIn = builtIn != nil
                         break
                     }
                 } else {
                     step(id, .notHandled, rule)
                 }
-                current = responders.next(of: id)
+                current = responders.next(of: hop)
             }
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
@@ -86,9 +90,7 @@ extension SessionState {
             .action(
                 action: action, target: target, sender: sender, performed: outcome.performed, by: outcome.by,
                 rule: rule, reason: outcome.reason))
-        if perform, outcome.performed, let by = outcome.by,
-            responders.read(by, { $0.pointee.spec.handling(action) }) ?? nil == nil
-        {
+        if perform, outcome.performed, let by = outcome.by, byBuiltIn {
             performBuiltIn(action, on: by, trace: &trace)
         }
         return outcome

@@ -24,23 +24,29 @@ func walkChain(
     classHandles: (UnsafePointer<Node>) -> Rule? = { _ in nil }
 ) -> ChainWalk {
     var walk = ChainWalk()
-    var seen = CycleGuard()
-    var current = start
+    var seen = HopGuard()
     func step(_ to: String, _ disposition: Disposition, _ rule: Rule) -> TraceStep {
         .deliver(to: to, message: message, disposition: disposition, rule: rule, reason: nil, tag: tag)
     }
-    while let id = current {
-        guard seen.firstPass(id),
-            let (consumed, handling, classRule) = responders.read(
-                id,
-                {
-                    let handling = $0.pointee.spec.handling(message)
-                    return (consumes($0), handling, handling == .handle ? nil : classHandles($0))
-                })
-        else {
-            trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
-            walk.discarded = true
-            return walk
+    // N4: a repeated responder ends the walk; so does a start that names none.
+    func cut() -> ChainWalk {
+        trace.discard(message, reason: .cycle, rule: .n4, tag: tag)
+        walk.discarded = true
+        return walk
+    }
+    var current: Responders.Hop?
+    if let start {
+        guard let first = responders.hop(start) else { return cut() }
+        current = first
+    }
+    while let hop = current {
+        guard seen.firstPass(hop) else { return cut() }
+        let id = hop.id
+        // A responder that consumes the message is not asked whether its class handles it.
+        let (consumed, handling, classRule) = responders.read(hop) { node -> (Bool, HandleMode?, Rule?) in
+            let handling = node.pointee.spec.handling(message)
+            if consumes(node) { return (true, handling, nil) }
+            return (false, handling, handling == .handle ? nil : classHandles(node))
         }
         walk.visited.append(id)
         if consumed {
@@ -66,7 +72,7 @@ func walkChain(
         case nil:
             trace.add(step(id, .notHandled, rule))
         }
-        current = responders.next(of: id)
+        current = responders.next(of: hop)
     }
     // N3: the end of the chain; the event is discarded and the trace says so.
     trace.discard(message, reason: .endOfChain, rule: .n3, tag: tag)

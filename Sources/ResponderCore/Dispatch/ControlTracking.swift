@@ -13,23 +13,24 @@ extension SessionState {
             events = [.touchDown]
             if touch.tapCount > 1 { events.append(.touchDownRepeat) }
         case .moved:
-            guard let track = tracking[touch.id], track.control == control else { break }
+            // The track found once and changed where it is: each lookup hashes the touch's id.
+            guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
             let inside = isInside(control, touch: touch, responders: responders)
-            switch (track.inside, inside) {
+            switch (tracking.values[i].inside, inside) {
             case (true, true): events = [.touchDragInside]
             case (false, true): events = [.touchDragEnter, .touchDragInside]
             case (true, false): events = [.touchDragExit, .touchDragOutside]
             case (false, false): events = [.touchDragOutside]
             }
-            tracking[touch.id]!.inside = inside
+            tracking.values[i].inside = inside
         case .ended:
-            guard let track = tracking[touch.id], track.control == control else { break }
+            guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
             events = [isInside(control, touch: touch, responders: responders) ? .touchUpInside : .touchUpOutside]
-            tracking[touch.id] = nil
+            tracking.remove(at: i)
         case .cancelled:
-            guard let track = tracking[touch.id], track.control == control else { break }
+            guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
             events = [.touchCancel]
-            tracking[touch.id] = nil
+            tracking.remove(at: i)
         case .stationary:
             break
         }
