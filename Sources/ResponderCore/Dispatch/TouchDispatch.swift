@@ -287,13 +287,15 @@ extension SessionState {
     {
         let message = phase.message!
         let view = touch.view!
-        let tracking = self.tracking
+        // The one entry the walk asks about, read before it: a closure holding the whole table would keep a second
+        // reference to it, and the control's tracking written after the walk would copy the table.
+        let trackedControl = tracking[touch.id]?.control
         let walk = walkChain(
             message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace
         ) { node in
             // T3: a control does not pass touches on — unless its own override stops them without super.
             guard node.pointee.spec.kind.isControl, node.pointee.spec.handling(message) != .handle else { return false }
-            return node.pointee.spec.enabled || tracking[touch.id]?.control == node.pointee.spec.id
+            return node.pointee.spec.enabled || trackedControl == node.pointee.spec.id
         } classHandles: { node in
             Self.cellHandles(node, world: responders.world) ?? Self.scrollViewHandles(node, touchView: view)
         }
