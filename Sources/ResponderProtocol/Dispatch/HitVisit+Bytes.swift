@@ -52,9 +52,32 @@ extension HitVisit {
     public static func writeAfterID(
         result: HitResult, reason: HitReason?, rule: Rule, point: Point?, to c: inout JSONCursor
     ) {
-        c.raw(",\"result\":"); c.string(result)
-        if let reason { c.raw(",\"reason\":"); c.string(reason) }
-        c.raw(",\"rule\":"); c.string(rule)
+        writeAfterID(result: result, reason: reason, rule: rule, point: point, tables: AfterIDTables(), to: &c)
+    }
+
+    /// The texts of the cases `writeAfterID` writes, read once for a reply's visits: each table is a lazy
+    /// static, and each read of one is a call that checks it is made, three a visit.
+    public struct AfterIDTables: Sendable {
+        let result: QuotedCases
+        let reason: QuotedCases
+        let rule: QuotedCases
+
+        public init() {
+            result = HitResult.quoted
+            reason = HitReason.quoted
+            rule = Rule.quoted
+        }
+    }
+
+    /// `writeAfterID` with the tables read once (`AfterIDTables`).
+    @inline(__always)
+    public static func writeAfterID(
+        result: HitResult, reason: HitReason?, rule: Rule, point: Point?, tables: AfterIDTables,
+        to c: inout JSONCursor
+    ) {
+        c.raw(",\"result\":"); c.quoted(tables.result.text(of: result))
+        if let reason { c.raw(",\"reason\":"); c.quoted(tables.reason.text(of: reason)) }
+        c.raw(",\"rule\":"); c.quoted(tables.rule.text(of: rule))
         c.raw(",\"point\":"); c.point(point)
     }
 
@@ -167,4 +190,10 @@ extension HitTestOutcome {
         // would each make a capacity check and a comma decision.
         w.object(prefix: #""step":"hitTest","#, copying: visit)
     }
+}
+
+extension JSONCursor {
+    /// A case's text from its table (`QuotedCases.text(of:)`).
+    @inline(__always)
+    fileprivate mutating func quoted(_ t: (start: UnsafePointer<UInt8>, count: Int)) { raw(quoted: t.start, t.count) }
 }
