@@ -241,8 +241,7 @@ import Testing
         _ scratch: inout HitTestScratch
     ) {
         for p in points {
-            var tester = HitTester(world: world, profile: .uikit)
-            let answer = tester.run(screen: p)
+            let answer = HitTester.answer(world: world, profile: .uikit, screen: p)
             let got = answer.outcome
             var oracle = Oracle(world: world)
             let want = oracle.run(p)

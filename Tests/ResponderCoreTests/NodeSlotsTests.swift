@@ -78,8 +78,7 @@ import Testing
 
     private func hits(_ world: World, _ points: [Point]) -> [HitTestOutcome] {
         points.map { p in
-            var tester = HitTester(world: world, profile: .uikit)
-            return tester.run(screen: p).outcome
+            HitTester.answer(world: world, profile: .uikit, screen: p).outcome
         }
     }
 

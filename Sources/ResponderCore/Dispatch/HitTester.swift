@@ -42,16 +42,9 @@ struct HitSlots {
 /// view asked. A visit is recorded by slot (`SlotVisit`); ids are produced only for the answer (its window and
 /// view) and, when it is written, for the visits (`HitTestAnswer`, `HitAnswerText`).
 ///
-/// The tester holds the world it tests; the walk itself (`HitWalk`) reads it where it is.
-struct HitTester {
-    let world: World
-    let profile: Profile
-
-    init(world: World, profile: Profile) {
-        self.world = world
-        self.profile = profile
-    }
-
+/// A namespace: the world and profile are handed to each hit test, which reads the world where it is
+/// (`HitWalk`).
+enum HitTester {
     /// H1: windows in descending windowLevel, ties the later window first; the first window whose hit
     /// test answers a view wins. Detached subtrees are never tried. Windows by slot.
     static func windowOrder(_ world: World) -> [Int32] {
@@ -60,8 +53,6 @@ struct HitTester {
         HitWalk.windowOrder(world, into: &windows, levels: &levels)
         return windows
     }
-
-    mutating func run(screen: Point) -> HitTestAnswer { Self.answer(world: world, profile: profile, screen: screen) }
 
     /// The hit test's answer made for itself, with its ids and its own lists (`HitTestAnswer`), in buffers made
     /// for it: the answer takes its visits, so buffers kept for another hit test would be copied by its first
@@ -78,8 +69,9 @@ struct HitTester {
             nodes: world.nodes)
     }
 
-    /// `run(screen:)` with the buffers kept in `scratch`, which holds the answer by slot afterwards. The world is
-    /// read where it is, not copied into a tester: a copy is a retain and a release for each of its references.
+    /// `answer(world:profile:screen:)` with the buffers kept in `scratch`, which holds the answer by slot
+    /// afterwards. The world is read where it is, not copied: a copy is a retain and a release for each of its
+    /// references.
     static func run(world: World, profile: Profile, screen: Point, keeping scratch: inout HitTestScratch) {
         HitWalk.windowOrder(world, into: &scratch.windows, levels: &scratch.levels)
         withUnsafePointer(to: world) { world in

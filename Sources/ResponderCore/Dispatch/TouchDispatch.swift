@@ -204,8 +204,7 @@ extension SessionState {
     private mutating func began(_ id: EventID, at point: Point, client: String, tapCount: Int, trace: inout Trace)
         -> TouchDelivery
     {
-        var tester = HitTester(world: world, profile: profile)
-        let hit = tester.run(screen: point)
+        let hit = HitTester.answer(world: world, profile: profile, screen: point)
         // Ids now: the trace outlives the world's state (the replay ring, a deferred event).
         for i in 0..<hit.visitCount { trace.add(.hitTest(hit.hitVisit(i), touch: id)) }
         var touch = LiveTouch(

@@ -38,10 +38,9 @@ struct TouchWhy {
     }
 
     func answer(at point: Point?, area: Bool = false) -> Answer {
-        var tester = HitTester(world: world, profile: profile)
         let conversions = path.reversed().compactMap { id in world.read(id) { SuperviewConversion($0) } }
         let bounds = world.read(view) { $0.pointee.spec.bounds } ?? Rect(0, 0, 0, 0)
-        let sampled = sample(bounds: bounds, conversions: conversions, area: area, tester: &tester)
+        let sampled = sample(bounds: bounds, conversions: conversions, area: area)
         let mid = Point(bounds.x + bounds.width / 2, bounds.y + bounds.height / 2)
         let centre: Point? =
             conversions.count == path.count ? conversions.reduce(mid) { $1.unapply($0) } : nil
@@ -51,7 +50,7 @@ struct TouchWhy {
         }
         if let point {
             // The touch at that point decides; the checks that fail everywhere are the other causes.
-            let result = tester.run(screen: point)
+            let result = HitTester.answer(world: world, profile: profile, screen: point)
             guard let miss = explain(result) else {
                 return Answer(ok: true, causes: [], hittable: sampled.hittable, centre: centre)
             }
@@ -161,7 +160,7 @@ struct TouchWhy {
     /// hit-tested: the share that answers the view, the one nearest the view's centre, and why the rest do not.
     /// Points are multiples of 1/16, exact in binary and in decimal, so the point returned hit-tests the same
     /// when a client sends it back.
-    func sample(bounds: Rect, conversions: [SuperviewConversion], area: Bool, tester: inout HitTester) -> Sampled {
+    func sample(bounds: Rect, conversions: [SuperviewConversion], area: Bool) -> Sampled {
         var sampled = Sampled(hittable: Hittable(fraction: 0, point: nil), inside: 0, misses: [])
         guard !bounds.isEmpty, conversions.count == path.count else { return sampled }
         func toScreen(_ p: Point) -> Point { conversions.reduce(p) { $1.unapply($0) } }
@@ -199,7 +198,7 @@ struct TouchWhy {
         func test(_ p: Point) -> Bool {
             guard let local = toView(p), bounds.contains(local) else { return false }
             sampled.inside += 1
-            let result = tester.run(screen: p)
+            let result = HitTester.answer(world: world, profile: profile, screen: p)
             guard let miss = explain(result) else {
                 hits += 1
                 let d = (p.x - centre.x) * (p.x - centre.x) + (p.y - centre.y) * (p.y - centre.y)
