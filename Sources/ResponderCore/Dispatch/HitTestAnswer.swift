@@ -205,11 +205,9 @@ extension HitAnswerText {
             writeUntraced(window: window, view: view, localPoint: a.localPoint, to: &w)
             return
         }
-        scratch.visits.withUnsafeBufferPointer { visits in
-            writeTraced(
-                window: window, view: view, localPoint: a.localPoint, visits: visits, names: scratch.names,
-                nodes: nodes, to: &w)
-        }
+        writeTraced(
+            window: window, view: view, localPoint: a.localPoint, visits: scratch.visits.buffer,
+            names: scratch.names, nodes: nodes, to: &w)
     }
 }
 
