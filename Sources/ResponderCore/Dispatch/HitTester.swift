@@ -208,36 +208,36 @@ struct HitWalk {
     /// (nil after a redirect).
     private typealias Answer = (slot: Int32, point: Point?)
 
-    /// What asking a view before its subviews comes to (a frame for its subviews is pushed by `ask` itself).
-    /// Below zero: `pushed`, `answeredNil`, `notAView`; otherwise the slot of a redirect's target, which
-    /// answers with no point.
-    private static let pushed: Int32 = -1
+    /// What asking a view before its subviews comes to (`ask`). Below zero: `passed` (its subviews are asked
+    /// next), `answeredNil`; otherwise the slot of a redirect's target, which answers with no point.
+    private static let passed: Int32 = -1
     private static let answeredNil: Int32 = -2
-    /// A child that is not asked at all (H2: neither a view nor a controller with a root view): no visit.
-    private static let notAView: Int32 = -3
 
-    /// hitTest(root, p) for one window. The view whose subviews are being asked is `top`; the views above it,
-    /// each with a subview being asked, are on the stack.
+    /// hitTest(root, p) for one window. The view whose subviews are being asked is `top`, a local value; the
+    /// views above it, each with a subview being asked, are on the stack.
     ///
-    /// A view that passes its checks is recorded as hit (H2) when it is pushed: that is its visit unless its own
-    /// override changes it when it answers for itself (`answerSelf`), so an answer found below it goes back up
-    /// with nothing more to record.
+    /// A view that passes its checks is recorded as hit (H2) when its frame is made: that is its visit unless
+    /// its own override changes it when it answers for itself (`answerSelf`), so an answer found below it goes
+    /// back up with nothing more to record.
     private mutating func hitTest(root: Int32, point: Point?) -> Answer? {
         windowSlot = root
         stack.removeAll()
-        var top = Frame(subviews: nil, slot: -1, next: -1, visit: -1, point: .zero)
         let node = world.pointee.nodes.unsafeNode(atSlot: Int(root))
-        let asked = ask(root, point, world.pointee.nodes.hitRecord(atSlot: Int(root)), node, window: true, top: &top)
+        let asked = ask(root, point, world.pointee.nodes.hitRecord(atSlot: Int(root)), node)
         if asked >= 0 { return (asked, nil) }
-        if asked != Self.pushed { return nil }
+        if asked != Self.passed { return nil }
+        var top = frame(root, node, point!, window: true)
         while true {
             if top.next >= 0 {
                 let candidate = top.subviews.unsafelyUnwrapped[Int(top.next)]
                 top.next -= 1
                 if candidate >= 0 {
-                    let asked = askChild(candidate, in: top.point, top: &top)
                     // H2.2: the first non-nil answer wins; the views behind it are never asked.
-                    if asked >= 0 { return (asked, nil) }
+                    if let subview = askChild(candidate, in: top.point) {
+                        guard subview.passed else { return (subview.slot, nil) }
+                        stack.append(top)
+                        top = frame(subview.slot, subview.node, subview.point, window: false)
+                    }
                 } else if candidate < -1, let a = dimmingAnswer(kept.pointee.dimmings[Int(-2 - candidate)], top.point) {
                     return a
                 }
@@ -252,22 +252,24 @@ struct HitWalk {
     }
 
     /// A subview asked, as `hitTestSubviews` lists it: a view itself, a child controller's root view, nothing
-    /// else; the point in its superview's bounds is converted into its own (H4).
+    /// else; the point in its superview's bounds is converted into its own (H4). Nil when it answers nil or is
+    /// not asked; otherwise the view that passed its checks, for a frame of its own, or a redirect's target
+    /// (`passed` false), which answers.
     ///
     /// The view's point-free questions are read from its `HitRecord`; its frame and bounds origin, inline in the
     /// node, through the node's address (`NodeTable.unsafeNode`): the world does not change while the walk
     /// reads it. A transform, insets or a redirect are read from the node only by a view whose record has one.
     @inline(__always)
-    private mutating func askChild(_ child: Int32, in p: Point, top: inout Frame) -> Int32 {
+    private mutating func askChild(_ child: Int32, in p: Point) -> Subview? {
         var slot = child
         var record = world.pointee.nodes.hitRecord(atSlot: Int(slot))
         if record.has(HitRecord.viewController) {
             // A child controller: its root view is asked in its place.
             slot = world.pointee.nodes.withChildSlots(ofSlot: Int(slot)) { $0.first ?? -1 }
-            guard slot >= 0 else { return Self.notAView }
+            guard slot >= 0 else { return nil }
             record = world.pointee.nodes.hitRecord(atSlot: Int(slot))
         }
-        guard record.has(HitRecord.subviewKind) else { return Self.notAView }
+        guard record.has(HitRecord.subviewKind) else { return nil }
         let node = world.pointee.nodes.unsafeNode(atSlot: Int(slot))
         let point: Point?
         if record.has(HitRecord.hasTransform) {
@@ -276,41 +278,55 @@ struct HitWalk {
             let frame = node.pointee.spec.frame, origin = node.pointee.spec.boundsOrigin
             point = Point(p.x - frame.x + origin.x, p.y - frame.y + origin.y)
         }
-        return ask(slot, point, record, node, window: false, top: &top)
+        let asked = ask(slot, point, record, node)
+        if asked == Self.passed { return Subview(slot: slot, node: node, point: point!, passed: true) }
+        if asked >= 0 { return Subview(slot: asked, node: node, point: p, passed: false) }
+        return nil
+    }
+
+    /// What asking a subview comes to when it does not answer nil (`askChild`).
+    private struct Subview {
+        var slot: Int32
+        var node: UnsafePointer<Node>
+        var point: Point
+        /// The view passed its checks (its subviews are asked next); otherwise `slot` is a redirect's target.
+        var passed: Bool
     }
 
     /// The checks a view makes before asking its subviews (H2.1, H3, H5, H6 never, H7), and its visit, recorded
-    /// whole; a frame for its subviews pushed when it passes them. Its answer: `pushed`, `answeredNil`, or a
-    /// redirect's target's slot.
+    /// whole: `passed` when it goes on to its subviews (`frame`), `answeredNil`, or a redirect's target's slot.
     ///
     /// Most views asked are plain: no point-free check refuses them, nothing is presented, and they have no
     /// hit-area insets or redirect, so only their bounds are tested (H3). The others take every check in order
     /// (`askFully`).
     @inline(__always)
-    private mutating func ask(
-        _ slot: Int32, _ point: Point?, _ record: HitRecord, _ node: UnsafePointer<Node>, window: Bool,
-        top: inout Frame
-    ) -> Int32 {
-        guard record.bits & plainMask == plain, let p = point else {
-            return askFully(slot, point, record, node, window: window, top: &top)
-        }
+    private mutating func ask(_ slot: Int32, _ point: Point?, _ record: HitRecord, _ node: UnsafePointer<Node>)
+        -> Int32
+    {
+        guard record.bits & plainMask == plain, let p = point else { return askFully(slot, point, record, node) }
         // H3 point(inside:) on the bounds. H5: a subview is only asked when its superview contained the point,
         // so clipsToBounds plays no part.
-        guard node.pointee.spec.bounds.contains(p) else {
+        guard Self.bounds(node, contain: p) else {
             visits.append(SlotVisit(slot: slot, reason: .outsideBounds, rule: .h3, point: p))
             return Self.answeredNil
         }
-        push(slot, node, p, window: window, top: &top)
-        return Self.pushed
+        return Self.passed
+    }
+
+    /// `Rect.contains` on the view's bounds, read in place. An empty rect needs no test of its own: with a width
+    /// or height of zero or less, no point lies at or after its origin and before its far edge.
+    @inline(__always)
+    private static func bounds(_ node: UnsafePointer<Node>, contain p: Point) -> Bool {
+        let origin = node.pointee.spec.boundsOrigin, frame = node.pointee.spec.frame
+        return p.x >= origin.x && p.y >= origin.y && p.x < origin.x + frame.width && p.y < origin.y + frame.height
     }
 
     /// `ask` for a view that is not plain: the checks in their order, then its point test, then a redirect when
     /// it answers nil.
     @inline(never)
-    private mutating func askFully(
-        _ slot: Int32, _ point: Point?, _ record: HitRecord, _ node: UnsafePointer<Node>, window: Bool,
-        top: inout Frame
-    ) -> Int32 {
+    private mutating func askFully(_ slot: Int32, _ point: Point?, _ record: HitRecord, _ node: UnsafePointer<Node>)
+        -> Int32
+    {
         let exclusion: (reason: HitReason, rule: Rule)?
         if let excluded = recordExclusion(record, node) {
             if excluded.reason == .never {
@@ -330,11 +346,8 @@ struct HitWalk {
         } else {
             exclusion = (.singularTransform, .h4)
         }
-        guard let (reason, rule) = exclusion else {
-            // Its point was tested, so it has one.
-            push(slot, node, point!, window: window, top: &top)
-            return Self.pushed
-        }
+        // Passed: its point was tested, so it has one.
+        guard let (reason, rule) = exclusion else { return Self.passed }
         let index = visits.count
         visits.append(SlotVisit(slot: slot, reason: reason, rule: rule, point: point))
         // H6 redirect when nil: the override replaces super's nil answer.
@@ -347,12 +360,9 @@ struct HitWalk {
         return Self.answeredNil
     }
 
-    /// The view in `slot` passed its checks: its visit, recorded as hit (H2), and a frame for its subviews,
-    /// which becomes `top` (the frame before it goes on the stack; a window's has none before it).
+    /// The view in `slot` passed its checks: its visit, recorded as hit (H2), and the frame for its subviews.
     @inline(__always)
-    private mutating func push(
-        _ slot: Int32, _ node: UnsafePointer<Node>, _ point: Point, window: Bool, top: inout Frame
-    ) {
+    private mutating func frame(_ slot: Int32, _ node: UnsafePointer<Node>, _ point: Point, window: Bool) -> Frame {
         let visit = Int32(truncatingIfNeeded: visits.count)
         visits.append(SlotVisit(slot: slot, result: .hit, rule: .h2, point: point))
         // K9: a window's subviews in presentation order when something is presented. Otherwise, as any other
@@ -360,8 +370,7 @@ struct HitWalk {
         // (H2.2), so resolving a window's children up front would mostly be wasted.
         let subviews =
             window && presenting ? presentationOrder(node) : world.pointee.nodes.unsafeChildSlots(ofSlot: Int(slot))
-        if !window { stack.append(top) }
-        top = Frame(
+        return Frame(
             subviews: subviews.baseAddress, slot: slot, next: Int32(truncatingIfNeeded: subviews.count - 1),
             visit: visit, point: point)
     }
@@ -421,7 +430,7 @@ struct HitWalk {
     }
 
     /// The view of `frame` answers itself once no subview has (H2.3) — then its override (H6): its answer, or
-    /// nil when it passes the touch through. Most views have no override: their visit stays as it was pushed.
+    /// nil when it passes the touch through. Most views have no override: their visit stays as it was made.
     @inline(__always)
     private mutating func answerSelf(_ frame: Frame) -> Answer? {
         let record = world.pointee.nodes.hitRecord(atSlot: Int(frame.slot))
