@@ -10,10 +10,21 @@ struct HitBuffer<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity: Int
+    /// Whether `base` was allocated by the list (or room lent to it, which it never frees).
+    private var owned: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
         base = .allocate(capacity: self.capacity)
+        owned = true
+    }
+
+    /// A list in room lent to it for as long as it is used (a hit test's own, on its stack: `HitTester.answer`),
+    /// so that it allocates nothing unless it outgrows that room.
+    init(in room: UnsafeMutableBufferPointer<Element>) {
+        base = room.baseAddress!
+        capacity = room.count
+        owned = false
     }
 
     var isEmpty: Bool { count == 0 }
@@ -50,14 +61,15 @@ struct HitBuffer<Element> {
     private mutating func grow() {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
         base = larger
+        owned = true
         capacity *= 2
     }
 
-    /// Frees the memory; the list is not used again.
+    /// Frees the memory it allocated; the list is not used again.
     func deallocate() {
         base.deinitialize(count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
     }
 }

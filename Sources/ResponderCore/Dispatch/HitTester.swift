@@ -8,22 +8,36 @@ import ResponderProtocol
 ///
 /// It cannot be copied: it owns the memory of the walk's lists (`HitBuffer`), which it frees when it goes.
 public struct HitTestScratch: ~Copyable {
-    var visits = HitBuffer<SlotVisit>(capacity: 32)
+    var visits: HitBuffer<SlotVisit>
     /// Ids of the views asked that are no nodes (dimming views): a visit's slot below zero names one.
     var names: [String] = []
-    fileprivate var stack = HitBuffer<HitWalk.Frame>(capacity: 16)
+    fileprivate var stack: HitBuffer<HitWalk.Frame>
     /// K17, K18: the dimming views of the window being tested, asked where the window's subviews list them.
     var dimmings: [Dimming] = []
     /// K9: the window's subviews in presentation order when something is presented (the window's frame reads
     /// them here rather than where the table keeps its children).
     var presentationOrder: [Int32] = []
     /// H1: the windows in the order they are tried, and their levels while they are sorted.
-    var windows = HitBuffer<Int32>(capacity: 4)
+    var windows: HitBuffer<Int32>
     var levels: [Double] = []
     /// The last hit test's answer.
     var answer = HitSlots()
 
-    public init() {}
+    public init() {
+        visits = HitBuffer(capacity: 32)
+        stack = HitBuffer(capacity: 16)
+        windows = HitBuffer(capacity: 4)
+    }
+
+    /// Buffers in room lent to them (`HitBuffer.init(in:)`), for one hit test.
+    fileprivate init(
+        visits: UnsafeMutableBufferPointer<SlotVisit>, stack: UnsafeMutableBufferPointer<HitWalk.Frame>,
+        windows: UnsafeMutableBufferPointer<Int32>
+    ) {
+        self.visits = HitBuffer(in: visits)
+        self.stack = HitBuffer(in: stack)
+        self.windows = HitBuffer(in: windows)
+    }
 
     deinit {
         visits.deallocate()
@@ -63,17 +77,25 @@ enum HitTester {
         return Array(windows.buffer)
     }
 
-    /// The hit test's answer made for itself, with its ids and its own lists (`HitTestAnswer`).
+    /// The hit test's answer made for itself, with its ids and its own lists (`HitTestAnswer`). The walk's
+    /// buffers start in room on this call's stack (a few levels of views; they move to the heap if the walk
+    /// outgrows it), so only the answer's list of visits is allocated.
     static func answer(world: World, profile: Profile, screen: Point) -> HitTestAnswer {
-        var scratch = HitTestScratch()
-        run(world: world, profile: profile, screen: screen, keeping: &scratch)
-        let a = scratch.answer
-        let hit = a.window >= 0
-        return HitTestAnswer(
-            window: hit ? world.nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil,
-            view: hit ? HitAnswerText.id(a.view, names: scratch.names, nodes: world.nodes) : nil,
-            windowPoint: a.windowPoint, localPoint: a.localPoint, visits: Array(scratch.visits.buffer),
-            names: scratch.names, nodes: world.nodes)
+        withUnsafeTemporaryAllocation(of: SlotVisit.self, capacity: 24) { visits in
+            withUnsafeTemporaryAllocation(of: HitWalk.Frame.self, capacity: 8) { stack in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4) { windows in
+                    var scratch = HitTestScratch(visits: visits, stack: stack, windows: windows)
+                    run(world: world, profile: profile, screen: screen, keeping: &scratch)
+                    let a = scratch.answer
+                    let hit = a.window >= 0
+                    return HitTestAnswer(
+                        window: hit ? world.nodes.unsafeNode(atSlot: Int(a.window)).pointee.spec.id : nil,
+                        view: hit ? HitAnswerText.id(a.view, names: scratch.names, nodes: world.nodes) : nil,
+                        windowPoint: a.windowPoint, localPoint: a.localPoint, visits: Array(scratch.visits.buffer),
+                        names: scratch.names, nodes: world.nodes)
+                }
+            }
+        }
     }
 
     /// `answer(world:profile:screen:)` with the buffers kept in `scratch`, which holds the answer by slot
