@@ -120,7 +120,6 @@ enum HitTester {
     }
 }
 
-
 /// One hit test's walk over a world it reads where it is kept (`world`, through its address: the world does not
 /// change or go while the walk runs), into the buffers of a `HitTestScratch` (`kept`, also through its address).
 ///
