@@ -274,6 +274,40 @@ import Testing
         #expect(Set(wanted).subtracting(seen).isEmpty, "not reached: \(Set(wanted).subtracting(seen).sorted())")
     }
 
+    /// Views nested deeper, asked more often and under more windows than the room a hit test's lists start with
+    /// (on its own stack for an answer made for itself, kept by a session between hit tests): the lists grow,
+    /// and the answers are still the oracle's.
+    @Test func listsGrowPastTheirFirstRoom() throws {
+        // 20 levels of views, each in front of the next level two siblings that miss the point.
+        var node: JSON = ["id": "v20", "kind": "view", "frame": [0, 0, 40, 40]]
+        for depth in stride(from: 19, through: 0, by: -1) {
+            node = [
+                "id": .string("v\(depth)"), "kind": "view", "frame": [0, 0, 400, 800],
+                "children": [
+                    node, ["id": .string("a\(depth)"), "kind": "view", "frame": [300, 700, 10, 10]],
+                    ["id": .string("b\(depth)"), "kind": "view", "frame": [300, 700, 10, 10]]
+                ]
+            ]
+        }
+        // Five windows above it that miss the point.
+        let above: [JSON] = (1...5).map { i in
+            ["id": .string("X\(i)"), "kind": "window", "windowLevel": .number(Double(i)), "frame": [500, 500, 10, 10]]
+        }
+        var world = World()
+        try world.load(
+            tree: [
+                "id": "app", "kind": "application",
+                "children": .array([["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "children": [node]]] + above)
+            ])
+        var seen: Set<String> = []
+        var scratch = HitTestScratch()
+        check(world, [Point(5, 5), Point(600, 5), Point(5, 5)], "deep", &seen, &scratch)
+        // The windows above, W, v0, and each level's two siblings and the next level.
+        let answer = HitTester.answer(world: world, profile: .uikit, screen: Point(5, 5))
+        #expect(answer.visitCount == 5 + 2 + 20 * 3)
+        #expect(answer.view == "v20")
+    }
+
     /// One random world changed over 250 rounds, each asked at 16 random points.
     private func walk(seed: UInt64, _ seen: inout Set<String>) throws {
         var b = Builder(rng: SeededRandom(state: seed))
