@@ -297,7 +297,8 @@ import Testing
         try world.load(
             tree: [
                 "id": "app", "kind": "application",
-                "children": .array([["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "children": [node]]] + above)
+                "children": .array(
+                    [["id": "W", "kind": "window", "frame": [0, 0, 400, 800], "children": [node]]] + above)
             ])
         var seen: Set<String> = []
         var scratch = HitTestScratch()

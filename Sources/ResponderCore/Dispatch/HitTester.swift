@@ -141,6 +141,7 @@ struct HitWalk {
     /// `hittable`, or a value no record has under `plainMask` when something is presented (K9: every view is then
     /// asked whether it is presented over).
     private let plain: UInt32
+    /// Whether something is presented (K9): a window's subviews are then asked in presentation order.
     private let presenting: Bool
     /// The slot of the window being tested: every frame of one window's walk shares it.
     private var windowSlot: Int32 = -1
