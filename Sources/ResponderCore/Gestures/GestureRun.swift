@@ -12,9 +12,12 @@ struct GestureRun: Sendable {
     var touches: [EventID] = []
     /// Every touch it has observed since its last reset: what G4 and G7 compare and act on.
     var seen: [EventID] = []
-    /// Screen points where each live touch began and where it is now. A recognizer observes a touch or two,
-    /// so a list is searched where a dictionary would hash the touch's id at every phase, for each recognizer.
-    private var positions: [(touch: EventID, start: Point, now: Point)] = []
+    /// Screen points where each live touch began and where it is now, found by touch (their order means
+    /// nothing). A recognizer observes a touch or two, so a list is searched where a dictionary would hash the
+    /// touch's id at every phase, for each recognizer; and one touch, the usual, is kept in `firstPosition`, with
+    /// no list allocated and freed for it.
+    private var firstPosition: TouchPosition?
+    private var positions: [TouchPosition] = []
     /// When the first touch began (swipe) and when the required touches were all down (long press).
     var firstBegan: Double?
     var downSince: Double?
@@ -42,30 +45,53 @@ struct GestureRun: Sendable {
     }
 
     mutating func add(_ touch: EventID, at point: Point) {
-        touches.append(touch)
-        if !seen.contains(touch) { seen.append(touch) }
-        if let i = position(of: touch) {
-            positions[i] = (touch, point, point)
+        if touches.isEmpty && seen.isEmpty {
+            // A run's first touch: both lists are that one touch, so they share one buffer until either changes.
+            touches.append(touch)
+            seen = touches
         } else {
-            positions.append((touch, point, point))
+            touches.append(touch)
+            if !seen.contains(touch) { seen.append(touch) }
+        }
+        let position = TouchPosition(touch: touch, start: point, now: point)
+        if firstPosition?.touch == touch {
+            firstPosition = position
+        } else if let i = positions.firstIndex(where: { $0.touch == touch }) {
+            positions[i] = position
+        } else if firstPosition == nil {
+            firstPosition = position
+        } else {
+            positions.append(position)
         }
     }
 
     mutating func remove(_ touch: EventID) {
-        touches.removeAll { $0 == touch }
-        if let i = position(of: touch) { positions.remove(at: i) }
+        if touches.count == 1 && touches[0] == touch {
+            // Emptied without writing to a buffer `seen` may share (which would copy it first).
+            touches = []
+        } else {
+            touches.removeAll { $0 == touch }
+        }
+        if firstPosition?.touch == touch {
+            firstPosition = nil
+        } else if let i = positions.firstIndex(where: { $0.touch == touch }) {
+            positions.remove(at: i)
+        }
     }
-
-    private func position(of touch: EventID) -> Int? { positions.firstIndex { $0.touch == touch } }
 
     /// Where `touch` began and where it is now, when it is live.
     func points(of touch: EventID) -> (start: Point, now: Point)? {
-        position(of: touch).map { (positions[$0].start, positions[$0].now) }
+        if let first = firstPosition, first.touch == touch { return (first.start, first.now) }
+        return positions.first { $0.touch == touch }.map { ($0.start, $0.now) }
     }
 
     /// `touch` (live) is now at `point`.
     mutating func move(_ touch: EventID, to point: Point) {
-        if let i = position(of: touch) { positions[i].now = point }
+        if firstPosition?.touch == touch {
+            firstPosition?.now = point
+        } else if let i = positions.firstIndex(where: { $0.touch == touch }) {
+            positions[i].now = point
+        }
     }
 
     /// The centroid's movement from where the live touches began.
@@ -90,6 +116,13 @@ struct GestureRun: Sendable {
         guard pair.count == 2, let a = points(of: pair[0])?.now, let b = points(of: pair[1])?.now else { return nil }
         return (hypot(b.x - a.x, b.y - a.y), atan2(b.y - a.y, b.x - a.x))
     }
+}
+
+/// Where a live touch began and where it is now, in screen coordinates.
+struct TouchPosition: Sendable {
+    let touch: EventID
+    var start: Point
+    var now: Point
 }
 
 /// The parameters of a recognizer's spec that its kind's state machine reads (section G), taken out of the spec
