@@ -135,8 +135,9 @@ struct GestureParameters {
     var allowableMovement: Double
     var minimumNumberOfTouches: Int
     var maximumNumberOfTouches: Int?
-    /// A swipe's directions; empty for the other kinds, which do not read them.
-    var direction: [SwipeDirection]
+    /// A swipe's directions as bits (`bit(_:)`); none for the other kinds, which do not read them. Bits, not the
+    /// spec's list: the parameters are then a plain value, copied and dropped with no retain or release.
+    var directions: UInt8 = 0
 
     init(_ spec: UnsafePointer<GestureRecognizerSpec>) {
         numberOfTapsRequired = spec.pointee.numberOfTapsRequired
@@ -145,7 +146,21 @@ struct GestureParameters {
         allowableMovement = spec.pointee.allowableMovement
         minimumNumberOfTouches = spec.pointee.minimumNumberOfTouches
         maximumNumberOfTouches = spec.pointee.maximumNumberOfTouches
-        direction = spec.pointee.kind == .swipe ? spec.pointee.direction : []
+        if spec.pointee.kind == .swipe {
+            for d in spec.pointee.direction { directions |= Self.bit(d) }
+        }
+    }
+
+    /// Whether the swipe recognizes `direction`.
+    func allows(_ direction: SwipeDirection) -> Bool { directions & Self.bit(direction) != 0 }
+
+    private static func bit(_ direction: SwipeDirection) -> UInt8 {
+        switch direction {
+        case .right: 1
+        case .left: 2
+        case .up: 4
+        case .down: 8
+        }
     }
 }
 
@@ -315,7 +330,7 @@ extension GestureRun {
             guard hypot(d.x, d.y) >= profile.swipeDistance else { return nil }
             let direction: SwipeDirection =
                 abs(d.x) >= abs(d.y) ? (d.x >= 0 ? .right : .left) : (d.y >= 0 ? .down : .up)
-            guard spec.direction.contains(direction) else { return .fail(.wrongDirection, .g2) }
+            guard spec.allows(direction) else { return .fail(.wrongDirection, .g2) }
             return touches.count == spec.numberOfTouchesRequired ? .recognize(.swiped, .g2) : .fail(.tooFewTouches, .g2)
         case .ended:
             return .fail(.endedBeforeThreshold, .g2)
