@@ -286,21 +286,13 @@ extension SessionState {
     /// the clock reads each deadline as it passes.
     mutating func fireTimers(upTo time: Double, inclusive: Bool, trace: inout Trace) {
         var fired: Set<String> = []
-        while crash == nil {
-            var due: (id: String, at: Double)?
-            for i in runs.indices {
-                guard let at = deadline(ofRun: i) else { continue }
-                let kind = runs[i].kind
-                // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
-                // nanosecond of an input's time counts as that time.
-                // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
-                // first; one that is a limit (a tap interval, a swipe's duration) leaves an input at that time in time.
-                let firesFirst = inclusive || kind == .longPress
-                guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
-                if due == nil || at < due!.at { due = (runs[i].id, at) }
-            }
-            // K5: a held stepper's timer, a minimum like a long press's: it fires before an input at its time.
-            if let tick = nextStepperTick(), tick.at <= time + Self.timeTolerance, due == nil || tick.at < due!.at {
+        while !hasCrash {
+            let due = earliestDue(upTo: time, inclusive: inclusive)
+            // K5: a held stepper's timer, a minimum like a long press's: it fires before an input at its time. (No
+            // stepper held, the common case, is known without walking the table.)
+            if !steppers.isEmpty, let tick = nextStepperTick(), tick.at <= time + Self.timeTolerance,
+                due == nil || tick.at < due!.at
+            {
                 stepperTick(tick.touch, at: tick.at, until: time, trace: &trace)
                 continue
             }
@@ -313,18 +305,44 @@ extension SessionState {
 
     static let timeTolerance = 1e-9
 
-    /// Run `i`'s deadline (G11); none once its recognizer is gone. Read in place, and the recognizer looked up
-    /// only for a run that has one: this is asked twice an input, for every run.
-    func deadline(ofRun i: Int) -> Double? {
-        var exists = true
-        let at = runs[i].deadline(profile: profile) {
-            let duration = world.withRecognizer(runs[i].id, on: runs[i].view) { $1.pointee.minimumPressDuration }
-            exists = duration != nil
-            return duration
+    /// The run whose deadline comes first among those due by `time` (G11), and that deadline. The runs are read
+    /// through a pointer: `runs[i]` read beside the session copied the whole run, twice an input for every run.
+    private func earliestDue(upTo time: Double, inclusive: Bool) -> (id: String, at: Double)? {
+        runs.withUnsafeBufferPointer { runs in
+            var due: (index: Int, at: Double)?
+            for i in runs.indices {
+                let run = runs.baseAddress! + i
+                guard let at = deadline(of: run) else { continue }
+                // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
+                // nanosecond of an input's time counts as that time.
+                // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
+                // first; one that is a limit (a tap interval, a swipe's duration) leaves an input at that time in time.
+                let firesFirst = inclusive || run.pointee.kind == .longPress
+                guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
+                if due == nil || at < due!.at { due = (i, at) }
+            }
+            return due.map { (runs[$0.index].id, $0.at) }
         }
-        guard let at else { return nil }
-        if runs[i].kind == .longPress { return exists ? at : nil }
-        return world.withRecognizer(runs[i].id, on: runs[i].view) { _, _ in true } == true ? at : nil
+    }
+
+    /// Run `i`'s deadline (G11); none once its recognizer is gone.
+    func deadline(ofRun i: Int) -> Double? {
+        runs.withUnsafeBufferPointer { deadline(of: $0.baseAddress! + i) }
+    }
+
+    /// A run's deadline, the run read where it is stored and its recognizer looked up only for a run that has one:
+    /// this is asked twice an input, for every run, and `runs[i]` read beside the session copied the whole run.
+    private func deadline(of run: UnsafePointer<GestureRun>) -> Double? {
+        switch GestureRun.deadlineBasis(of: run, profile: profile) {
+        case nil:
+            return nil
+        case .pressedSince(let since):
+            return world.withRecognizer(run.pointee.id, on: run.pointee.view) {
+                since + $1.pointee.minimumPressDuration
+            }
+        case .at(let at):
+            return world.withRecognizer(run.pointee.id, on: run.pointee.view) { _, _ in true } == true ? at : nil
+        }
     }
 
     /// G2: recognizers in an end state with no live touches are reset to possible; idle ones are dropped.

@@ -174,6 +174,13 @@ enum GestureDecision: Equatable {
     case cancel(GestureReason)
 }
 
+/// A recognizer's deadline (G11), before its spec is read.
+enum DeadlineBasis {
+    case at(Double)
+    /// A long press's: its touches were all down at this time.
+    case pressedSince(Double)
+}
+
 enum GestureInput {
     case began(EventID, Point)
     case moved(EventID, Point)
@@ -215,25 +222,22 @@ extension GestureRun {
         }
     }
 
-    /// G11: when time alone will decide for this recognizer, if it will.
-    func deadline(spec: GestureRecognizerSpec, profile: Profile) -> Double? {
-        deadline(profile: profile) { spec.minimumPressDuration }
-    }
-
-    /// The deadline, asking for the spec's press duration only for a long press, the one kind whose deadline
-    /// depends on its spec (nil from `minimumPressDuration`: no deadline).
-    @inline(__always)
-    func deadline(profile: Profile, minimumPressDuration: () -> Double?) -> Double? {
-        guard state == .possible, pending == nil else { return nil }
-        switch kind {
+    /// G11: when time alone will decide for `run`, if it will: a time, or for a long press, the one kind whose
+    /// deadline depends on its spec, the time its touches were all down, to which the spec's press duration adds.
+    /// The run is read where it is stored, member by member: a method called on a run in the session's list
+    /// copied the whole run first.
+    static func deadlineBasis(of run: UnsafePointer<GestureRun>, profile: Profile) -> DeadlineBasis? {
+        guard run.pointee.state == .possible, run.pointee.pending == nil else { return nil }
+        switch run.pointee.kind {
         case .tap:
-            guard touches.isEmpty, tapsDone > 0, let end = lastTapEnd else { return nil }
-            return end + profile.tapInterval
+            guard run.pointee.touches.isEmpty, run.pointee.tapsDone > 0, let end = run.pointee.lastTapEnd else {
+                return nil
+            }
+            return .at(end + profile.tapInterval)
         case .longPress:
-            guard let since = downSince, let duration = minimumPressDuration() else { return nil }
-            return since + duration
+            return run.pointee.downSince.map { .pressedSince($0) }
         case .swipe:
-            return firstBegan.map { $0 + profile.swipeDuration }
+            return run.pointee.firstBegan.map { .at($0 + profile.swipeDuration) }
         case .pan, .pinch, .rotation:
             return nil
         }
