@@ -8,10 +8,44 @@ struct GestureLog: Sendable {
     var deliveries: [TouchDelivery] = []
     /// K5: control events a timer sent (a held stepper's autorepeat).
     var controlEvents: [TimedControlEvent] = []
+
+    /// Appends a transition of one of `runs` recognizers. The first makes room for two per recognizer (it leaves
+    /// possible and is reset in the same input, as a tap's are): one by one, a tap's four would take three
+    /// allocations.
+    mutating func record(_ change: GestureTransition, runs: Int) {
+        if transitions.isEmpty { transitions.reserveCapacity(2 * runs) }
+        transitions.append(change)
+    }
+}
+
+/// What a recognizer's attempt to leave possible reads of its spec (G5–G8, G10), taken out where the spec is
+/// stored: a copy of the whole spec retains and releases each of its strings and lists.
+struct AttemptParameters {
+    var kind: GestureKind
+    var requireToFail: [String]
+    var shouldBegin: Bool
+    var numberOfTapsRequired: Int
+    var numberOfTouchesRequired: Int
+    var delaysTouchesBegan: Bool
+    var cancelsTouchesInView: Bool
+
+    init(_ spec: UnsafePointer<GestureRecognizerSpec>) {
+        kind = spec.pointee.kind
+        requireToFail = spec.pointee.requireToFail
+        shouldBegin = spec.pointee.shouldBegin
+        numberOfTapsRequired = spec.pointee.numberOfTapsRequired
+        numberOfTouchesRequired = spec.pointee.numberOfTouchesRequired
+        delaysTouchesBegan = spec.pointee.delaysTouchesBegan
+        cancelsTouchesInView = spec.pointee.cancelsTouchesInView
+    }
 }
 
 extension SessionState {
     func runIndex(_ id: String) -> Int? { runs.firstIndex { $0.id == id } }
+
+    /// Whether the request being carried out has crashed (A2, G3), asked through the crash's rule, a plain value:
+    /// `crash == nil` copies the whole crash, its strings retained and released, at every recognizer and timer.
+    var hasCrash: Bool { crash?.rule != nil }
 
     /// `body` of recognizer `id`'s view and spec, looked up on its run's view first (`World.withRecognizer(_:on:_:)`).
     func withSpec<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
@@ -64,7 +98,7 @@ extension SessionState {
     mutating func recognizersSee(_ touch: LiveTouch, _ input: GestureInput, trace: inout Trace) {
         if case .cancelled = input { cancelling = touch.id }
         defer { cancelling = nil }
-        for id in touch.recognizers where crash == nil {
+        for id in touch.recognizers where !hasCrash {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
             guard let spec = world.withRecognizer(id, on: runs[i].view, { GestureParameters($1) }) else { continue }
@@ -96,7 +130,7 @@ extension SessionState {
     /// G7/G8 (the view's touches) and G3 (its actions) follow.
     mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
         guard let i = runIndex(id), runs[i].state == .possible,
-            let (view, spec) = world.withRecognizer(id, on: runs[i].view, { ($0, $1.pointee) })
+            let (view, spec) = world.withRecognizer(id, on: runs[i].view, { ($0, AttemptParameters($1)) })
         else { return }
         // A closure, not the method itself: `compactMap(runIndex)` captured a copy of the whole session state.
         let required = spec.requireToFail.compactMap { runIndex($0) }
@@ -183,7 +217,7 @@ extension SessionState {
         if runs[i].state == .possible { releaseCause = id }
         runs[i].state = to
         trace.add(.gesture(change))
-        gestureLog.transitions.append(change)
+        gestureLog.record(change, runs: runs.count)
     }
 
     /// G4: either one names the other in `simultaneousWith`.
@@ -194,16 +228,18 @@ extension SessionState {
 
     /// G10: a control below the recognizer's view that tracks one of its touches keeps the gesture that is its
     /// own default action (a button's single tap, a slider's drag, a switch's tap and drag).
-    func preemptingControl(run i: Int, view: String, spec: GestureRecognizerSpec) -> String? {
+    func preemptingControl(run i: Int, view: String, spec: AttemptParameters) -> String? {
         let singleTap = spec.kind == .tap && spec.numberOfTapsRequired == 1 && spec.numberOfTouchesRequired == 1
         // `seen`: a touch that just ended is no longer among the live ones, and the control still tracks it.
         for touch in runs[i].seen {
+            // The control's kind and class read in place: `world[control]` copies the whole node.
             guard let control = tracking[touch]?.control ?? controlAwaitingBegan(touch), control != view,
                 world.isAncestor(view, of: control),
-                let node = world[control], node.kind == .control
+                let (kind, uikitClass) = world.read(control, { ($0.pointee.spec.kind, $0.pointee.spec.uikitClass) }),
+                kind == .control
             else { continue }
             let keeps: Bool
-            switch node.spec.uikitClass {
+            switch uikitClass {
             case .UISlider: keeps = spec.kind == .pan || spec.kind == .swipe
             case .UISwitch: keeps = spec.kind == .pan || singleTap
             default: keeps = singleTap
@@ -228,7 +264,7 @@ extension SessionState {
     /// ignores a pair the recognizer has), and a target lacking the action crashes the app as in A2.
     mutating func sendActions(_ id: String, trace: inout Trace) {
         scrollFollows(id, trace: &trace)
-        guard crash == nil, let targets = withSpec(id, { $1.pointee.targets }) else { return }
+        guard !hasCrash, let targets = withSpec(id, { $1.pointee.targets }) else { return }
         for (i, t) in targets.enumerated() where !targets[..<i].contains(where: { $0 == t }) {
             let node = world[t.target]
             let implements = node?.handling(t.action) != nil
@@ -250,21 +286,13 @@ extension SessionState {
     /// the clock reads each deadline as it passes.
     mutating func fireTimers(upTo time: Double, inclusive: Bool, trace: inout Trace) {
         var fired: Set<String> = []
-        while crash == nil {
-            var due: (id: String, at: Double)?
-            for i in runs.indices {
-                guard let at = deadline(ofRun: i) else { continue }
-                let kind = runs[i].kind
-                // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
-                // nanosecond of an input's time counts as that time.
-                // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
-                // first; one that is a limit (a tap interval, a swipe's duration) leaves an input at that time in time.
-                let firesFirst = inclusive || kind == .longPress
-                guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
-                if due == nil || at < due!.at { due = (runs[i].id, at) }
-            }
-            // K5: a held stepper's timer, a minimum like a long press's: it fires before an input at its time.
-            if let tick = nextStepperTick(), tick.at <= time + Self.timeTolerance, due == nil || tick.at < due!.at {
+        while !hasCrash {
+            let due = earliestDue(upTo: time, inclusive: inclusive)
+            // K5: a held stepper's timer, a minimum like a long press's: it fires before an input at its time. (No
+            // stepper held, the common case, is known without walking the table.)
+            if !steppers.isEmpty, let tick = nextStepperTick(), tick.at <= time + Self.timeTolerance,
+                due == nil || tick.at < due!.at
+            {
                 stepperTick(tick.touch, at: tick.at, until: time, trace: &trace)
                 continue
             }
@@ -277,18 +305,44 @@ extension SessionState {
 
     static let timeTolerance = 1e-9
 
-    /// Run `i`'s deadline (G11); none once its recognizer is gone. Read in place, and the recognizer looked up
-    /// only for a run that has one: this is asked twice an input, for every run.
-    func deadline(ofRun i: Int) -> Double? {
-        var exists = true
-        let at = runs[i].deadline(profile: profile) {
-            let duration = world.withRecognizer(runs[i].id, on: runs[i].view) { $1.pointee.minimumPressDuration }
-            exists = duration != nil
-            return duration
+    /// The run whose deadline comes first among those due by `time` (G11), and that deadline. The runs are read
+    /// through a pointer: `runs[i]` read beside the session copied the whole run, twice an input for every run.
+    private func earliestDue(upTo time: Double, inclusive: Bool) -> (id: String, at: Double)? {
+        runs.withUnsafeBufferPointer { runs in
+            var due: (index: Int, at: Double)?
+            for i in runs.indices {
+                let run = runs.baseAddress! + i
+                guard let at = deadline(of: run) else { continue }
+                // Times are decimal seconds sent as binary doubles (0.1 + 0.35 is not 0.45): a deadline within a
+                // nanosecond of an input's time counts as that time.
+                // A deadline that is a minimum (a long press's duration) is met by an input at that time, so it fires
+                // first; one that is a limit (a tap interval, a swipe's duration) leaves an input at that time in time.
+                let firesFirst = inclusive || run.pointee.kind == .longPress
+                guard firesFirst ? at <= time + Self.timeTolerance : at < time - Self.timeTolerance else { continue }
+                if due == nil || at < due!.at { due = (i, at) }
+            }
+            return due.map { (runs[$0.index].id, $0.at) }
         }
-        guard let at else { return nil }
-        if runs[i].kind == .longPress { return exists ? at : nil }
-        return world.withRecognizer(runs[i].id, on: runs[i].view) { _, _ in true } == true ? at : nil
+    }
+
+    /// Run `i`'s deadline (G11); none once its recognizer is gone.
+    func deadline(ofRun i: Int) -> Double? {
+        runs.withUnsafeBufferPointer { deadline(of: $0.baseAddress! + i) }
+    }
+
+    /// A run's deadline, the run read where it is stored and its recognizer looked up only for a run that has one:
+    /// this is asked twice an input, for every run, and `runs[i]` read beside the session copied the whole run.
+    private func deadline(of run: UnsafePointer<GestureRun>) -> Double? {
+        switch GestureRun.deadlineBasis(of: run, profile: profile) {
+        case nil:
+            return nil
+        case .pressedSince(let since):
+            return world.withRecognizer(run.pointee.id, on: run.pointee.view) {
+                since + $1.pointee.minimumPressDuration
+            }
+        case .at(let at):
+            return world.withRecognizer(run.pointee.id, on: run.pointee.view) { _, _ in true } == true ? at : nil
+        }
     }
 
     /// G2: recognizers in an end state with no live touches are reset to possible; idle ones are dropped.
@@ -297,7 +351,7 @@ extension SessionState {
             let change = GestureTransition(
                 recognizer: runs[i].id, from: runs[i].state, to: .possible, rule: .g2, reason: .reset)
             trace.add(.gesture(change))
-            gestureLog.transitions.append(change)
+            gestureLog.record(change, runs: runs.count)
         }
         // From the last run back, each decided as it is reached: whether a run is idle reads only that run, so the
         // ones removed after it change nothing, and no list of them is made. (`removeAll`'s closure on `runs` may
@@ -315,12 +369,15 @@ extension SessionState {
     /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered
     /// (G8, G9), finished recognizers reset (G2) and touches the view is done with are forgotten.
     mutating func settleGestures(trace: inout Trace) {
-        if crash == nil {
+        if !hasCrash {
             fireTimers(upTo: clock, inclusive: true, trace: &trace)
             releaseHeld(trace: &trace)
         }
         resetFinished(trace: &trace)
-        touches.removeAll { $0.finished && $0.held.isEmpty }
+        // Asked first: `removeAll` rewrites the list even when it removes nothing, as after a began.
+        if touches.contains(where: { $0.finished && $0.held.isEmpty }) {
+            touches.removeAll { $0.finished && $0.held.isEmpty }
+        }
     }
 
     /// G11: moves the session's clock; recognizers waiting on time decide. Its trace (kind `clock`) is published.

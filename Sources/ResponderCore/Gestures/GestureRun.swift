@@ -12,9 +12,12 @@ struct GestureRun: Sendable {
     var touches: [EventID] = []
     /// Every touch it has observed since its last reset: what G4 and G7 compare and act on.
     var seen: [EventID] = []
-    /// Screen points where each live touch began and where it is now. A recognizer observes a touch or two,
-    /// so a list is searched where a dictionary would hash the touch's id at every phase, for each recognizer.
-    private var positions: [(touch: EventID, start: Point, now: Point)] = []
+    /// Screen points where each live touch began and where it is now, found by touch (their order means
+    /// nothing). A recognizer observes a touch or two, so a list is searched where a dictionary would hash the
+    /// touch's id at every phase, for each recognizer; and one touch, the usual, is kept in `firstPosition`, with
+    /// no list allocated and freed for it.
+    private var firstPosition: TouchPosition?
+    private var positions: [TouchPosition] = []
     /// When the first touch began (swipe) and when the required touches were all down (long press).
     var firstBegan: Double?
     var downSince: Double?
@@ -42,30 +45,53 @@ struct GestureRun: Sendable {
     }
 
     mutating func add(_ touch: EventID, at point: Point) {
-        touches.append(touch)
-        if !seen.contains(touch) { seen.append(touch) }
-        if let i = position(of: touch) {
-            positions[i] = (touch, point, point)
+        if touches.isEmpty && seen.isEmpty {
+            // A run's first touch: both lists are that one touch, so they share one buffer until either changes.
+            touches.append(touch)
+            seen = touches
         } else {
-            positions.append((touch, point, point))
+            touches.append(touch)
+            if !seen.contains(touch) { seen.append(touch) }
+        }
+        let position = TouchPosition(touch: touch, start: point, now: point)
+        if firstPosition?.touch == touch {
+            firstPosition = position
+        } else if let i = positions.firstIndex(where: { $0.touch == touch }) {
+            positions[i] = position
+        } else if firstPosition == nil {
+            firstPosition = position
+        } else {
+            positions.append(position)
         }
     }
 
     mutating func remove(_ touch: EventID) {
-        touches.removeAll { $0 == touch }
-        if let i = position(of: touch) { positions.remove(at: i) }
+        if touches.count == 1 && touches[0] == touch {
+            // Emptied without writing to a buffer `seen` may share (which would copy it first).
+            touches = []
+        } else {
+            touches.removeAll { $0 == touch }
+        }
+        if firstPosition?.touch == touch {
+            firstPosition = nil
+        } else if let i = positions.firstIndex(where: { $0.touch == touch }) {
+            positions.remove(at: i)
+        }
     }
-
-    private func position(of touch: EventID) -> Int? { positions.firstIndex { $0.touch == touch } }
 
     /// Where `touch` began and where it is now, when it is live.
     func points(of touch: EventID) -> (start: Point, now: Point)? {
-        position(of: touch).map { (positions[$0].start, positions[$0].now) }
+        if let first = firstPosition, first.touch == touch { return (first.start, first.now) }
+        return positions.first { $0.touch == touch }.map { ($0.start, $0.now) }
     }
 
     /// `touch` (live) is now at `point`.
     mutating func move(_ touch: EventID, to point: Point) {
-        if let i = position(of: touch) { positions[i].now = point }
+        if firstPosition?.touch == touch {
+            firstPosition?.now = point
+        } else if let i = positions.firstIndex(where: { $0.touch == touch }) {
+            positions[i].now = point
+        }
     }
 
     /// The centroid's movement from where the live touches began.
@@ -92,6 +118,13 @@ struct GestureRun: Sendable {
     }
 }
 
+/// Where a live touch began and where it is now, in screen coordinates.
+struct TouchPosition: Sendable {
+    let touch: EventID
+    var start: Point
+    var now: Point
+}
+
 /// The parameters of a recognizer's spec that its kind's state machine reads (section G), taken out of the spec
 /// where it is stored: a copy of the whole spec is a retain and a release for each of its strings and arrays, at
 /// every phase for every observing recognizer.
@@ -102,8 +135,9 @@ struct GestureParameters {
     var allowableMovement: Double
     var minimumNumberOfTouches: Int
     var maximumNumberOfTouches: Int?
-    /// A swipe's directions; empty for the other kinds, which do not read them.
-    var direction: [SwipeDirection]
+    /// A swipe's directions as bits (`bit(_:)`); none for the other kinds, which do not read them. Bits, not the
+    /// spec's list: the parameters are then a plain value, copied and dropped with no retain or release.
+    var directions: UInt8 = 0
 
     init(_ spec: UnsafePointer<GestureRecognizerSpec>) {
         numberOfTapsRequired = spec.pointee.numberOfTapsRequired
@@ -112,7 +146,21 @@ struct GestureParameters {
         allowableMovement = spec.pointee.allowableMovement
         minimumNumberOfTouches = spec.pointee.minimumNumberOfTouches
         maximumNumberOfTouches = spec.pointee.maximumNumberOfTouches
-        direction = spec.pointee.kind == .swipe ? spec.pointee.direction : []
+        if spec.pointee.kind == .swipe {
+            for d in spec.pointee.direction { directions |= Self.bit(d) }
+        }
+    }
+
+    /// Whether the swipe recognizes `direction`.
+    func allows(_ direction: SwipeDirection) -> Bool { directions & Self.bit(direction) != 0 }
+
+    private static func bit(_ direction: SwipeDirection) -> UInt8 {
+        switch direction {
+        case .right: 1
+        case .left: 2
+        case .up: 4
+        case .down: 8
+        }
     }
 }
 
@@ -124,6 +172,13 @@ enum GestureDecision: Equatable {
     case change
     case end
     case cancel(GestureReason)
+}
+
+/// A recognizer's deadline (G11), before its spec is read.
+enum DeadlineBasis {
+    case at(Double)
+    /// A long press's: its touches were all down at this time.
+    case pressedSince(Double)
 }
 
 enum GestureInput {
@@ -167,25 +222,22 @@ extension GestureRun {
         }
     }
 
-    /// G11: when time alone will decide for this recognizer, if it will.
-    func deadline(spec: GestureRecognizerSpec, profile: Profile) -> Double? {
-        deadline(profile: profile) { spec.minimumPressDuration }
-    }
-
-    /// The deadline, asking for the spec's press duration only for a long press, the one kind whose deadline
-    /// depends on its spec (nil from `minimumPressDuration`: no deadline).
-    @inline(__always)
-    func deadline(profile: Profile, minimumPressDuration: () -> Double?) -> Double? {
-        guard state == .possible, pending == nil else { return nil }
-        switch kind {
+    /// G11: when time alone will decide for `run`, if it will: a time, or for a long press, the one kind whose
+    /// deadline depends on its spec, the time its touches were all down, to which the spec's press duration adds.
+    /// The run is read where it is stored, member by member: a method called on a run in the session's list
+    /// copied the whole run first.
+    static func deadlineBasis(of run: UnsafePointer<GestureRun>, profile: Profile) -> DeadlineBasis? {
+        guard run.pointee.state == .possible, run.pointee.pending == nil else { return nil }
+        switch run.pointee.kind {
         case .tap:
-            guard touches.isEmpty, tapsDone > 0, let end = lastTapEnd else { return nil }
-            return end + profile.tapInterval
+            guard run.pointee.touches.isEmpty, run.pointee.tapsDone > 0, let end = run.pointee.lastTapEnd else {
+                return nil
+            }
+            return .at(end + profile.tapInterval)
         case .longPress:
-            guard let since = downSince, let duration = minimumPressDuration() else { return nil }
-            return since + duration
+            return run.pointee.downSince.map { .pressedSince($0) }
         case .swipe:
-            return firstBegan.map { $0 + profile.swipeDuration }
+            return run.pointee.firstBegan.map { .at($0 + profile.swipeDuration) }
         case .pan, .pinch, .rotation:
             return nil
         }
@@ -282,7 +334,7 @@ extension GestureRun {
             guard hypot(d.x, d.y) >= profile.swipeDistance else { return nil }
             let direction: SwipeDirection =
                 abs(d.x) >= abs(d.y) ? (d.x >= 0 ? .right : .left) : (d.y >= 0 ? .down : .up)
-            guard spec.direction.contains(direction) else { return .fail(.wrongDirection, .g2) }
+            guard spec.allows(direction) else { return .fail(.wrongDirection, .g2) }
             return touches.count == spec.numberOfTouchesRequired ? .recognize(.swiped, .g2) : .fail(.tooFewTouches, .g2)
         case .ended:
             return .fail(.endedBeforeThreshold, .g2)

@@ -54,7 +54,7 @@ extension SessionState {
     /// G8, G9: delivers, in order, each held phase no recognizer holds any more.
     mutating func releaseHeld(trace: inout Trace) {
         for index in touches.indices where !touches[index].held.isEmpty && touches[index].withheld == nil {
-            while crash == nil, let first = touches[index].held.first,
+            while !hasCrash, let first = touches[index].held.first,
                 holders(of: touches[index], phase: first.phase).isEmpty
             {
                 touches[index].held.removeFirst()
@@ -82,7 +82,7 @@ extension SessionState {
     }
 
     /// G7, G8: a recognizer that recognized or began takes the touches it has seen from their views.
-    mutating func takeTouches(_ id: String, spec: GestureRecognizerSpec, trace: inout Trace) {
+    mutating func takeTouches(_ id: String, spec: AttemptParameters, trace: inout Trace) {
         guard let run = runs.first(where: { $0.id == id }) else { return }
         for touchID in run.seen {
             guard let index = touches.firstIndex(where: { $0.id == touchID }), touches[index].view != nil,
@@ -115,10 +115,10 @@ extension SessionState {
         touches[index].withheld = (reason, rule)
     }
 
-    /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone).
+    /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone:
+    /// the conversion into it answers nil then, so it is not looked up first).
     func localPoint(_ touch: LiveTouch, in view: String?) -> Point? {
-        guard let w = touch.window, let view, world.contains(view),
-            let wp = world.convert(screen: touch.point, toWindow: w)
+        guard let w = touch.window, let view, let wp = world.convert(screen: touch.point, toWindow: w)
         else { return nil }
         return world.convert(wp, fromWindow: w, to: view)
     }
