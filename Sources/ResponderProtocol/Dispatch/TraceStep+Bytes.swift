@@ -83,13 +83,12 @@ extension TraceStep {
             withUnsafePointer(to: t) { GestureTransition.writeObject(of: $0, to: &w, asStep: true) }
             return
         case .hitTest(let visit, let touch):
-            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit.
-            withUnsafePointer(to: visit) { v in
-                w.object(atMost: 2 * m + HitVisit.room(of: v) + (touch?.room ?? 0)) { c in
-                    c.raw("\"step\":\"hitTest\",")
-                    HitVisit.write(v, to: &c)
-                    if let touch { c.raw(",\"touch\":"); c.write(touch) }
-                }
+            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit. The visit is lent where it is
+            // bound: a pointer to it wanted the payload copied whole first, through the runtime's tuple copy.
+            w.object(atMost: 2 * m + HitVisit.room(of: visit) + (touch?.room ?? 0)) { c in
+                c.raw("\"step\":\"hitTest\",")
+                HitVisit.write(visit, to: &c)
+                if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
             return
         case .android(let s):
