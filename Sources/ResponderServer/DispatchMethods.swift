@@ -112,8 +112,9 @@ enum DispatchMethods {
             if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
                 // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
                 // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
-                // Room for a tap's outcome (≈ 1 KB), so that the writer does not grow twice on the way.
-                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 1024)
+                // Room for a tap's outcome (≈ 1 KB) and what its writers reserve beyond it, each string's room
+                // reckoned for the worst escapes, so that the writer does not grow on the way.
+                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 2048)
                 ctx.publishUnwritten(traced, request: recorded, host, &published)
                 return DispatchBody(
                     trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,

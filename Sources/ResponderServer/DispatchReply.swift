@@ -14,7 +14,8 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
     let withTrace: Bool
     let dryRun: Bool
 
-    var room: Int { (withTrace ? trace.bytes.count : trace.outcome.count) + (dryRun ? 80 : 64) }
+    /// The outcome's members, and with the trace the whole body besides, which holds them once more.
+    var room: Int { (withTrace ? trace.bytes.count : 0) + trace.outcome.count + (dryRun ? 80 : 64) }
 
     func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
         w.beginObject()
