@@ -105,7 +105,7 @@ enum DispatchMethods {
                     trace: DispatchBody.traceBody(traced), seq: host.seq, seqRange: nil, withTrace: withTrace,
                     dryRun: true)
             }
-            let traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
+            var traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
             let recorded = requestMember(R.method, request.withoutTrace)
@@ -120,8 +120,9 @@ enum DispatchMethods {
                     trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,
                     dryRun: false)
             }
-            let trace = DispatchBody.traceBody(traced)
-            ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published, request: recorded)
+            let focus = traced.trace.focusChanges
+            let trace = DispatchBody.traceBody(taking: &traced)
+            ctx.publish(trace: trace.bytes, focus: focus, host, &published, request: recorded)
             return DispatchBody(
                 trace: trace, seq: host.seq, seqRange: published.range, withTrace: withTrace, dryRun: false)
         }
