@@ -55,7 +55,9 @@ public enum WireByteEncoder {
     /// Written straight into one writer: the kind from its quoted text and the steps by hand, so only an outcome
     /// with no writer of its own costs a sink (and the runtime's look-up of the kind's wire traits is skipped).
     public static func traceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>)? {
-        traceBody(kind: traced.trace.kind, outcome: traced.outcome) { ByteSink.write(steps: traced.trace.steps, to: &$0) }
+        traceBody(kind: traced.trace.kind, outcome: traced.outcome) {
+            ByteSink.write(steps: traced.trace.steps, to: &$0)
+        }
     }
 
     /// `traceBody` of a trace dropped once it is written (a dispatch's, written for its reply and event): a
