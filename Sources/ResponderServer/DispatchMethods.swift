@@ -105,22 +105,24 @@ enum DispatchMethods {
                     trace: DispatchBody.traceBody(traced), seq: host.seq, seqRange: nil, withTrace: withTrace,
                     dryRun: true)
             }
-            let traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
+            var traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
             let recorded = requestMember(R.method, request.withoutTrace)
             if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
                 // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
                 // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
-                // Room for a tap's outcome (≈ 1 KB), so that the writer does not grow twice on the way.
-                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 1024)
+                // Room for a tap's outcome (≈ 1 KB) and what its writers reserve beyond it, each string's room
+                // reckoned for the worst escapes, so that the writer does not grow on the way.
+                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 2048)
                 ctx.publishUnwritten(traced, request: recorded, host, &published)
                 return DispatchBody(
                     trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,
                     dryRun: false)
             }
-            let trace = DispatchBody.traceBody(traced)
-            ctx.publish(trace: trace.bytes, focus: traced.trace.focusChanges, host, &published, request: recorded)
+            let focus = traced.trace.focusChanges
+            let trace = DispatchBody.traceBody(taking: &traced)
+            ctx.publish(trace: trace.bytes, focus: focus, host, &published, request: recorded)
             return DispatchBody(
                 trace: trace, seq: host.seq, seqRange: published.range, withTrace: withTrace, dryRun: false)
         }

@@ -14,7 +14,8 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
     let withTrace: Bool
     let dryRun: Bool
 
-    var room: Int { (withTrace ? trace.bytes.count : trace.outcome.count) + (dryRun ? 80 : 64) }
+    /// The outcome's members, and with the trace the whole body besides, which holds them once more.
+    var room: Int { (withTrace ? trace.bytes.count : 0) + trace.outcome.count + (dryRun ? 80 : 64) }
 
     func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
         w.beginObject()
@@ -37,6 +38,11 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
     /// The trace event's body `{kind, steps, outcome}` of `traced`, and where its outcome is in it.
     static func traceBody(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
         WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
+    }
+
+    /// `traceBody` of a dispatch's trace, dropped once it is written (`WireByteEncoder.traceBody(taking:)`).
+    static func traceBody(taking traced: inout Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
+        WireByteEncoder.traceBody(taking: &traced) ?? encodedTraceBody(traced)
     }
 
     /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.

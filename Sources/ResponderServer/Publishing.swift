@@ -75,8 +75,9 @@ extension RequestContext {
     func publish(
         trace: [UInt8], focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange, request: [UInt8]? = nil
     ) {
-        var raw: [(key: String, value: [UInt8])] = [("trace", trace)]
-        if let request { raw.append(("request", request)) }
+        // Made whole: a list of one that `request` is appended to is made twice.
+        let raw: [(key: String, value: [UInt8])] =
+            if let request { [("trace", trace), ("request", request)] } else { [("trace", trace)] }
         if state.sink.mayDeliver(topic: host.topic("trace")) {
             published.add(state.publish(host, stream: "trace", cause: cause, payload: [], raw: raw))
         } else {

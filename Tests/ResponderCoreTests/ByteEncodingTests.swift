@@ -36,6 +36,11 @@ import Testing
         }
         #expect(body.bytes == JSONCodec.encode(tree), "\(what): trace body differs")
         #expect(Array(body.bytes[body.outcome]) == JSONCodec.encode(tree["outcome"]!), "\(what): outcome range")
+        // Taken (a dispatch's, its steps moved out to be written): the same bytes.
+        var taken = traced
+        let takenBody = WireByteEncoder.traceBody(taking: &taken)
+        #expect(takenBody?.bytes == body.bytes, "\(what): trace body taken differs")
+        #expect(takenBody?.outcome == body.outcome, "\(what): outcome range taken")
     }
 
     @Test func queriesOverTheDemoWorld() throws {

@@ -29,21 +29,27 @@ extension HitVisit {
 
     /// The most the members take.
     @inline(__always)
-    static func room(of v: UnsafePointer<HitVisit>) -> Int {
+    static func room(of v: UnsafePointer<HitVisit>) -> Int { room(of: v.pointee) }
+
+    /// The most the members of a visit borrowed where it is (a trace step's) take.
+    @inline(__always)
+    static func room(of v: borrowing HitVisit) -> Int {
         var room =
-            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.pointee.id) + JSONCursor.room(for: v.pointee.result)
-            + JSONCursor.room(for: v.pointee.rule) + JSONCursor.pointRoom
-        if let reason = v.pointee.reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
-        if let to = v.pointee.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
+            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.id) + JSONCursor.room(for: v.result)
+            + JSONCursor.room(for: v.rule) + JSONCursor.pointRoom
+        if let reason = v.reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
+        if let to = v.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
         return room
     }
 
     @inline(__always)
-    static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) {
-        c.raw("\"id\":"); c.string(v.pointee.id)
-        writeAfterID(
-            result: v.pointee.result, reason: v.pointee.reason, rule: v.pointee.rule, point: v.pointee.point, to: &c)
-        if let to = v.pointee.to { c.raw(",\"to\":"); c.string(to) }
+    static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) { write(v.pointee, to: &c) }
+
+    @inline(__always)
+    static func write(_ v: borrowing HitVisit, to c: inout JSONCursor) {
+        c.raw("\"id\":"); c.string(v.id)
+        writeAfterID(result: v.result, reason: v.reason, rule: v.rule, point: v.point, to: &c)
+        if let to = v.to { c.raw(",\"to\":"); c.string(to) }
     }
 
     /// `,"result":…,"reason":…,"rule":…,"point":…`: the members between the id and a redirect's `to`, for any

@@ -123,20 +123,36 @@ extension GestureTransition {
     /// The transition at `t`, read where it is, as one object written through a cursor, braces and all; as a
     /// trace step (12.4), with `step: "gesture"` first.
     static func writeObject(of t: UnsafePointer<GestureTransition>, to w: inout JSONWriter, asStep: Bool) {
+        // Member by member: `t.pointee` lent whole would be copied whole first.
+        writeObject(
+            recognizer: t.pointee.recognizer, from: t.pointee.from, to: t.pointee.to, rule: t.pointee.rule,
+            reason: t.pointee.reason, by: t.pointee.by, to: &w, asStep: asStep)
+    }
+
+    /// The same of a transition borrowed (a trace step's).
+    static func writeObject(of t: borrowing GestureTransition, to w: inout JSONWriter, asStep: Bool) {
+        writeObject(
+            recognizer: t.recognizer, from: t.from, to: t.to, rule: t.rule, reason: t.reason, by: t.by, to: &w,
+            asStep: asStep)
+    }
+
+    @inline(__always)
+    private static func writeObject(
+        recognizer: String, from: GestureState, to: GestureState, rule: Rule, reason: GestureReason?, by: String?,
+        to w: inout JSONWriter, asStep: Bool
+    ) {
         let room =
-            7 * JSONCursor.memberRoom + JSONCursor.room(for: t.pointee.recognizer)
-            + JSONCursor.room(for: t.pointee.from)
-            + JSONCursor.room(for: t.pointee.to) + JSONCursor.room(for: t.pointee.rule)
-            + JSONCursor.room(for: t.pointee.reason)
-            + JSONCursor.room(for: t.pointee.by)
+            7 * JSONCursor.memberRoom + JSONCursor.room(for: recognizer) + JSONCursor.room(for: from)
+            + JSONCursor.room(for: to) + JSONCursor.room(for: rule) + JSONCursor.room(for: reason)
+            + JSONCursor.room(for: by)
         w.object(atMost: room) { c in
             if asStep { c.raw("\"step\":\"gesture\",") }
-            c.raw("\"recognizer\":"); c.string(t.pointee.recognizer)
-            c.raw(",\"from\":"); c.string(t.pointee.from)
-            c.raw(",\"to\":"); c.string(t.pointee.to)
-            c.raw(",\"rule\":"); c.string(t.pointee.rule)
-            if let reason = t.pointee.reason { c.raw(",\"reason\":"); c.string(reason) }
-            if let by = t.pointee.by { c.raw(",\"by\":"); c.string(by) }
+            c.raw("\"recognizer\":"); c.string(recognizer)
+            c.raw(",\"from\":"); c.string(from)
+            c.raw(",\"to\":"); c.string(to)
+            c.raw(",\"rule\":"); c.string(rule)
+            if let reason { c.raw(",\"reason\":"); c.string(reason) }
+            if let by { c.raw(",\"by\":"); c.string(by) }
         }
     }
 }

@@ -6,17 +6,16 @@ import ResponderJSON
 /// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
 /// key by key, they would be most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
-    public func write(to w: inout JSONWriter) {
-        withUnsafePointer(to: self) { Self.write($0, to: &w) }
-    }
+    public func write(to w: inout JSONWriter) { Self.write(self, to: &w) }
 
-    /// The step at `step`, read where it is: a step handed to a method beside the writer (`inout`) is copied
-    /// first, a retain and a release per string, as the compiler cannot tell the two apart; for the same reason
-    /// each kind writes its own `step` member as a literal rather than through `name` (a method of the step, so a
-    /// copy of it). The kinds a touch's trace is made of are one object written through a cursor, braces and all.
-    static func write(_ step: UnsafePointer<TraceStep>, to w: inout JSONWriter) {
+    /// The step borrowed: its payload's strings are read where they are, none retained. A step the caller reads
+    /// from memory it does not own (an array's element) is copied to be lent, as the compiler cannot tell that
+    /// writing leaves that memory alone; a trace written once and dropped moves its steps out instead
+    /// (`ByteSink.write(taking:to:)`). Each kind writes its own `step` member as a literal. The kinds a touch's
+    /// trace is made of are one object written through a cursor, braces and all.
+    static func write(_ step: borrowing TraceStep, to w: inout JSONWriter) {
         let m = JSONCursor.memberRoom
-        switch step.pointee {
+        switch step {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
             let room =
                 8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
@@ -80,16 +79,14 @@ extension TraceStep {
             }
             return
         case .gesture(let t):
-            withUnsafePointer(to: t) { GestureTransition.writeObject(of: $0, to: &w, asStep: true) }
+            GestureTransition.writeObject(of: t, to: &w, asStep: true)
             return
         case .hitTest(let visit, let touch):
             // `TraceStep.hitTestName`, as a literal, in the same piece as the visit.
-            withUnsafePointer(to: visit) { v in
-                w.object(atMost: 2 * m + HitVisit.room(of: v) + (touch?.room ?? 0)) { c in
-                    c.raw("\"step\":\"hitTest\",")
-                    HitVisit.write(v, to: &c)
-                    if let touch { c.raw(",\"touch\":"); c.write(touch) }
-                }
+            w.object(atMost: 2 * m + HitVisit.room(of: visit) + (touch?.room ?? 0)) { c in
+                c.raw("\"step\":\"hitTest\",")
+                HitVisit.write(visit, to: &c)
+                if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
             return
         case .android(let s):
@@ -99,7 +96,7 @@ extension TraceStep {
             break
         }
         w.beginObject()
-        switch step.pointee {
+        switch step {
         case .deliver, .controlEvent, .action, .next, .observe, .gesture, .hitTest, .android:
             break
         case .check(let id, let check, let value, let rule):

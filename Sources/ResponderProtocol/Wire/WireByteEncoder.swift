@@ -55,13 +55,36 @@ public enum WireByteEncoder {
     /// Written straight into one writer: the kind from its quoted text and the steps by hand, so only an outcome
     /// with no writer of its own costs a sink (and the runtime's look-up of the kind's wire traits is skipped).
     public static func traceBody<Outcome>(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>)? {
+        traceBody(kind: traced.trace.kind, outcome: traced.outcome) {
+            ByteSink.write(steps: traced.trace.steps, to: &$0)
+        }
+    }
+
+    /// `traceBody` of a trace dropped once it is written (a dispatch's, written for its reply and event): a
+    /// touch's steps are moved out of `traced` to be written, none copied to be lent. Nil only as `traceBody`
+    /// gives it, for an outcome not a touch's, whose steps are left in place (for the tree encoder's fallback).
+    public static func traceBody<Outcome>(taking traced: inout Traced<Outcome>) -> (
+        bytes: [UInt8], outcome: Range<Int>
+    )? {
+        // A touch's outcome is written by hand, always an object: the body never falls back once the steps are out.
+        guard Outcome.self == TouchOutcome.self else { return traceBody(traced) }
+        var steps: [TraceStep] = []
+        swap(&steps, &traced.trace.steps)
+        return traceBody(kind: traced.trace.kind, outcome: traced.outcome) {
+            ByteSink.write(taking: &steps, to: &$0)
+        }
+    }
+
+    private static func traceBody<Outcome: Encodable>(
+        kind: TraceKind, outcome: Outcome, steps: (inout JSONWriter) -> Void
+    ) -> (bytes: [UInt8], outcome: Range<Int>)? {
         var w = JSONWriter(reservingCapacity: 4096)
         w.beginObject()
-        w.key(static: "kind"); w.string(traced.trace.kind)
-        w.key(static: "steps"); ByteSink.write(steps: traced.trace.steps, to: &w)
+        w.key(static: "kind"); w.string(kind)
+        w.key(static: "steps"); steps(&w)
         w.key(static: "outcome")
         let start = w.count
-        guard write(traced.outcome, to: &w) else { return nil }
+        guard write(outcome, to: &w) else { return nil }
         let end = w.count
         w.endObject()
         guard end - start >= 2, w.byte(at: start) == UInt8(ascii: "{") else { return nil }
@@ -155,7 +178,25 @@ final class ByteSink {
 
     /// A trace's steps, each written where it is stored.
     static func write(steps: [TraceStep], to w: inout JSONWriter) {
-        writeArray(steps, to: &w) { TraceStep.write($0, to: &$1) }
+        writeArray(steps, to: &w) { TraceStep.write($0.pointee, to: &$1) }
+    }
+
+    /// A trace's steps, each moved out of its place to be written and dropped: a step lent where it is stored is
+    /// copied first, a retain and a release per string, as the compiler cannot tell that writing leaves the array
+    /// alone. Each place is left holding a step with nothing to release (`keyWindow` from and to nil), so the
+    /// array stays whole and is freed as any other.
+    @inline(never)
+    static func write(taking steps: inout [TraceStep], to w: inout JSONWriter) {
+        w.beginArray()
+        steps.withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            for i in b.indices {
+                let step = (base + i).move()
+                (base + i).initialize(to: .keyWindow(from: nil, to: nil))
+                TraceStep.write(step, to: &w)
+            }
+        }
+        w.endArray()
     }
 
     /// Each element handed to `write` where it is (`for element in elements` copied each one).
