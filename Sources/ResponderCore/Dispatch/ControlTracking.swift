@@ -74,15 +74,16 @@ extension SessionState {
     ) -> [ControlAction] {
         guard !events.isEmpty, let targets = responders.read(control, { $0.pointee.spec.targets }) else { return [] }
         var out: [ControlAction] = []
+        var unrecorded: [String]? = nil
         for (i, registration) in targets.enumerated() where events.contains(registration.event) {
             // A2: a control keeps a target-action-event triple once (UIControl.addTarget(_:action:for:) "is safe to
             // call … multiple times with the same values"): a registration listed again is sent once.
             if targets[..<i].contains(registration) { continue }
             // A2: after a crash nothing more of the dispatch is carried out.
             if crash != nil { break }
-            let outcome = performAction(
-                registration.action, target: registration.target, sender: control, responders: responders, trace: &trace
-            )
+            let outcome = send(
+                registration.action, target: registration.target, sender: control, responders: responders,
+                visited: &unrecorded, trace: &trace)
             out.append(
                 ControlAction(
                     action: registration.action, event: registration.event, target: registration.target,
