@@ -6,7 +6,8 @@ let editingCommands: Set<String> = ["cut:", "copy:", "paste:", "select:", "selec
 extension SessionState {
     /// A3: where a nil-target search starts, by profile.
     func nilTargetStart(sender: String?) -> String {
-        let fr = keyFirstResponder
+        // With no first responder in any window (a tap on a button, usually) the key window is not looked for.
+        let fr = firstResponderByWindow.isEmpty ? nil : keyFirstResponder
         switch profile.nilTargetStart {
         case .firstResponderThenSender: return fr ?? sender ?? World.rootID
         case .senderOnly: return sender ?? World.rootID
