@@ -6,30 +6,37 @@ extension SessionState {
     mutating func trackControl(
         _ control: String, touch: LiveTouch, phase: TouchPhase, responders: Responders, trace: inout Trace
     ) -> (events: [ControlEvent], actions: [ControlAction]) {
+        // Room for a phase's events and those its control's class adds (K2–K5) at once: made for the first event
+        // and grown for the next, the list would be allocated twice.
         var events: [ControlEvent] = []
+        events.reserveCapacity(4)
         switch phase {
         case .began:
             tracking[touch.id] = ControlTrack(control: control, inside: true)
-            events = [.touchDown]
+            events.append(.touchDown)
             if touch.tapCount > 1 { events.append(.touchDownRepeat) }
         case .moved:
             // The track found once and changed where it is: each lookup hashes the touch's id.
             guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
             let inside = isInside(control, touch: touch, responders: responders)
             switch (tracking.values[i].inside, inside) {
-            case (true, true): events = [.touchDragInside]
-            case (false, true): events = [.touchDragEnter, .touchDragInside]
-            case (true, false): events = [.touchDragExit, .touchDragOutside]
-            case (false, false): events = [.touchDragOutside]
+            case (true, true): events.append(.touchDragInside)
+            case (false, true):
+                events.append(.touchDragEnter)
+                events.append(.touchDragInside)
+            case (true, false):
+                events.append(.touchDragExit)
+                events.append(.touchDragOutside)
+            case (false, false): events.append(.touchDragOutside)
             }
             tracking.values[i].inside = inside
         case .ended:
             guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
-            events = [isInside(control, touch: touch, responders: responders) ? .touchUpInside : .touchUpOutside]
+            events.append(isInside(control, touch: touch, responders: responders) ? .touchUpInside : .touchUpOutside)
             tracking.remove(at: i)
         case .cancelled:
             guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
-            events = [.touchCancel]
+            events.append(.touchCancel)
             tracking.remove(at: i)
         case .stationary:
             break
@@ -40,7 +47,8 @@ extension SessionState {
         // K2–K5: a standard control's own events, with the state they change.
         let (together, after) = classControlEvents(control, touch: touch, phase: phase, events: events, trace: &trace)
         for event in together { trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: .k2)) }
-        events += together
+        // Appending nothing (a button's began) still goes the general way of `+=`.
+        if !together.isEmpty { events += together }
         var actions = sendControlActions(control, events: events, responders: responders, trace: &trace)
         for (event, rule) in after where crash == nil {
             trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: rule))
