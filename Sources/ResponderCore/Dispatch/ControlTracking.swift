@@ -66,11 +66,13 @@ extension SessionState {
 
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
     private func isInside(_ control: String, touch: LiveTouch, responders: Responders) -> Bool {
-        guard let window = touch.window,
-            let area = world.read(control, { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }),
-            let wp = world.convert(screen: touch.point, toWindow: window),
-            let p = world.convert(wp, fromWindow: window, to: control)
+        // By slot: the control and the window are each looked up once.
+        guard let window = touch.window, let slot = world.nodes.slot(of: control),
+            let windowSlot = world.nodes.slot(of: window),
+            let wp = world.nodes.read(slot: windowSlot, { SuperviewConversion($0).apply(touch.point) }),
+            let p = world.convert(wp, fromWindowSlot: windowSlot, toSlot: slot)
         else { return false }
+        let area = world.nodes.read(slot: slot) { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }
         let s = profile.controlSlop
         return area.inset(by: EdgeInsets(top: -s, left: -s, bottom: -s, right: -s)).contains(p)
     }

@@ -312,9 +312,10 @@ extension SessionState {
     }
 
     private func delivery(_ touch: LiveTouch, message: String?, walk: ChainWalk, view: String) -> TouchDelivery {
+        // `localPoint(_:in:)`, with the view and the window each looked up once.
+        let local = touch.window.flatMap { world.convert(screen: touch.point, inWindow: $0, to: view) }
         var d = TouchDelivery(
-            touch: touch.id, phase: touch.phase, view: view, window: touch.window,
-            localPoint: localPoint(touch, in: view), message: message)
+            touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: local, message: message)
         d.visited = walk.visited
         d.handledBy = walk.handledBy
         return d
