@@ -288,8 +288,9 @@ extension SessionState {
         let message = phase.message!
         let view = touch.view!
         // The one entry the walk asks about, read before it: a closure holding the whole table would keep a second
-        // reference to it, and the control's tracking written after the walk would copy the table.
-        let trackedControl = tracking[touch.id]?.control
+        // reference to it, and the control's tracking written after the walk would copy the table. An empty table
+        // (a touch's began, usually) is not asked: the key's hash is most of a lookup.
+        let trackedControl = tracking.isEmpty ? nil : tracking[touch.id]?.control
         let walk = walkChain(
             message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace
         ) { node in
@@ -307,7 +308,9 @@ extension SessionState {
             result.controlEvents = effects.events
             result.actions = effects.actions
         }
-        if phase.isFinal { self.tracking[touch.id] = nil }
+        // A final phase ends the touch's tracking. Its control, reached by the walk, has ended it already; a touch
+        // tracked by no control has nothing to end (only began starts a track).
+        if phase.isFinal, let trackedControl, walk.consumedBy != trackedControl { self.tracking[touch.id] = nil }
         return result
     }
 
