@@ -193,7 +193,7 @@ extension SessionState {
         }
         if input.phase == .stationary {
             // A stationary touch is not part of touchesMoved; nothing is delivered.
-            var d = delivery(touch, message: nil, walk: ChainWalk(), view: view)
+            var d = delivery(touch, message: nil, walk: ChainWalk(), view: view, localPoint: pointInView(touch, view))
             d.reason = .stationary
             return d
         }
@@ -302,25 +302,37 @@ extension SessionState {
         }
         // K14–K16: a cell that handled the phase highlights or selects.
         if let cell = walk.classHandledBy { cellTouch(cell, touch: touch, phase: phase, trace: &trace) }
-        var result = delivery(touch, message: message, walk: walk, view: view)
+        // The point in the view as it is before the control's actions; the entry is made whole at once after them
+        // (an entry made and then changed is copied).
+        let local = pointInView(touch, view)
+        var effects: (events: [ControlEvent], actions: [ControlAction]) = ([], [])
         if let control = walk.consumedBy {
-            let effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)
-            result.controlEvents = effects.events
-            result.actions = effects.actions
+            effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)
         }
         // A final phase ends the touch's tracking. Its control, reached by the walk, has ended it already; a touch
         // tracked by no control has nothing to end (only began starts a track).
         if phase.isFinal, let trackedControl, walk.consumedBy != trackedControl { self.tracking[touch.id] = nil }
-        return result
+        return delivery(
+            touch, message: message, walk: walk, view: view, localPoint: local, controlEvents: effects.events,
+            actions: effects.actions)
     }
 
-    private func delivery(_ touch: LiveTouch, message: String?, walk: ChainWalk, view: String) -> TouchDelivery {
-        // `localPoint(_:in:)`, with the view and the window each looked up once.
-        let local = touch.window.flatMap { world.convert(screen: touch.point, inWindow: $0, to: view) }
+    /// `localPoint(_:in:)`, with the view and the window each looked up once.
+    private func pointInView(_ touch: LiveTouch, _ view: String) -> Point? {
+        touch.window.flatMap { world.convert(screen: touch.point, inWindow: $0, to: view) }
+    }
+
+    private func delivery(
+        _ touch: LiveTouch, message: String?, walk: ChainWalk, view: String, localPoint: Point?,
+        controlEvents: [ControlEvent] = [], actions: [ControlAction] = []
+    ) -> TouchDelivery {
         var d = TouchDelivery(
-            touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: local, message: message)
+            touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: localPoint,
+            message: message)
         d.visited = walk.visited
         d.handledBy = walk.handledBy
+        d.controlEvents = controlEvents
+        d.actions = actions
         return d
     }
 
