@@ -34,7 +34,7 @@ extension SessionState {
         // A2, G3: a crash ends the request; the inputs after it are not carried out.
         for (i, input) in inputs.enumerated() where crash == nil {
             do throws(CoreError) {
-                deliveries.append(try handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
+                try handle(input, index: i, client: client, tapCount: tapCount, into: &deliveries, trace: &trace)
             } catch {
                 throw .inTouch(i, error)
             }
@@ -112,10 +112,12 @@ extension SessionState {
         }
     }
 
-    /// One entry: time passes first (G11), then recognizers see the phase (G1), then the view may (G7–G9).
-    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace)
-        throws(CoreError) -> TouchDelivery
-    {
+    /// One entry, appended to `deliveries`: time passes first (G11), then recognizers see the phase (G1), then the
+    /// view may (G7–G9).
+    private mutating func handle(
+        _ input: TouchInput, index: Int, client: String, tapCount: Int, into deliveries: inout [TouchDelivery],
+        trace: inout Trace
+    ) throws(CoreError) {
         if let time = input.time, time < clock {
             throw .timeBeforeClock(time, clock: clock, touch: index)
         }
@@ -132,15 +134,17 @@ extension SessionState {
             var d = TouchDelivery(touch: input.touch, phase: input.phase, view: nil, window: nil, message: nil)
             d.reason = .crashed
             d.rule = crash.rule
-            return d
+            deliveries.append(d)
+            return
         }
-        var delivery = try phase(input, client: client, tapCount: tapCount, trace: &trace)
+        deliveries.append(try phase(input, client: client, tapCount: tapCount, trace: &trace))
         settleGestures(trace: &trace)
-        delivery.gestures = gestureLog.transitions
-        delivery.gestureActions = gestureLog.actions
-        delivery.gestureDeliveries = gestureLog.deliveries
+        // Completed where the list keeps it: an entry returned and then changed is copied.
+        let last = deliveries.count - 1
+        deliveries[last].gestures = gestureLog.transitions
+        deliveries[last].gestureActions = gestureLog.actions
+        deliveries[last].gestureDeliveries = gestureLog.deliveries
         gestureLog = GestureLog()
-        return delivery
     }
 
     private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace)
