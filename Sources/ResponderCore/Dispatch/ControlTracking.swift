@@ -50,13 +50,13 @@ extension SessionState {
         // Appending nothing (a button's began) still goes the general way of `+=`.
         if !together.isEmpty { events += together }
         var actions = sendControlActions(control, events: events, responders: responders, trace: &trace)
-        for (event, rule) in after where crash == nil {
+        for (event, rule) in after where !hasCrashed {
             trace.add(.controlEvent(control: control, event: event, touch: touch.id, rule: rule))
             events.append(event)
             actions += sendControlActions(control, events: [event], responders: responders, trace: &trace)
         }
         // F5: a text field becomes first responder at touch-up inside; a button does not.
-        if crash == nil, events.contains(.touchUpInside),
+        if !hasCrashed, events.contains(.touchUpInside),
             responders.read(control, { $0.pointee.spec.kind }) == .textField
         {
             _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
@@ -90,7 +90,7 @@ extension SessionState {
             // call … multiple times with the same values"): a registration listed again is sent once.
             if targets[..<i].contains(registration) { continue }
             // A2: after a crash nothing more of the dispatch is carried out.
-            if crash != nil { break }
+            if hasCrashed { break }
             let outcome = send(
                 registration.action, target: registration.target, sender: control, responders: responders,
                 visited: &unrecorded, trace: &trace)

@@ -32,7 +32,7 @@ extension SessionState {
         deliveries.reserveCapacity(inputs.count)
         crash = nil
         // A2, G3: a crash ends the request; the inputs after it are not carried out.
-        for (i, input) in inputs.enumerated() where crash == nil {
+        for (i, input) in inputs.enumerated() where !hasCrashed {
             do throws(CoreError) {
                 try handle(input, index: i, client: client, tapCount: tapCount, into: &deliveries, trace: &trace)
             } catch {
