@@ -6,7 +6,8 @@ let editingCommands: Set<String> = ["cut:", "copy:", "paste:", "select:", "selec
 extension SessionState {
     /// A3: where a nil-target search starts, by profile.
     func nilTargetStart(sender: String?) -> String {
-        let fr = keyFirstResponder
+        // With no first responder in any window (a tap on a button, usually) the key window is not looked for.
+        let fr = firstResponderByWindow.isEmpty ? nil : keyFirstResponder
         switch profile.nilTargetStart {
         case .firstResponderThenSender: return fr ?? sender ?? World.rootID
         case .senderOnly: return sender ?? World.rootID
@@ -21,10 +22,30 @@ extension SessionState {
         _ action: String, target: String?, sender: String?, responders: Responders, perform: Bool = true,
         trace: inout Trace
     ) -> ActionOutcome {
+        var visited: [String]? = []
+        let sent = send(
+            action, target: target, sender: sender, responders: responders, perform: perform, visited: &visited,
+            trace: &trace)
+        return ActionOutcome(performed: sent.performed, by: sent.by, visited: visited ?? [], reason: sent.reason)
+    }
+
+    /// What a send came to: whether it was performed, by whom, and why not.
+    struct ActionSent {
+        var performed = false
+        var by: String?
+        var reason: ActionFailure?
+    }
+
+    /// `performAction`, with the responders asked appended to `visited` unless it is nil: a control's actions
+    /// keep only who performed them, and a list made for each would be an allocation and a free.
+    mutating func send(
+        _ action: String, target: String?, sender: String?, responders: Responders, perform: Bool = true,
+        visited: inout [String]?, trace: inout Trace
+    ) -> ActionSent {
         func step(_ to: String, _ disposition: Disposition, _ rule: Rule, reason: DeliverReason? = nil) {
             trace.add(.deliver(to: to, message: action, disposition: disposition, rule: rule, reason: reason, tag: nil))
         }
-        var outcome: ActionOutcome
+        var outcome: ActionSent
         let rule: Rule
         // Whether the responder that performs it does so through a built-in method (K6/K7), not its `handles`.
         var byBuiltIn = false
@@ -41,20 +62,21 @@ extension SessionState {
                 step(target, implements ? .handled : .notHandled, builtIn?.rule ?? rule)
                 // A2: UIKit raises "unrecognized selector"; the app crashes unless the profile ignores it.
                 let crashes = !implements && perform && profile.unrecognizedSelector == .crash
-                outcome = ActionOutcome(
-                    performed: implements, by: implements ? target : nil, visited: [target],
+                visited?.append(target)
+                outcome = ActionSent(
+                    performed: implements, by: implements ? target : nil,
                     reason: implements ? nil : crashes ? .unrecognizedSelector : .notImplemented)
                 if crashes { crash = Crash(target: target, action: action, sender: sender, rule: .a2) }
                 byBuiltIn = builtIn != nil
             } else {
-                outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .targetMissing)
+                outcome = ActionSent(reason: .targetMissing)
             }
         } else {
             // A3: the start; A4: the walk.
             rule = .a4
-            outcome = ActionOutcome(performed: false, by: nil, visited: [], reason: .endOfChain)
+            outcome = ActionSent(reason: .endOfChain)
             // Room for a usual chain at once: grown one append at a time, the list is reallocated at 1, 2 and 4.
-            outcome.visited.reserveCapacity(8)
+            visited?.reserveCapacity(8)
             var seen = HopGuard()
             var current = responders.hop(nilTargetStart(sender: sender))
             while let hop = current, seen.firstPass(hop) {
@@ -65,7 +87,7 @@ extension SessionState {
                         node.pointee.spec.vetoes.contains(action)
                     )
                 }
-                outcome.visited.append(id)
+                visited?.append(id)
                 let builtIn =
                     handling == nil ? builtInAction(action, on: id, textInput: textInput, responders: responders) : nil
                 if handling != nil || builtIn != nil {

@@ -49,3 +49,12 @@ struct ControlTrack: Sendable {
     var control: String
     var inside: Bool
 }
+
+extension SessionState {
+    /// Whether an action has crashed the app during this dispatch (A2, G3). Asked by the case alone: `Crash` is
+    /// Equatable, so `crash == nil` copies the crash to compare it with a nil one and frees both copies.
+    var hasCrashed: Bool {
+        if case .some = crash { return true }
+        return false
+    }
+}

@@ -32,9 +32,9 @@ extension SessionState {
         deliveries.reserveCapacity(inputs.count)
         crash = nil
         // A2, G3: a crash ends the request; the inputs after it are not carried out.
-        for (i, input) in inputs.enumerated() where crash == nil {
+        for (i, input) in inputs.enumerated() where !hasCrashed {
             do throws(CoreError) {
-                deliveries.append(try handle(input, index: i, client: client, tapCount: tapCount, trace: &trace))
+                try handle(input, index: i, client: client, tapCount: tapCount, into: &deliveries, trace: &trace)
             } catch {
                 throw .inTouch(i, error)
             }
@@ -112,10 +112,12 @@ extension SessionState {
         }
     }
 
-    /// One entry: time passes first (G11), then recognizers see the phase (G1), then the view may (G7–G9).
-    private mutating func handle(_ input: TouchInput, index: Int, client: String, tapCount: Int, trace: inout Trace)
-        throws(CoreError) -> TouchDelivery
-    {
+    /// One entry, appended to `deliveries`: time passes first (G11), then recognizers see the phase (G1), then the
+    /// view may (G7–G9).
+    private mutating func handle(
+        _ input: TouchInput, index: Int, client: String, tapCount: Int, into deliveries: inout [TouchDelivery],
+        trace: inout Trace
+    ) throws(CoreError) {
         if let time = input.time, time < clock {
             throw .timeBeforeClock(time, clock: clock, touch: index)
         }
@@ -132,15 +134,17 @@ extension SessionState {
             var d = TouchDelivery(touch: input.touch, phase: input.phase, view: nil, window: nil, message: nil)
             d.reason = .crashed
             d.rule = crash.rule
-            return d
+            deliveries.append(d)
+            return
         }
-        var delivery = try phase(input, client: client, tapCount: tapCount, trace: &trace)
+        deliveries.append(try phase(input, client: client, tapCount: tapCount, trace: &trace))
         settleGestures(trace: &trace)
-        delivery.gestures = gestureLog.transitions
-        delivery.gestureActions = gestureLog.actions
-        delivery.gestureDeliveries = gestureLog.deliveries
+        // Completed where the list keeps it: an entry returned and then changed is copied.
+        let last = deliveries.count - 1
+        deliveries[last].gestures = gestureLog.transitions
+        deliveries[last].gestureActions = gestureLog.actions
+        deliveries[last].gestureDeliveries = gestureLog.deliveries
         gestureLog = GestureLog()
-        return delivery
     }
 
     private mutating func phase(_ input: TouchInput, client: String, tapCount: Int, trace: inout Trace)
@@ -193,7 +197,7 @@ extension SessionState {
         }
         if input.phase == .stationary {
             // A stationary touch is not part of touchesMoved; nothing is delivered.
-            var d = delivery(touch, message: nil, walk: ChainWalk(), view: view)
+            var d = delivery(touch, message: nil, walk: ChainWalk(), view: view, localPoint: pointInView(touch, view))
             d.reason = .stationary
             return d
         }
@@ -287,8 +291,9 @@ extension SessionState {
         let message = phase.message!
         let view = touch.view!
         // The one entry the walk asks about, read before it: a closure holding the whole table would keep a second
-        // reference to it, and the control's tracking written after the walk would copy the table.
-        let trackedControl = tracking[touch.id]?.control
+        // reference to it, and the control's tracking written after the walk would copy the table. An empty table
+        // (a touch's began, usually) is not asked: the key's hash is most of a lookup.
+        let trackedControl = tracking.isEmpty ? nil : tracking[touch.id]?.control
         let walk = walkChain(
             message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace
         ) { node in
@@ -300,22 +305,37 @@ extension SessionState {
         }
         // K14–K16: a cell that handled the phase highlights or selects.
         if let cell = walk.classHandledBy { cellTouch(cell, touch: touch, phase: phase, trace: &trace) }
-        var result = delivery(touch, message: message, walk: walk, view: view)
+        // The point in the view as it is before the control's actions; the entry is made whole at once after them
+        // (an entry made and then changed is copied).
+        let local = pointInView(touch, view)
+        var effects: (events: [ControlEvent], actions: [ControlAction]) = ([], [])
         if let control = walk.consumedBy {
-            let effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)
-            result.controlEvents = effects.events
-            result.actions = effects.actions
+            effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)
         }
-        if phase.isFinal { self.tracking[touch.id] = nil }
-        return result
+        // A final phase ends the touch's tracking. Its control, reached by the walk, has ended it already; a touch
+        // tracked by no control has nothing to end (only began starts a track).
+        if phase.isFinal, let trackedControl, walk.consumedBy != trackedControl { self.tracking[touch.id] = nil }
+        return delivery(
+            touch, message: message, walk: walk, view: view, localPoint: local, controlEvents: effects.events,
+            actions: effects.actions)
     }
 
-    private func delivery(_ touch: LiveTouch, message: String?, walk: ChainWalk, view: String) -> TouchDelivery {
+    /// `localPoint(_:in:)`, with the view and the window each looked up once.
+    private func pointInView(_ touch: LiveTouch, _ view: String) -> Point? {
+        touch.window.flatMap { world.convert(screen: touch.point, inWindow: $0, to: view) }
+    }
+
+    private func delivery(
+        _ touch: LiveTouch, message: String?, walk: ChainWalk, view: String, localPoint: Point?,
+        controlEvents: [ControlEvent] = [], actions: [ControlAction] = []
+    ) -> TouchDelivery {
         var d = TouchDelivery(
-            touch: touch.id, phase: touch.phase, view: view, window: touch.window,
-            localPoint: localPoint(touch, in: view), message: message)
+            touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: localPoint,
+            message: message)
         d.visited = walk.visited
         d.handledBy = walk.handledBy
+        d.controlEvents = controlEvents
+        d.actions = actions
         return d
     }
 

@@ -86,6 +86,20 @@ extension World {
         // Up by slot: each node on the way is read once where it is stored (its conversion, kind and parent's
         // slot), and only the two ids given are looked up — a tap converts its point four times.
         guard let start = nodes.slot(of: id), let windowSlot = nodes.slot(of: window) else { return nil }
+        return convert(p, fromWindowSlot: windowSlot, toSlot: start)
+    }
+
+    /// H1/H4: a screen point in the coordinates of view `id` of window `window`: `convert(screen:toWindow:)`
+    /// then `convert(_:fromWindow:to:)`, with each id looked up once.
+    func convert(screen p: Point, inWindow window: String, to id: String) -> Point? {
+        guard let windowSlot = nodes.slot(of: window), let start = nodes.slot(of: id),
+            let wp = nodes.read(slot: windowSlot, { SuperviewConversion($0).apply(p) })
+        else { return nil }
+        return convert(wp, fromWindowSlot: windowSlot, toSlot: start)
+    }
+
+    /// `convert(_:fromWindow:to:)` between the nodes in two slots.
+    func convert(_ p: Point, fromWindowSlot windowSlot: Int, toSlot start: Int) -> Point? {
         struct Up {
             let kind: NodeKind
             let parent: Int32
