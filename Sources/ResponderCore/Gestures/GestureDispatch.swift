@@ -43,10 +43,6 @@ struct AttemptParameters {
 extension SessionState {
     func runIndex(_ id: String) -> Int? { runs.firstIndex { $0.id == id } }
 
-    /// Whether the request being carried out has crashed (A2, G3), asked through the crash's rule, a plain value:
-    /// `crash == nil` copies the whole crash, its strings retained and released, at every recognizer and timer.
-    var hasCrash: Bool { crash?.rule != nil }
-
     /// `body` of recognizer `id`'s view and spec, looked up on its run's view first (`World.withRecognizer(_:on:_:)`).
     func withSpec<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
         guard let i = runIndex(id) else { return world.withRecognizer(id, body) }
@@ -98,7 +94,7 @@ extension SessionState {
     mutating func recognizersSee(_ touch: LiveTouch, _ input: GestureInput, trace: inout Trace) {
         if case .cancelled = input { cancelling = touch.id }
         defer { cancelling = nil }
-        for id in touch.recognizers where !hasCrash {
+        for id in touch.recognizers where !hasCrashed {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
             guard let spec = world.withRecognizer(id, on: runs[i].view, { GestureParameters($1) }) else { continue }
@@ -264,7 +260,7 @@ extension SessionState {
     /// ignores a pair the recognizer has), and a target lacking the action crashes the app as in A2.
     mutating func sendActions(_ id: String, trace: inout Trace) {
         scrollFollows(id, trace: &trace)
-        guard !hasCrash, let targets = withSpec(id, { $1.pointee.targets }) else { return }
+        guard !hasCrashed, let targets = withSpec(id, { $1.pointee.targets }) else { return }
         for (i, t) in targets.enumerated() where !targets[..<i].contains(where: { $0 == t }) {
             let node = world[t.target]
             let implements = node?.handling(t.action) != nil
@@ -286,7 +282,7 @@ extension SessionState {
     /// the clock reads each deadline as it passes.
     mutating func fireTimers(upTo time: Double, inclusive: Bool, trace: inout Trace) {
         var fired: Set<String> = []
-        while !hasCrash {
+        while !hasCrashed {
             let due = earliestDue(upTo: time, inclusive: inclusive)
             // K5: a held stepper's timer, a minimum like a long press's: it fires before an input at its time. (No
             // stepper held, the common case, is known without walking the table.)
@@ -369,7 +365,7 @@ extension SessionState {
     /// After an input: time that is due decides (G11), held phases whose holders are gone are delivered
     /// (G8, G9), finished recognizers reset (G2) and touches the view is done with are forgotten.
     mutating func settleGestures(trace: inout Trace) {
-        if !hasCrash {
+        if !hasCrashed {
             fireTimers(upTo: clock, inclusive: true, trace: &trace)
             releaseHeld(trace: &trace)
         }
@@ -394,7 +390,7 @@ extension SessionState {
         let from = clock
         fireTimers(upTo: target, inclusive: true, trace: &trace)
         // A2, G3: a crash stops the clock where it happened.
-        clock = crash == nil ? target : clock
+        clock = hasCrashed ? clock : target
         settleGestures(trace: &trace)
         let crashed = crash
         commitChanges()

@@ -54,7 +54,7 @@ extension SessionState {
     /// G8, G9: delivers, in order, each held phase no recognizer holds any more.
     mutating func releaseHeld(trace: inout Trace) {
         for index in touches.indices where !touches[index].held.isEmpty && touches[index].withheld == nil {
-            while !hasCrash, let first = touches[index].held.first,
+            while !hasCrashed, let first = touches[index].held.first,
                 holders(of: touches[index], phase: first.phase).isEmpty
             {
                 touches[index].held.removeFirst()
