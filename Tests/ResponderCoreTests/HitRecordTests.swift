@@ -277,7 +277,8 @@ import Testing
     /// Views nested deeper, asked more often and under more windows than the room a hit test's lists start with
     /// (on its own stack for an answer made for itself, kept by a session between hit tests): the lists grow,
     /// and the answers are still the oracle's.
-    @Test func listsGrowPastTheirFirstRoom() throws {
+    @Test("H2, H3, H8: lists that outgrow their first room still record every view asked, as the oracle does")
+    func listsGrowPastTheirFirstRoom() throws {
         // 20 levels of views, each in front of the next level two siblings that miss the point.
         var node: JSON = ["id": "v20", "kind": "view", "frame": [0, 0, 40, 40]]
         for depth in stride(from: 19, through: 0, by: -1) {

@@ -25,6 +25,8 @@ struct LiveTouch: Sendable {
     var withheld: (reason: DiscardReason, rule: Rule)?
     /// The client has ended or cancelled it; it stays while its view still has phases to get (G9).
     var finished = false
+    /// Ended or cancelled with no phase left to deliver (G9): the session forgets it.
+    var isDone: Bool { finished && held.isEmpty }
     /// K17, K18: the dimming view it hit, while it may still be that view's tap (within tapSlop of `from`).
     var dimmingTap: (id: String, from: Point)?
 }

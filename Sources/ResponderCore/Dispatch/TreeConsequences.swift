@@ -88,7 +88,7 @@ extension SessionState {
 
         releaseHeld(trace: &trace)
         resetFinished(trace: &trace)
-        touches.removeAll { $0.finished && $0.held.isEmpty }
+        touches.removeAll(where: \.isDone)
         let log = gestureLog
         gestureLog = GestureLog()
         guard

@@ -371,8 +371,8 @@ extension SessionState {
         }
         resetFinished(trace: &trace)
         // Asked first: `removeAll` rewrites the list even when it removes nothing, as after a began.
-        if touches.contains(where: { $0.finished && $0.held.isEmpty }) {
-            touches.removeAll { $0.finished && $0.held.isEmpty }
+        if touches.contains(where: \.isDone) {
+            touches.removeAll(where: \.isDone)
         }
     }
 
