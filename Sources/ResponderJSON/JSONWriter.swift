@@ -309,6 +309,39 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         written += 1
     }
 
+    /// `object(prefix:copying:)` for each of `ranges` in turn, as elements of the open array: one capacity check
+    /// and one separator decision for all of them, where a hit test's steps made one of each per step.
+    @inlinable public mutating func objects(prefix: StaticString, copying ranges: UnsafeBufferPointer<Range<Int>>) {
+        guard !ranges.isEmpty else { return }
+        let prefixLength = prefix.utf8CodeUnitCount
+        // Each: a comma (none before the first), the braces, the prefix and the copy.
+        var length = -1
+        for range in ranges {
+            // As in `copyMembers`: source in the written text, destination in room made after it.
+            precondition(range.upperBound <= written && !range.isEmpty, "copying members not written yet")
+            length += range.count + prefixLength + 3
+        }
+        separate()
+        if written &+ length > capacity { grow(to: written + length) }
+        var out = base + written
+        out[0] = UInt8(ascii: "{")
+        for i in ranges.indices {
+            if i > 0 {
+                out[0] = UInt8(ascii: ",")
+                out[1] = UInt8(ascii: "{")
+                out += 1
+            }
+            Self.copy(prefix.utf8Start, prefixLength, to: out + 1)
+            out += 1 + prefixLength
+            let range = ranges[i]
+            out.update(from: base + range.lowerBound, count: range.count)
+            out += range.count
+            out[0] = UInt8(ascii: "}")
+            out += 1
+        }
+        written = out - base
+    }
+
     @inlinable mutating func writeNumber(_ n: Double) {
         append(atMost: JSONCursor.numberRoom) { Self.writeNumber(n, at: $0) }
     }

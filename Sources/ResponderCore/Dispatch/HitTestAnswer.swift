@@ -122,7 +122,7 @@ enum HitAnswerText {
                 return writeVisited(visits, names: names, nodes: nodes, to: &w)
             },
             steps: { w, visits in
-                for range in visits { HitTestOutcome.writeStep(copying: range, to: &w) }
+                HitTestOutcome.writeSteps(copying: visits, to: &w)
                 if view == nil { SessionState.noHitStep.write(to: &w) }
             })
     }

@@ -196,6 +196,11 @@ extension HitTestOutcome {
         // would each make a capacity check and a comma decision.
         w.object(prefix: #""step":"hitTest","#, copying: visit)
     }
+
+    /// `writeStep(copying:)` for each of `visits` in turn, in one piece (`JSONWriter.objects`).
+    public static func writeSteps(copying visits: [Range<Int>], to w: inout JSONWriter) {
+        visits.withUnsafeBufferPointer { w.objects(prefix: #""step":"hitTest","#, copying: $0) }
+    }
 }
 
 extension JSONCursor {
