@@ -19,6 +19,10 @@ public struct JSONCursor: ~Copyable {
     /// Bytes written so far.
     @inlinable var written: Int { at - start }
 
+    /// Where the next write goes. Text written after reading it lies from there to the `position` read afterwards,
+    /// readable for as long as the cursor lives: for a caller that keeps a copy of text it writes again.
+    @inlinable package var position: UnsafePointer<UInt8> { UnsafePointer(at) }
+
     /// The most a number takes (the longest shortest text of a `Double` is 24 bytes).
     @inlinable public static var numberRoom: Int { 32 }
 

@@ -145,11 +145,13 @@ enum HitAnswerText {
         // The most the members after a visit's id take, a reason's included, reckoned once for every visit:
         // reckoned per visit, it read three tables' lengths each time, about a hundred instructions.
         let afterID = HitVisit.roomAfterID(reason: .hidden)
-        let tables = HitVisit.AfterIDTables()
-        for i in visits.indices {
-            ranges.append(
-                writeVisit(
-                    visits.baseAddress! + i, afterID: afterID, tables: tables, names: names, nodes: nodes, to: &w))
+        HitVisit.withAfterIDFragments { fragments in
+            for i in visits.indices {
+                ranges.append(
+                    writeVisit(
+                        visits.baseAddress! + i, afterID: afterID, fragments: &fragments, names: names, nodes: nodes,
+                        to: &w))
+            }
         }
         w.endArray()
         return ranges
@@ -160,8 +162,8 @@ enum HitAnswerText {
     /// through `HitVisit` itself.
     @inline(__always)
     private static func writeVisit(
-        _ v: UnsafePointer<SlotVisit>, afterID: Int, tables: HitVisit.AfterIDTables, names: [String],
-        nodes: NodeTable, to w: inout JSONWriter
+        _ v: UnsafePointer<SlotVisit>, afterID: Int, fragments: inout HitVisit.AfterIDFragments,
+        names: [String], nodes: NodeTable, to w: inout JSONWriter
     ) -> Range<Int> {
         guard v.pointee.slot >= 0, v.pointee.to < 0 else {
             var visit = hitVisit(v.pointee, names: names, nodes: nodes)
@@ -171,9 +173,9 @@ enum HitAnswerText {
         let room = JSONCursor.memberRoom + JSONCursor.room(for: node.pointee.spec.id) + afterID
         return w.object(atMost: room) { c in
             c.raw("\"id\":"); c.string(node.pointee.spec.id)
-            HitVisit.writeAfterID(
+            fragments.write(
                 result: v.pointee.result, reason: v.pointee.reason, rule: v.pointee.rule, point: v.pointee.point,
-                tables: tables, to: &c)
+                to: &c)
         }
     }
 }

@@ -81,10 +81,19 @@ extension HitVisit {
         result: HitResult, reason: HitReason?, rule: Rule, point: Point?, tables: AfterIDTables,
         to c: inout JSONCursor
     ) {
+        writeBeforePoint(result: result, reason: reason, rule: rule, tables: tables, to: &c)
+        c.point(point)
+    }
+
+    /// `writeAfterID` up to the point's value: `,"result":…,"reason":…,"rule":…,"point":`.
+    @inline(__always)
+    static func writeBeforePoint(
+        result: HitResult, reason: HitReason?, rule: Rule, tables: AfterIDTables, to c: inout JSONCursor
+    ) {
         c.raw(",\"result\":"); c.quoted(tables.result.text(of: result))
         if let reason { c.raw(",\"reason\":"); c.quoted(tables.reason.text(of: reason)) }
         c.raw(",\"rule\":"); c.quoted(tables.rule.text(of: rule))
-        c.raw(",\"point\":"); c.point(point)
+        c.raw(",\"point\":")
     }
 
     /// The most `writeAfterID` takes.
