@@ -348,7 +348,44 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// `n` as JSON text at `out` (at most `JSONCursor.numberRoom` bytes); returns its length. Integers are
     /// written as decimal digits without going through `String` (the same text as `String(Int64)`).
+    @inline(__always)
     @inlinable static func writeNumber(_ n: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        // Coordinates are mostly whole and below 10,000: written where they are asked for, since a call to the
+        // general writer, with the registers it saves, costs as much as their digits.
+        if n >= 0, n < 10_000, let small = UInt32(exactly: n) { return writeSmall(small, at: out) }
+        return writeAnyNumber(n, at: out)
+    }
+
+    /// `n` (below 10,000) in decimal digits at `out`, two at a time from `digitPairs`; returns its length.
+    @inline(__always)
+    @inlinable static func writeSmall(_ n: UInt32, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start), to = UnsafeMutableRawPointer(out)
+        @inline(__always) func pair(_ p: UInt32, at offset: Int) {
+            to.storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: Int(p) &* 2, as: UInt16.self), toByteOffset: offset,
+                as: UInt16.self)
+        }
+        if n < 10 {
+            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+            return 1
+        }
+        if n < 100 {
+            pair(n, at: 0)
+            return 2
+        }
+        let high = n / 100, low = n &- high &* 100
+        if n < 1000 {
+            out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high)
+            pair(low, at: 1)
+            return 3
+        }
+        pair(high, at: 0)
+        pair(low, at: 2)
+        return 4
+    }
+
+    /// `writeNumber` for any value.
+    @inlinable static func writeAnyNumber(_ n: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
         guard n.isFinite else {
             // JSON has no NaN or infinity; the engine never produces them, but do not emit invalid text.
             return writeStatic("null", at: out)
