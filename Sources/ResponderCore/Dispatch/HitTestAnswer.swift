@@ -116,10 +116,10 @@ enum HitAnswerText {
         nodes: NodeTable, to w: inout JSONWriter
     ) {
         HitTestOutcome.writeTraced(
-            kind: .hitTest, to: &w,
-            members: { w in
+            kind: .hitTest, visits: visits.count, to: &w,
+            members: { w, positions in
                 HitTestOutcome.writeAnswer(window: window, view: view, localPoint: localPoint, to: &w)
-                return writeVisited(visits, names: names, nodes: nodes, to: &w)
+                writeVisited(visits, names: names, nodes: nodes, positions: positions, to: &w)
             },
             steps: { w, visits in
                 HitTestOutcome.writeSteps(copying: visits, to: &w)
@@ -134,27 +134,26 @@ enum HitAnswerText {
         w.endObject()
     }
 
-    /// `"visited": [...]`; returns where each visit's members are, for the trace that repeats them.
+    /// `"visited": [...]`; records in `positions` where each visit's members are, for the trace that repeats
+    /// them. Invariant: `positions` has room for one per visit.
     private static func writeVisited(
-        _ visits: UnsafeBufferPointer<SlotVisit>, names: [String], nodes: NodeTable, to w: inout JSONWriter
-    ) -> [Range<Int>] {
+        _ visits: UnsafeBufferPointer<SlotVisit>, names: [String], nodes: NodeTable,
+        positions: UnsafeMutableBufferPointer<Range<Int>>, to w: inout JSONWriter
+    ) {
         w.key(static: "visited")
         w.beginArray()
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(visits.count)
         // The most the members after a visit's id take, a reason's included, reckoned once for every visit:
         // reckoned per visit, it read three tables' lengths each time, about a hundred instructions.
         let afterID = HitVisit.roomAfterID(reason: .hidden)
         HitVisit.withAfterIDFragments { fragments in
             for i in visits.indices {
-                ranges.append(
-                    writeVisit(
+                (positions.baseAddress! + i).initialize(
+                    to: writeVisit(
                         visits.baseAddress! + i, afterID: afterID, fragments: &fragments, names: names, nodes: nodes,
                         to: &w))
             }
         }
         w.endArray()
-        return ranges
     }
 
     /// `{id, result, reason?, rule, point, to?}`, the members `HitVisit` writes in its order. A visit of a node

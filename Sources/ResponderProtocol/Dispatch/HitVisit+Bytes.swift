@@ -180,16 +180,39 @@ extension HitTestOutcome {
         kind: TraceKind, to w: inout JSONWriter, members writeMembers: (inout JSONWriter) -> [Range<Int>],
         steps: (inout JSONWriter, [Range<Int>]) -> Void
     ) {
+        var visits: [Range<Int>] = []
+        writeEnvelope(kind: kind, to: &w, members: { visits = writeMembers(&$0) }, steps: { steps(&$0, visits) })
+    }
+
+    /// `writeTraced(kind:to:members:steps:)` for an answer of `count` visits, where `members` records where each
+    /// visit's members are in room lent for the reply (on the stack), not in a list it allocates and frees.
+    public static func writeTraced(
+        kind: TraceKind, visits count: Int, to w: inout JSONWriter,
+        members writeMembers: (inout JSONWriter, UnsafeMutableBufferPointer<Range<Int>>) -> Void,
+        steps: (inout JSONWriter, UnsafeBufferPointer<Range<Int>>) -> Void
+    ) {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { visits in
+            writeEnvelope(
+                kind: kind, to: &w, members: { writeMembers(&$0, visits) },
+                steps: { steps(&$0, UnsafeBufferPointer(visits)) })
+        }
+    }
+
+    /// `{<members>, trace: {kind, steps, outcome}}`, the members and steps written by the two bodies.
+    private static func writeEnvelope(
+        kind: TraceKind, to w: inout JSONWriter, members writeMembers: (inout JSONWriter) -> Void,
+        steps: (inout JSONWriter) -> Void
+    ) {
         w.beginObject()
         let membersStart = w.count
-        let visits = writeMembers(&w)
+        writeMembers(&w)
         let members = membersStart..<w.count
         w.key(static: "trace")
         w.beginObject()
         w.key(static: "kind"); w.string(kind)
         w.key(static: "steps")
         w.beginArray()
-        steps(&w, visits)
+        steps(&w)
         w.endArray()
         w.key(static: "outcome")
         w.beginObject()
@@ -207,8 +230,8 @@ extension HitTestOutcome {
     }
 
     /// `writeStep(copying:)` for each of `visits` in turn, in one piece (`JSONWriter.objects`).
-    public static func writeSteps(copying visits: [Range<Int>], to w: inout JSONWriter) {
-        visits.withUnsafeBufferPointer { w.objects(prefix: #""step":"hitTest","#, copying: $0) }
+    public static func writeSteps(copying visits: UnsafeBufferPointer<Range<Int>>, to w: inout JSONWriter) {
+        w.objects(prefix: #""step":"hitTest","#, copying: visits)
     }
 }
 

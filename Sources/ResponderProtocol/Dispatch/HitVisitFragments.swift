@@ -74,14 +74,14 @@ extension HitVisit {
         }
     }
 
-    /// `body` given fragments kept in room on the stack for the visits it writes.
-    @inline(__always)
-    package static func withAfterIDFragments<R>(_ body: (inout AfterIDFragments) -> R) -> R {
+    /// `body` given fragments kept in room on the stack for the visits it writes. Not generic over a result: a
+    /// generic one is not specialized for a caller in another module, and its result moved through a witness.
+    package static func withAfterIDFragments(_ body: (inout AfterIDFragments) -> Void) {
         withUnsafeTemporaryAllocation(
             of: UInt8.self, capacity: AfterIDFragments.slots * AfterIDFragments.slotRoom
         ) { room in
             var fragments = AfterIDFragments(room: room.baseAddress!)
-            return body(&fragments)
+            body(&fragments)
         }
     }
 }
