@@ -350,9 +350,14 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     /// written as decimal digits without going through `String` (the same text as `String(Int64)`).
     @inline(__always)
     @inlinable static func writeNumber(_ n: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Coordinates are mostly whole and below 10,000: written where they are asked for, since a call to the
-        // general writer, with the registers it saves, costs as much as their digits.
-        if n >= 0, n < 10_000, let small = UInt32(exactly: n) { return writeSmall(small, at: out) }
+        // Coordinates are mostly whole and within 10,000 of zero: written where they are asked for, since a call
+        // to the general writer, with the registers it saves, costs as much as their digits. A view's point is
+        // negative where the point is above or left of it, as it is for most views a hit test misses.
+        if abs(n) < 10_000, let small = Int32(exactly: n) {
+            guard small < 0 else { return writeSmall(UInt32(small), at: out) }
+            out[0] = UInt8(ascii: "-")
+            return 1 + writeSmall(small.magnitude, at: out + 1)
+        }
         return writeAnyNumber(n, at: out)
     }
 
