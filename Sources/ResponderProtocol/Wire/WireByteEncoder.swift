@@ -183,19 +183,14 @@ final class ByteSink {
 
     /// A trace's steps, each moved out of its place to be written and dropped: a step lent where it is stored is
     /// copied first, a retain and a release per string, as the compiler cannot tell that writing leaves the array
-    /// alone. Each place is left holding a step with nothing to release (`keyWindow` from and to nil), so the
-    /// array stays whole and is freed as any other.
+    /// alone. The steps are taken off the end, last first after the list is reversed in place (moves, nothing
+    /// retained), so the array is left empty and is freed with no step to destroy: a place left holding a
+    /// placeholder step would cost a destroy of its own as the array is freed.
     @inline(never)
     static func write(taking steps: inout [TraceStep], to w: inout JSONWriter) {
         w.beginArray()
-        steps.withUnsafeMutableBufferPointer { b in
-            guard let base = b.baseAddress else { return }
-            for i in b.indices {
-                let step = (base + i).move()
-                (base + i).initialize(to: .keyWindow(from: nil, to: nil))
-                TraceStep.write(step, to: &w)
-            }
-        }
+        steps.withUnsafeMutableBufferPointer { $0.reverse() }
+        while let step = steps.popLast() { TraceStep.write(step, to: &w) }
         w.endArray()
     }
 
