@@ -143,7 +143,8 @@ final class ByteSink {
             return true
         }
         if T.self == [TouchDelivery].self {
-            Self.writeArray(value as! [TouchDelivery], to: &w) { TouchDelivery.write($0, to: &$1) }
+            let texts = TraceTexts()
+            Self.writeArray(value as! [TouchDelivery], to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
             return true
         }
         if T.self == TouchOutcome.self {
@@ -151,7 +152,8 @@ final class ByteSink {
             w.beginObject()
             w.key(static: "deliveries")
             let outcome = value as! TouchOutcome
-            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            let texts = TraceTexts()
+            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
             if let crashed = outcome.crashed {
                 w.key(static: "crashed")
                 w.value(crashed.json)
@@ -178,7 +180,8 @@ final class ByteSink {
 
     /// A trace's steps, each written where it is stored.
     static func write(steps: [TraceStep], to w: inout JSONWriter) {
-        writeArray(steps, to: &w) { TraceStep.write($0.pointee, to: &$1) }
+        let texts = TraceTexts()
+        writeArray(steps, to: &w) { TraceStep.write($0.pointee, texts: texts, to: &$1) }
     }
 
     /// A trace's steps, each moved out of its place to be written and dropped: a step lent where it is stored is
@@ -190,7 +193,8 @@ final class ByteSink {
     static func write(taking steps: inout [TraceStep], to w: inout JSONWriter) {
         w.beginArray()
         steps.withUnsafeMutableBufferPointer { $0.reverse() }
-        while let step = steps.popLast() { TraceStep.write(step, to: &w) }
+        let texts = TraceTexts()
+        while let step = steps.popLast() { TraceStep.write(step, texts: texts, to: &w) }
         w.endArray()
     }
 
