@@ -6,86 +6,91 @@ import ResponderJSON
 /// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
 /// key by key, they would be most of writing a tap's trace. The rarer kinds are written key by key.
 extension TraceStep {
-    public func write(to w: inout JSONWriter) { Self.write(self, to: &w) }
+    public func write(to w: inout JSONWriter) { Self.write(self, texts: TraceTexts(), to: &w) }
 
     /// The step borrowed: its payload's strings are read where they are, none retained. A step the caller reads
     /// from memory it does not own (an array's element) is copied to be lent, as the compiler cannot tell that
     /// writing leaves that memory alone; a trace written once and dropped moves its steps out instead
     /// (`ByteSink.write(taking:to:)`). Each kind writes its own `step` member as a literal. The kinds a touch's
-    /// trace is made of are one object written through a cursor, braces and all.
-    static func write(_ step: borrowing TraceStep, to w: inout JSONWriter) {
+    /// trace is made of are one object written through a cursor, braces and all, their cases' texts read from
+    /// `t`, read once for the whole trace.
+    static func write(_ step: borrowing TraceStep, texts t: TraceTexts, to w: inout JSONWriter) {
         let m = JSONCursor.memberRoom
         switch step {
         case .deliver(let to, let message, let disposition, let rule, let reason, let tag):
             let room =
-                8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + JSONCursor.room(for: disposition)
-                + JSONCursor.room(for: rule) + JSONCursor.room(for: reason) + (tag?.room ?? 0)
+                8 * m + JSONCursor.room(for: to) + JSONCursor.room(for: message) + t.disposition.cases.longest
+                + t.rule.cases.longest + t.deliverReason.roomOrNull + (tag?.room ?? 0)
             w.object(atMost: room) { c in
                 c.raw("\"step\":\"deliver\",\"to\":"); c.string(to)
                 c.raw(",\"message\":"); c.string(message)
-                c.raw(",\"disposition\":"); c.string(disposition)
-                c.raw(",\"rule\":"); c.string(rule)
-                if let reason { c.raw(",\"reason\":"); c.string(reason) }
+                c.raw(",\"disposition\":"); c.string(disposition, in: t.disposition)
+                c.raw(",\"rule\":"); c.string(rule, in: t.rule)
+                if let reason { c.raw(",\"reason\":"); c.string(reason, in: t.deliverReason) }
                 if let tag { c.write(tag) }
             }
             return
         case .controlEvent(let control, let event, let touch, let rule):
             let room =
-                6 * m + JSONCursor.room(for: control) + JSONCursor.room(for: event) + JSONCursor.room(for: rule)
+                6 * m + JSONCursor.room(for: control) + t.controlEvent.cases.longest + t.rule.cases.longest
                 + (touch?.room ?? 0)
             w.object(atMost: room) { c in
                 c.raw("\"step\":\"controlEvent\",\"control\":"); c.string(control)
-                c.raw(",\"event\":"); c.string(event)
-                c.raw(",\"rule\":"); c.string(rule)
+                c.raw(",\"event\":"); c.string(event, in: t.controlEvent)
+                c.raw(",\"rule\":"); c.string(rule, in: t.rule)
                 if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
             return
         case .action(let action, let target, let sender, let performed, let by, let rule, let reason):
             let room =
                 9 * m + JSONCursor.room(for: action) + JSONCursor.room(for: target) + JSONCursor.room(for: sender)
-                + JSONCursor.room(for: by) + JSONCursor.room(for: rule) + JSONCursor.room(for: reason)
+                + JSONCursor.room(for: by) + t.rule.cases.longest + t.actionFailure.roomOrNull
             w.object(atMost: room) { c in
                 c.raw("\"step\":\"action\",\"action\":"); c.string(action)
                 c.raw(",\"target\":"); c.string(orNull: target)
                 c.raw(",\"sender\":"); c.string(orNull: sender)
                 c.raw(",\"performed\":"); c.bool(performed)
                 c.raw(",\"by\":"); c.string(orNull: by)
-                c.raw(",\"rule\":"); c.string(rule)
-                if let reason { c.raw(",\"reason\":"); c.string(reason) }
+                c.raw(",\"rule\":"); c.string(rule, in: t.rule)
+                if let reason { c.raw(",\"reason\":"); c.string(reason, in: t.actionFailure) }
             }
             return
         case .next(let from, let to, let rule):
             w.object(
-                atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + JSONCursor.room(for: rule)
+                atMost: 5 * m + JSONCursor.room(for: from) + JSONCursor.room(for: to) + t.rule.cases.longest
             ) { c in
                 c.raw("\"step\":\"next\",\"from\":"); c.string(from)
                 c.raw(",\"to\":"); c.string(orNull: to)
-                c.raw(",\"rule\":"); c.string(rule)
+                c.raw(",\"rule\":"); c.string(rule, in: t.rule)
             }
             return
         case .observe(let recognizer, let view, let touch, let observes, let reason):
             let rule = Rule.g1
             let room =
                 8 * m + JSONCursor.room(for: recognizer) + JSONCursor.room(for: view) + touch.room
-                + JSONCursor.room(for: reason)
-                + JSONCursor.room(for: rule)
+                + t.gestureReason.roomOrNull + t.rule.cases.longest
             w.object(atMost: room) { c in
                 c.raw("\"step\":\"observe\",\"recognizer\":"); c.string(recognizer)
                 c.raw(",\"view\":"); c.string(view)
                 c.raw(",\"touch\":"); c.write(touch)
                 c.raw(",\"observes\":"); c.bool(observes)
-                if let reason { c.raw(",\"reason\":"); c.string(reason) }
-                c.raw(",\"rule\":"); c.string(rule)
+                if let reason { c.raw(",\"reason\":"); c.string(reason, in: t.gestureReason) }
+                c.raw(",\"rule\":"); c.string(rule, in: t.rule)
             }
             return
-        case .gesture(let t):
-            GestureTransition.writeObject(of: t, to: &w, asStep: true)
+        case .gesture(let g):
+            GestureTransition.writeObject(of: g, texts: t, to: &w, asStep: true)
             return
         case .hitTest(let visit, let touch):
-            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit.
-            w.object(atMost: 2 * m + HitVisit.room(of: visit) + (touch?.room ?? 0)) { c in
-                c.raw("\"step\":\"hitTest\",")
-                HitVisit.write(visit, to: &c)
+            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit; the visit's members as
+            // `HitVisit.write` writes them, its cases' texts from `t`.
+            w.object(atMost: 2 * m + roomOfVisit(visit, texts: t) + (touch?.room ?? 0)) { c in
+                c.raw("\"step\":\"hitTest\",\"id\":"); c.string(visit.id)
+                c.raw(",\"result\":"); c.string(visit.result, in: t.hitResult)
+                if let reason = visit.reason { c.raw(",\"reason\":"); c.string(reason, in: t.hitReason) }
+                c.raw(",\"rule\":"); c.string(visit.rule, in: t.rule)
+                c.raw(",\"point\":"); c.point(visit.point)
+                if let to = visit.to { c.raw(",\"to\":"); c.string(to) }
                 if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
             return
@@ -179,6 +184,19 @@ extension TraceStep {
             w.key(static: "rule"); w.string(Rule.e5)
         }
         w.endObject()
+    }
+}
+
+extension TraceStep {
+    /// The most a visit's members take (`HitVisit.room(of:)`), its cases' rooms from `t`.
+    @inline(__always)
+    static func roomOfVisit(_ v: borrowing HitVisit, texts t: TraceTexts) -> Int {
+        var room =
+            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.id) + t.hitResult.cases.longest + t.rule.cases.longest
+            + JSONCursor.pointRoom
+        if v.reason != nil { room += JSONCursor.memberRoom + t.hitReason.cases.longest }
+        if let to = v.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
+        return room
     }
 }
 

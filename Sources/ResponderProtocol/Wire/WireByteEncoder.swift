@@ -143,7 +143,8 @@ final class ByteSink {
             return true
         }
         if T.self == [TouchDelivery].self {
-            Self.writeArray(value as! [TouchDelivery], to: &w) { TouchDelivery.write($0, to: &$1) }
+            let texts = TraceTexts()
+            Self.writeArray(value as! [TouchDelivery], to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
             return true
         }
         if T.self == TouchOutcome.self {
@@ -151,7 +152,8 @@ final class ByteSink {
             w.beginObject()
             w.key(static: "deliveries")
             let outcome = value as! TouchOutcome
-            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, to: &$1) }
+            let texts = TraceTexts()
+            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
             if let crashed = outcome.crashed {
                 w.key(static: "crashed")
                 w.value(crashed.json)
@@ -178,24 +180,21 @@ final class ByteSink {
 
     /// A trace's steps, each written where it is stored.
     static func write(steps: [TraceStep], to w: inout JSONWriter) {
-        writeArray(steps, to: &w) { TraceStep.write($0.pointee, to: &$1) }
+        let texts = TraceTexts()
+        writeArray(steps, to: &w) { TraceStep.write($0.pointee, texts: texts, to: &$1) }
     }
 
     /// A trace's steps, each moved out of its place to be written and dropped: a step lent where it is stored is
     /// copied first, a retain and a release per string, as the compiler cannot tell that writing leaves the array
-    /// alone. Each place is left holding a step with nothing to release (`keyWindow` from and to nil), so the
-    /// array stays whole and is freed as any other.
+    /// alone. The steps are taken off the end, last first after the list is reversed in place (moves, nothing
+    /// retained), so the array is left empty and is freed with no step to destroy: a place left holding a
+    /// placeholder step would cost a destroy of its own as the array is freed.
     @inline(never)
     static func write(taking steps: inout [TraceStep], to w: inout JSONWriter) {
         w.beginArray()
-        steps.withUnsafeMutableBufferPointer { b in
-            guard let base = b.baseAddress else { return }
-            for i in b.indices {
-                let step = (base + i).move()
-                (base + i).initialize(to: .keyWindow(from: nil, to: nil))
-                TraceStep.write(step, to: &w)
-            }
-        }
+        steps.withUnsafeMutableBufferPointer { $0.reverse() }
+        let texts = TraceTexts()
+        while let step = steps.popLast() { TraceStep.write(step, texts: texts, to: &w) }
         w.endArray()
     }
 
