@@ -99,6 +99,15 @@ public struct NodeTable: Sendable {
     @inline(__always)
     func slot(of id: String) -> Int? { slot(of: id, hash: index.hash(id)) }
 
+    /// The slot of node `id`, tried first at `guess` (a slot it was seen in before): a node keeps its slot while
+    /// it is in the table, so the guess is usually right and is checked by comparing one id, with no hash. A
+    /// wrong guess (the node removed, the slot free or reused) is looked up the general way.
+    @inline(__always)
+    func slot(of id: String, guess: Int) -> Int? {
+        if holdsNode(guess), read(slot: guess, { $0.pointee.spec.id == id }) { return guess }
+        return slot(of: id)
+    }
+
     @inline(__always)
     private func slot(of id: String, hash: UInt32) -> Int? {
         index.find(hash) { slot in

@@ -43,30 +43,40 @@ public struct World: Sendable, Equatable {
     func withRecognizer<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R)
         -> R?
     {
-        if let view = recognizerOwners[id], let result = attached(id, on: view, body) { return result }
+        if let view = recognizerOwners[id], let slot = nodes.slot(of: view),
+            let result = attached(id, on: view, slot: slot, body)
+        {
+            return result
+        }
         // K8: a scroll view's built-in pan.
         guard let owner = builtInPanOwner(id), let pan = builtInPan(of: owner) else { return nil }
         return withUnsafePointer(to: pan) { body(owner, $0) }
     }
 
-    /// `withRecognizer`, looking on `view` first: a run knows the view its recognizer was attached to, and there
-    /// the lookup is one read of that node, where the owner map hashes the recognizer's id with SipHash (a tap
-    /// asks a dozen times). Ids are unique in the session, so one found there is the one; one moved
-    /// since (or a scroll view's built-in pan, which no node lists) is found the general way.
+    /// `withRecognizer`, looking on `view` first, and for `view` in `slot` first: a run knows the view its
+    /// recognizer was attached to and the slot it was in, and there the lookup is one read of that node with one
+    /// comparison of ids (`NodeTable.slot(of:guess:)`), where the owner map hashes the recognizer's id with
+    /// SipHash and the node table the view's (a tap asks a dozen times). Ids are unique in the session, so one
+    /// found there is the one; one moved since (or a scroll view's built-in pan, which no node lists) is found the
+    /// general way.
     func withRecognizer<R>(
-        _ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R
+        _ id: String, on view: String, slot: Int,
+        _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R
     ) -> R? {
-        if let result = attached(id, on: view, body) { return result }
+        if let slot = nodes.slot(of: view, guess: slot), let result = attached(id, on: view, slot: slot, body) {
+            return result
+        }
         return withRecognizer(id, body)
     }
 
-    /// `body` of recognizer `id` where `view` lists it; nil (not `.some(nil)`) when `view` does not.
+    /// `body` of recognizer `id` where `view`, in `slot`, lists it; nil (not `.some(nil)`) when `view` does not.
     @inline(__always)
     private func attached<R>(
-        _ id: String, on view: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R
+        _ id: String, on view: String, slot: Int,
+        _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R
     ) -> R?? {
         var result: R??
-        _ = read(view) { node in
+        nodes.read(slot: slot) { node in
             node.pointee.spec.gestureRecognizers.withUnsafeBufferPointer { specs in
                 if let i = specs.firstIndex(where: { $0.id == id }) {
                     result = .some(body(view, specs.baseAddress! + i))

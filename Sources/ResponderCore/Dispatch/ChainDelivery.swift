@@ -34,6 +34,15 @@ func walkChain(
         walk.discarded = true
         return walk
     }
+    // The responder that ends the walk handled the message. The first one asked, the usual (a touch's control),
+    // makes both lists that one id: they share one buffer rather than allocate two.
+    func handledLast(_ id: String) {
+        if walk.handledBy.isEmpty && walk.visited.count == 1 {
+            walk.handledBy = walk.visited
+        } else {
+            walk.handledBy.append(id)
+        }
+    }
     var current: Responders.Hop?
     if let start {
         guard let first = responders.hop(start) else { return cut() }
@@ -50,20 +59,20 @@ func walkChain(
         }
         walk.visited.append(id)
         if consumed {
-            walk.handledBy.append(id)
+            handledLast(id)
             walk.consumedBy = id
             trace.add(step(id, .consumedByControl, .t3))
             return walk
         }
         if let classRule {
-            walk.handledBy.append(id)
+            handledLast(id)
             walk.classHandledBy = id
             trace.add(step(id, handling == .handleAndSuper ? .handledAndSuper : .handled, classRule))
             return walk
         }
         switch handling {
         case .handle?:
-            walk.handledBy.append(id)
+            handledLast(id)
             trace.add(step(id, .handled, rule))
             return walk
         case .handleAndSuper?:

@@ -59,4 +59,19 @@ extension SessionState {
         if case .some = crash { return true }
         return false
     }
+
+    // The three below leave a `Crash?` that is nil untouched. `Crash` keeps its optional members in a generic
+    // property wrapper, so copying, assigning over or destroying a `Crash?` looks that type's metadata up first
+    // (≈ 300 instructions), nil or not — several times a dispatch that crashes nothing.
+
+    /// The rule of the crash the dispatch ended in, if it did.
+    var crashRule: Rule? { hasCrashed ? crash?.rule : nil }
+
+    /// No crash: at the start of a dispatch.
+    mutating func clearCrash() {
+        if hasCrashed { crash = nil }
+    }
+
+    /// The crash the dispatch ended in, if any, taken out of the session.
+    mutating func takeCrash() -> Crash? { hasCrashed ? crash.take() : nil }
 }

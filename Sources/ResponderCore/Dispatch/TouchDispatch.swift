@@ -30,7 +30,7 @@ extension SessionState {
         var trace = Trace(kind: .touch)
         var deliveries: [TouchDelivery] = []
         deliveries.reserveCapacity(inputs.count)
-        crash = nil
+        clearCrash()
         // A2, G3: a crash ends the request; the inputs after it are not carried out.
         for (i, input) in inputs.enumerated() where !hasCrashed {
             do throws(CoreError) {
@@ -39,8 +39,7 @@ extension SessionState {
                 throw .inTouch(i, error)
             }
         }
-        let crashed = crash
-        crash = nil
+        let crashed = takeCrash()
         dismissPresented(trace: &trace)
         commitChanges()
         return trace.finish(TouchOutcome(deliveries: deliveries, crashed: crashed))
@@ -129,11 +128,11 @@ extension SessionState {
             // K8: a scroll view's delay may have run out meanwhile.
             releaseHeld(trace: &trace)
         }
-        if let crash {
+        if let rule = crashRule {
             // A2, G3: an action a timer set off crashed the app before this phase.
             var d = TouchDelivery(touch: input.touch, phase: input.phase, view: nil, window: nil, message: nil)
             d.reason = .crashed
-            d.rule = crash.rule
+            d.rule = rule
             deliveries.append(d)
             return
         }
@@ -179,7 +178,7 @@ extension SessionState {
         case .cancelled: recognizersSee(touch, .cancelled(touch.id), trace: &trace)
         case .began, .stationary: break
         }
-        if let crash { return undelivered(touch, message: input.phase.message, why: (.crashed, crash.rule)) }
+        if let rule = crashRule { return undelivered(touch, message: input.phase.message, why: (.crashed, rule)) }
         releaseHeld(trace: &trace)
         guard let view = touch.view else {
             // T4/T5/no hit: a touch delivered to no one stays so for its whole life.
@@ -254,7 +253,7 @@ extension SessionState {
         touch.recognizers = observe(id, hitView: view, trace: &trace)
         touches.append(touch)
         recognizersSee(touch, .began(id, point), trace: &trace)
-        if let crash { return undelivered(touch, message: message, why: (.crashed, crash.rule)) }
+        if let rule = crashRule { return undelivered(touch, message: message, why: (.crashed, rule)) }
         return deliverToView(touches.count - 1, phase: .began, trace: &trace)
     }
 

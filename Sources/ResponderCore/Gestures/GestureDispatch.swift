@@ -43,10 +43,11 @@ struct AttemptParameters {
 extension SessionState {
     func runIndex(_ id: String) -> Int? { runs.firstIndex { $0.id == id } }
 
-    /// `body` of recognizer `id`'s view and spec, looked up on its run's view first (`World.withRecognizer(_:on:_:)`).
+    /// `body` of recognizer `id`'s view and spec, looked up on its run's view first
+    /// (`World.withRecognizer(_:on:slot:_:)`).
     func withSpec<R>(_ id: String, _ body: (_ view: String, _ spec: UnsafePointer<GestureRecognizerSpec>) -> R) -> R? {
         guard let i = runIndex(id) else { return world.withRecognizer(id, body) }
-        return world.withRecognizer(id, on: runs[i].view, body)
+        return world.withRecognizer(id, on: runs[i].view, slot: runs[i].viewSlot, body)
     }
 
     /// G1: the enabled recognizers of the hit view and its ancestors up to its window, deepest first and in
@@ -78,7 +79,7 @@ extension SessionState {
                     guard refusal == nil else { continue }
                     observers.append(recognizer)
                     if runIndex(recognizer) == nil {
-                        runs.append(GestureRun(id: recognizer, view: id, kind: specs[j].kind))
+                        runs.append(GestureRun(id: recognizer, view: id, viewSlot: slot, kind: specs[j].kind))
                     }
                 }
             }
@@ -97,7 +98,9 @@ extension SessionState {
         for id in touch.recognizers where !hasCrashed {
             guard let i = runIndex(id) else { continue }
             if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
-            guard let spec = world.withRecognizer(id, on: runs[i].view, { GestureParameters($1) }) else { continue }
+            guard
+                let spec = world.withRecognizer(id, on: runs[i].view, slot: runs[i].viewSlot, { GestureParameters($1) })
+            else { continue }
             if let decision = runs[i].decide(input, spec: spec, now: clock, profile: profile),
                 let decision = scrollAxesDecide(decision, run: i, trace: &trace)
             {
@@ -126,7 +129,8 @@ extension SessionState {
     /// G7/G8 (the view's touches) and G3 (its actions) follow.
     mutating func attempt(_ id: String, reason: GestureReason, rule: Rule, trace: inout Trace) {
         guard let i = runIndex(id), runs[i].state == .possible,
-            let (view, spec) = world.withRecognizer(id, on: runs[i].view, { ($0, AttemptParameters($1)) })
+            let (view, spec) = world.withRecognizer(
+                id, on: runs[i].view, slot: runs[i].viewSlot, { ($0, AttemptParameters($1)) })
         else { return }
         // A closure, not the method itself: `compactMap(runIndex)` captured a copy of the whole session state.
         let required = spec.requireToFail.compactMap { runIndex($0) }
@@ -333,11 +337,12 @@ extension SessionState {
         case nil:
             return nil
         case .pressedSince(let since):
-            return world.withRecognizer(run.pointee.id, on: run.pointee.view) {
+            return world.withRecognizer(run.pointee.id, on: run.pointee.view, slot: run.pointee.viewSlot) {
                 since + $1.pointee.minimumPressDuration
             }
         case .at(let at):
-            return world.withRecognizer(run.pointee.id, on: run.pointee.view) { _, _ in true } == true ? at : nil
+            return world.withRecognizer(run.pointee.id, on: run.pointee.view, slot: run.pointee.viewSlot) { _, _ in true
+            } == true ? at : nil
         }
     }
 

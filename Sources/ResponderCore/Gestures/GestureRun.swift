@@ -6,6 +6,9 @@ import ResponderProtocol
 struct GestureRun: Sendable {
     let id: String
     let view: String
+    /// The slot `view` was in when the run started: where its recognizer's spec is looked for first
+    /// (`World.withRecognizer(_:on:slot:_:)`), a tap asking a dozen times.
+    let viewSlot: Int
     let kind: GestureKind
     var state: GestureState = .possible
     /// Live touches it observes (G1), in the order they began.
@@ -34,9 +37,10 @@ struct GestureRun: Sendable {
     /// G5: the transition it is holding while required recognizers have not failed.
     var pending: (to: GestureState, reason: GestureReason, rule: Rule)?
 
-    init(id: String, view: String, kind: GestureKind) {
+    init(id: String, view: String, viewSlot: Int, kind: GestureKind) {
         self.id = id
         self.view = view
+        self.viewSlot = viewSlot
         self.kind = kind
     }
 

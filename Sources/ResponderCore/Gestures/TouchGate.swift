@@ -10,7 +10,7 @@ extension SessionState {
         return touch.recognizers.filter { id in
             guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
                 let delays = world.withRecognizer(
-                    id, on: runs[i].view,
+                    id, on: runs[i].view, slot: runs[i].viewSlot,
                     { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
             else { return false }
             return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
