@@ -18,8 +18,9 @@ final class SessionHost {
     /// by slot until its reply is written. Unchecked: only the hitTest method reaches it, one access at a time on
     /// the engine's thread, and each checked access of a class's property costs about as much as a view asked.
     @exclusivity(unchecked) var hitScratch = HitTestScratch()
-    /// The topics made so far (`topic`), a few streams at most.
-    private var topics: [(stream: String, bytes: [UInt8])] = []
+    /// The topics made so far (`topic`), a few streams at most. Unchecked, as `hitScratch`: read on the engine's
+    /// thread only, each access over before the next.
+    @exclusivity(unchecked) private var topics: [(stream: String, bytes: [UInt8])] = []
 
     /// `seq`: the last seq a restored session had published; its next event continues after it.
     init(
