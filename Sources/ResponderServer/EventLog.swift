@@ -82,7 +82,14 @@ struct EventLog {
 
     /// Twice the slots (16 at first, `capacity` at most), the events moved to the front in order.
     private mutating func grow() {
-        var larger = [Entry?](repeating: nil, count: min(capacity, max(16, ring.count * 2)))
+        let slots = min(capacity, max(16, ring.count * 2))
+        guard start != 0 else {
+            // Already in order (no event dropped yet): the slots are added in place, the events moved with the
+            // storage rather than each copied and the old copy released.
+            ring.append(contentsOf: repeatElement(nil, count: slots - ring.count))
+            return
+        }
+        var larger = [Entry?](repeating: nil, count: slots)
         for i in 0..<count { larger[i] = ring[(start + i) % ring.count] }
         ring = larger
         start = 0

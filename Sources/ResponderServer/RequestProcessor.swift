@@ -7,6 +7,11 @@ import ResponderProtocol
 /// guarantee that every failure is a JSON-RPC error (never a crash, never a half-applied change).
 struct RequestProcessor {
     let state: EngineState
+    /// The handler last looked up: a client sends the same method again and again, and comparing its name costs
+    /// less than hashing it into the method table.
+    private let lastMethod = LastMethod()
+
+    init(state: EngineState) { self.state = state }
 
     /// Returns the encoded reply, or nil for a notification.
     func process(_ body: [UInt8], from routingID: [UInt8], peer: PeerStamp? = nil, now: Date) -> [UInt8]? {
@@ -91,8 +96,15 @@ struct RequestProcessor {
         _ method: String, _ params: RequestParams, id: JSON?, idText: [UInt8]?, client: ClientInfo, peer: PeerStamp?,
         holds: Bool, prepared: PreparedWorld?
     ) -> Result<[UInt8]?, RPCError> {
-        guard let handler = Methods.all[method] else {
-            return .failure(RPCError(.methodNotFound, "no method \"\(method)\"", [("method", .string(method))]))
+        let handler: Handler
+        if let last = lastMethod.entry, last.name == method {
+            handler = last.handler
+        } else {
+            guard let found = Methods.all[method] else {
+                return .failure(RPCError(.methodNotFound, "no method \"\(method)\"", [("method", .string(method))]))
+            }
+            lastMethod.entry = (method, found)
+            handler = found
         }
         do {
             var ctx = RequestContext(
@@ -127,6 +139,12 @@ struct RequestProcessor {
         w.key(static: "id")
         if let idText { w.raw(idText) } else { w.value(id) }
     }
+}
+
+/// The method a `RequestProcessor` last served and its handler. Unchecked: the processor runs on the engine's
+/// thread, and each access, over before the next, would otherwise be a runtime call.
+private final class LastMethod {
+    @exclusivity(unchecked) var entry: (name: String, handler: Handler)?
 }
 
 /// A request body as read: unreadable (answered even without an id, as JSON-RPC says), refused while read

@@ -13,6 +13,10 @@ private let userIDProperty = ZMQProperty("User-Id")
 /// A large request is read by the `OffloadWorker` meanwhile; the same client's later requests wait behind it
 /// so that each client's replies keep their order. `Store` is the engine's `StateStore`; generic rather than an
 /// existential so that the engine's server calls it directly, while tests serve with a store in memory.
+///
+/// Its state is read and written on the engine thread only, each access ending before the next begins (no
+/// handler reaches back into the server), so its properties are unchecked: a checked access of a class's
+/// property is a runtime call, and a request takes a dozen of them between receiving and sending.
 final class RequestServer<Store: GroupStore> {
     private let processor: RequestProcessor
     private let state: EngineState
@@ -21,32 +25,32 @@ final class RequestServer<Store: GroupStore> {
     private let worker: OffloadWorker
     private let logger: Logger
     /// Replies waiting for the group's commit: to whom, with the envelope their request came in.
-    private var outgoing: [(routingID: [UInt8], delimiter: Bool, body: [UInt8])] = []
+    @exclusivity(unchecked) private var outgoing: [(routingID: [UInt8], delimiter: Bool, body: [UInt8])] = []
     /// Clients with a request being read off-thread → their requests received since, in order.
-    private var waiting: [[UInt8]: [OffloadWorker.Job]] = [:]
+    @exclusivity(unchecked) private var waiting: [[UInt8]: [OffloadWorker.Job]] = [:]
     /// Bytes of the requests in `waiting`, per client and in all, against `--max-queued-bytes(-total)`.
-    private var queuedBytes: [[UInt8]: Int] = [:]
-    private var queuedTotal = 0
+    @exclusivity(unchecked) private var queuedBytes: [[UInt8]: Int] = [:]
+    @exclusivity(unchecked) private var queuedTotal = 0
     /// Requests refused since the last tick because too much was queued.
-    private var refusedQueued = 0
+    @exclusivity(unchecked) private var refusedQueued = 0
     /// Replies dropped since the last tick because their client's queue was full (`--reply-hwm`, section 10).
-    private var droppedReplies = 0
+    @exclusivity(unchecked) private var droppedReplies = 0
     /// Set when the state could not be saved: the engine stops rather than acknowledge what is not on disk.
-    private(set) var failure: String?
+    @exclusivity(unchecked) private(set) var failure: String?
     /// Set when the group could not be saved because the disk is full: the group is undone and refused
     /// (`STORAGE_FULL`), and the engine goes on.
-    private var storageFull: SQLiteError?
+    @exclusivity(unchecked) private var storageFull: SQLiteError?
     /// The sessions the group being served wrote (repeats kept: they are hashed into a set only when a full disk
     /// needs them, not on every request), and the reply ids of `outgoing`, for undoing and refusing the group.
-    private var groupSessions: [String] = []
-    private var outgoingIDs: [(id: JSON, idText: [UInt8]?)?] = []
+    @exclusivity(unchecked) private var groupSessions: [String] = []
+    @exclusivity(unchecked) private var outgoingIDs: [(id: JSON, idText: [UInt8]?)?] = []
     /// Whether the last group found the disk full (logged once until a commit succeeds again).
-    private var diskFull = false
+    @exclusivity(unchecked) private var diskFull = false
     /// The last "User-Id" read and its stamp: a connection's messages all carry the same one.
-    private var lastUserID: [CChar] = []
-    private var lastPeer: PeerStamp?
+    @exclusivity(unchecked) private var lastUserID: [CChar] = []
+    @exclusivity(unchecked) private var lastPeer: PeerStamp?
     /// The last routing id received: a client's requests all carry the same one, kept rather than copied anew.
-    private var lastRoutingID: [UInt8] = []
+    @exclusivity(unchecked) private var lastRoutingID: [UInt8] = []
 
     init(state: EngineState, store: Store?, events: HeldEventSink?, worker: OffloadWorker, logger: Logger) {
         processor = RequestProcessor(state: state)

@@ -18,6 +18,9 @@ final class SessionHost {
     /// by slot until its reply is written. Unchecked: only the hitTest method reaches it, one access at a time on
     /// the engine's thread, and each checked access of a class's property costs about as much as a view asked.
     @exclusivity(unchecked) var hitScratch = HitTestScratch()
+    /// The topics made so far (`topic`), a few streams at most. Unchecked, as `hitScratch`: read on the engine's
+    /// thread only, each access over before the next.
+    @exclusivity(unchecked) private var topics: [(stream: String, bytes: [UInt8])] = []
 
     /// `seq`: the last seq a restored session had published; its next event continues after it.
     init(
@@ -70,7 +73,14 @@ final class SessionHost {
         return (entry, text)
     }
 
-    func topic(_ stream: String) -> [UInt8] { Array("\(name)/\(stream)".utf8) }
+    /// `<session>/<stream>`: made once per stream and kept, since a dispatch asks for its trace topic up to three
+    /// times (who may receive it, and the event itself), each a string made and copied into an array.
+    func topic(_ stream: String) -> [UInt8] {
+        for known in topics where known.stream == stream { return known.bytes }
+        let bytes = Array("\(name)/\(stream)".utf8)
+        topics.append((stream, bytes))
+        return bytes
+    }
 
     /// The next seq, and the event object's common members and `payload`, left open.
     private func nextHead(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)]) -> [UInt8]
@@ -78,12 +88,12 @@ final class SessionHost {
         seq += 1
         var w = JSONWriter()
         w.beginObject()
-        w.key("session"); w.string(name)
-        w.key("stream"); w.string(stream)
-        w.key("seq"); w.number(Double(seq))
-        w.key("revision"); w.number(Double(revision))
-        w.key("epoch"); w.string(epoch)
-        w.key("cause"); cause.write(to: &w)
+        w.key(static: "session"); w.string(name)
+        w.key(static: "stream"); w.string(stream)
+        w.key(static: "seq"); w.number(Double(seq))
+        w.key(static: "revision"); w.number(Double(revision))
+        w.key(static: "epoch"); w.string(epoch)
+        w.key(static: "cause"); cause.write(to: &w)
         for (k, v) in payload {
             w.key(k)
             w.value(v)
