@@ -11,8 +11,8 @@ struct Cause {
 
     func write(to w: inout JSONWriter) {
         w.beginObject()
-        w.key("client"); w.string(client)
-        w.key("request")
+        w.key(static: "client"); w.string(client)
+        w.key(static: "request")
         if let requestText { w.raw(requestText) } else { w.value(request ?? .null) }
         w.endObject()
     }
