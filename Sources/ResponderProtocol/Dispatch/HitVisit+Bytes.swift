@@ -33,11 +33,15 @@ extension HitVisit {
 
     /// The most the members of a visit borrowed where it is (a trace step's) take.
     @inline(__always)
-    static func room(of v: borrowing HitVisit) -> Int {
+    static func room(of v: borrowing HitVisit) -> Int { room(of: v, tables: AfterIDTables()) }
+
+    /// `room(of:)` with the cases' tables read once for many visits (a trace's `TraceTexts`).
+    @inline(__always)
+    static func room(of v: borrowing HitVisit, tables: AfterIDTables) -> Int {
         var room =
-            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.id) + JSONCursor.room(for: v.result)
-            + JSONCursor.room(for: v.rule) + JSONCursor.pointRoom
-        if let reason = v.reason { room += JSONCursor.memberRoom + JSONCursor.room(for: reason) }
+            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.id) + tables.result.longest + tables.rule.longest
+            + JSONCursor.pointRoom
+        if v.reason != nil { room += JSONCursor.memberRoom + tables.reason.longest }
         if let to = v.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
         return room
     }
@@ -46,9 +50,13 @@ extension HitVisit {
     static func write(_ v: UnsafePointer<HitVisit>, to c: inout JSONCursor) { write(v.pointee, to: &c) }
 
     @inline(__always)
-    static func write(_ v: borrowing HitVisit, to c: inout JSONCursor) {
+    static func write(_ v: borrowing HitVisit, to c: inout JSONCursor) { write(v, tables: AfterIDTables(), to: &c) }
+
+    /// `write(_:to:)` with the cases' tables read once for many visits (a trace's `TraceTexts`).
+    @inline(__always)
+    static func write(_ v: borrowing HitVisit, tables: AfterIDTables, to c: inout JSONCursor) {
         c.raw("\"id\":"); c.string(v.id)
-        writeAfterID(result: v.result, reason: v.reason, rule: v.rule, point: v.point, to: &c)
+        writeAfterID(result: v.result, reason: v.reason, rule: v.rule, point: v.point, tables: tables, to: &c)
         if let to = v.to { c.raw(",\"to\":"); c.string(to) }
     }
 
@@ -68,10 +76,12 @@ extension HitVisit {
         let reason: QuotedCases
         let rule: QuotedCases
 
-        public init() {
-            result = HitResult.quoted
-            reason = HitReason.quoted
-            rule = Rule.quoted
+        public init() { self.init(result: HitResult.quoted, reason: HitReason.quoted, rule: Rule.quoted) }
+
+        init(result: QuotedCases, reason: QuotedCases, rule: QuotedCases) {
+            self.result = result
+            self.reason = reason
+            self.rule = rule
         }
     }
 

@@ -82,15 +82,11 @@ extension TraceStep {
             GestureTransition.writeObject(of: g, texts: t, to: &w, asStep: true)
             return
         case .hitTest(let visit, let touch):
-            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit; the visit's members as
-            // `HitVisit.write` writes them, its cases' texts from `t`.
-            w.object(atMost: 2 * m + roomOfVisit(visit, texts: t) + (touch?.room ?? 0)) { c in
-                c.raw("\"step\":\"hitTest\",\"id\":"); c.string(visit.id)
-                c.raw(",\"result\":"); c.string(visit.result, in: t.hitResult)
-                if let reason = visit.reason { c.raw(",\"reason\":"); c.string(reason, in: t.hitReason) }
-                c.raw(",\"rule\":"); c.string(visit.rule, in: t.rule)
-                c.raw(",\"point\":"); c.point(visit.point)
-                if let to = visit.to { c.raw(",\"to\":"); c.string(to) }
+            // `TraceStep.hitTestName`, as a literal, in the same piece as the visit.
+            let tables = t.visit
+            w.object(atMost: 2 * m + HitVisit.room(of: visit, tables: tables) + (touch?.room ?? 0)) { c in
+                c.raw("\"step\":\"hitTest\",")
+                HitVisit.write(visit, tables: tables, to: &c)
                 if let touch { c.raw(",\"touch\":"); c.write(touch) }
             }
             return
@@ -184,19 +180,6 @@ extension TraceStep {
             w.key(static: "rule"); w.string(Rule.e5)
         }
         w.endObject()
-    }
-}
-
-extension TraceStep {
-    /// The most a visit's members take (`HitVisit.room(of:)`), its cases' rooms from `t`.
-    @inline(__always)
-    static func roomOfVisit(_ v: borrowing HitVisit, texts t: TraceTexts) -> Int {
-        var room =
-            4 * JSONCursor.memberRoom + JSONCursor.room(for: v.id) + t.hitResult.cases.longest + t.rule.cases.longest
-            + JSONCursor.pointRoom
-        if v.reason != nil { room += JSONCursor.memberRoom + t.hitReason.cases.longest }
-        if let to = v.to { room += JSONCursor.memberRoom + JSONCursor.room(for: to) }
-        return room
     }
 }
 

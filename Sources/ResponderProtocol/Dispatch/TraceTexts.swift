@@ -31,6 +31,11 @@ struct TraceTexts {
     let hitReason = QuotedTable<HitReason>()
     let phase = QuotedTable<TouchPhase>()
     let deliveryReason = QuotedTable<TouchDeliveryReason>()
+
+    /// The tables a hit-test visit's members are written from (`HitVisit.write(_:tables:to:)`).
+    var visit: HitVisit.AfterIDTables {
+        HitVisit.AfterIDTables(result: hitResult.cases, reason: hitReason.cases, rule: rule.cases)
+    }
 }
 
 extension JSONCursor {
