@@ -23,7 +23,13 @@ extension EventSink {
 final class EngineState {
     let config: EngineConfig
     let startedAt: Date
-    var sessions: [String: SessionHost] = [:]
+    var sessions: [String: SessionHost] = [:] {
+        // Any change may remove or replace the session `lastSession` holds.
+        didSet { lastSession = nil }
+    }
+    /// The session `session(named:)` last found. Unchecked, as the request server's state is: only the engine
+    /// thread reads and writes it, each access over before the next.
+    @exclusivity(unchecked) private var lastSession: SessionHost?
     private(set) var clients: [[UInt8]: ClientInfo] = [:]
     /// The client of the last request (`client(for:)`).
     private var lastClient: ClientInfo?
@@ -86,6 +92,15 @@ final class EngineState {
                 sessions[name] = nil
             }
         }
+    }
+
+    /// The session named `name`, nil when there is none. A tool addresses the same session request after request:
+    /// the last one found is compared by name before the table is hashed.
+    func session(named name: String) -> SessionHost? {
+        if let last = lastSession, last.name == name { return last }
+        let found = sessions[name]
+        lastSession = found
+        return found
     }
 
     func client(for routingID: [UInt8], now: Date) -> ClientInfo {

@@ -20,7 +20,7 @@ struct RequestContext {
     func session(_ name: String) throws(RPCError) -> SessionHost {
         // Every name in the table was checked on its way in (session.create, the default, a restored row):
         // only a name not found there is checked, so that a malformed one is refused as such.
-        guard let host = state.sessions[name] else {
+        guard let host = state.session(named: name) else {
             try SessionMethods.checkName(name)
             throw RPCError(
                 .sessionNotFound, "no session \"\(name)\"", [("session", .string(name)), ("field", "session")])

@@ -135,7 +135,8 @@ struct RequestProcessor {
     /// client wrote it, echoed exactly.
     static func beginReply(id: JSON, idText: [UInt8]?, to w: inout JSONWriter) {
         w.beginObject()
-        w.key(static: "jsonrpc"); w.string("2.0")
+        // The version member known when compiled: one copy, where a key and an escape-checked string were two.
+        w.members(static: #""jsonrpc":"2.0""#)
         w.key(static: "id")
         if let idText { w.raw(idText) } else { w.value(id) }
     }
