@@ -103,7 +103,7 @@ final class RequestServer<Store: GroupStore> {
                 else { return (received, true) }
                 count = n
             } catch {
-                logger.error("receive failed: \(error)")
+                log(.error, "receive failed: \(error)")
                 break
             }
             received += 1
@@ -111,7 +111,7 @@ final class RequestServer<Store: GroupStore> {
             guard count >= 2 else { continue }
             let hasDelimiter = count >= 3 && secondEmpty
             guard count == (hasDelimiter ? 3 : 2) else {
-                logger.debug("dropping a request with \(count) frames")
+                log(.debug, "dropping a request with \(count) frames")
                 continue
             }
             accept(OffloadWorker.Job(routingID: routingID, delimiter: hasDelimiter, body: body, peer: peer))
@@ -124,7 +124,11 @@ final class RequestServer<Store: GroupStore> {
 
     /// `bytes` as an array: the last routing id's when they are the same.
     private func sameRoutingID(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        if bytes.count == lastRoutingID.count, lastRoutingID.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+        // Compared with memcmp: `elementsEqual` goes byte by byte through the generic sequence code.
+        if bytes.count == lastRoutingID.count,
+            bytes.isEmpty
+                || lastRoutingID.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
             return lastRoutingID
         }
         lastRoutingID = Array(bytes)
@@ -285,8 +289,10 @@ final class RequestServer<Store: GroupStore> {
     /// Commits the group, then sends its events and replies; a failed commit sends nothing of the group.
     private func deliver(_ rpc: some RequestPort) {
         defer {
-            groupSessions.removeAll(keepingCapacity: true)
-            outgoingIDs.removeAll(keepingCapacity: true)
+            // Emptied only when not empty: an empty array's `removeAll(keepingCapacity:)` still does its range's
+            // work, and without a store these stay empty.
+            if !groupSessions.isEmpty { groupSessions.removeAll(keepingCapacity: true) }
+            if !outgoingIDs.isEmpty { outgoingIDs.removeAll(keepingCapacity: true) }
         }
         if failure == nil, storageFull == nil, let store {
             do { try store.commit() } catch {
@@ -302,13 +308,13 @@ final class RequestServer<Store: GroupStore> {
             refuseGroup(full)
         } else if failure == nil, diskFull, !groupSessions.isEmpty {
             diskFull = false
-            logger.notice("the state is saved again: requests that write are served")
+            log(.notice, "the state is saved again: requests that write are served")
         }
         if let failure {
             store?.rollback()
             events?.discard()
             outgoing.removeAll(keepingCapacity: true)
-            logger.critical("\(failure); stopping so that nothing unsaved is acknowledged")
+            log(.critical, "\(failure); stopping so that nothing unsaved is acknowledged")
             return
         }
         events?.release()
@@ -319,9 +325,22 @@ final class RequestServer<Store: GroupStore> {
                     droppedReplies += 1
                 }
             } catch {
-                logger.debug("reply not delivered: \(error)")
+                log(.debug, "reply not delivered: \(error)")
             }
         }
-        outgoing.removeAll(keepingCapacity: true)
+        // Without a store there is one reply a call: `removeLast` frees it without `removeAll`'s range work.
+        if outgoing.count == 1 {
+            outgoing.removeLast()
+        } else if !outgoing.isEmpty {
+            outgoing.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // The logging below is kept out of the request path's functions: reading the logger's handler is a checked
+    // access (a runtime call), which the compiler hoists to the top of a function that may log.
+
+    @inline(never)
+    private func log(_ level: Logger.Level, _ message: String) {
+        logger.log(level: level, "\(message)")
     }
 }
