@@ -1,3 +1,4 @@
+import ResponderJSON
 import ResponderProtocol
 
 /// The hit test's questions of one view that do not depend on the point, answered once when the node is
@@ -33,6 +34,9 @@ struct HitRecord: Equatable {
     static let viewController: UInt32 = 1 << 13
     /// A view that a superview asks (`NodeKind.isSubviewKind`).
     static let subviewKind: UInt32 = 1 << 14
+    /// The node's id needs no escape in JSON text (`JSONWriter.needsNoEscape`): a hit test's reply copies it
+    /// between its quotes with no check of its bytes, for each visit of the node.
+    static let plainID: UInt32 = 1 << 15
 
     /// The bits `exclusion` reads before the point test: when none is set, a view goes on to its point test.
     static let excluding: UInt32 =
@@ -61,6 +65,7 @@ struct HitRecord: Equatable {
         if let t = spec.transform, t != .identity { b |= Self.hasTransform }
         if spec.kind == .viewController { b |= Self.viewController }
         if spec.kind.isSubviewKind { b |= Self.subviewKind }
+        if JSONWriter.needsNoEscape(spec.id) { b |= Self.plainID }
         bits = b
     }
 

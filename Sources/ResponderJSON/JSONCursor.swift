@@ -65,6 +65,17 @@ public struct JSONCursor: ~Copyable {
         }
     }
 
+    /// `s`, known to need no escape (`JSONWriter.needsNoEscape`, checked where it is kept): copied between its
+    /// quotes with no check of its bytes.
+    @inline(__always)
+    @inlinable package mutating func string(plain s: String) {
+        let at = self.at, left = end - at
+        self.at += JSONWriter.withUTF8(s) { utf8 in
+            precondition(left >= utf8.count + 2, "JSONCursor: more written than the room made")
+            return JSONWriter.writeString(utf8, clean: true, at: at)
+        }
+    }
+
     @inline(__always)
     @inlinable public mutating func number(_ n: Double) {
         claim(Self.numberRoom)

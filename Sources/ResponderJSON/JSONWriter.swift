@@ -464,6 +464,12 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// Whether `s` is written as it is, between its quotes, with no escape: checked once where text is kept (a
+    /// node's id, `HitRecord`) for text written many times (`JSONCursor.string(plain:)`).
+    @inlinable package static func needsNoEscape(_ s: String) -> Bool {
+        withUTF8(s) { $0.isEmpty || isClean($0.baseAddress!, $0.count) }
+    }
+
     /// A native string's bytes are read where they are; only another kind is copied first.
     @inline(__always)
     @inlinable static func withUTF8<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -76,4 +76,34 @@ struct HitTestAnswerTests {
             #expect(kept(s, q, traced: false, &scratch) == untraced(s, q), "\(q), untraced")
         }
     }
+
+    @Test("ids that need escaping, and ids that do not, are written as the traced value writes them")
+    func escapedIDs() throws {
+        // Plain views (the fast path): each kind of byte that is escaped, text past eight bytes on either side of
+        // one, and non-ASCII text, which is not.
+        let ids = [
+            #"Q"uote"#, #"back\slash"#, "ctl\u{01}x", "tab\tnew\nline\r", "\u{1f}",
+            #"a long id with a " in the middle"#,
+            "é ü 漢字 🙂", "plain-id-longer-than-sixteen-bytes", "p"
+        ]
+        func quoted(_ id: String) -> String { String(decoding: JSONCodec.encode(.string(id)), as: UTF8.self) }
+        // Siblings side by side, the front-most last: a point in one misses those after it (H3), then hits it.
+        let views = ids.enumerated().map { i, id in
+            #"{"id": \#(quoted(id)), "kind": "view", "frame": [\#(10 * i), 0, 10, 10], "children": []}"#
+        }
+        let s = try session(fixtureF(views))
+        var scratch = HitTestScratch()
+        var asked = Set<String>()
+        for (i, _) in ids.enumerated() {
+            let p = Point(Double(10 * i) + 5, 5)
+            let reply = s.hitTestReply(at: p)
+            #expect(
+                reply == traced(s, p),
+                "\(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced(s, p), as: UTF8.self))")
+            #expect(kept(s, p, traced: true, &scratch) == reply, "\(p), kept")
+            #expect(kept(s, p, traced: false, &scratch) == untraced(s, p), "\(p), kept, untraced")
+            asked.formUnion(s.hitTestOutcome(at: p).visited.map(\.id))
+        }
+        #expect(asked.isSuperset(of: ids), "\(ids.filter { !asked.contains($0) })")
+    }
 }

@@ -157,8 +157,9 @@ enum HitAnswerText {
     }
 
     /// `{id, result, reason?, rule, point, to?}`, the members `HitVisit` writes in its order. A visit of a node
-    /// with no redirect, nearly every one, is written with its id read where the node keeps it; the others go
-    /// through `HitVisit` itself.
+    /// with no redirect, nearly every one, is written with its id read where the node keeps it, copied as it is
+    /// when the node's record says it needs no escape (`HitRecord.plainID`); the others go through `HitVisit`
+    /// itself.
     @inline(__always)
     private static func writeVisit(
         _ v: UnsafePointer<SlotVisit>, afterID: Int, fragments: inout HitVisit.AfterIDFragments,
@@ -168,10 +169,13 @@ enum HitAnswerText {
             var visit = hitVisit(v.pointee, names: names, nodes: nodes)
             return HitVisit.writeObject(of: &visit, to: &w)
         }
-        let node = nodes.unsafeNode(atSlot: Int(v.pointee.slot))
+        let slot = Int(v.pointee.slot)
+        let node = nodes.unsafeNode(atSlot: slot)
+        let plainID = nodes.hitRecord(atSlot: slot).has(HitRecord.plainID)
         let room = JSONCursor.memberRoom + JSONCursor.room(for: node.pointee.spec.id) + afterID
         return w.object(atMost: room) { c in
-            c.raw("\"id\":"); c.string(node.pointee.spec.id)
+            c.raw("\"id\":")
+            if plainID { c.string(plain: node.pointee.spec.id) } else { c.string(node.pointee.spec.id) }
             fragments.write(
                 result: v.pointee.result, reason: v.pointee.reason, rule: v.pointee.rule, point: v.pointee.point,
                 to: &c)
