@@ -70,9 +70,34 @@ public enum WireByteEncoder {
         guard Outcome.self == TouchOutcome.self else { return traceBody(traced) }
         var steps: [TraceStep] = []
         swap(&steps, &traced.trace.steps)
+        var focus: [FocusChange] = []
         return traceBody(kind: traced.trace.kind, outcome: traced.outcome) {
-            ByteSink.write(taking: &steps, to: &$0)
+            ByteSink.write(taking: &steps, to: &$0, focus: &focus)
         }
+    }
+
+    /// A touch's trace body `{kind, steps, outcome}` written at the end of `w` (the `trace` member of the event
+    /// that carries it, written in one piece), its steps moved out of `traced` as `traceBody(taking:)` moves them.
+    /// Returns where the body and its outcome are in `w`, and the first-responder changes among the steps,
+    /// gathered as they are written (what `Trace.focusChanges` finds with a walk of its own). Nil, with nothing
+    /// written, for an outcome not a touch's: a touch's is written by hand and never falls back.
+    public static func writeTraceBody<Outcome>(taking traced: inout Traced<Outcome>, to w: inout JSONWriter) -> (
+        body: Range<Int>, outcome: Range<Int>, focus: [FocusChange]
+    )? {
+        guard Outcome.self == TouchOutcome.self else { return nil }
+        var steps: [TraceStep] = []
+        swap(&steps, &traced.trace.steps)
+        var focus: [FocusChange] = []
+        let start = w.count
+        w.beginObject()
+        w.key(static: "kind"); w.string(traced.trace.kind)
+        w.key(static: "steps"); ByteSink.write(taking: &steps, to: &w, focus: &focus)
+        w.key(static: "outcome")
+        let outcomeStart = w.count
+        _ = write(traced.outcome, to: &w)
+        let outcomeEnd = w.count
+        w.endObject()
+        return (start..<w.count, outcomeStart..<outcomeEnd, focus)
     }
 
     private static func traceBody<Outcome: Encodable>(
@@ -189,12 +214,21 @@ final class ByteSink {
     /// alone. The steps are taken off the end, last first after the list is reversed in place (moves, nothing
     /// retained), so the array is left empty and is freed with no step to destroy: a place left holding a
     /// placeholder step would cost a destroy of its own as the array is freed.
+    /// The first-responder changes among them are appended to `focus` on the way, in order.
     @inline(never)
-    static func write(taking steps: inout [TraceStep], to w: inout JSONWriter) {
+    static func write(taking steps: inout [TraceStep], to w: inout JSONWriter, focus: inout [FocusChange]) {
         w.beginArray()
         steps.withUnsafeMutableBufferPointer { $0.reverse() }
         let texts = TraceTexts()
-        while let step = steps.popLast() { TraceStep.write(step, texts: texts, to: &w) }
+        while let step = steps.popLast() {
+            // As `Trace.focusChanges` finds them; most steps are neither kind, a compare of the case.
+            switch step {
+            case .firstResponder(let change, _): focus.append(change)
+            case .android(let s): if let change = s.focusChange { focus.append(change) }
+            default: break
+            }
+            TraceStep.write(step, texts: texts, to: &w)
+        }
         w.endArray()
     }
 
