@@ -132,7 +132,21 @@ extension RequestContext {
                 host, stream: "trace", cause: cause, payload: [],
                 deferred: [("trace", { DispatchBody.traceBody(traced).bytes }), ("request", { request })],
                 minimumSize: held, send: false))
-        publish(focus: traced.trace.focusChanges, host, &published)
+        if Self.mayChangeFocus(traced.trace.steps) { publish(focus: traced.trace.focusChanges, host, &published) }
+    }
+
+    /// Whether any of `steps` is of a kind that may change the first responder: only then are they walked for
+    /// the changes (`Trace.focusChanges`), which copies each step it reads, a retain and a release per string.
+    private static func mayChangeFocus(_ steps: [TraceStep]) -> Bool {
+        steps.withUnsafeBufferPointer { b in
+            for i in b.indices {
+                switch b[i] {
+                case .firstResponder, .android: return true
+                default: continue
+                }
+            }
+            return false
+        }
     }
 
     private func publish(focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange) {
