@@ -111,10 +111,15 @@ enum DispatchMethods {
             if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
                 // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
                 // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
-                // Room for a tap's outcome (≈ 1 KB) and what its writers reserve beyond it, each string's room
-                // reckoned for the worst escapes, so that the writer does not grow on the way.
-                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 2048)
                 ctx.publishUnwritten(traced, request: requestMember(R.method, request.withoutTrace), host, &published)
+                // A touch's outcome is written into the reply in place (`dispatch` is specialised per outcome, so
+                // this cast is decided when it is compiled).
+                if let touch = traced.outcome as? TouchOutcome {
+                    return UntracedTouchBody<Outcome>(outcome: touch, seq: host.seq, seqRange: published.range)
+                }
+                // Room for an outcome as large as a tap's (≈ 1 KB) and what its writers reserve beyond it, each
+                // string's room reckoned for the worst escapes, so that the writer does not grow on the way.
+                let outcome = WireByteEncoder.encode(traced.outcome, capacity: 2048)
                 return DispatchBody(
                     trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,
                     dryRun: false)

@@ -45,6 +45,12 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
         w.beginObject()
         w.rawMembers(text[outcome].dropFirst().dropLast())
         if withTrace { w.key(static: "trace"); w.raw(text[trace]) }
+        Self.writeTail(seq: seq, seqRange: seqRange, dryRun: dryRun, to: &w)
+        return true
+    }
+
+    /// `seq`, `seqRange`, and `dryRun` when it is one, then the closing brace.
+    static func writeTail(seq: Int, seqRange: [Int]?, dryRun: Bool, to w: inout JSONWriter) {
         w.key(static: "seq"); w.number(Double(seq))
         w.key(static: "seqRange")
         if let seqRange {
@@ -56,7 +62,6 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
         }
         if dryRun { w.key(static: "dryRun"); w.bool(true) }
         w.endObject()
-        return true
     }
 
     /// The trace event's body `{kind, steps, outcome}` of `traced`, and where its outcome is in it.
@@ -82,5 +87,26 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
         let end = w.count
         w.endObject()
         return (w.takeBytes(), start..<end)
+    }
+}
+
+/// A live touch dispatch's reply under `trace: "none"` (1.8): `{<the outcome's members>, seq, seqRange}`, as
+/// `DispatchBody` writes it without its trace, the outcome's members written in place from the value rather than
+/// written apart and copied.
+struct UntracedTouchBody<Outcome: Codable & Sendable>: ResponseBody {
+    typealias Response = Published<Traced<Outcome>>
+    let outcome: TouchOutcome
+    let seq: Int
+    let seqRange: [Int]?
+
+    /// A tap's outcome (≈ 1 KB) and what its writers reserve beyond it, each string's room reckoned for the worst
+    /// escapes, so that the writer does not grow on the way.
+    var room: Int { 2048 + 64 }
+
+    func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
+        w.beginObject()
+        WireByteEncoder.writeMembers(of: outcome, to: &w)
+        DispatchBody<Outcome>.writeTail(seq: seq, seqRange: seqRange, dryRun: false, to: &w)
+        return true
     }
 }

@@ -76,6 +76,13 @@ public enum WireByteEncoder {
         }
     }
 
+    /// A touch outcome's members (`deliveries`, and `crashed` when there is one) written into the open object of
+    /// `w`, as its own object holds them: a reply whose members are the outcome's writes them in place, with no
+    /// text of the outcome made first and copied.
+    public static func writeMembers(of outcome: TouchOutcome, to w: inout JSONWriter) {
+        ByteSink.writeMembers(of: outcome, to: &w)
+    }
+
     /// A touch's trace body `{kind, steps, outcome}` written at the end of `w` (the `trace` member of the event
     /// that carries it, written in one piece), its steps moved out of `traced` as `traceBody(taking:)` moves them.
     /// Returns where the body and its outcome are in `w`, and the first-responder changes among the steps,
@@ -175,14 +182,7 @@ final class ByteSink {
         if T.self == TouchOutcome.self {
             // `{deliveries}`, its one member (a keyed container around it would add to every tap's trace).
             w.beginObject()
-            w.key(static: "deliveries")
-            let outcome = value as! TouchOutcome
-            let texts = TraceTexts()
-            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
-            if let crashed = outcome.crashed {
-                w.key(static: "crashed")
-                w.value(crashed.json)
-            }
+            writeMembers(of: value as! TouchOutcome, to: &w)
             w.endObject()
             return true
         }
@@ -201,6 +201,18 @@ final class ByteSink {
             return true
         }
         return false
+    }
+
+    /// A touch outcome's members, into the open object. Inlined: a call of its own here adds to every traced tap.
+    @inline(__always)
+    static func writeMembers(of outcome: TouchOutcome, to w: inout JSONWriter) {
+        w.key(static: "deliveries")
+        let texts = TraceTexts()
+        Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
+        if let crashed = outcome.crashed {
+            w.key(static: "crashed")
+            w.value(crashed.json)
+        }
     }
 
     /// A trace's steps, each written where it is stored.
