@@ -108,18 +108,30 @@ enum DispatchMethods {
             var traced = try core { () throws(CoreError) in try body(request, &host.state, ctx.client.id) }
             var published = SeqRange()
             ctx.publishDispatchChanges(host, &published)
-            let recorded = requestMember(R.method, request.withoutTrace)
             if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
                 // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
                 // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
-                // Room for a tap's outcome (≈ 1 KB) and what its writers reserve beyond it, each string's room
-                // reckoned for the worst escapes, so that the writer does not grow on the way.
+                ctx.publishUnwritten(traced, request: requestMember(R.method, request.withoutTrace), host, &published)
+                // A touch's outcome is written into the reply in place (`dispatch` is specialised per outcome, so
+                // this cast is decided when it is compiled).
+                if let touch = traced.outcome as? TouchOutcome {
+                    return UntracedTouchBody<Outcome>(outcome: touch, seq: host.seq, seqRange: published.range)
+                }
+                // Room for an outcome as large as a tap's (≈ 1 KB) and what its writers reserve beyond it, each
+                // string's room reckoned for the worst escapes, so that the writer does not grow on the way.
                 let outcome = WireByteEncoder.encode(traced.outcome, capacity: 2048)
-                ctx.publishUnwritten(traced, request: recorded, host, &published)
                 return DispatchBody(
                     trace: (outcome, 0..<outcome.count), seq: host.seq, seqRange: published.range, withTrace: false,
                     dryRun: false)
             }
+            if let event = ctx.publishTrace(
+                taking: &traced, request: request.withoutTrace, method: R.method, host, &published)
+            {
+                return DispatchBody(
+                    text: event.text, trace: event.trace, outcome: event.outcome, seq: host.seq,
+                    seqRange: published.range, withTrace: withTrace, dryRun: false)
+            }
+            let recorded = requestMember(R.method, request.withoutTrace)
             let focus = traced.trace.focusChanges
             let trace = DispatchBody.traceBody(taking: &traced)
             ctx.publish(trace: trace.bytes, focus: focus, host, &published, request: recorded)
@@ -135,22 +147,31 @@ enum DispatchMethods {
     /// is the same whichever was asked), so a recording can re-send it to another session. As JSON text.
     static func requestMember<R: DryRunnable>(_ method: String, _ request: R) -> [UInt8] {
         // `dispatch` is specialised per request type, so this cast is decided when it is compiled.
-        if let tap = request as? TapRequest {
-            // The commonest dispatch, written directly: its members in declaration order, as the encoder gives
-            // them, less the unrecorded and the null ones.
+        if request is TapRequest {
             var w = JSONWriter(reservingCapacity: 96 + method.utf8.count)
-            w.beginObject()
-            w.key(static: "method"); w.string(method)
-            w.key(static: "params")
-            w.beginObject()
-            w.key(static: "point"); tap.point.write(to: &w)
-            if let tapCount = tap.tapCount { w.key(static: "tapCount"); w.number(Double(tapCount)) }
-            if let time = tap.time { w.key(static: "time"); w.number(time) }
-            w.endObject()
-            w.endObject()
+            writeRequestMember(method, request, to: &w)
             return w.takeBytes()
         }
         return JSONCodec.encode(encodedRequestMember(method, request))
+    }
+
+    /// `requestMember` written into `w`, as a value (the member of the trace event written in one piece).
+    static func writeRequestMember<R: DryRunnable>(_ method: String, _ request: R, to w: inout JSONWriter) {
+        guard let tap = request as? TapRequest else {
+            w.raw(JSONCodec.encode(encodedRequestMember(method, request)))
+            return
+        }
+        // The commonest dispatch, written directly: its members in declaration order, as the encoder gives
+        // them, less the unrecorded and the null ones.
+        w.beginObject()
+        w.key(static: "method"); w.string(method)
+        w.key(static: "params")
+        w.beginObject()
+        w.key(static: "point"); tap.point.write(to: &w)
+        if let tapCount = tap.tapCount { w.key(static: "tapCount"); w.number(Double(tapCount)) }
+        if let time = tap.time { w.key(static: "time"); w.number(time) }
+        w.endObject()
+        w.endObject()
     }
 
     /// `requestMember` through the encoder, for every request.

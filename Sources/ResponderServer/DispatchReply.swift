@@ -8,19 +8,49 @@ import ResponderProtocol
 /// `dryRun: true`.
 struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
     typealias Response = Published<Traced<Outcome>>
-    let trace: (bytes: [UInt8], outcome: Range<Int>)
+    /// The text holding the trace body (the body itself, or the trace event that carries it), where the body is in
+    /// it, and where its outcome is.
+    let text: [UInt8]
+    let trace: Range<Int>
+    let outcome: Range<Int>
     let seq: Int
     let seqRange: [Int]?
     let withTrace: Bool
     let dryRun: Bool
 
+    init(
+        text: [UInt8], trace: Range<Int>, outcome: Range<Int>, seq: Int, seqRange: [Int]?, withTrace: Bool,
+        dryRun: Bool
+    ) {
+        self.text = text
+        self.trace = trace
+        self.outcome = outcome
+        self.seq = seq
+        self.seqRange = seqRange
+        self.withTrace = withTrace
+        self.dryRun = dryRun
+    }
+
+    /// The body `trace.bytes`, whole.
+    init(trace: (bytes: [UInt8], outcome: Range<Int>), seq: Int, seqRange: [Int]?, withTrace: Bool, dryRun: Bool) {
+        self.init(
+            text: trace.bytes, trace: 0..<trace.bytes.count, outcome: trace.outcome, seq: seq, seqRange: seqRange,
+            withTrace: withTrace, dryRun: dryRun)
+    }
+
     /// The outcome's members, and with the trace the whole body besides, which holds them once more.
-    var room: Int { (withTrace ? trace.bytes.count : 0) + trace.outcome.count + (dryRun ? 80 : 64) }
+    var room: Int { (withTrace ? trace.count : 0) + outcome.count + (dryRun ? 80 : 64) }
 
     func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
         w.beginObject()
-        w.rawMembers(trace.bytes[trace.outcome].dropFirst().dropLast())
-        if withTrace { w.key(static: "trace"); w.raw(trace.bytes) }
+        w.rawMembers(text[outcome].dropFirst().dropLast())
+        if withTrace { w.key(static: "trace"); w.raw(text[trace]) }
+        Self.writeTail(seq: seq, seqRange: seqRange, dryRun: dryRun, to: &w)
+        return true
+    }
+
+    /// `seq`, `seqRange`, and `dryRun` when it is one, then the closing brace.
+    static func writeTail(seq: Int, seqRange: [Int]?, dryRun: Bool, to w: inout JSONWriter) {
         w.key(static: "seq"); w.number(Double(seq))
         w.key(static: "seqRange")
         if let seqRange {
@@ -32,7 +62,6 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
         }
         if dryRun { w.key(static: "dryRun"); w.bool(true) }
         w.endObject()
-        return true
     }
 
     /// The trace event's body `{kind, steps, outcome}` of `traced`, and where its outcome is in it.
@@ -58,5 +87,26 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
         let end = w.count
         w.endObject()
         return (w.takeBytes(), start..<end)
+    }
+}
+
+/// A live touch dispatch's reply under `trace: "none"` (1.8): `{<the outcome's members>, seq, seqRange}`, as
+/// `DispatchBody` writes it without its trace, the outcome's members written in place from the value rather than
+/// written apart and copied.
+struct UntracedTouchBody<Outcome: Codable & Sendable>: ResponseBody {
+    typealias Response = Published<Traced<Outcome>>
+    let outcome: TouchOutcome
+    let seq: Int
+    let seqRange: [Int]?
+
+    /// A tap's outcome (≈ 1 KB) and what its writers reserve beyond it, each string's room reckoned for the worst
+    /// escapes, so that the writer does not grow on the way.
+    var room: Int { 2048 + 64 }
+
+    func write(to w: inout JSONWriter, typed _: (Response, inout JSONWriter) -> Bool) -> Bool {
+        w.beginObject()
+        WireByteEncoder.writeMembers(of: outcome, to: &w)
+        DispatchBody<Outcome>.writeTail(seq: seq, seqRange: seqRange, dryRun: false, to: &w)
+        return true
     }
 }

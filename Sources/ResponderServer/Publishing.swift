@@ -91,6 +91,33 @@ extension RequestContext {
         publish(focus: focus, host, &published)
     }
 
+    /// A touch's trace event written in one piece: its head, the trace body straight from the steps (moved out
+    /// of `traced`), and the request's member (`DispatchMethods.writeRequestMember`). The ring keeps that text, a
+    /// subscriber gets it, and the reply copies its trace and outcome from it: written apart, the body was
+    /// copied out of its writer, its parts kept as closures, and the steps walked again for the focus changes.
+    /// Returns the text and where the trace body and its outcome are in it; nil, with nothing published, for an
+    /// outcome not a touch's (`publish(trace:…)` takes those).
+    func publishTrace<Outcome, R: DryRunnable>(
+        taking traced: inout Traced<Outcome>, request: R, method: String, _ host: SessionHost,
+        _ published: inout SeqRange
+    ) -> (text: [UInt8], trace: Range<Int>, outcome: Range<Int>)? {
+        // Room for a tap's event (≈ 3.4 KB) and what its writers reserve beyond it.
+        var w = JSONWriter(reservingCapacity: 4096)
+        host.writeNextHead(stream: "trace", epoch: state.epoch, cause: cause, to: &w)
+        w.key(static: "trace")
+        guard let body = WireByteEncoder.writeTraceBody(taking: &traced, to: &w) else { return nil }
+        w.key(static: "request")
+        DispatchMethods.writeRequestMember(method, request, to: &w)
+        w.endObject()
+        let text = w.takeBytes()
+        let entry = host.record(stream: "trace", text: text)
+        state.journal?.touched(host)
+        if state.sink.mayDeliver(topic: entry.topic) { state.sink.send(topic: entry.topic, body: text) }
+        published.add(entry.seq)
+        publish(focus: body.focus, host, &published)
+        return (text, body.body, body.outcome)
+    }
+
     /// The trace event of a dispatch no subscriber can receive now: numbered and kept in the replay ring as the
     /// trace itself, written only if a replay asks for it (`EventText.deferred`), so a `trace: "none"` request
     /// with no reader pays nothing for its text. The focus events are small and written as always.
@@ -105,7 +132,21 @@ extension RequestContext {
                 host, stream: "trace", cause: cause, payload: [],
                 deferred: [("trace", { DispatchBody.traceBody(traced).bytes }), ("request", { request })],
                 minimumSize: held, send: false))
-        publish(focus: traced.trace.focusChanges, host, &published)
+        if Self.mayChangeFocus(traced.trace.steps) { publish(focus: traced.trace.focusChanges, host, &published) }
+    }
+
+    /// Whether any of `steps` is of a kind that may change the first responder: only then are they walked for
+    /// the changes (`Trace.focusChanges`), which copies each step it reads, a retain and a release per string.
+    private static func mayChangeFocus(_ steps: [TraceStep]) -> Bool {
+        steps.withUnsafeBufferPointer { b in
+            for i in b.indices {
+                switch b[i] {
+                case .firstResponder, .android: return true
+                default: continue
+                }
+            }
+            return false
+        }
     }
 
     private func publish(focus: [FocusChange], _ host: SessionHost, _ published: inout SeqRange) {

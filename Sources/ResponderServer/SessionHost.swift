@@ -73,6 +73,21 @@ final class SessionHost {
         return (entry, text)
     }
 
+    /// The head of the next event (the common members, open) written into `w`, for an event whose text its
+    /// caller writes in one piece after it (members and the closing brace); `record(stream:text:)` then numbers
+    /// and keeps it. The seq is taken only then: an event its caller gives up on leaves no gap.
+    func writeNextHead(stream: String, epoch: String, cause: Cause, to w: inout JSONWriter) {
+        writeHead(seq: seq + 1, stream: stream, epoch: epoch, cause: cause, payload: [], to: &w)
+    }
+
+    /// Numbers and records an event written whole, its head from `writeNextHead`.
+    func record(stream: String, text: [UInt8]) -> EventLog.Entry {
+        seq += 1
+        let entry = EventLog.Entry(seq: seq, topic: topic(stream), body: text)
+        log.append(entry)
+        return entry
+    }
+
     /// `<session>/<stream>`: made once per stream and kept, since a dispatch asks for its trace topic up to three
     /// times (who may receive it, and the event itself), each a string made and copied into an array.
     func topic(_ stream: String) -> [UInt8] {
@@ -87,6 +102,14 @@ final class SessionHost {
     {
         seq += 1
         var w = JSONWriter()
+        writeHead(seq: seq, stream: stream, epoch: epoch, cause: cause, payload: payload, to: &w)
+        return w.takeBytes()
+    }
+
+    private func writeHead(
+        seq: Int, stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
+        to w: inout JSONWriter
+    ) {
         w.beginObject()
         w.key(static: "session"); w.string(name)
         w.key(static: "stream"); w.string(stream)
@@ -98,6 +121,5 @@ final class SessionHost {
             w.key(k)
             w.value(v)
         }
-        return w.takeBytes()
     }
 }

@@ -63,6 +63,8 @@ final class XPubSink: EventSink {
     /// the subscription yet.
     func mayDeliver(topic: [UInt8]) -> Bool {
         drainSubscriptions()
-        return budget.matches(topic)
+        // With no subscription at all (the common case), the budget's tables are not read: a method called on
+        // the budget where this class keeps it copies it first, a retain and a release for each table.
+        return budget.count > 0 && budget.matches(topic)
     }
 }

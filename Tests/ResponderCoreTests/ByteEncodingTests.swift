@@ -41,6 +41,28 @@ import Testing
         let takenBody = WireByteEncoder.traceBody(taking: &taken)
         #expect(takenBody?.bytes == body.bytes, "\(what): trace body taken differs")
         #expect(takenBody?.outcome == body.outcome, "\(what): outcome range taken")
+        // Written in place after other text (a touch's trace event, written in one piece): the same bytes, and the
+        // focus changes gathered on the way are the trace's.
+        var inPlace = traced
+        var w = JSONWriter()
+        w.beginObject()
+        w.key(static: "before"); w.null()
+        w.key(static: "trace")
+        guard let written = WireByteEncoder.writeTraceBody(taking: &inPlace, to: &w) else {
+            #expect(O.self != TouchOutcome.self, "\(what): a touch's trace body not written in place")
+            return
+        }
+        let text = w.bytes
+        #expect(Array(text[written.body]) == body.bytes, "\(what): trace body in place differs")
+        #expect(Array(text[written.outcome]) == Array(body.bytes[body.outcome]), "\(what): outcome range in place")
+        #expect(written.focus == traced.trace.focusChanges, "\(what): focus changes in place")
+        if let touch = traced.outcome as? TouchOutcome {
+            var members = JSONWriter()
+            members.beginObject()
+            WireByteEncoder.writeMembers(of: touch, to: &members)
+            members.endObject()
+            #expect(members.bytes == JSONCodec.encode(tree["outcome"]!), "\(what): outcome's members")
+        }
     }
 
     @Test func queriesOverTheDemoWorld() throws {

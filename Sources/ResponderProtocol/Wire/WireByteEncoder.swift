@@ -70,9 +70,41 @@ public enum WireByteEncoder {
         guard Outcome.self == TouchOutcome.self else { return traceBody(traced) }
         var steps: [TraceStep] = []
         swap(&steps, &traced.trace.steps)
+        var focus: [FocusChange] = []
         return traceBody(kind: traced.trace.kind, outcome: traced.outcome) {
-            ByteSink.write(taking: &steps, to: &$0)
+            ByteSink.write(taking: &steps, to: &$0, focus: &focus)
         }
+    }
+
+    /// A touch outcome's members (`deliveries`, and `crashed` when there is one) written into the open object of
+    /// `w`, as its own object holds them: a reply whose members are the outcome's writes them in place, with no
+    /// text of the outcome made first and copied.
+    public static func writeMembers(of outcome: TouchOutcome, to w: inout JSONWriter) {
+        ByteSink.writeMembers(of: outcome, to: &w)
+    }
+
+    /// A touch's trace body `{kind, steps, outcome}` written at the end of `w` (the `trace` member of the event
+    /// that carries it, written in one piece), its steps moved out of `traced` as `traceBody(taking:)` moves them.
+    /// Returns where the body and its outcome are in `w`, and the first-responder changes among the steps,
+    /// gathered as they are written (what `Trace.focusChanges` finds with a walk of its own). Nil, with nothing
+    /// written, for an outcome not a touch's: a touch's is written by hand and never falls back.
+    public static func writeTraceBody<Outcome>(taking traced: inout Traced<Outcome>, to w: inout JSONWriter) -> (
+        body: Range<Int>, outcome: Range<Int>, focus: [FocusChange]
+    )? {
+        guard Outcome.self == TouchOutcome.self else { return nil }
+        var steps: [TraceStep] = []
+        swap(&steps, &traced.trace.steps)
+        var focus: [FocusChange] = []
+        let start = w.count
+        w.beginObject()
+        w.key(static: "kind"); w.string(traced.trace.kind)
+        w.key(static: "steps"); ByteSink.write(taking: &steps, to: &w, focus: &focus)
+        w.key(static: "outcome")
+        let outcomeStart = w.count
+        _ = write(traced.outcome, to: &w)
+        let outcomeEnd = w.count
+        w.endObject()
+        return (start..<w.count, outcomeStart..<outcomeEnd, focus)
     }
 
     private static func traceBody<Outcome: Encodable>(
@@ -150,14 +182,7 @@ final class ByteSink {
         if T.self == TouchOutcome.self {
             // `{deliveries}`, its one member (a keyed container around it would add to every tap's trace).
             w.beginObject()
-            w.key(static: "deliveries")
-            let outcome = value as! TouchOutcome
-            let texts = TraceTexts()
-            Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
-            if let crashed = outcome.crashed {
-                w.key(static: "crashed")
-                w.value(crashed.json)
-            }
+            writeMembers(of: value as! TouchOutcome, to: &w)
             w.endObject()
             return true
         }
@@ -178,6 +203,18 @@ final class ByteSink {
         return false
     }
 
+    /// A touch outcome's members, into the open object. Inlined: a call of its own here adds to every traced tap.
+    @inline(__always)
+    static func writeMembers(of outcome: TouchOutcome, to w: inout JSONWriter) {
+        w.key(static: "deliveries")
+        let texts = TraceTexts()
+        Self.writeArray(outcome.deliveries, to: &w) { TouchDelivery.write($0, texts: texts, to: &$1) }
+        if let crashed = outcome.crashed {
+            w.key(static: "crashed")
+            w.value(crashed.json)
+        }
+    }
+
     /// A trace's steps, each written where it is stored.
     static func write(steps: [TraceStep], to w: inout JSONWriter) {
         let texts = TraceTexts()
@@ -189,12 +226,21 @@ final class ByteSink {
     /// alone. The steps are taken off the end, last first after the list is reversed in place (moves, nothing
     /// retained), so the array is left empty and is freed with no step to destroy: a place left holding a
     /// placeholder step would cost a destroy of its own as the array is freed.
+    /// The first-responder changes among them are appended to `focus` on the way, in order.
     @inline(never)
-    static func write(taking steps: inout [TraceStep], to w: inout JSONWriter) {
+    static func write(taking steps: inout [TraceStep], to w: inout JSONWriter, focus: inout [FocusChange]) {
         w.beginArray()
         steps.withUnsafeMutableBufferPointer { $0.reverse() }
         let texts = TraceTexts()
-        while let step = steps.popLast() { TraceStep.write(step, texts: texts, to: &w) }
+        while let step = steps.popLast() {
+            // As `Trace.focusChanges` finds them; most steps are neither kind, a compare of the case.
+            switch step {
+            case .firstResponder(let change, _): focus.append(change)
+            case .android(let s): if let change = s.focusChange { focus.append(change) }
+            default: break
+            }
+            TraceStep.write(step, texts: texts, to: &w)
+        }
         w.endArray()
     }
 
