@@ -328,23 +328,17 @@ extension SessionState {
         _ touch: LiveTouch, message: String?, walk: ChainWalk, view: String, localPoint: Point?,
         controlEvents: [ControlEvent] = [], actions: [ControlAction] = []
     ) -> TouchDelivery {
-        var d = TouchDelivery(
+        TouchDelivery(
             touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: localPoint,
-            message: message)
-        d.visited = walk.visited
-        d.handledBy = walk.handledBy
-        d.controlEvents = controlEvents
-        d.actions = actions
-        return d
+            message: message, visited: walk.visited, handledBy: walk.handledBy, controlEvents: controlEvents,
+            actions: actions)
     }
 
     private func undelivered(_ touch: LiveTouch, message: String?, why: (reason: TouchDeliveryReason, rule: Rule))
         -> TouchDelivery
     {
-        var d = TouchDelivery(
-            touch: touch.id, phase: touch.phase, view: nil, window: touch.window, localPoint: nil, message: message)
-        d.reason = why.reason
-        d.rule = why.rule
-        return d
+        TouchDelivery(
+            touch: touch.id, phase: touch.phase, view: nil, window: touch.window, localPoint: nil, message: message,
+            reason: why.reason, rule: why.rule)
     }
 }
