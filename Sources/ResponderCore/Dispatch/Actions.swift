@@ -53,7 +53,8 @@ extension SessionState {
             // A2: straight to the target; the chain and the first responder play no part.
             rule = .a2
             if let (handling, textInput) = responders.read(
-                target, { ($0.pointee.spec.handling(action), $0.pointee.spec.uikitClass?.isTextInput == true) })
+                target, in: world,
+                { ($0.pointee.spec.handling(action), $0.pointee.spec.uikitClass?.isTextInput == true) })
             {
                 let builtIn =
                     handling == nil
@@ -78,10 +79,10 @@ extension SessionState {
             // Room for a usual chain at once: grown one append at a time, the list is reallocated at 1, 2 and 4.
             visited?.reserveCapacity(8)
             var seen = HopGuard()
-            var current = responders.hop(nilTargetStart(sender: sender))
+            var current = responders.hop(nilTargetStart(sender: sender), in: world)
             while let hop = current, seen.firstPass(hop) {
                 let id = hop.id
-                let (handling, textInput, vetoed) = responders.read(hop) { node in
+                let (handling, textInput, vetoed) = responders.read(hop, in: world) { node in
                     (
                         node.pointee.spec.handling(action), node.pointee.spec.uikitClass?.isTextInput == true,
                         node.pointee.spec.vetoes.contains(action)
@@ -104,7 +105,7 @@ extension SessionState {
                 } else {
                     step(id, .notHandled, rule)
                 }
-                current = responders.next(of: hop)
+                current = responders.next(of: hop, in: world)
             }
             if !outcome.performed { trace.discard(action, reason: .endOfChain, rule: .a4) }
         }
@@ -127,7 +128,7 @@ extension SessionState {
         var trace = Trace(kind: .action)
         crash = nil
         var outcome = performAction(
-            action, target: target, sender: sender, responders: Responders(world), trace: &trace)
+            action, target: target, sender: sender, responders: Responders(), trace: &trace)
         outcome.crashed = crash
         crash = nil
         commitChanges()
@@ -142,7 +143,7 @@ extension SessionState {
         var trace = Trace(kind: .canPerform)
         var query = self
         let outcome = query.performAction(
-            action, target: nil, sender: sender, responders: Responders(world), perform: false, trace: &trace)
+            action, target: nil, sender: sender, responders: Responders(), perform: false, trace: &trace)
         return trace.finish(
             CanPerformOutcome(
                 available: outcome.performed, by: outcome.by, visited: outcome.visited,

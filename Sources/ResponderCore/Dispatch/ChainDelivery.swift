@@ -17,11 +17,12 @@ struct ChainWalk {
 /// responders that take the message over instead (controls and touches, T3). Each hop's next responder
 /// is computed when it is reached (N4). `classHandles` names responders whose UIKit class implements the message
 /// and stops it (K14: a cell), with the rule: reached without an override of their own, or through one that
-/// calls super, they handle it and the walk ends there; an override that does not call super keeps them out.
+/// calls super, they handle it and the walk ends there; an override that does not call super keeps them out. It is
+/// given the walk's world: a caller's closure that read its own would hold a copy of it for the walk.
 func walkChain(
-    _ message: String, from start: String?, responders: Responders, rule: Rule, tag: EventTag?,
+    _ message: String, from start: String?, world: World, responders: Responders, rule: Rule, tag: EventTag?,
     trace: inout Trace, consumes: (UnsafePointer<Node>) -> Bool = { _ in false },
-    classHandles: (UnsafePointer<Node>) -> Rule? = { _ in nil }
+    classHandles: (_ node: UnsafePointer<Node>, _ world: World) -> Rule? = { _, _ in nil }
 ) -> ChainWalk {
     var walk = ChainWalk()
     var seen = HopGuard()
@@ -45,17 +46,17 @@ func walkChain(
     }
     var current: Responders.Hop?
     if let start {
-        guard let first = responders.hop(start) else { return cut() }
+        guard let first = responders.hop(start, in: world) else { return cut() }
         current = first
     }
     while let hop = current {
         guard seen.firstPass(hop) else { return cut() }
         let id = hop.id
         // A responder that consumes the message is not asked whether its class handles it.
-        let (consumed, handling, classRule) = responders.read(hop) { node -> (Bool, HandleMode?, Rule?) in
+        let (consumed, handling, classRule) = responders.read(hop, in: world) { node -> (Bool, HandleMode?, Rule?) in
             let handling = node.pointee.spec.handling(message)
             if consumes(node) { return (true, handling, nil) }
-            return (false, handling, handling == .handle ? nil : classHandles(node))
+            return (false, handling, handling == .handle ? nil : classHandles(node, world))
         }
         walk.visited.append(id)
         if consumed {
@@ -81,7 +82,7 @@ func walkChain(
         case nil:
             trace.add(step(id, .notHandled, rule))
         }
-        current = responders.next(of: hop)
+        current = responders.next(of: hop, in: world)
     }
     // N3: the end of the chain; the event is discarded and the trace says so.
     trace.discard(message, reason: .endOfChain, rule: .n3, tag: tag)

@@ -57,7 +57,7 @@ extension SessionState {
         }
         // F5: a text field becomes first responder at touch-up inside; a button does not.
         if !hasCrashed, events.contains(.touchUpInside),
-            responders.read(control, { $0.pointee.spec.kind }) == .textField
+            responders.read(control, in: world, { $0.pointee.spec.kind }) == .textField
         {
             _ = becomeFirstResponder(control, focusReason: .tap, rule: .f5, trace: &trace)
         }
@@ -82,7 +82,9 @@ extension SessionState {
     mutating func sendControlActions(
         _ control: String, events: [ControlEvent], responders: Responders, trace: inout Trace
     ) -> [ControlAction] {
-        guard !events.isEmpty, let targets = responders.read(control, { $0.pointee.spec.targets }) else { return [] }
+        guard !events.isEmpty, let targets = responders.read(control, in: world, { $0.pointee.spec.targets }) else {
+            return []
+        }
         var out: [ControlAction] = []
         var unrecorded: [String]? = nil
         for (i, registration) in targets.enumerated() where events.contains(registration.event) {

@@ -23,7 +23,7 @@ extension SessionState {
         var walk = ChainWalk()
         if let start {
             walk = walkChain(
-                phase.message, from: start, responders: Responders(world), rule: .e1, tag: nil, trace: &trace)
+                phase.message, from: start, world: world, responders: Responders(), rule: .e1, tag: nil, trace: &trace)
         }
         return trace.finish(
             MotionOutcome(
@@ -43,7 +43,7 @@ extension SessionState {
             start = firstResponderEventStart(message: message, trace: &trace)
             if let start {
                 walk = walkChain(
-                    message, from: start, responders: Responders(world), rule: .e1, tag: nil, trace: &trace)
+                    message, from: start, world: world, responders: Responders(), rule: .e1, tag: nil, trace: &trace)
             }
         }
         return trace.finish(
@@ -104,7 +104,8 @@ extension SessionState {
             taken = textInputAndKeyCommands(keyPress, start: typing.field, typing: typing, trace: &trace)
         } else if let start = press.responder {
             walk = walkChain(
-                message, from: start, responders: Responders(world), rule: phase == .began ? .e1 : .e2, tag: tag,
+                message, from: start, world: world, responders: Responders(), rule: phase == .began ? .e1 : .e2,
+                tag: tag,
                 trace: &trace)
             // E4, E5: no responder consumed it: text input and key commands get it after the chain; taken, it
             // is not discarded.

@@ -79,27 +79,28 @@ extension World {
 /// Resolves responders during one dispatch: the current world first; a node that a tree change just
 /// removed is still reachable through the world as it was (`before`), as a removed UIView object still
 /// exists, but its chain ends where it left the tree (its old parent is cut off). Used by T6 cancellation.
+///
+/// The world itself is given to each question rather than kept: a copy of it is a retain and a release for each of
+/// its tables, and the world does not change during a dispatch: only a batch of ops changes it.
 struct Responders {
-    let world: World
     let before: World?
 
-    init(_ world: World, before: World? = nil) {
-        self.world = world
+    init(before: World? = nil) {
         self.before = before
     }
 
-    func node(_ id: String) -> Node? { world[id] ?? before?[id] }
+    func node(_ id: String, in world: World) -> Node? { world[id] ?? before?[id] }
 
     /// `body` of node `id` read in place (`World.read`), from the world or, gone from it, from before the change:
-    /// a walk asks one or two fields of each responder, and `node(_:)` copies the whole node.
+    /// a walk asks one or two fields of each responder, and `node(_:in:)` copies the whole node.
     @inline(__always)
-    func read<R>(_ id: String, _ body: (UnsafePointer<Node>) -> R) -> R? {
+    func read<R>(_ id: String, in world: World, _ body: (UnsafePointer<Node>) -> R) -> R? {
         if let r = world.read(id, body) { return r }
         return before?.read(id, body)
     }
 
     /// N4: computed at each hop from the current tree.
-    func next(of id: String) -> String? {
+    func next(of id: String, in world: World) -> String? {
         if world.contains(id) { return world.nextResponder(of: id) }
         guard let before, before.contains(id), let next = before.nextResponder(of: id) else { return nil }
         return world.contains(next) ? nil : next
@@ -114,8 +115,8 @@ struct Responders {
         let removed: Bool
     }
 
-    /// Where the walk finds `id`: in the world, else before the change (as `read(_:_:)`).
-    func hop(_ id: String) -> Hop? {
+    /// Where the walk finds `id`: in the world, else before the change (as `read(_:in:_:)`).
+    func hop(_ id: String, in world: World) -> Hop? {
         if let slot = world.nodes.slot(of: id) { return Hop(id: id, slot: slot, removed: false) }
         guard let slot = before?.nodes.slot(of: id) else { return nil }
         return Hop(id: id, slot: slot, removed: true)
@@ -123,14 +124,14 @@ struct Responders {
 
     /// `body` of the node at `hop`, read in place.
     @inline(__always)
-    func read<R>(_ hop: Hop, _ body: (UnsafePointer<Node>) -> R) -> R {
+    func read<R>(_ hop: Hop, in world: World, _ body: (UnsafePointer<Node>) -> R) -> R {
         guard hop.removed, let before else { return world.nodes.read(slot: hop.slot, body) }
         return before.nodes.read(slot: hop.slot, body)
     }
 
     /// `next(of:)` by slot. A hop in the world leads to one in the world; a removed node's chain goes on among
     /// the removed nodes and ends where it reaches one still in the world.
-    func next(of hop: Hop) -> Hop? {
+    func next(of hop: Hop, in world: World) -> Hop? {
         guard hop.removed, let before else {
             return world.nextResponder(ofSlot: hop.slot).map { Hop(id: $0.id, slot: $0.slot, removed: false) }
         }

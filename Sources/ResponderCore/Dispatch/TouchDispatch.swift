@@ -294,13 +294,14 @@ extension SessionState {
         // (a touch's began, usually) is not asked: the key's hash is most of a lookup.
         let trackedControl = tracking.isEmpty ? nil : tracking[touch.id]?.control
         let walk = walkChain(
-            message, from: view, responders: responders, rule: rule, tag: .touch(touch.id), trace: &trace
+            message, from: view, world: world, responders: responders, rule: rule, tag: .touch(touch.id),
+            trace: &trace
         ) { node in
             // T3: a control does not pass touches on — unless its own override stops them without super.
             guard node.pointee.spec.kind.isControl, node.pointee.spec.handling(message) != .handle else { return false }
             return node.pointee.spec.enabled || trackedControl == node.pointee.spec.id
-        } classHandles: { node in
-            Self.cellHandles(node, world: responders.world) ?? Self.scrollViewHandles(node, touchView: view)
+        } classHandles: { node, world in
+            Self.cellHandles(node, world: world) ?? Self.scrollViewHandles(node, touchView: view)
         }
         // K14–K16: a cell that handled the phase highlights or selects.
         if let cell = walk.classHandledBy { cellTouch(cell, touch: touch, phase: phase, trace: &trace) }
@@ -328,23 +329,17 @@ extension SessionState {
         _ touch: LiveTouch, message: String?, walk: ChainWalk, view: String, localPoint: Point?,
         controlEvents: [ControlEvent] = [], actions: [ControlAction] = []
     ) -> TouchDelivery {
-        var d = TouchDelivery(
+        TouchDelivery(
             touch: touch.id, phase: touch.phase, view: view, window: touch.window, localPoint: localPoint,
-            message: message)
-        d.visited = walk.visited
-        d.handledBy = walk.handledBy
-        d.controlEvents = controlEvents
-        d.actions = actions
-        return d
+            message: message, visited: walk.visited, handledBy: walk.handledBy, controlEvents: controlEvents,
+            actions: actions)
     }
 
     private func undelivered(_ touch: LiveTouch, message: String?, why: (reason: TouchDeliveryReason, rule: Rule))
         -> TouchDelivery
     {
-        var d = TouchDelivery(
-            touch: touch.id, phase: touch.phase, view: nil, window: touch.window, localPoint: nil, message: message)
-        d.reason = why.reason
-        d.rule = why.rule
-        return d
+        TouchDelivery(
+            touch: touch.id, phase: touch.phase, view: nil, window: touch.window, localPoint: nil, message: message,
+            reason: why.reason, rule: why.rule)
     }
 }

@@ -10,7 +10,7 @@ extension SessionState {
         gestureLog = GestureLog()
         releaseCause = nil
         crash = nil
-        let responders = Responders(world, before: before)
+        let responders = Responders(before: before)
         var touchEntries: [TouchDelivery] = []
         var pressEntries: [PressCancellation] = []
         var resigned: [ForcedResign] = []
@@ -66,7 +66,8 @@ extension SessionState {
                 continue
             }
             let walk = walkChain(
-                PressPhase.cancelled.message, from: responder, responders: responders, rule: .e2, tag: .press(p.id),
+                PressPhase.cancelled.message, from: responder, world: world, responders: responders, rule: .e2,
+                tag: .press(p.id),
                 trace: &trace)
             pressEntries.append(
                 PressCancellation(press: p.id, responder: responder, visited: walk.visited, handledBy: walk.handledBy))

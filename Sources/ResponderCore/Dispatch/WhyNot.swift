@@ -80,7 +80,7 @@ extension SessionState {
         var query = self
         var trace = Trace(kind: .canPerform)
         let outcome = query.performAction(
-            action, target: nil, sender: sender, responders: Responders(world), perform: false, trace: &trace)
+            action, target: nil, sender: sender, responders: Responders(), perform: false, trace: &trace)
         if outcome.by == id { return [] }
         let start = nilTargetStart(sender: sender)
         let then = outcome.by.map { "; \($0) performs it" } ?? "; nobody after it performs it"

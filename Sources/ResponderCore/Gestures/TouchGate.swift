@@ -48,7 +48,7 @@ extension SessionState {
             return entry
         }
         if phase == .began { touches[index].viewGot = true }
-        return deliver(touch, phase: phase, responders: Responders(world), rule: .t2, trace: &trace)
+        return deliver(touch, phase: phase, responders: Responders(), rule: .t2, trace: &trace)
     }
 
     /// G8, G9: delivers, in order, each held phase no recognizer holds any more.
@@ -73,7 +73,7 @@ extension SessionState {
                         touch: touch.id, message: message, by: delayed ? nil : releaseCause,
                         rule: delayed ? .k8 : first.phase == .ended ? .g9 : .g8))
                 if first.phase == .began { touches[index].viewGot = true }
-                var entry = deliver(touch, phase: first.phase, responders: Responders(world), rule: .t2, trace: &trace)
+                var entry = deliver(touch, phase: first.phase, responders: Responders(), rule: .t2, trace: &trace)
                 entry.reason = .released
                 entry.rule = delayed ? .k8 : first.phase == .ended ? .g9 : .g8
                 gestureLog.deliveries.append(entry)
@@ -96,7 +96,7 @@ extension SessionState {
                 guard touches[index].viewGot else { continue }
                 var touch = touches[index]
                 touch.phase = .cancelled
-                var entry = deliver(touch, phase: .cancelled, responders: Responders(world), rule: .g7, trace: &trace)
+                var entry = deliver(touch, phase: .cancelled, responders: Responders(), rule: .g7, trace: &trace)
                 entry.reason = .cancelledByGesture
                 entry.rule = .g7
                 gestureLog.deliveries.append(entry)

@@ -45,7 +45,7 @@ extension SessionState {
         before: World? = nil, trace: inout Trace
     ) {
         trace.focusChange(window: window, from: from, to: to, reason: reason, rule: rule)
-        let responders = Responders(world, before: before)
+        let responders = Responders(before: before)
         if let from, endsEditing {
             sendEditingEvent(.editingDidEnd, from: from, responders: responders, trace: &trace)
         }
@@ -57,10 +57,10 @@ extension SessionState {
     mutating func sendEditingEvent(
         _ event: ControlEvent, from id: String, responders: Responders? = nil, trace: inout Trace
     ) {
-        let responders = responders ?? Responders(world)
+        let responders = responders ?? Responders()
         guard
             responders.read(
-                id,
+                id, in: world,
                 { node in
                     node.pointee.spec.uikitClass == .UITextField
                         && node.pointee.spec.targets.contains { $0.event == event }

@@ -55,16 +55,17 @@ extension SessionState {
     /// E5: the responders from `start` up the chain whose key commands match `press`, nearest first; each
     /// responder's first matching command in declaration order.
     func keyCommandMatches(_ press: KeyPress, from start: String) -> [KeyCommandMatch] {
-        let responders = Responders(world)
+        let responders = Responders()
         var matches: [KeyCommandMatch] = []
         var seen = CycleGuard()
         var current: String? = start
-        while let id = current, seen.firstPass(id), let commands = responders.read(id, { $0.pointee.spec.keyCommands })
+        while let id = current, seen.firstPass(id),
+            let commands = responders.read(id, in: world, { $0.pointee.spec.keyCommands })
         {
             if let command = commands.first(where: { $0.matches(key: press.key, modifiers: press.modifiers) }) {
                 matches.append(KeyCommandMatch(responder: id, command: command))
             }
-            current = responders.next(of: id)
+            current = responders.next(of: id, in: world)
         }
         return matches
     }
@@ -107,7 +108,7 @@ extension SessionState {
             )
         }
         let sent = performAction(
-            match.command.action, target: nil, sender: sender, responders: Responders(world), trace: &trace)
+            match.command.action, target: nil, sender: sender, responders: Responders(), trace: &trace)
         trace.add(
             .keyCommand(
                 KeyCommandStep(

@@ -12,7 +12,9 @@ extension SessionState {
         case "becomeFirstResponder", "resignFirstResponder":
             return (true, .k7)  // every responder implements both
         default:
-            guard textInput, editingCommands.contains(action), let spec = responders.node(id)?.spec else { return nil }
+            guard textInput, editingCommands.contains(action), let spec = responders.node(id, in: world)?.spec else {
+                return nil
+            }
             return (canEdit(action, spec), .k6)
         }
     }

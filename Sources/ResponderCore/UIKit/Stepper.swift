@@ -96,7 +96,7 @@ extension SessionState {
             if node.isContinuous {
                 trace.add(.controlEvent(control: track.control, event: .valueChanged, touch: touch, rule: .k5))
                 let actions = sendControlActions(
-                    track.control, events: [.valueChanged], responders: Responders(world), trace: &trace)
+                    track.control, events: [.valueChanged], responders: Responders(), trace: &trace)
                 gestureLog.controlEvents.append(
                     TimedControlEvent(control: track.control, event: .valueChanged, time: at, actions: actions))
             }

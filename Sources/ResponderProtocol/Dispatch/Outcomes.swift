@@ -87,8 +87,13 @@ public struct TouchDelivery: Sendable, Equatable {
     /// G7–G9: phases delivered to views because a recognizer decided (released or cancelled), in order.
     public var gestureDeliveries: [TouchDelivery] = []
 
-    public init(
-        touch: EventID, phase: TouchPhase, view: String?, window: String?, localPoint: Point? = nil, message: String?
+    /// Every member a dispatch sets, given at once and inlinable: called from the core in another module, an entry
+    /// would be made whole in a temporary and copied out, then changed member by member.
+    @inlinable public init(
+        touch: EventID, phase: TouchPhase, view: String?, window: String?, localPoint: Point? = nil, message: String?,
+        visited: [String] = [], handledBy: [String] = [], controlEvents: [ControlEvent] = [],
+        actions: [ControlAction] = [], reason: TouchDeliveryReason? = nil, rule: Rule? = nil, hitView: String? = nil,
+        heldBy: [String] = []
     ) {
         self.touch = touch
         self.phase = phase
@@ -96,6 +101,14 @@ public struct TouchDelivery: Sendable, Equatable {
         self.window = window
         self.localPoint = localPoint
         self.message = message
+        self.visited = visited
+        self.handledBy = handledBy
+        self.controlEvents = controlEvents
+        self.actions = actions
+        self.reason = reason
+        self.rule = rule
+        self.hitView = hitView
+        self.heldBy = heldBy
     }
 }
 
