@@ -26,6 +26,16 @@ struct HitTestAnswerTests {
         return w.takeBytes()
     }
 
+    /// The request's reply at `p`, traced and not, from kept buffers, against the wire encoder's text.
+    func expectWritersAgree(_ s: SessionState, _ p: Point, _ scratch: inout HitTestScratch) {
+        let reply = s.hitTestReply(at: p)
+        #expect(
+            reply == traced(s, p),
+            "\(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced(s, p), as: UTF8.self))")
+        #expect(kept(s, p, traced: true, &scratch) == reply, "\(p), kept")
+        #expect(kept(s, p, traced: false, &scratch) == untraced(s, p), "\(p), kept, untraced")
+    }
+
     @Test("dimming views (names that are no nodes) are written as the traced value writes them")
     func dimmingVisits() throws {
         let presented =
@@ -37,12 +47,7 @@ struct HitTestAnswerTests {
         var dimmed = 0
         var scratch = HitTestScratch()
         for p in [Point(200, 100), Point(20, 420), Point(40, 40), Point(5000, 5000), Point(200, 100)] {
-            let reply = s.hitTestReply(at: p)
-            #expect(
-                reply == traced(s, p),
-                "\(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced(s, p), as: UTF8.self))")
-            #expect(kept(s, p, traced: true, &scratch) == reply, "\(p), kept")
-            #expect(kept(s, p, traced: false, &scratch) == untraced(s, p), "\(p), kept, untraced")
+            expectWritersAgree(s, p, &scratch)
             if s.hitTestOutcome(at: p).visited.contains(where: { $0.id == "PVC.dimming" }) { dimmed += 1 }
         }
         #expect(dimmed > 0, "a dimming view was asked")
@@ -96,12 +101,7 @@ struct HitTestAnswerTests {
         var asked = Set<String>()
         for (i, _) in ids.enumerated() {
             let p = Point(Double(10 * i) + 5, 5)
-            let reply = s.hitTestReply(at: p)
-            #expect(
-                reply == traced(s, p),
-                "\(p): \(String(decoding: reply, as: UTF8.self))\n!= \(String(decoding: traced(s, p), as: UTF8.self))")
-            #expect(kept(s, p, traced: true, &scratch) == reply, "\(p), kept")
-            #expect(kept(s, p, traced: false, &scratch) == untraced(s, p), "\(p), kept, untraced")
+            expectWritersAgree(s, p, &scratch)
             asked.formUnion(s.hitTestOutcome(at: p).visited.map(\.id))
         }
         #expect(asked.isSuperset(of: ids), "\(ids.filter { !asked.contains($0) })")
