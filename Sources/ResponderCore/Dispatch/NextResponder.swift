@@ -81,7 +81,8 @@ extension World {
 /// exists, but its chain ends where it left the tree (its old parent is cut off). Used by T6 cancellation.
 ///
 /// The world itself is given to each question rather than kept: a copy of it is a retain and a release for each of
-/// its tables, and the world does not change during a dispatch: only a batch of ops changes it.
+/// its tables. A dispatch moves no node (only a batch of ops does), so the chain is the same through it; the fields
+/// it changes (K3–K8) are read as they stand when asked.
 struct Responders {
     let before: World?
 
