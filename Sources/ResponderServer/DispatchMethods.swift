@@ -133,7 +133,8 @@ enum DispatchMethods {
             }
             let recorded = requestMember(R.method, request.withoutTrace)
             let focus = traced.trace.focusChanges
-            let trace = DispatchBody.traceBody(taking: &traced)
+            // Any other outcome: its trace body written apart, then the event around it.
+            let trace = DispatchBody.traceBody(traced)
             ctx.publish(trace: trace.bytes, focus: focus, host, &published, request: recorded)
             return DispatchBody(
                 trace: trace, seq: host.seq, seqRange: published.range, withTrace: withTrace, dryRun: false)

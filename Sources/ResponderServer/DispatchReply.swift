@@ -69,11 +69,6 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
         WireByteEncoder.traceBody(traced) ?? encodedTraceBody(traced)
     }
 
-    /// `traceBody` of a dispatch's trace, dropped once it is written (`WireByteEncoder.traceBody(taking:)`).
-    static func traceBody(taking traced: inout Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
-        WireByteEncoder.traceBody(taking: &traced) ?? encodedTraceBody(traced)
-    }
-
     /// The trace body through the tree encoder, for an outcome the byte encoder cannot stream.
     private static func encodedTraceBody(_ traced: Traced<Outcome>) -> (bytes: [UInt8], outcome: Range<Int>) {
         let body = WireEncoder.encode(traced.traceBody)

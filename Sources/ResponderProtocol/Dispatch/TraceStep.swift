@@ -570,13 +570,16 @@ public struct Trace: Sendable, Equatable, Codable {
     public mutating func add(_ step: consuming TraceStep) { steps.append(step) }
 
     /// Every first-responder change, in order: what `<session>/focus` publishes.
-    public var focusChanges: [FocusChange] {
-        steps.compactMap { step in
-            switch step {
-            case .firstResponder(let change, _): return change
-            case .android(let s): return s.focusChange
-            default: return nil
-            }
+    public var focusChanges: [FocusChange] { steps.compactMap(\.focusChange) }
+}
+
+extension TraceStep {
+    /// The first-responder change this step records, if it records one.
+    public var focusChange: FocusChange? {
+        switch self {
+        case .firstResponder(let change, _): change
+        case .android(let s): s.focusChange
+        default: nil
         }
     }
 }

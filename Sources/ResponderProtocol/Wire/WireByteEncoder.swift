@@ -60,22 +60,6 @@ public enum WireByteEncoder {
         }
     }
 
-    /// `traceBody` of a trace dropped once it is written (a dispatch's, written for its reply and event): a
-    /// touch's steps are moved out of `traced` to be written, none copied to be lent. Nil only as `traceBody`
-    /// gives it, for an outcome not a touch's, whose steps are left in place (for the tree encoder's fallback).
-    public static func traceBody<Outcome>(taking traced: inout Traced<Outcome>) -> (
-        bytes: [UInt8], outcome: Range<Int>
-    )? {
-        // A touch's outcome is written by hand, always an object: the body never falls back once the steps are out.
-        guard Outcome.self == TouchOutcome.self else { return traceBody(traced) }
-        var steps: [TraceStep] = []
-        swap(&steps, &traced.trace.steps)
-        var focus: [FocusChange] = []
-        return traceBody(kind: traced.trace.kind, outcome: traced.outcome) {
-            ByteSink.write(taking: &steps, to: &$0, focus: &focus)
-        }
-    }
-
     /// A touch outcome's members (`deliveries`, and `crashed` when there is one) written into the open object of
     /// `w`, as its own object holds them: a reply whose members are the outcome's writes them in place, with no
     /// text of the outcome made first and copied.
@@ -84,7 +68,7 @@ public enum WireByteEncoder {
     }
 
     /// A touch's trace body `{kind, steps, outcome}` written at the end of `w` (the `trace` member of the event
-    /// that carries it, written in one piece), its steps moved out of `traced` as `traceBody(taking:)` moves them.
+    /// that carries it, written in one piece), its steps moved out of `traced` (none copied to be lent).
     /// Returns where the body and its outcome are in `w`, and the first-responder changes among the steps,
     /// gathered as they are written (what `Trace.focusChanges` finds with a walk of its own). Nil, with nothing
     /// written, for an outcome not a touch's: a touch's is written by hand and never falls back.
@@ -233,12 +217,7 @@ final class ByteSink {
         steps.withUnsafeMutableBufferPointer { $0.reverse() }
         let texts = TraceTexts()
         while let step = steps.popLast() {
-            // As `Trace.focusChanges` finds them; most steps are neither kind, a compare of the case.
-            switch step {
-            case .firstResponder(let change, _): focus.append(change)
-            case .android(let s): if let change = s.focusChange { focus.append(change) }
-            default: break
-            }
+            if let change = step.focusChange { focus.append(change) }
             TraceStep.write(step, texts: texts, to: &w)
         }
         w.endArray()
