@@ -20,7 +20,9 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     // Sendable: the allocation is reachable only through this writer, which cannot be copied.
 
     /// The text is `base[0..<written]`; the rest, up to `capacity`, is room made ahead (never read before it
-    /// is written). Invariant: `base` is this writer's own `malloc` allocation of `capacity` (≥ 16) bytes.
+    /// is written). Invariant: `base` is this writer's own `malloc` allocation of `capacity` (≥ 16) bytes — or,
+    /// once the text is handed over (`handOver`), `capacity` is 0 and `base` is not the writer's: never read or
+    /// freed, and the next write makes a new allocation.
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline var written = 0
@@ -43,7 +45,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
         base = Self.mallocRoom(self.capacity)
     }
 
-    deinit { free(base) }
+    deinit { if capacity > 0 { free(base) } }
 
     /// `malloc`, not `allocate`: for bytes `allocate` asks the runtime for the default alignment, which it
     /// serves with `posix_memalign`, twice the instructions of `malloc`, and this is on every reply's path.
@@ -78,7 +80,9 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     @inline(never) @usableFromInline
     mutating func grow(to needed: Int) {
         let larger = max(needed, capacity * 2, 64)
-        guard let moved = realloc(base, larger) else { fatalError("JSONWriter: out of memory for \(larger) bytes") }
+        guard let moved = capacity == 0 ? malloc(larger) : realloc(base, larger) else {
+            fatalError("JSONWriter: out of memory for \(larger) bytes")
+        }
         base = moved.bindMemory(to: UInt8.self, capacity: larger)
         capacity = larger
     }

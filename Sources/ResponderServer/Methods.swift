@@ -3,7 +3,7 @@ import ResponderProtocol
 
 /// A method handler: decodes its params and answers its whole reply (nil for a notification), or throws an
 /// RPCError.
-typealias Handler = @Sendable (inout RequestContext, RequestParams) throws -> [UInt8]?
+typealias Handler = @Sendable (inout RequestContext, RequestParams) throws -> WrittenText?
 
 /// A request's params as read: a tree (`RPCRequest`), or a plain request's text (`PlainRequest`), which a
 /// `QuickDecodable` type reads itself and any other type as a tree made from it.
@@ -44,7 +44,7 @@ struct MethodTable {
             "\(R.method): a QuickDecodable request is registered with its reader")
         let validated = R.self is any ValidatedParams.Type
         let writer = WireByteEncoder.writer(for: R.Response.self)
-        handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: RequestParams) throws -> [UInt8]? in
+        handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: RequestParams) throws -> WrittenText? in
             try Self.run(body, &ctx, params, quick: quick, validated: validated, writer: writer)
         }
     }
@@ -55,7 +55,7 @@ struct MethodTable {
         _ body: (R, inout RequestContext) throws -> any ResponseBody<R.Response>,
         _ ctx: inout RequestContext, _ params: RequestParams, quick: (@Sendable (PlainParams) -> R?)?,
         validated: Bool, writer: @Sendable (R.Response, inout JSONWriter) -> Bool
-    ) throws(RPCError) -> [UInt8]? {
+    ) throws(RPCError) -> WrittenText? {
         let request: R
         switch params {
         case .json(let json):

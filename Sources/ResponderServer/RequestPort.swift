@@ -1,3 +1,4 @@
+import ResponderJSON
 import ZMQ
 
 /// What `RequestServer` needs of the rpc socket: a receive that does not wait, handing over one message's
@@ -9,8 +10,21 @@ protocol RequestPort {
         dontWait: Bool, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
         frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void
     ) throws(ZMQError) -> Int?
-    /// As `ZMQSocket.send(routingID:delimiter:body:dontWait:)`: false when the reply was not queued.
-    func send(routingID: [UInt8], delimiter: Bool, body: [UInt8], dontWait: Bool) throws(ZMQError) -> Bool
+    /// As `ZMQSocket.send(routingID:delimiter:handing:take:dontWait:)`: false when the reply was not queued. A
+    /// reply queued is taken from `body`.
+    func send(routingID: [UInt8], delimiter: Bool, body: WrittenText, dontWait: Bool) throws(ZMQError) -> Bool
 }
 
-extension ZMQSocket: RequestPort {}
+extension ZMQSocket: RequestPort {
+    /// Replies from this size are handed to libzmq as written (a hit test's is about 4 KB); smaller ones are
+    /// copied, which costs libzmq less than a body it must call back to free.
+    static var handedFrom: Int { 1024 }
+
+    func send(routingID: [UInt8], delimiter: Bool, body: WrittenText, dontWait: Bool) throws(ZMQError) -> Bool {
+        try body.withUnsafeBytes { bytes throws(ZMQError) in
+            try send(
+                routingID: routingID, delimiter: delimiter, body: bytes, handedFrom: Self.handedFrom, take: body.take,
+                dontWait: dontWait)
+        }
+    }
+}

@@ -16,7 +16,7 @@ struct RequestProcessor {
     /// Returns the encoded reply, or nil for a notification.
     func process(_ body: [UInt8], from routingID: [UInt8], peer: PeerStamp? = nil, now: Date) -> [UInt8]? {
         var parsed = Self.parse(body, limits: state.config.limits)
-        return run(&parsed, from: routingID, peer: peer, now: now)
+        return run(&parsed, from: routingID, peer: peer, now: now)?.bytes
     }
 
     /// Bodies up to this size are first tried as a `PlainRequest`: a larger one is a tree or a batch, which the
@@ -55,12 +55,13 @@ struct RequestProcessor {
 
     /// Serves a read request on the engine thread: the handler runs against the state. `parsed` is emptied:
     /// its params are freed here, iteratively, whatever their depth.
-    func run(_ parsed: inout ParsedRequest, from routingID: [UInt8], peer: PeerStamp? = nil, now: Date) -> [UInt8]? {
+    func run(_ parsed: inout ParsedRequest, from routingID: [UInt8], peer: PeerStamp? = nil, now: Date) -> WrittenText?
+    {
         let client = state.client(for: routingID, now: now)
         let holds = ClientClaims.claim(client, by: peer, in: state)
         let id: JSON?
         var idText: [UInt8]? = nil
-        let outcome: Result<[UInt8]?, RPCError>
+        let outcome: Result<WrittenText?, RPCError>
         switch parsed {
         case .silent: return nil
         case .unreadable(let id, let idText, let error): return encode(id: id, idText: idText, error)
@@ -95,7 +96,7 @@ struct RequestProcessor {
     private func handle(
         _ method: String, _ params: RequestParams, id: JSON?, idText: [UInt8]?, client: ClientInfo, peer: PeerStamp?,
         holds: Bool, prepared: PreparedWorld?
-    ) -> Result<[UInt8]?, RPCError> {
+    ) -> Result<WrittenText?, RPCError> {
         let handler: Handler
         if let last = lastMethod.entry, last.name == method {
             handler = last.handler
@@ -118,17 +119,17 @@ struct RequestProcessor {
         }
     }
 
-    private func encode(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> [UInt8] {
+    private func encode(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> WrittenText {
         Self.errorReply(id: id, idText: idText, error)
     }
 
     /// The reply of a request that failed. `idText`: a numeric id as the client wrote it, echoed exactly.
-    static func errorReply(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> [UInt8] {
+    static func errorReply(id: JSON, idText: [UInt8]? = nil, _ error: RPCError) -> WrittenText {
         var w = JSONWriter(reservingCapacity: 256)
         Self.beginReply(id: id, idText: idText, to: &w)
         w.key("error"); w.value(error.conformed.json)
         w.endObject()
-        return w.takeBytes()
+        return w.handOver()
     }
 
     /// `{"jsonrpc":"2.0","id":…`: a reply up to its `result` or `error` member. `idText`: a numeric id as the

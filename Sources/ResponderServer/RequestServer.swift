@@ -25,7 +25,7 @@ final class RequestServer<Store: GroupStore> {
     private let worker: OffloadWorker
     private let logger: Logger
     /// Replies waiting for the group's commit: to whom, with the envelope their request came in.
-    @exclusivity(unchecked) private var outgoing: [(routingID: [UInt8], delimiter: Bool, body: [UInt8])] = []
+    @exclusivity(unchecked) private var outgoing: [(routingID: [UInt8], delimiter: Bool, body: WrittenText)] = []
     /// Clients with a request being read off-thread → their requests received since, in order.
     @exclusivity(unchecked) private var waiting: [[UInt8]: [OffloadWorker.Job]] = [:]
     /// Bytes of the requests in `waiting`, per client and in all, against `--max-queued-bytes(-total)`.

@@ -14,14 +14,14 @@ protocol ResponseBody<Response> {
     func write(to w: inout JSONWriter, typed: (Response, inout JSONWriter) -> Bool) -> Bool
     /// The whole reply, written once below for every body. A requirement so that each body type has it compiled
     /// for that type: called on a handler's answer, an existential, an extension method would run as generic code.
-    func reply(to ctx: RequestContext, typed: (Response, inout JSONWriter) -> Bool) -> [UInt8]?
+    func reply(to ctx: RequestContext, typed: (Response, inout JSONWriter) -> Bool) -> WrittenText?
 }
 
 extension ResponseBody {
     /// The whole reply to `ctx`'s request, `{"jsonrpc":"2.0","id":…,"result":<the body>}`; nil for a
     /// notification, which JSON-RPC does not answer. The body is written inside its envelope: written apart, it
     /// would be an allocation and a copy of every byte (a hit test's reply is about 4 KB).
-    func reply(to ctx: RequestContext, typed: (Response, inout JSONWriter) -> Bool) -> [UInt8]? {
+    func reply(to ctx: RequestContext, typed: (Response, inout JSONWriter) -> Bool) -> WrittenText? {
         guard let id = ctx.requestID else { return nil }
         var w = Self.envelope(id: id, ctx, room: room + 128)
         if !write(to: &w, typed: typed) {
@@ -33,7 +33,7 @@ extension ResponseBody {
             w.raw(text)
         }
         w.endObject()
-        return w.takeBytes()
+        return w.handOver()
     }
 
     /// A reply up to its `result`'s value, in room for `room` bytes (sent and dropped: handed over as written).

@@ -50,10 +50,18 @@ extension ZMQSocket {
     /// expired). Retries on EINTR.
     @discardableResult
     public func send(_ frame: [UInt8], more: Bool, dontWait: Bool = false) throws(ZMQError) -> Bool {
+        // Through a Result: `withUnsafeBytes` rethrows as `any Error`.
+        try frame.withUnsafeBytes { bytes in
+            Result { () throws(ZMQError) in try send(bytes, more: more, dontWait: dontWait) }
+        }.get()
+    }
+
+    /// `send(_:more:dontWait:)` of bytes wherever they are.
+    public func send(_ frame: UnsafeRawBufferPointer, more: Bool, dontWait: Bool = false) throws(ZMQError) -> Bool {
         let socket = try liveHandle("send")
         let flags = (more ? ZMQ_SNDMORE : 0) | (dontWait ? ZMQ_DONTWAIT : 0)
         while true {
-            let rc = frame.withUnsafeBytes { zmq_send(socket, $0.baseAddress, $0.count, flags) }
+            let rc = zmq_send(socket, frame.baseAddress, frame.count, flags)
             if rc >= 0 { return true }
             // The errno first: EAGAIN ends every non-blocking drain, and an error's text is not free.
             let code = zmq_errno()

@@ -22,6 +22,9 @@ public final class ZMQSocket {
     /// uses it, and an allocation per receive would put a malloc and a free on every request's path. Only
     /// the socket's owner thread receives, one frame at a time, so one is enough.
     let scratch = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+    /// The message a frame handed over (`send(routingID:delimiter:handing:)`) is sent from, made once for the
+    /// same reasons. libzmq empties it when it takes the frame.
+    let outgoing = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 
     public init(context: ZMQContext, type: SocketType) throws(ZMQError) {
         self.context = context
@@ -37,6 +40,7 @@ public final class ZMQSocket {
     deinit {
         close()
         scratch.deallocate()
+        outgoing.deallocate()
     }
 
     /// True once `close()` has been called.

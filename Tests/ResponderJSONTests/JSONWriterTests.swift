@@ -2,6 +2,12 @@ import Testing
 
 @testable import ResponderJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The writer stores through pointers into room made ahead and keeps its commas in bits: these pin the
 /// text at the edges that this could get wrong — past its 64 bits of nesting, across growth, escapes, numbers.
 @Suite struct JSONWriterTests {
@@ -215,6 +221,33 @@ import Testing
             #expect(
                 w.takeBytes() == Array(("{" + Array(repeating: member, count: 11).joined(separator: ",") + "}").utf8))
         }
+    }
+
+    /// `handOver` gives the text in the writer's own allocation — small, grown, and grown far past its text —
+    /// and the writer, left with no room, writes on from nothing; a text taken from it is empty.
+    @Test func handOverGivesTheTextAndTheWriterGoesOnFromNothing() {
+        var w = JSONWriter(reservingCapacity: 16)
+        for n in [1, 3_000, 200_000, 0, 5] {
+            w.beginArray()
+            for i in 0..<n { w.number(Double(i)) }
+            w.endArray()
+            let expected = Array(("[" + (0..<n).map { String($0) }.joined(separator: ",") + "]").utf8)
+            let text = w.handOver()
+            #expect(text.count == expected.count)
+            #expect(text.bytes == expected, "\(n) numbers")
+            #expect(w.count == 0)
+            #expect(w.bytes.isEmpty)
+            if n == 5 {
+                let taken = text.take()
+                #expect(text.bytes.isEmpty)
+                #expect(UnsafeRawBufferPointer(start: taken, count: expected.count).elementsEqual(expected))
+                free(taken)
+            }
+        }
+        // A writer dropped with no room frees nothing it does not own.
+        var left = JSONWriter(reservingCapacity: 64)
+        left.string("x")
+        #expect(left.handOver().bytes == Array(#""x""#.utf8))
     }
 
     /// The word-at-a-time check and copy agree with a byte loop at every length around their eight-byte steps,

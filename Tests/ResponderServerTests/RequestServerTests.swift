@@ -230,9 +230,9 @@ final class MemoryPort: RequestPort {
         return frames.count
     }
 
-    func send(routingID: [UInt8], delimiter: Bool, body: [UInt8], dontWait: Bool) throws(ZMQError) -> Bool {
+    func send(routingID: [UInt8], delimiter: Bool, body: WrittenText, dontWait: Bool) throws(ZMQError) -> Bool {
         let client = String(decoding: routingID, as: UTF8.self)
-        let json = (try? JSONCodec.decode(body)) ?? .null
+        let json = (try? JSONCodec.decode(body.bytes)) ?? .null
         let id = json["id"]?.intValue
         replies.append((client, id, json))
         log.entries.append("reply \(client) \(id.map(String.init) ?? "-")")

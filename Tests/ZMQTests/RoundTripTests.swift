@@ -2,6 +2,12 @@ import Testing
 
 @testable import ZMQ
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite struct RoundTripTests {
     /// A ROUTER bound on its own ipc endpoint and a DEALER connected to it under `routingID`; `body` gets both
     /// and everything is closed after it.
@@ -72,6 +78,49 @@ import Testing
             #expect(throws: ZMQError.self) {
                 try router.send(routingID: bytes("nobody"), delimiter: false, body: bytes("x"), dontWait: true)
             }
+        }
+    }
+
+    /// A reply's body handed to libzmq as written: it arrives byte for byte (a large one too, sent after the
+    /// sender let go of it), and a reply whose routing id is refused leaves the body with its owner, untaken.
+    @Test func handedOverBodyArrivesAndARefusedOneStaysWithItsOwner() throws {
+        try withRouterAndDealer("hand", routingID: "client-3") { router, dealer in
+            // The engine sees a client once it has sent something.
+            #expect(try dealer.send([bytes("hello")]))
+            try router.setReceiveTimeout(patienceMs)
+            #expect(try receive(router) == [bytes("client-3"), bytes("hello")])
+            for (delimiter, size) in [(true, 37), (false, 4246), (true, 300_000)] {
+                let text = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ size) }
+                let room = malloc(size)!
+                text.withUnsafeBytes { room.copyMemory(from: $0.baseAddress!, byteCount: size) }
+                var taken = false
+                #expect(
+                    try router.send(
+                        routingID: bytes("client-3"), delimiter: delimiter,
+                        body: UnsafeRawBufferPointer(start: room, count: size), handedFrom: 1024,
+                        take: {
+                            taken = true
+                            return room
+                        }, dontWait: true))
+                // Under the size a body is handed from it is copied, and stays its owner's.
+                #expect(taken == (size >= 1024))
+                if !taken { free(room) }
+                #expect(try receive(dealer) == (delimiter ? [[]] : []) + [text])
+            }
+            try router.setRouterMandatory(true)
+            var taken = false
+            let room = malloc(2048)!
+            defer { free(room) }
+            #expect(throws: ZMQError.self) {
+                try router.send(
+                    routingID: bytes("nobody"), delimiter: false,
+                    body: UnsafeRawBufferPointer(start: room, count: 2048), handedFrom: 1024,
+                    take: {
+                        taken = true
+                        return room
+                    }, dontWait: true)
+            }
+            #expect(!taken)
         }
     }
 
