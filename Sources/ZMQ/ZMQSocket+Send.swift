@@ -37,12 +37,14 @@ extension ZMQSocket {
     public func send(routingID: [UInt8], delimiter: Bool, body: [UInt8], dontWait: Bool = false) throws(ZMQError)
         -> Bool
     {
-        guard try send(routingID, more: true, dontWait: dontWait) else { return false }
-        if delimiter, try !send([], more: true) { throw ZMQError(errno: EAGAIN, operation: "send frame 1 of 3") }
-        if try !send(body, more: false) {
-            throw ZMQError(errno: EAGAIN, operation: "send frame \(delimiter ? 2 : 1) of \(delimiter ? 3 : 2)")
-        }
-        return true
+        // The hand-over send with a body it always copies: its frames, written once.
+        try body.withUnsafeBytes { bytes in
+            Result { () throws(ZMQError) in
+                try send(
+                    routingID: routingID, delimiter: delimiter, body: bytes, handedFrom: .max,
+                    take: { preconditionFailure("a body this size is copied, never taken") }, dontWait: dontWait)
+            }
+        }.get()
     }
 
     /// Sends one frame; `more` sets `ZMQ_SNDMORE`. Returns false on EAGAIN
