@@ -19,7 +19,9 @@ import Darwin
 ///
 /// Kept for what it saves, in the instruction guard's counts (debug build, inside request processing, the params
 /// then read by the general decoder either way): `responder.first` costs 125.2k read here and 187.3k read by
-/// `RPCRequest.parse`, `hitTest` 673.5k and 735.5k.
+/// `RPCRequest.parse`, `hitTest` 673.5k and 735.5k; in the release build (no quick reader either way, as they
+/// read plain params), `responder.first` 19.9k and 25.7k, `hitTest` 34.6k and 40.0k, `event.tap` 111.5k and
+/// 116.9k.
 public struct PlainRequest: Sendable {
     /// `.number`, `.string` or `.null`.
     public let id: JSON

@@ -26,6 +26,10 @@ extension SessionHost {
 /// reply, written from the answer the session's host keeps by slot (`SessionHost.hitTest(at:)`), with no trace,
 /// id list or copy of the node table made.
 ///
+/// Kept for what it saves (callgrind, release, inside request processing): 18.3k a `hitTest` over 1,110 views,
+/// against 51.6k for the general answer (`SessionState.hitTest(at:)`, a `Traced<HitTestOutcome>` written by the
+/// hand-written visit writers). `HitTestAnswerTests` compares the two replies byte for byte.
+///
 /// Why the kept slots still name the views asked when it is written: a handler's body is written into its reply
 /// as soon as the handler returns (`MethodTable.run`), before anything else reaches the session.
 struct HitTestBody: ResponseBody {

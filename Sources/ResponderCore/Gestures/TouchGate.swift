@@ -7,14 +7,23 @@ extension SessionState {
     /// moved (G8), delaysTouchesEnded holds ended (G9).
     func holders(of touch: LiveTouch, phase: TouchPhase) -> [String] {
         guard phase != .cancelled, phase != .stationary else { return [] }
-        return touch.recognizers.filter { id in
-            guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
-                let delays = world.withRecognizer(
-                    id, on: runs[i].view, slot: runs[i].viewSlot,
-                    { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
-            else { return false }
-            return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
-        }
+        return touch.recognizers.filter { holds($0, touch, phase) }
+    }
+
+    /// Whether any recognizer holds `phase` of `touch` back: `holders` without making the list, which a touch
+    /// no recognizer delays (the usual) would allocate and free for nothing.
+    func isHeld(_ touch: LiveTouch, phase: TouchPhase) -> Bool {
+        guard phase != .cancelled, phase != .stationary else { return false }
+        return touch.recognizers.contains { holds($0, touch, phase) }
+    }
+
+    private func holds(_ id: String, _ touch: LiveTouch, _ phase: TouchPhase) -> Bool {
+        guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
+            let delays = world.withRecognizer(
+                id, on: runs[i].view, slot: runs[i].viewSlot,
+                { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
+        else { return false }
+        return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
     }
 
     /// The phase the client just sent, after the recognizers have seen it (G1).
@@ -34,8 +43,8 @@ extension SessionState {
             entry.localPoint = localPoint(touch, in: touch.view)
             return entry
         }
-        let holding = holders(of: touch, phase: phase)
-        if !touch.held.isEmpty || !holding.isEmpty {
+        if !touch.held.isEmpty || isHeld(touch, phase: phase) {
+            let holding = holders(of: touch, phase: phase)
             let by = holding.isEmpty ? holders(of: touch, phase: touch.held[0].phase) : holding
             let rule: Rule = phase == .ended ? .g9 : .g8
             touches[index].held.append((phase, touch.point))
@@ -55,7 +64,7 @@ extension SessionState {
     mutating func releaseHeld(trace: inout Trace) {
         for index in touches.indices where !touches[index].held.isEmpty && touches[index].withheld == nil {
             while !hasCrashed, let first = touches[index].held.first,
-                holders(of: touches[index], phase: first.phase).isEmpty
+                !isHeld(touches[index], phase: first.phase)
             {
                 touches[index].held.removeFirst()
                 var touch = touches[index]

@@ -3,6 +3,11 @@ import ResponderJSON
 /// Hit-test visits are most of a hit test's reply (each visit is written three times: `visited`, a `hitTest`
 /// step, the trace's `outcome`), so they skip Codable and are written by hand — the same members, in the
 /// same order, as their `Codable` conformances (the byte-identity tests compare the two).
+///
+/// Kept for what it saves (callgrind, release, inside request processing): `hitTest` over 1,110 views costs
+/// 51.6k answered as a `Traced<HitTestOutcome>` value written by these writers, and 790.7k with that value
+/// written by `Codable` through `WireByteEncoder`'s general stream. (Answered from the slots the session keeps,
+/// `HitTestBody`, it is 18.3k.)
 extension HitVisit {
     /// `{id, result, reason?, rule, point, to?}`.
     func write(to w: inout JSONWriter) {

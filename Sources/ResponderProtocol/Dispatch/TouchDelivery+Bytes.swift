@@ -4,6 +4,10 @@ import ResponderJSON
 /// costs, so they are written by hand: the same members, in the same order and under the
 /// same conditions as their `Codable` conformances (ByteEncodingTests compares the two): `encodeIfPresent`
 /// writes null on the wire, `@OmitNil` and `if let … encode` leave the member out.
+///
+/// Kept for what it saves (callgrind, release, inside request processing): a tap on the demo world costs 85.9k
+/// with its outcome's two deliveries written here and 222.8k with the outcome written by `Codable` through
+/// `WireByteEncoder`'s general stream.
 extension TouchDelivery {
     /// The members every delivery has, its control actions and its optional scalars are written through a
     /// cursor (`JSONWriter.members`), in two pieces; the recognizers' nested objects after them key by key.

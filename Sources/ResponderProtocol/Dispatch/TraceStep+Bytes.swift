@@ -5,6 +5,11 @@ import ResponderJSON
 /// dispatches and hand-made steps of every kind). `encodeIfPresent` writes null; `if let … encode` leaves out.
 /// The kinds a touch's trace is made of are written through a cursor into room made once (`JSONWriter.members`):
 /// key by key, they would be most of writing a tap's trace. The rarer kinds are written key by key.
+///
+/// Kept for what it saves (callgrind, release, inside request processing, `responder-bench profile`): a tap on
+/// the demo world costs 85.9k with its 21 steps written here and 345.3k with each step written by its
+/// `Codable` conformance through `WireByteEncoder`'s general stream (a keyed container, a `CodingKey` and a
+/// generic call per member).
 extension TraceStep {
     public func write(to w: inout JSONWriter) { Self.write(self, texts: TraceTexts(), to: &w) }
 

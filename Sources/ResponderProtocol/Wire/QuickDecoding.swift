@@ -6,7 +6,8 @@
 ///
 /// Kept for what it saves, in the instruction guard's counts (debug build, inside request processing):
 /// `responder.first` costs 76.5k read here and 125.2k through the params' `JSON` tree and `WireDecoder`, `hitTest`
-/// 614.0k and 673.5k. `QuickDecodingTests` compares each reader with the general decoder.
+/// 614.0k and 673.5k; in the release build, `responder.first` 6.1k and 19.9k, `hitTest` 18.3k and 34.6k,
+/// `event.tap` 85.9k and 111.5k. `QuickDecodingTests` compares each reader with the general decoder.
 public protocol QuickDecodable {
     init?(quick params: PlainParams)
 }
