@@ -10,8 +10,8 @@ protocol RequestPort {
         dontWait: Bool, property: ZMQProperty?, read: (UnsafePointer<CChar>) -> Void,
         frame: (_ index: Int, _ bytes: UnsafeRawBufferPointer, _ last: Bool) -> Void
     ) throws(ZMQError) -> Int?
-    /// As `ZMQSocket.send(routingID:delimiter:body:handedFrom:take:dontWait:)`: false when the reply was not queued. A
-    /// reply queued is taken from `body`.
+    /// As `ZMQSocket.send(routingID:delimiter:body:handedFrom:take:dontWait:)`: false when the reply was not
+    /// queued. A reply queued may have been taken from `body` (a large one is handed over, a small one copied).
     func send(routingID: [UInt8], delimiter: Bool, body: WrittenText, dontWait: Bool) throws(ZMQError) -> Bool
 }
 

@@ -22,8 +22,8 @@ public final class ZMQSocket {
     /// uses it, and an allocation per receive would put a malloc and a free on every request's path. Only
     /// the socket's owner thread receives, one frame at a time, so one is enough.
     let scratch = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
-    /// The message a frame handed over (`send(routingID:delimiter:body:handedFrom:take:)`) is sent from, made once for the
-    /// same reasons. libzmq empties it when it takes the frame.
+    /// The message a frame handed over (`send(routingID:delimiter:body:handedFrom:take:)`) is sent from, made once
+    /// for the same reasons. libzmq empties it when it takes the frame.
     let outgoing = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
 
     public init(context: ZMQContext, type: SocketType) throws(ZMQError) {

@@ -6,8 +6,8 @@ import ResponderJSON
 ///
 /// Kept for what it saves (callgrind, release, inside request processing): `hitTest` over 1,110 views costs
 /// 51.6k answered as a `Traced<HitTestOutcome>` value written by these writers (and the steps'), and 790.7k
-/// with that value written by `Codable` through `WireByteEncoder`'s general stream. (Answered from the slots the session keeps,
-/// `HitTestBody`, it is 18.3k.)
+/// with that value written by `Codable` through `WireByteEncoder`'s general stream. (Answered from the slots the
+/// session keeps, `HitTestBody`, it is 18.3k.)
 extension HitVisit {
     /// `{id, result, reason?, rule, point, to?}`.
     func write(to w: inout JSONWriter) {
