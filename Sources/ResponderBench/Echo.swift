@@ -21,7 +21,8 @@ enum Echo {
         var size = bound.count
         zmq_getsockopt(socket, ZMQ_LAST_ENDPOINT, &bound, &size)
         // The parent reads this line to learn the port of a tcp://…:* bind.
-        FileHandle.standardOutput.write(Data("ready \(String(cString: bound))\n".utf8))
+        let endpoint = String(decoding: bound.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        FileHandle.standardOutput.write(Data("ready \(endpoint)\n".utf8))
 
         var publisher: UnsafeMutableRawPointer?
         if let publish {

@@ -23,7 +23,7 @@ enum RoundTrip {
     ) throws -> EngineProcess {
         let world = Scratch.file("grid.json")
         if !FileManager.default.fileExists(atPath: world) {
-            FileManager.default.createFile(atPath: world, contents: Data(Worlds.params(tree: Worlds.grid1110())))
+            _ = FileManager.default.createFile(atPath: world, contents: Data(Worlds.params(tree: Worlds.grid1110())))
         }
         let engine = try EngineProcess(name: name, transport: transport, world: world, extra: extra, wrapper: wrapper)
         return engine

@@ -108,7 +108,8 @@ enum PeerCut {
                         getnameinfo($0, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
                     }
                 }
-                return named == 0 && String(cString: text) == host
+                return named == 0
+                    && String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == host
             }
         }
     }

@@ -14,6 +14,11 @@ struct SQLiteError: Error, CustomStringConvertible {
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statements `run` has prepared, by the address of their literal text: found again by comparing
+    /// addresses, where finding them by text hashed it and compared it whole (thousands of instructions for the
+    /// three statements a request commits under durability). A literal's text stays at one address for as long as
+    /// the program runs; two literals of the same text may be two entries.
+    private var literals: [(text: UnsafeRawPointer, statement: SQLiteStatement)] = []
 
     /// `readOnly`: an existing database, only read (a damaged one being salvaged).
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
@@ -33,6 +38,7 @@ final class SQLiteDatabase {
 
     func close() {
         statements.removeAll()
+        literals.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -76,21 +82,33 @@ final class SQLiteDatabase {
             s.reset()
             return s
         }
-        var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else { throw error(rc, sql) }
-        let s = SQLiteStatement(stmt, database: self, sql: sql)
+        let s = try prepare(sql)
         statements[sql] = s
         return s
     }
 
-    /// Runs `sql` with `values` bound in order, to completion.
-    func run(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) {
-        let s = try statement(sql)
+    private func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, sql) }
+        return SQLiteStatement(stmt, database: self, sql: sql)
+    }
+
+    /// Runs `sql` with `values` bound in order, to completion. The statement is prepared once (`literals`).
+    func run(_ sql: StaticString, _ values: SQLiteValue...) throws(SQLiteError) {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        let s: SQLiteStatement
+        if let i = literals.firstIndex(where: { $0.text == key }) {
+            s = literals[i].statement
+        } else {
+            s = try prepare(sql.description)
+            literals.append((key, s))
+        }
+        // Reset however the run ends, so the next finds it ready; and the bound copies let go of now (a
+        // snapshot's tree may be large).
+        defer { s.reset() }
         for (i, v) in values.enumerated() { s.bind(i + 1, v) }
         while try s.step() {}
-        // Let go of the bound copies now (a snapshot's tree may be large).
-        s.reset()
     }
 
     /// The rows of a query, each as its columns.

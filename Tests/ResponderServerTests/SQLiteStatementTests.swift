@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import ResponderServer
+
+/// `SQLiteDatabase.run` keeps each literal statement prepared and finds it again by its text's address: the same
+/// statement runs again with new values, another text is another statement, and a run that fails (its error
+/// thrown, nothing written) does not keep the next run of the same statement from writing.
+@Suite struct SQLiteStatementTests {
+    static func database() throws -> (SQLiteDatabase, String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = try SQLiteDatabase(path: directory.appendingPathComponent("t.db").path)
+        try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY, v INTEGER NOT NULL)")
+        return (db, directory.path)
+    }
+
+    @Test func aKeptStatementRunsAgainWithNewValuesAndAnotherTextIsAnotherStatement() throws {
+        let (db, directory) = try Self.database()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for i in 0..<3 { try db.run("INSERT INTO t(k, v) VALUES(?, ?)", .text("k\(i)"), .integer(i)) }
+        try db.run("UPDATE t SET v = v + 10 WHERE k = ?", .text("k1"))
+        try db.run("UPDATE t SET v = v + 10 WHERE k = ?", .text("k2"))
+        let rows = try db.rows("SELECT k, v FROM t ORDER BY k")
+        #expect(rows == [[.text("k0"), .integer(0)], [.text("k1"), .integer(11)], [.text("k2"), .integer(12)]])
+    }
+
+    @Test func aRunThatFailsLeavesItsStatementReadyForTheNext() throws {
+        let (db, directory) = try Self.database()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func insert(_ k: String, _ v: SQLiteValue) throws(SQLiteError) {
+            try db.run("INSERT INTO t(k, v) VALUES(?, ?)", .text(k), v)
+        }
+        try insert("a", .integer(1))
+        // Both fail at step, one on NOT NULL and one on the key.
+        #expect(throws: SQLiteError.self) { try insert("b", .null) }
+        #expect(throws: SQLiteError.self) { try insert("a", .integer(2)) }
+        try insert("c", .integer(3))
+        let rows = try db.rows("SELECT k, v FROM t ORDER BY k")
+        #expect(rows == [[.text("a"), .integer(1)], [.text("c"), .integer(3)]])
+    }
+}
