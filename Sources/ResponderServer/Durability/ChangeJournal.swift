@@ -24,13 +24,20 @@ final class ChangeJournal {
     }
 
     /// Drops the request's changes unwritten (its group can no longer be saved).
-    func forget() {
-        entries.removeAll()
-        records.removeAll()
+    func forget() { clear() }
+
+    /// Emptied with room kept: every request under durability touches its session, and storage freed after one
+    /// request would be allocated again by the next.
+    private func clear() {
+        entries.removeAll(keepingCapacity: true)
+        records.removeAll(keepingCapacity: true)
     }
 
     func touched(_ host: SessionHost) {
         let key = ObjectIdentifier(host)
+        // A request touches its session once for each event it publishes: the last entry is looked at before
+        // the table is hashed.
+        if case .save(let last)? = entries.last, last === host { return }
         guard records[key] == nil else { return }
         records[key] = []
         entries.append(.save(host))
@@ -45,10 +52,7 @@ final class ChangeJournal {
 
     /// Writes the request's changes (inside the group's transaction) and forgets them.
     func write(to store: some GroupStore) throws(SQLiteError) {
-        defer {
-            entries.removeAll()
-            records.removeAll()
-        }
+        defer { clear() }
         for entry in entries {
             switch entry {
             case .save(let host): try store.save(host, records: records[ObjectIdentifier(host)] ?? [])

@@ -228,11 +228,12 @@ final class StateStore {
     /// has outgrown the snapshot), then its seq, revision and durable parts.
     func save(_ host: SessionHost, records: [TreeRecord]) throws(SQLiteError) {
         try begin()
-        var size = sizes[host.name] ?? (0, 0)
+        let known = sizes[host.name]
+        var size = known ?? (0, 0)
         // A load is the request's last tree change: its encoding is the world's now.
         var encoded: (tree: [UInt8], detached: [UInt8])?
         if case .load(let tree, let detached) = records.last { encoded = (tree, detached) }
-        var needsSnapshot = sizes[host.name] == nil || encoded != nil
+        var needsSnapshot = known == nil || encoded != nil
         if !needsSnapshot {
             for case .apply(let revision, let ops) in records {
                 try db.run(
