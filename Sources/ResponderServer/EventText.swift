@@ -59,19 +59,19 @@ enum EventText {
 
 /// What writes a kept-unwritten event: its head and members, each member's value written on demand.
 final class DeferredEvent {
-    let head: [UInt8]
+    let head: EventHead
     let members: [(key: String, write: () -> [UInt8])]
     /// What the event counts against the ring's byte budget while unwritten: at least a lower bound of its written
     /// size, or what the kept value holds where that is more (a trace's steps).
     let minimumSize: Int
 
-    init(head: [UInt8], members: [(key: String, write: () -> [UInt8])], minimumSize: Int) {
+    init(head: EventHead, members: [(key: String, write: () -> [UInt8])], minimumSize: Int) {
         self.head = head
         self.members = members
         self.minimumSize = minimumSize
     }
 
     func write() -> [UInt8] {
-        EventText.compose(head: head, members: members.map { ($0.key, $0.write()) })
+        EventText.compose(head: head.bytes, members: members.map { ($0.key, $0.write()) })
     }
 }

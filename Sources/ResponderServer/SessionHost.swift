@@ -65,9 +65,14 @@ final class SessionHost {
         stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
         deferred: [(key: String, write: () -> [UInt8])], minimumSize: Int, write: Bool
     ) -> (entry: EventLog.Entry, text: [UInt8]?) {
-        let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
-        let text = write ? EventText.compose(head: head, members: deferred.map { ($0.key, $0.write()) }) : nil
-        let event = DeferredEvent(head: head, members: deferred, minimumSize: text?.count ?? head.count + minimumSize)
+        seq += 1
+        // The head too is written only when the text is: an event no one reads now (a `trace: "none"` dispatch
+        // with no subscriber) writes nothing.
+        let head = EventHead(
+            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload)
+        let text = write ? EventText.compose(head: head.bytes, members: deferred.map { ($0.key, $0.write()) }) : nil
+        let event = DeferredEvent(
+            head: head, members: deferred, minimumSize: text?.count ?? head.leastSize + minimumSize)
         let entry = EventLog.Entry(seq: seq, topic: topic(stream), text: .deferred(event))
         log.append(entry)
         return (entry, text)
@@ -101,17 +106,46 @@ final class SessionHost {
     private func nextHead(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)]) -> [UInt8]
     {
         seq += 1
-        var w = JSONWriter()
-        writeHead(seq: seq, stream: stream, epoch: epoch, cause: cause, payload: payload, to: &w)
-        return w.takeBytes()
+        return EventHead(
+            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload
+        ).bytes
     }
 
     private func writeHead(
         seq: Int, stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
         to w: inout JSONWriter
     ) {
+        EventHead.write(
+            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload,
+            to: &w)
+    }
+}
+
+/// The members every event of a session begins with, in order: what they say, to be written now or when a kept
+/// event's text is first asked for (`DeferredEvent`).
+struct EventHead {
+    let session: String
+    let stream: String
+    let seq: Int
+    let revision: Int
+    let epoch: String
+    let cause: Cause
+    let payload: [(key: String, value: JSON)]
+
+    /// The event object's common members and `payload`, left open.
+    func write(to w: inout JSONWriter) {
+        Self.write(
+            session: session, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause,
+            payload: payload, to: &w)
+    }
+
+    /// The same from the members themselves: an event written now is not made into a head first.
+    static func write(
+        session: String, stream: String, seq: Int, revision: Int, epoch: String, cause: Cause,
+        payload: [(key: String, value: JSON)], to w: inout JSONWriter
+    ) {
         w.beginObject()
-        w.key(static: "session"); w.string(name)
+        w.key(static: "session"); w.string(session)
         w.key(static: "stream"); w.string(stream)
         w.key(static: "seq"); w.number(Double(seq))
         w.key(static: "revision"); w.number(Double(revision))
@@ -121,5 +155,18 @@ final class SessionHost {
             w.key(k)
             w.value(v)
         }
+    }
+
+    var bytes: [UInt8] {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.takeBytes()
+    }
+
+    /// At most the bytes `write` takes: its keys, quotes and punctuation, the strings' own bytes and one digit per
+    /// number. What the replay ring counts for a head not yet written.
+    var leastSize: Int {
+        #"{"session":"","stream":"","seq":0,"revision":0,"epoch":"","cause":{"client":"","request":0}"#.utf8.count
+            + session.utf8.count + stream.utf8.count + epoch.utf8.count + cause.client.utf8.count
     }
 }
