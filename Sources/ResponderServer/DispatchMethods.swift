@@ -111,7 +111,9 @@ enum DispatchMethods {
             if !withTrace, !ctx.state.sink.mayDeliver(topic: host.topic("trace")) {
                 // Nobody reads the trace now: the reply is the outcome alone, and the replay ring keeps the trace
                 // unwritten, to be written (the same bytes) only if `trace.replay` asks for it.
-                ctx.publishUnwritten(traced, request: requestMember(R.method, request.withoutTrace), host, &published)
+                let recorded = request.withoutTrace
+                ctx.publishUnwritten(
+                    traced, method: R.method, request: { requestMember(R.method, recorded) }, host, &published)
                 // A touch's outcome is written into the reply in place (`dispatch` is specialised per outcome, so
                 // this cast is decided when it is compiled).
                 if let touch = traced.outcome as? TouchOutcome {

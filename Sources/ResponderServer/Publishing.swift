@@ -123,16 +123,19 @@ extension RequestContext {
     /// The trace event of a dispatch no subscriber can receive now: numbered and kept in the replay ring as the
     /// trace itself, written only if a replay asks for it (`EventText.deferred`), so a `trace: "none"` request
     /// with no reader pays nothing for its text. The focus events are small and written as always.
+    /// `request` writes the event's `request` member (`DispatchMethods.requestMember`) when the text is written;
+    /// `method` is the request's method.
     func publishUnwritten<Outcome>(
-        _ traced: Traced<Outcome>, request: [UInt8], _ host: SessionHost, _ published: inout SeqRange
+        _ traced: Traced<Outcome>, method: String, request: @escaping () -> [UInt8], _ host: SessionHost,
+        _ published: inout SeqRange
     ) {
         // What the ring counts while the text is unwritten: the steps as held (each step's value is about as large
-        // as its text) and the request's text.
-        let held = MemoryLayout<TraceStep>.stride * traced.trace.steps.count + request.count + 64
+        // as its text) and the least the request's member takes (`{"method":"…","params":{}}`).
+        let held = MemoryLayout<TraceStep>.stride * traced.trace.steps.count + method.utf8.count + 25 + 64
         published.add(
             state.publishDeferred(
                 host, stream: "trace", cause: cause, payload: [],
-                deferred: [("trace", { DispatchBody.traceBody(traced).bytes }), ("request", { request })],
+                deferred: [("trace", { DispatchBody.traceBody(traced).bytes }), ("request", request)],
                 minimumSize: held, send: false))
         if Self.mayChangeFocus(traced.trace.steps) { publish(focus: traced.trace.focusChanges, host, &published) }
     }
