@@ -87,7 +87,7 @@ struct DispatchBody<Outcome: Codable & Sendable>: ResponseBody {
 
 /// A live touch dispatch's reply under `trace: "none"` (1.8): `{<the outcome's members>, seq, seqRange}`, as
 /// `DispatchBody` writes it without its trace, the outcome's members written in place from the value rather than
-/// written apart and copied: a tap with `trace: "none"` costs 67.4k this way and 69.0k through `DispatchBody`
+/// written apart and copied: a tap with `trace: "none"` costs 64.4k this way and 66.5k through `DispatchBody`
 /// (callgrind, release, inside request processing). `TraceDetailTests` compares the two replies.
 struct UntracedTouchBody<Outcome: Codable & Sendable>: ResponseBody {
     typealias Response = Published<Traced<Outcome>>
