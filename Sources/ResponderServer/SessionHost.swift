@@ -115,9 +115,9 @@ final class SessionHost {
         seq: Int, stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
         to w: inout JSONWriter
     ) {
-        EventHead.write(
-            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload,
-            to: &w)
+        EventHead(
+            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload
+        ).write(to: &w)
     }
 }
 
@@ -134,16 +134,6 @@ struct EventHead {
 
     /// The event object's common members and `payload`, left open.
     func write(to w: inout JSONWriter) {
-        Self.write(
-            session: session, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause,
-            payload: payload, to: &w)
-    }
-
-    /// The same from the members themselves: an event written now is not made into a head first.
-    static func write(
-        session: String, stream: String, seq: Int, revision: Int, epoch: String, cause: Cause,
-        payload: [(key: String, value: JSON)], to w: inout JSONWriter
-    ) {
         w.beginObject()
         w.key(static: "session"); w.string(session)
         w.key(static: "stream"); w.string(stream)
