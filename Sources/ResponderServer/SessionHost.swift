@@ -52,7 +52,8 @@ final class SessionHost {
         stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
         raw: [(key: String, value: [UInt8])] = []
     ) -> EventLog.Entry {
-        let head = nextHead(stream: stream, epoch: epoch, cause: cause, payload: payload)
+        seq += 1
+        let head = eventHead(seq: seq, stream: stream, epoch: epoch, cause: cause, payload: payload).bytes
         let entry = EventLog.Entry(seq: seq, topic: topic(stream), body: EventText.compose(head: head, members: raw))
         log.append(entry)
         return entry
@@ -68,8 +69,7 @@ final class SessionHost {
         seq += 1
         // The head too is written only when the text is: an event no one reads now (a `trace: "none"` dispatch
         // with no subscriber) writes nothing.
-        let head = EventHead(
-            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload)
+        let head = eventHead(seq: seq, stream: stream, epoch: epoch, cause: cause, payload: payload)
         let text = write ? EventText.compose(head: head.bytes, members: deferred.map { ($0.key, $0.write()) }) : nil
         let event = DeferredEvent(
             head: head, members: deferred, minimumSize: text?.count ?? head.leastSize + minimumSize)
@@ -82,7 +82,7 @@ final class SessionHost {
     /// caller writes in one piece after it (members and the closing brace); `record(stream:text:)` then numbers
     /// and keeps it. The seq is taken only then: an event its caller gives up on leaves no gap.
     func writeNextHead(stream: String, epoch: String, cause: Cause, to w: inout JSONWriter) {
-        writeHead(seq: seq + 1, stream: stream, epoch: epoch, cause: cause, payload: [], to: &w)
+        eventHead(seq: seq + 1, stream: stream, epoch: epoch, cause: cause, payload: []).write(to: &w)
     }
 
     /// Numbers and records an event written whole, its head from `writeNextHead`.
@@ -102,22 +102,12 @@ final class SessionHost {
         return bytes
     }
 
-    /// The next seq, and the event object's common members and `payload`, left open.
-    private func nextHead(stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)]) -> [UInt8]
+    /// The head of this session's event `seq`, of the world as it is now.
+    private func eventHead(seq: Int, stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)])
+        -> EventHead
     {
-        seq += 1
-        return EventHead(
-            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload
-        ).bytes
-    }
-
-    private func writeHead(
-        seq: Int, stream: String, epoch: String, cause: Cause, payload: [(key: String, value: JSON)],
-        to w: inout JSONWriter
-    ) {
         EventHead(
-            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload
-        ).write(to: &w)
+            session: name, stream: stream, seq: seq, revision: revision, epoch: epoch, cause: cause, payload: payload)
     }
 }
 
@@ -153,8 +143,8 @@ struct EventHead {
         return w.takeBytes()
     }
 
-    /// At most the bytes `write` takes: its keys, quotes and punctuation, the strings' own bytes and one digit per
-    /// number. What the replay ring counts for a head not yet written.
+    /// No more than the bytes `write` takes: its keys, quotes and punctuation, the strings' own bytes, one digit
+    /// per number and one byte of request id. What the replay ring counts for a head not yet written.
     var leastSize: Int {
         #"{"session":"","stream":"","seq":0,"revision":0,"epoch":"","cause":{"client":"","request":0}"#.utf8.count
             + session.utf8.count + stream.utf8.count + epoch.utf8.count + cause.client.utf8.count
