@@ -4,7 +4,7 @@ extension SessionState {
     /// T3: a control turns the phases of the touch it tracks into control events, then sends the actions
     /// registered for them (A1). A text field that sees touch-up inside becomes first responder (F5).
     mutating func trackControl(
-        _ control: String, touch: LiveTouch, phase: TouchPhase, responders: Responders, trace: inout Trace
+        _ control: String, touch: DeliveredTouch, phase: TouchPhase, responders: Responders, trace: inout Trace
     ) -> (events: [ControlEvent], actions: [ControlAction]) {
         // Room for a phase's events and those its control's class adds (K2–K5) at once: made for the first event
         // and grown for the next, the list would be allocated twice.
@@ -65,7 +65,7 @@ extension SessionState {
     }
 
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
-    private func isInside(_ control: String, touch: LiveTouch, responders: Responders) -> Bool {
+    private func isInside(_ control: String, touch: DeliveredTouch, responders: Responders) -> Bool {
         // By slot: the control and the window are each looked up once.
         guard let window = touch.window, let slot = world.nodes.slot(of: control),
             let windowSlot = world.nodes.slot(of: window),

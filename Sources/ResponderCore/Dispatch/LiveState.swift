@@ -29,6 +29,23 @@ struct LiveTouch: Sendable {
     var isDone: Bool { finished && held.isEmpty }
     /// K17, K18: the dimming view it hit, while it may still be that view's tap (within tapSlop of `from`).
     var dimmingTap: (id: String, from: Point)?
+
+    /// The touch as one of its phases is delivered.
+    var delivered: DeliveredTouch {
+        DeliveredTouch(id: id, view: view, window: window, point: point, phase: phase, tapCount: tapCount)
+    }
+}
+
+/// What delivering a phase of a touch reads of it (T2, T3, K2–K5, K14–K16): its id, the view and window it is
+/// bound to, its point, phase and tap count. A phase is delivered with this, copied, rather than with a copy of
+/// the `LiveTouch`, whose lists (its recognizers, its held phases) would be retained and released with it.
+struct DeliveredTouch {
+    var id: EventID
+    var view: String?
+    var window: String?
+    var point: Point
+    var phase: TouchPhase
+    var tapCount: Int
 }
 
 /// A press between began and ended/cancelled, bound to the responder that got its began (E2).

@@ -171,20 +171,23 @@ extension SessionState {
         }
         touches[index].phase = input.phase
         if input.phase.isFinal { touches[index].finished = true }
-        let touch = touches[index]
+        // The touch as this phase finds it; the recognizers and held phases below change only what the touch
+        // holds back (its held phases, whether it is withheld), which `deliverToView` reads again.
+        let touch = touches[index].delivered
+        let observers = touches[index].recognizers
         switch input.phase {
-        case .moved: recognizersSee(touch, .moved(touch.id, touch.point), trace: &trace)
-        case .ended: recognizersSee(touch, .ended(touch.id), trace: &trace)
-        case .cancelled: recognizersSee(touch, .cancelled(touch.id), trace: &trace)
+        case .moved: recognizersSee(touch.id, observers: observers, .moved(touch.id, touch.point), trace: &trace)
+        case .ended: recognizersSee(touch.id, observers: observers, .ended(touch.id), trace: &trace)
+        case .cancelled: recognizersSee(touch.id, observers: observers, .cancelled(touch.id), trace: &trace)
         case .began, .stationary: break
         }
         if let rule = crashRule { return undelivered(touch, message: input.phase.message, why: (.crashed, rule)) }
         releaseHeld(trace: &trace)
         guard let view = touch.view else {
             // T4/T5/no hit: a touch delivered to no one stays so for its whole life.
-            let why = touch.undelivered ?? (.noView, .t1)
+            let why = touches[index].undelivered ?? (.noView, .t1)
             let message = input.phase.message
-            if input.phase == .ended, let tap = touch.dimmingTap, let dimming = world.dimming(named: tap.id) {
+            if input.phase == .ended, let tap = touches[index].dimmingTap, let dimming = world.dimming(named: tap.id) {
                 dimmingTapped(dimming, trace: &trace)
             }
             if let message {
@@ -210,31 +213,38 @@ extension SessionState {
         let hit = HitTester.answer(world: world, profile: profile, screen: point)
         // Ids now: the trace outlives the world's state (the replay ring, a deferred event).
         for i in 0..<hit.visitCount { trace.add(.hitTest(hit.hitVisit(i), touch: id)) }
-        var touch = LiveTouch(
-            id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point, tapCount: tapCount,
-            beganAt: clock)
+        // Made in each case with what it knows: a touch made first and changed afterwards would be copied into the
+        // list.
+        func live(recognizers: [String] = []) -> LiveTouch {
+            LiveTouch(
+                id: id, client: client, view: hit.view, window: hit.window, phase: .began, point: point,
+                tapCount: tapCount, beganAt: clock, recognizers: recognizers)
+        }
         let message = TouchPhase.began.message!
         guard let view = hit.view, let window = hit.window else {
+            var touch = live()
             touch.undelivered = (.noHit, .h1)
             touches.append(touch)
             trace.discard(message, reason: .noHit, rule: .h1, tag: .touch(id))
-            return undelivered(touch, message: message, why: touch.undelivered!)
+            return undelivered(touch.delivered, message: message, why: touch.undelivered!)
         }
         if let dimming = world.dimming(named: view) {
             // K17, K18: the dimming view takes the touch; no responder gets it, the window's recognizers
             // observe it (G1: the window is the dimming view's superview).
+            var touch = live()
             touch.view = nil
             touch.undelivered = (.dimmed, dimming.rule)
             touch.dimmingTap = (view, point)
             touch.recognizers = observe(id, hitView: window, trace: &trace)
             touches.append(touch)
-            recognizersSee(touch, .began(id, point), trace: &trace)
+            recognizersSee(id, observers: touch.recognizers, .began(id, point), trace: &trace)
             trace.discard(message, reason: .dimmed, rule: dimming.rule, tag: .touch(id), view: view)
-            var d = undelivered(touch, message: message, why: touch.undelivered!)
+            var d = undelivered(touch.delivered, message: message, why: touch.undelivered!)
             d.hitView = view
             return d
         }
         if let blocked = admission(view: view, window: window) {
+            var touch = live()
             touch.view = nil
             touch.undelivered = (blocked.reason, blocked.rule)
             // G1 follows the hit view: T4 and T5 withhold touches from views only, so the recognizers of the
@@ -242,19 +252,22 @@ extension SessionState {
             // exclusive button) and may recognize; G7 then cancels what the views that did get touches have.
             touch.recognizers = observe(id, hitView: view, trace: &trace)
             touches.append(touch)
-            recognizersSee(touch, .began(id, point), trace: &trace)
+            recognizersSee(id, observers: touch.recognizers, .began(id, point), trace: &trace)
             trace.discard(
                 message, reason: DiscardReason(rawValue: blocked.reason.rawValue)!, rule: blocked.rule, tag: .touch(id),
                 blockedBy: blocked.by)
-            var d = undelivered(touch, message: message, why: touch.undelivered!)
+            var d = undelivered(touch.delivered, message: message, why: touch.undelivered!)
             d.hitView = view
             return d
         }
-        touch.recognizers = observe(id, hitView: view, trace: &trace)
-        touches.append(touch)
-        recognizersSee(touch, .began(id, point), trace: &trace)
-        if let rule = crashRule { return undelivered(touch, message: message, why: (.crashed, rule)) }
-        return deliverToView(touches.count - 1, phase: .began, trace: &trace)
+        let observers = observe(id, hitView: view, trace: &trace)
+        touches.append(live(recognizers: observers))
+        recognizersSee(id, observers: observers, .began(id, point), trace: &trace)
+        let index = touches.count - 1
+        if let rule = crashRule {
+            return undelivered(touches[index].delivered, message: message, why: (.crashed, rule))
+        }
+        return deliverToView(index, phase: .began, trace: &trace)
     }
 
     /// T5 then T4: whether a new touch that hit `view` may be delivered to it.
@@ -284,7 +297,9 @@ extension SessionState {
 
     /// T2/T3: delivers one phase of a bound touch up the chain from its view; an enabled control takes it
     /// over and turns it into control events. Also used for T6 cancellation (`rule` T6).
-    mutating func deliver(_ touch: LiveTouch, phase: TouchPhase, responders: Responders, rule: Rule, trace: inout Trace)
+    mutating func deliver(
+        _ touch: DeliveredTouch, phase: TouchPhase, responders: Responders, rule: Rule, trace: inout Trace
+    )
         -> TouchDelivery
     {
         let message = phase.message!
@@ -321,12 +336,12 @@ extension SessionState {
     }
 
     /// `localPoint(_:in:)`, with the view and the window each looked up once.
-    private func pointInView(_ touch: LiveTouch, _ view: String) -> Point? {
+    private func pointInView(_ touch: DeliveredTouch, _ view: String) -> Point? {
         touch.window.flatMap { world.convert(screen: touch.point, inWindow: $0, to: view) }
     }
 
     private func delivery(
-        _ touch: LiveTouch, message: String?, walk: ChainWalk, view: String, localPoint: Point?,
+        _ touch: DeliveredTouch, message: String?, walk: ChainWalk, view: String, localPoint: Point?,
         controlEvents: [ControlEvent] = [], actions: [ControlAction] = []
     ) -> TouchDelivery {
         TouchDelivery(
@@ -335,7 +350,9 @@ extension SessionState {
             actions: actions)
     }
 
-    private func undelivered(_ touch: LiveTouch, message: String?, why: (reason: TouchDeliveryReason, rule: Rule))
+    private func undelivered(
+        _ touch: DeliveredTouch, message: String?, why: (reason: TouchDeliveryReason, rule: Rule)
+    )
         -> TouchDelivery
     {
         TouchDelivery(

@@ -28,7 +28,7 @@ extension SessionState {
         touches = remaining
         for var t in leaving {
             t.phase = .cancelled
-            if !t.finished { recognizersSee(t, .cancelled(t.id), trace: &trace) }
+            if !t.finished { recognizersSee(t.id, observers: t.recognizers, .cancelled(t.id), trace: &trace) }
             // A touch a recognizer took, or whose began its view never had, has nothing to cancel (G7, G8).
             // Its entry says it is over (dropped: nothing was delivered).
             if t.withheld != nil || (t.view != nil && !t.viewGot && !t.recognizers.isEmpty) {
@@ -45,7 +45,7 @@ extension SessionState {
             }
             switch profile.touchOnRemoval {
             case .cancel:
-                var entry = deliver(t, phase: .cancelled, responders: responders, rule: .t6, trace: &trace)
+                var entry = deliver(t.delivered, phase: .cancelled, responders: responders, rule: .t6, trace: &trace)
                 entry.reason = .viewLeftWindow
                 touchEntries.append(entry)
             case .drop:

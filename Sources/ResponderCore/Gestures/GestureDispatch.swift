@@ -92,12 +92,13 @@ extension SessionState {
     }
 
     /// G1: the observing recognizers get the phase before the view does, in observation order.
-    mutating func recognizersSee(_ touch: LiveTouch, _ input: GestureInput, trace: inout Trace) {
-        if case .cancelled = input { cancelling = touch.id }
+    /// `observers`: the touch's recognizers (`LiveTouch.recognizers`), in the order they get each phase.
+    mutating func recognizersSee(_ touch: EventID, observers: [String], _ input: GestureInput, trace: inout Trace) {
+        if case .cancelled = input { cancelling = touch }
         defer { cancelling = nil }
-        for id in touch.recognizers where !hasCrashed {
+        for id in observers where !hasCrashed {
             guard let i = runIndex(id) else { continue }
-            if case .began = input {} else if !runs[i].touches.contains(touch.id) { continue }
+            if case .began = input {} else if !runs[i].touches.contains(touch) { continue }
             guard
                 let spec = world.withRecognizer(id, on: runs[i].view, slot: runs[i].viewSlot, { GestureParameters($1) })
             else { continue }

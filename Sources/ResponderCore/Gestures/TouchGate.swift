@@ -7,75 +7,78 @@ extension SessionState {
     /// moved (G8), delaysTouchesEnded holds ended (G9).
     func holders(of touch: LiveTouch, phase: TouchPhase) -> [String] {
         guard phase != .cancelled, phase != .stationary else { return [] }
-        return touch.recognizers.filter { holds($0, touch, phase) }
+        return touch.recognizers.filter { holds($0, touch.id, beganAt: touch.beganAt, phase) }
     }
 
-    /// Whether any recognizer holds `phase` of `touch` back: `holders` without making the list, which a touch
-    /// no recognizer delays (the usual) would allocate and free for nothing.
-    func isHeld(_ touch: LiveTouch, phase: TouchPhase) -> Bool {
+    /// Whether any recognizer holds `phase` of the live touch at `index` back: `holders` without making the
+    /// list, which a touch no recognizer delays (the usual) would allocate and free for nothing. By index: the
+    /// touch handed over as `touches[index]` would have the whole session copied for the call.
+    func isHeld(touchAt index: Int, phase: TouchPhase) -> Bool {
         guard phase != .cancelled, phase != .stationary else { return false }
-        return touch.recognizers.contains { holds($0, touch, phase) }
+        let touch = touches[index].id, beganAt = touches[index].beganAt
+        return touches[index].recognizers.contains { holds($0, touch, beganAt: beganAt, phase) }
     }
 
-    private func holds(_ id: String, _ touch: LiveTouch, _ phase: TouchPhase) -> Bool {
-        guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch.id),
+    private func holds(_ id: String, _ touch: EventID, beganAt: Double, _ phase: TouchPhase) -> Bool {
+        guard let i = runIndex(id), runs[i].state == .possible, runs[i].seen.contains(touch),
             let delays = world.withRecognizer(
                 id, on: runs[i].view, slot: runs[i].viewSlot,
                 { phase == .ended ? $1.pointee.delaysTouchesEnded : $1.pointee.delaysTouchesBegan })
         else { return false }
-        return phase == .ended ? delays : delays && !scrollDelayOver(id, touch: touch)
+        return phase == .ended ? delays : delays && !scrollDelayOver(id, touchBeganAt: beganAt)
     }
 
     /// The phase the client just sent, after the recognizers have seen it (G1).
     mutating func deliverToView(_ index: Int, phase: TouchPhase, trace: inout Trace) -> TouchDelivery {
+        if touches[index].withheld != nil || !touches[index].held.isEmpty || isHeld(touchAt: index, phase: phase) {
+            return keptFromView(index, phase: phase, trace: &trace)
+        }
+        if phase == .began { touches[index].viewGot = true }
+        return deliver(touches[index].delivered, phase: phase, responders: Responders(), rule: .t2, trace: &trace)
+    }
+
+    /// The phase withheld from the view (a recognizer took the touch, G7/G8) or held back for it (G8/G9).
+    private mutating func keptFromView(_ index: Int, phase: TouchPhase, trace: inout Trace) -> TouchDelivery {
         let touch = touches[index]
         let message = phase.message!
-        // The entry is built only where it is the answer: a delivered phase's entry is `deliver`'s.
-        func entry() -> TouchDelivery {
-            TouchDelivery(touch: touch.id, phase: phase, view: touch.view, window: touch.window, message: message)
-        }
+        var entry = TouchDelivery(
+            touch: touch.id, phase: phase, view: touch.view, window: touch.window,
+            localPoint: localPoint(touch.delivered, in: touch.view), message: message)
         if let withheld = touch.withheld {
-            var entry = entry()
             trace.discard(
                 message, reason: withheld.reason, rule: withheld.rule, tag: .touch(touch.id), view: touch.view)
             entry.reason = TouchDeliveryReason(rawValue: withheld.reason.rawValue)
             entry.rule = withheld.rule
-            entry.localPoint = localPoint(touch, in: touch.view)
             return entry
         }
-        if !touch.held.isEmpty || isHeld(touch, phase: phase) {
-            let holding = holders(of: touch, phase: phase)
-            let by = holding.isEmpty ? holders(of: touch, phase: touch.held[0].phase) : holding
-            let rule: Rule = phase == .ended ? .g9 : .g8
-            touches[index].held.append((phase, touch.point))
-            trace.add(.held(touch: touch.id, message: message, by: by, rule: rule))
-            var entry = entry()
-            entry.localPoint = localPoint(touch, in: touch.view)
-            entry.reason = .held
-            entry.rule = rule
-            entry.heldBy = by
-            return entry
-        }
-        if phase == .began { touches[index].viewGot = true }
-        return deliver(touch, phase: phase, responders: Responders(), rule: .t2, trace: &trace)
+        let holding = holders(of: touch, phase: phase)
+        let by = holding.isEmpty ? holders(of: touch, phase: touch.held[0].phase) : holding
+        let rule: Rule = phase == .ended ? .g9 : .g8
+        touches[index].held.append((phase, touch.point))
+        trace.add(.held(touch: touch.id, message: message, by: by, rule: rule))
+        entry.reason = .held
+        entry.rule = rule
+        entry.heldBy = by
+        return entry
     }
 
     /// G8, G9: delivers, in order, each held phase no recognizer holds any more.
     mutating func releaseHeld(trace: inout Trace) {
         for index in touches.indices where !touches[index].held.isEmpty && touches[index].withheld == nil {
             while !hasCrashed, let first = touches[index].held.first,
-                !isHeld(touches[index], phase: first.phase)
+                !isHeld(touchAt: index, phase: first.phase)
             {
                 touches[index].held.removeFirst()
-                var touch = touches[index]
+                var touch = touches[index].delivered
                 touch.point = first.point
                 touch.phase = first.phase
                 let message = first.phase.message!
                 // K8: released because a scroll view's delay ran out, its pan still deciding.
+                let beganAt = touches[index].beganAt
                 let delayed =
                     first.phase != .ended
-                    && touch.recognizers.contains { r in
-                        runs.first { $0.id == r }?.state == .possible && scrollDelayOver(r, touch: touch)
+                    && touches[index].recognizers.contains { r in
+                        runs.first { $0.id == r }?.state == .possible && scrollDelayOver(r, touchBeganAt: beganAt)
                     }
                 trace.add(
                     .release(
@@ -103,7 +106,7 @@ extension SessionState {
                 withhold(index, reason: .cancelledByGesture, rule: .g7, trace: &trace)
                 // Only what was delivered is cancelled: a view that never had touchesBegan gets nothing.
                 guard touches[index].viewGot else { continue }
-                var touch = touches[index]
+                var touch = touches[index].delivered
                 touch.phase = .cancelled
                 var entry = deliver(touch, phase: .cancelled, responders: Responders(), rule: .g7, trace: &trace)
                 entry.reason = .cancelledByGesture
@@ -126,7 +129,7 @@ extension SessionState {
 
     /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone:
     /// the conversion into it answers nil then, so it is not looked up first).
-    func localPoint(_ touch: LiveTouch, in view: String?) -> Point? {
+    func localPoint(_ touch: DeliveredTouch, in view: String?) -> Point? {
         guard let w = touch.window, let view, let wp = world.convert(screen: touch.point, toWindow: w)
         else { return nil }
         return world.convert(wp, fromWindow: w, to: view)

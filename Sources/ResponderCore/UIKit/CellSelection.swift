@@ -50,7 +50,7 @@ extension SessionState {
     }
 
     /// K14–K16: what a touch phase that reached `cell` does to its highlight and selection.
-    mutating func cellTouch(_ cell: String, touch: LiveTouch, phase: TouchPhase, trace: inout Trace) {
+    mutating func cellTouch(_ cell: String, touch: DeliveredTouch, phase: TouchPhase, trace: inout Trace) {
         guard let container = world.cellContainer(of: cell), let table = world[container]?.spec,
             let node = world[cell]?.spec
         else { return }

@@ -6,7 +6,7 @@ extension SessionState {
     /// `together`: sent with the touch's own events (registration order, A1); `after`: sent afterwards, each
     /// event's actions in turn.
     mutating func classControlEvents(
-        _ control: String, touch: LiveTouch, phase: TouchPhase, events: [ControlEvent], trace: inout Trace
+        _ control: String, touch: DeliveredTouch, phase: TouchPhase, events: [ControlEvent], trace: inout Trace
     )
         -> (together: [ControlEvent], after: [(ControlEvent, Rule)])
     {
@@ -41,7 +41,7 @@ extension SessionState {
 
     /// K4: a touch that begins on the thumb drags it; the value follows the touch's horizontal movement.
     private mutating func slider(
-        _ control: String, _ node: NodeSpec, touch: LiveTouch, phase: TouchPhase, point: Point?, trace: inout Trace
+        _ control: String, _ node: NodeSpec, touch: DeliveredTouch, phase: TouchPhase, point: Point?, trace: inout Trace
     ) -> [ControlEvent] {
         switch phase {
         case .began:

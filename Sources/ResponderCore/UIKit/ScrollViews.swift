@@ -56,8 +56,8 @@ extension World {
 extension SessionState {
     /// K8 delaysContentTouches: the scroll view holds began and moved back only for `scrollDelay` after the
     /// touch began (then they go to the content while the pan is still possible).
-    func scrollDelayOver(_ recognizer: String, touch: LiveTouch) -> Bool {
-        world.builtInPanOwner(recognizer) != nil && clock >= touch.beganAt + profile.scrollDelay - Self.timeTolerance
+    func scrollDelayOver(_ recognizer: String, touchBeganAt beganAt: Double) -> Bool {
+        world.builtInPanOwner(recognizer) != nil && clock >= beganAt + profile.scrollDelay - Self.timeTolerance
     }
 
     /// K19: a scroll view's pan that reached the threshold asks its scroll view about each axis that did; it begins

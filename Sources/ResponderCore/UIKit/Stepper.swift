@@ -20,7 +20,7 @@ extension SessionState {
     /// (within the control slop, T3); touch-up on a highlighted, enabled half steps once unless the timer
     /// already stepped, and then, with `continuous` false, sends the one `valueChanged` it held back.
     mutating func stepper(
-        _ control: String, _ node: NodeSpec, touch: LiveTouch, phase: TouchPhase, point: Point?,
+        _ control: String, _ node: NodeSpec, touch: DeliveredTouch, phase: TouchPhase, point: Point?,
         events: [ControlEvent], trace: inout Trace
     ) -> [ControlEvent] {
         let inside = events.contains { [.touchDown, .touchDragInside, .touchUpInside].contains($0) }
