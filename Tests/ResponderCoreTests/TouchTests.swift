@@ -155,6 +155,20 @@ struct TouchTests {
         #expect(strings(try s.phase("w", "moved", 220, 120)["controlEvents"]) == ["touchDragExit", "touchDragOutside"])
     }
 
+    @Test("T3 a touch on a control's subview is inside or outside by the control's own bounds and slop")
+    func t3InsideMeasuredInTheControl() throws {
+        // Lbl sits 30 points into Btn; the touch's view is Lbl, the control that takes it is Btn.
+        let label = v("Lbl", 30, 30, 20, 20)
+        var s = try session(fixtureF([v("Btn", 100, 100, 50, 50, kind: "control", children: [label])]))
+        let began = try s.phase("t", "began", 135, 135)
+        #expect(began["view"] == "Lbl" && strings(began["controlEvents"]) == ["touchDown"])
+        // x 215 is 65 points right of Btn, inside with the 70-point slop; x 230 is 80 right of Btn, outside (its
+        // x in Lbl's coordinates, 100, would pass for inside Btn's bounds grown by the slop).
+        #expect(strings(try s.phase("t", "moved", 215, 135)["controlEvents"]) == ["touchDragInside"])
+        #expect(strings(try s.phase("t", "moved", 230, 135)["controlEvents"]) == ["touchDragExit", "touchDragOutside"])
+        #expect(strings(try s.phase("t", "ended", 215, 135)["controlEvents"]) == ["touchUpInside"])
+    }
+
     @Test("T3 a control's own override without super stops the touch with no control events")
     func t3ControlOverride() throws {
         var s = try session(

@@ -3,8 +3,10 @@ import ResponderProtocol
 extension SessionState {
     /// T3: a control turns the phases of the touch it tracks into control events, then sends the actions
     /// registered for them (A1). A text field that sees touch-up inside becomes first responder (F5).
+    /// `local`: the touch's point in its own view's bounds, as the world is now (nil where it cannot be converted).
     mutating func trackControl(
-        _ control: String, touch: DeliveredTouch, phase: TouchPhase, responders: Responders, trace: inout Trace
+        _ control: String, touch: DeliveredTouch, local: Point?, phase: TouchPhase, responders: Responders,
+        trace: inout Trace
     ) -> (events: [ControlEvent], actions: [ControlAction]) {
         // Room for a phase's events and those its control's class adds (K2–K5) at once: made for the first event
         // and grown for the next, the list would be allocated twice.
@@ -18,7 +20,7 @@ extension SessionState {
         case .moved:
             // The track found once and changed where it is: each lookup hashes the touch's id.
             guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
-            let inside = isInside(control, touch: touch, responders: responders)
+            let inside = isInside(control, touch: touch, local: local, responders: responders)
             switch (tracking.values[i].inside, inside) {
             case (true, true): events.append(.touchDragInside)
             case (false, true):
@@ -32,7 +34,9 @@ extension SessionState {
             tracking.values[i].inside = inside
         case .ended:
             guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
-            events.append(isInside(control, touch: touch, responders: responders) ? .touchUpInside : .touchUpOutside)
+            events.append(
+                isInside(control, touch: touch, local: local, responders: responders) ? .touchUpInside : .touchUpOutside
+            )
             tracking.remove(at: i)
         case .cancelled:
             guard let i = tracking.index(forKey: touch.id), tracking.values[i].control == control else { break }
@@ -64,14 +68,22 @@ extension SessionState {
         return (events, actions)
     }
 
-    /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop.
-    private func isInside(_ control: String, touch: DeliveredTouch, responders: Responders) -> Bool {
+    /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop. The touch's
+    /// own view is the control, usually: its point there is `local`, converted already.
+    private func isInside(_ control: String, touch: DeliveredTouch, local: Point?, responders: Responders) -> Bool {
         // By slot: the control and the window are each looked up once.
-        guard let window = touch.window, let slot = world.nodes.slot(of: control),
-            let windowSlot = world.nodes.slot(of: window),
-            let wp = world.nodes.read(slot: windowSlot, { SuperviewConversion($0).apply(touch.point) }),
-            let p = world.convert(wp, fromWindowSlot: windowSlot, toSlot: slot)
-        else { return false }
+        guard let slot = world.nodes.slot(of: control) else { return false }
+        let converted: Point?
+        if control == touch.view {
+            converted = local
+        } else if let window = touch.window, let windowSlot = world.nodes.slot(of: window),
+            let wp = world.nodes.read(slot: windowSlot, { SuperviewConversion($0).apply(touch.point) })
+        {
+            converted = world.convert(wp, fromWindowSlot: windowSlot, toSlot: slot)
+        } else {
+            converted = nil
+        }
+        guard let p = converted else { return false }
         let area = world.nodes.read(slot: slot) { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }
         let s = profile.controlSlop
         return area.inset(by: EdgeInsets(top: -s, left: -s, bottom: -s, right: -s)).contains(p)

@@ -325,7 +325,8 @@ extension SessionState {
         let local = pointInView(touch, view)
         var effects: (events: [ControlEvent], actions: [ControlAction]) = ([], [])
         if let control = walk.consumedBy {
-            effects = trackControl(control, touch: touch, phase: phase, responders: responders, trace: &trace)
+            effects = trackControl(
+                control, touch: touch, local: local, phase: phase, responders: responders, trace: &trace)
         }
         // A final phase ends the touch's tracking. Its control, reached by the walk, has ended it already; a touch
         // tracked by no control has nothing to end (only began starts a track).
