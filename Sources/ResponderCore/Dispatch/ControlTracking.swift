@@ -71,19 +71,9 @@ extension SessionState {
     /// T3: inside means within the control's bounds (its hit area, H6) grown by the profile's slop. The touch's
     /// own view is the control, usually: its point there is `local`, converted already.
     private func isInside(_ control: String, touch: DeliveredTouch, local: Point?, responders: Responders) -> Bool {
-        // By slot: the control and the window are each looked up once.
-        guard let slot = world.nodes.slot(of: control) else { return false }
-        let converted: Point?
-        if control == touch.view {
-            converted = local
-        } else if let window = touch.window, let windowSlot = world.nodes.slot(of: window),
-            let wp = world.nodes.read(slot: windowSlot, { SuperviewConversion($0).apply(touch.point) })
-        {
-            converted = world.convert(wp, fromWindowSlot: windowSlot, toSlot: slot)
-        } else {
-            converted = nil
-        }
-        guard let p = converted else { return false }
+        guard let p = control == touch.view ? local : localPoint(touch, in: control),
+            let slot = world.nodes.slot(of: control)
+        else { return false }
         let area = world.nodes.read(slot: slot) { $0.pointee.spec.bounds.inset(by: $0.pointee.spec.hitTest.insets) }
         let s = profile.controlSlop
         return area.inset(by: EdgeInsets(top: -s, left: -s, bottom: -s, right: -s)).contains(p)

@@ -199,7 +199,8 @@ extension SessionState {
         }
         if input.phase == .stationary {
             // A stationary touch is not part of touchesMoved; nothing is delivered.
-            var d = delivery(touch, message: nil, walk: ChainWalk(), view: view, localPoint: pointInView(touch, view))
+            var d = delivery(
+                touch, message: nil, walk: ChainWalk(), view: view, localPoint: localPoint(touch, in: view))
             d.reason = .stationary
             return d
         }
@@ -322,7 +323,7 @@ extension SessionState {
         if let cell = walk.classHandledBy { cellTouch(cell, touch: touch, phase: phase, trace: &trace) }
         // The point in the view as it is before the control's actions; the entry is made whole at once after them
         // (an entry made and then changed is copied).
-        let local = pointInView(touch, view)
+        let local = localPoint(touch, in: view)
         var effects: (events: [ControlEvent], actions: [ControlAction]) = ([], [])
         if let control = walk.consumedBy {
             effects = trackControl(
@@ -334,11 +335,6 @@ extension SessionState {
         return delivery(
             touch, message: message, walk: walk, view: view, localPoint: local, controlEvents: effects.events,
             actions: effects.actions)
-    }
-
-    /// `localPoint(_:in:)`, with the view and the window each looked up once.
-    private func pointInView(_ touch: DeliveredTouch, _ view: String) -> Point? {
-        touch.window.flatMap { world.convert(screen: touch.point, inWindow: $0, to: view) }
     }
 
     private func delivery(

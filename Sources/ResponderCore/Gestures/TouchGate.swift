@@ -127,11 +127,10 @@ extension SessionState {
         touches[index].withheld = (reason, rule)
     }
 
-    /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone:
-    /// the conversion into it answers nil then, so it is not looked up first).
+    /// The touch's point in `view`'s bounds coordinates; nil when it cannot be converted (or `view` is gone).
+    /// The view and the window are each looked up once.
     func localPoint(_ touch: DeliveredTouch, in view: String?) -> Point? {
-        guard let w = touch.window, let view, let wp = world.convert(screen: touch.point, toWindow: w)
-        else { return nil }
-        return world.convert(wp, fromWindow: w, to: view)
+        guard let window = touch.window, let view else { return nil }
+        return world.convert(screen: touch.point, inWindow: window, to: view)
     }
 }
