@@ -42,10 +42,9 @@ struct MethodTable {
         precondition(
             (R.self is any QuickDecodable.Type) == (quick != nil),
             "\(R.method): a QuickDecodable request is registered with its reader")
-        let validated = R.self is any ValidatedParams.Type
         let writer = WireByteEncoder.writer(for: R.Response.self)
         handlers[R.method] = { @Sendable (ctx: inout RequestContext, params: RequestParams) throws -> WrittenText? in
-            try Self.run(body, &ctx, params, quick: quick, validated: validated, writer: writer)
+            try Self.run(body, &ctx, params, quick: quick, writer: writer)
         }
     }
 
@@ -54,7 +53,7 @@ struct MethodTable {
     private static func run<R: RequestType>(
         _ body: (R, inout RequestContext) throws -> any ResponseBody<R.Response>,
         _ ctx: inout RequestContext, _ params: RequestParams, quick: (@Sendable (PlainParams) -> R?)?,
-        validated: Bool, writer: @Sendable (R.Response, inout JSONWriter) -> Bool
+        writer: @Sendable (R.Response, inout JSONWriter) -> Bool
     ) throws(RPCError) -> WrittenText? {
         let request: R
         switch params {
@@ -63,7 +62,7 @@ struct MethodTable {
         case .plain(let plain):
             if let quick, let read = quick(plain) {
                 // Plain params, read directly; what the generic decoder would check besides types still holds.
-                if validated, let validating = read as? any ValidatedParams { try validating.validate() }
+                try read.validateParams()
                 request = read
             } else {
                 let json: JSON

@@ -65,4 +65,21 @@ import Testing
     func aNameOrNullIsWrittenAsTheTreeEncoderWritesIt(_ name: String?) {
         #expect(WireByteEncoder.encode(name) == JSONCodec.encode(WireEncoder.encode(name)))
     }
+
+    /// What a request's reader calls once it holds the concrete type: a `ValidatedParams` request's own rules,
+    /// nothing for a request without any. Called through a generic function, as the engine's method table does.
+    @Test func validateParamsRunsTheRequestsOwnRules() {
+        func check<R: RequestType>(_ request: R) -> RPCError? {
+            do throws(RPCError) {
+                try request.validateParams()
+                return nil
+            } catch { return error }
+        }
+        let refused = check(TapRequest(session: nil, point: Point(1, 2), tapCount: 0))
+        #expect(refused?.name == .invalidParams && refused?.message.contains("tapCount") == true)
+        #expect(check(TapRequest(session: nil, point: Point(1, 2), time: -1))?.message.contains("time") == true)
+        #expect(check(TapRequest(session: nil, point: Point(1, 2), tapCount: 2)) == nil)
+        // HitTestRequest has no rules beyond its members' types.
+        #expect(check(HitTestRequest(session: nil, point: Point(.infinity, 2))) == nil)
+    }
 }

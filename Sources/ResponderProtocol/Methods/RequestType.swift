@@ -3,6 +3,18 @@
 public protocol RequestType: Codable, Sendable {
     associatedtype Response: Codable & Sendable
     static var method: String { get }
+    /// What the params must satisfy besides their types: `ValidatedParams.validate()` for a request that has
+    /// such rules, nothing for the others. A requirement, so that a reader holding the concrete type calls it
+    /// directly, where asking `as? any ValidatedParams` would look the conformance up and box the request.
+    func validateParams() throws(RPCError)
+}
+
+extension RequestType {
+    public func validateParams() throws(RPCError) {}
+}
+
+extension RequestType where Self: ValidatedParams {
+    public func validateParams() throws(RPCError) { try validate() }
 }
 
 /// A method addressed to one session (`session`, default "default").

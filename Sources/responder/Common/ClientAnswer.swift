@@ -13,7 +13,7 @@ extension Client {
             try text(response)
             return response
         }
-        let reply = try connection.call(R.method, try ResponderConnection.params(of: request))
+        let reply = try connection.call(R.method, ResponderConnection.params(of: request))
         Output.printJSON(reply)
         return try WireDecoder.decode(R.Response.self, from: reply, strict: false)
     }
