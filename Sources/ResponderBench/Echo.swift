@@ -6,8 +6,12 @@ import Foundation
 /// rest of the body), so the echo moves exactly the bytes the engine's reply would, in both directions.
 ///
 /// With a `publish` endpoint it is also the fanout's baseline: an XPUB (the engine's welcome message and
-/// high-water mark) on which every answered request publishes one event, `{"seq":N,` and a tail set by a
-/// request starting with byte 2 (`topic`, a zero byte, the tail) — the engine's event for a tap, with its own seq.
+/// high-water mark) on which every answered request publishes one event: a head, its own seq's digits and a tail,
+/// set by a request starting with byte 2 (`topic`, a zero byte, the head up to `"seq":`, a zero byte, the tail) —
+/// the engine's event for a tap byte for byte, but for the seq's digits.
+/// A request starting with byte 3 and a number of nanoseconds in ASCII makes it spend that much of its thread's CPU
+/// on every later request before answering (the fanout asks what the raw publisher would move if it worked as long
+/// as the engine does per tap).
 enum Echo {
     static func run(endpoint: String, publish: String? = nil) -> Never {
         let context = zmq_ctx_new()
@@ -38,8 +42,10 @@ enum Echo {
             }
         }
         var topic: [UInt8] = []
+        var head: [UInt8] = Array(#"{"seq":"#.utf8)
         var tail: [UInt8] = Array("}".utf8)
         var seq = 0
+        var workNanoseconds = 0
 
         // zmq_msg_t must not move while libzmq uses it.
         let frames = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 4)
@@ -83,10 +89,18 @@ enum Echo {
             }
             if length > 0 && data[0] == 2 {
                 let setting = Array(UnsafeBufferPointer(start: data + 1, count: length - 1))
-                let split = setting.firstIndex(of: 0) ?? setting.endIndex
-                topic = Array(setting[..<split])
-                tail = split < setting.endIndex ? Array(setting[(split + 1)...]) : []
+                let parts = setting.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+                topic = Array(parts[0])
+                head = parts.count > 1 ? Array(parts[1]) : []
+                tail = parts.count > 2 ? Array(parts[2]) : []
                 publishing = false
+            }
+            if length > 0 && data[0] == 3 {
+                workNanoseconds =
+                    Int(String(decoding: UnsafeBufferPointer(start: data + 1, count: length - 1), as: UTF8.self)) ?? 0
+                publishing = false
+            } else if workNanoseconds > 0 {
+                spin(workNanoseconds)
             }
             // Route back every frame before the body, then the stored reply.
             for i in 0..<(min(count, 4) - 1) { zmq_msg_send(frames + i, socket, ZMQ_SNDMORE) }
@@ -99,10 +113,22 @@ enum Echo {
             if publishing {
                 seq += 1
                 // Written per event, as the engine writes each event's head.
-                let event = Array("{\"seq\":\(seq),".utf8) + tail
+                let event = head + Array("\(seq)".utf8) + tail
                 topic.withUnsafeBytes { _ = zmq_send(publisher, $0.baseAddress, $0.count, ZMQ_SNDMORE | ZMQ_DONTWAIT) }
                 event.withUnsafeBytes { _ = zmq_send(publisher, $0.baseAddress, $0.count, ZMQ_DONTWAIT) }
             }
         }
+    }
+
+    /// Spends `nanoseconds` of this thread's CPU time (not wall time: a thread preempted meanwhile still does the
+    /// whole amount of work).
+    private static func spin(_ nanoseconds: Int) {
+        func now() -> Int {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return t.tv_sec * 1_000_000_000 + t.tv_nsec
+        }
+        let end = now() + nanoseconds
+        while now() < end {}
     }
 }

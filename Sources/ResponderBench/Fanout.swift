@@ -13,6 +13,8 @@ enum Fanout {
     static let targetRate = 20_000.0
     /// The stalled subscriber's receive high-water mark: it holds this many events and loses the rest.
     static let stalledHighWaterMark = 100
+    /// The engine, the raw publisher and the raw publisher with the engine's work take turns, this many times.
+    static let fanoutRounds = 4
 
     static func run(_ report: Report, _ sizes: Sizes, _ context: ZMQContext) throws {
         say(
@@ -28,7 +30,7 @@ enum Fanout {
         let c = try Connection(context, engine.rpc)
         try RoundTrip.createDemo(c)
         // A tap's reply and its event as a subscriber gets them: what the raw publisher sends.
-        let (reply, topic, tail) = try sample(c, engine.events, context)
+        let (reply, topic, head, tail) = try sample(c, engine.events, context)
         let first = try c.request("session.snapshot", ["session": "demo"])["seq"]?.intValue ?? 0
         let subscribers = try (0..<sizes.subscribers).map { _ in
             try Subscriber(context, engine.events, topics: ["demo/"], highWaterMark: 1000)
@@ -37,7 +39,41 @@ enum Fanout {
         let stalled = SeqTracker(
             try Subscriber(context, engine.events, topics: ["demo/"], highWaterMark: stalledHighWaterMark),
             after: first)
-        let sendTime = try drive(c, readers, total: total)
+        // The same loop against a raw libzmq ROUTER + XPUB that does nothing but answer and publish, and against a
+        // second one that also spends, before each answer, the CPU the engine's own thread spent per tap beyond the
+        // first's (measured in the rounds so far): what the loop moves when only the engine's work is added.
+        let echo = try EchoProcess(transport: .ipc, publishing: true)
+        defer { echo.stop() }
+        let worked = try EchoProcess(transport: .ipc, publishing: true)
+        defer { worked.stop() }
+        let x = try Connection(context, echo.endpoint), w = try Connection(context, worked.endpoint)
+        for side in [x, w] {
+            try side.setEchoReply(reply)
+            _ = try side.call([2] + topic + [0] + head + [0] + tail)
+        }
+        let rawReaders = try (0..<sizes.subscribers).map { _ in
+            SeqTracker(try Subscriber(context, echo.events!, topics: ["demo/"], highWaterMark: 1000), after: 0)
+        }
+        let workedReaders = try (0..<sizes.subscribers).map { _ in
+            SeqTracker(try Subscriber(context, worked.events!, topics: ["demo/"], highWaterMark: 1000), after: 0)
+        }
+        // Rounds alternate between the three, so that the machine's other load falls on each alike.
+        var sendTime = 0.0, rawTime = 0.0, workedTime = 0.0, extraWork = 0.0, sent = 0
+        var engineCPU = ThreadCPU(), clientCPU = ThreadCPU(), echoCPU = ThreadCPU(), rawClientCPU = ThreadCPU()
+        for round in 0..<fanoutRounds {
+            let count = total * (round + 1) / fanoutRounds - sent
+            var time = 0.0
+            var used = try cpu(of: engine.pid) { time = try drive(c, readers, total: count) }
+            sendTime += time
+            (engineCPU, clientCPU) = (engineCPU + used.server, clientCPU + used.client)
+            used = try cpu(of: echo.pid) { time = try drive(x, rawReaders, total: count) }
+            rawTime += time
+            (echoCPU, rawClientCPU) = (echoCPU + used.server, rawClientCPU + used.client)
+            sent += count
+            extraWork = max(0, (engineCPU.own - echoCPU.own) / Double(sent))
+            _ = try w.call([3] + Array(String(Int(extraWork)).utf8))
+            workedTime += try drive(w, workedReaders, total: count)
+        }
         let last = try c.request("session.snapshot", ["session": "demo"])["seq"]?.intValue ?? 0
         try settle(readers, through: last)
         var recovered = 0
@@ -51,19 +87,9 @@ enum Fanout {
         }
         let stalledRecovered = try stalled.recover(through: last, c)
         let stalledComplete = stalled.missing(through: last) == 0
-
-        // The same loop against a raw libzmq ROUTER + XPUB that does nothing but answer and publish.
-        let echo = try EchoProcess(transport: .ipc, publishing: true)
-        defer { echo.stop() }
-        let x = try Connection(context, echo.endpoint)
-        try x.setEchoReply(reply)
-        _ = try x.call([2] + topic + [0] + tail)
-        let rawReaders = try (0..<sizes.subscribers).map { _ in
-            SeqTracker(try Subscriber(context, echo.events!, topics: ["demo/"], highWaterMark: 1000), after: 0)
-        }
-        let rawTime = try drive(x, rawReaders, total: total)
         try settle(rawReaders, through: total)
         let rawComplete = rawReaders.filter { $0.missing(through: total) == 0 }.count
+        try settle(workedReaders, through: total)
 
         let rate = Double(total) / sendTime, rawRate = Double(total) / rawTime
         report.add(
@@ -73,6 +99,35 @@ enum Fanout {
                 measured: perSecond(rate),
                 baseline: "raw \(perSecond(rawRate)), \(rawComplete) of \(sizes.subscribers) complete",
                 ratio: rate / rawRate, goal: "≥ 1.00×", met: rate >= rawRate * 0.99))
+        // Both runs share the machine's cores between the server, its libzmq thread and this process's loop and
+        // readers. Where the raw run already keeps every core busy, a tap can go no faster than the CPU all
+        // sides spend on it allows: the bound below is the raw rate times raw CPU per tap over the engine's.
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        let rawBusy = (echoCPU.own + echoCPU.io + rawClientCPU.own + rawClientCPU.io) / 1e9 / rawTime / cores
+        let rawPerTap = (echoCPU.own + echoCPU.io + rawClientCPU.own + rawClientCPU.io) / Double(total)
+        let enginePerTap = (engineCPU.own + engineCPU.io + clientCPU.own + clientCPU.io) / Double(total)
+        report.add(
+            Figure(
+                name:
+                    "fanout: CPU a tap costs, every side together (server, its libzmq thread, this loop and its readers); the server's share in brackets",
+                measured: String(
+                    format: "engine %.1f µs (%.1f µs)", enginePerTap / 1e3,
+                    (engineCPU.own + engineCPU.io) / Double(total) / 1e3),
+                baseline: String(
+                    format: "raw %.1f µs (%.1f µs); the raw run kept %.0f%% of %.0f cores busy", rawPerTap / 1e3,
+                    (echoCPU.own + echoCPU.io) / Double(total) / 1e3, rawBusy * 100, cores),
+                ratio: rawPerTap / enginePerTap, goal: "(printed: the rate's bound when the cores are busy)",
+                met: nil))
+        let workedRate = Double(total) / workedTime
+        report.add(
+            Figure(
+                name: String(
+                    format:
+                        "fanout: the raw publisher spending the engine's own CPU per tap beyond its own (%.1f µs of busy work before each answer), same loop",
+                    extraWork / 1e3),
+                measured: "engine \(perSecond(rate))", baseline: "raw with that work \(perSecond(workedRate))",
+                ratio: rate / workedRate, goal: "(printed: near 1.00× when the engine's work per tap is the gap)",
+                met: nil))
         report.add(
             Figure(
                 name: "fanout: the same rate against the paced target", measured: perSecond(rate),
@@ -91,9 +146,10 @@ enum Fanout {
                 ratio: nil, goal: "gap recovered", met: stalledComplete))
     }
 
-    /// One tap through the engine: its reply, and its trace event's topic and the text after `{"seq":N,`.
+    /// One tap through the engine: its reply, and its trace event's topic, the text up to `"seq":` and the text
+    /// after the seq's digits.
     private static func sample(_ c: Connection, _ events: String, _ context: ZMQContext) throws -> (
-        reply: [UInt8], topic: [UInt8], tail: [UInt8]
+        reply: [UInt8], topic: [UInt8], head: [UInt8], tail: [UInt8]
     ) {
         let probe = try Subscriber(context, events, topics: ["demo/"], highWaterMark: 0)
         // The subscription is live once an event published after it arrives: tap until one does.
@@ -101,12 +157,11 @@ enum Fanout {
         for _ in 0..<300 {
             let reply = try c.call(RoundTrip.tapBody)
             while let frames = try probe.socket.receiveMultipart(), frames.count == 2 {
-                guard frames[0].starts(with: Array("demo/trace".utf8)),
-                    let seq = frames[1].firstRange(of: Array("\"seq\":".utf8))
+                guard frames[0].starts(with: Array("demo/trace".utf8)), let digits = SeqTracker.seqDigits(frames[1])
                 else { continue }
-                var i = seq.upperBound
-                while i < frames[1].count, frames[1][i] != UInt8(ascii: ",") { i += 1 }
-                return (reply, frames[0], Array(frames[1][min(i + 1, frames[1].count)...]))
+                return (
+                    reply, frames[0], Array(frames[1][..<digits.lowerBound]), Array(frames[1][digits.upperBound...])
+                )
             }
         }
         throw BenchError("no trace event of a tap reached a subscriber")
@@ -136,6 +191,14 @@ enum Fanout {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// The CPU `body` takes in process `pid` and in this process (nanoseconds per side, every thread).
+    private static func cpu(of pid: Int32, _ body: () throws -> Void) rethrows -> (server: ThreadCPU, client: ThreadCPU)
+    {
+        let server = ThreadCPU.sample(pid), client = ThreadCPU.sample(getpid())
+        try body()
+        return (ThreadCPU.sample(pid) - server, ThreadCPU.sample(getpid()) - client)
+    }
+
     /// Lets the subscribers' queues empty (at most 10 s).
     private static func settle(_ readers: [SeqTracker], through last: Int) throws {
         let items = readers.map { PollItem.socket($0.socket, .readable) }
@@ -146,7 +209,7 @@ enum Fanout {
     }
 }
 
-/// The seqs one subscriber has seen, read cheaply from the front of each event (`…"seq":N,`).
+/// The seqs one subscriber has seen, read from each event's `"seq":N`.
 final class SeqTracker {
     /// Held here: the subscriber closes its socket when it goes away.
     let subscriber: Subscriber
@@ -203,15 +266,33 @@ final class SeqTracker {
         return before - missing(through: last)
     }
 
+    /// The event's seq. Read by a plain scan: this loop reads every event of every subscriber, and a generic
+    /// search (`firstRange(of:)`) spent more of the client's time the later in the event the seq sits (the engine's
+    /// comes after `session` and `stream`), which the raw publisher's copy must not be spared.
     static func seq(_ body: [UInt8]) -> Int? {
-        let key = Array("\"seq\":".utf8)
-        guard let r = body.firstRange(of: key) else { return nil }
+        guard let digits = seqDigits(body) else { return nil }
         var n = 0
-        var i = r.upperBound
-        while i < body.count, body[i] >= 0x30, body[i] <= 0x39 {
-            n = n * 10 + Int(body[i] - 0x30)
-            i += 1
-        }
+        for i in digits { n = n * 10 + Int(body[i] - 0x30) }
         return n
+    }
+
+    /// Where the digits of the first `"seq":` member's value are.
+    static func seqDigits(_ body: [UInt8]) -> Range<Int>? {
+        body.withUnsafeBufferPointer { b -> Range<Int>? in
+            // `"seq":`, six bytes.
+            let key: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0x22, 0x73, 0x65, 0x71, 0x22, 0x3A)
+            var i = 0
+            while i + 6 <= b.count {
+                if b[i] == key.0, b[i + 1] == key.1, b[i + 2] == key.2, b[i + 3] == key.3, b[i + 4] == key.4,
+                    b[i + 5] == key.5
+                {
+                    var end = i + 6
+                    while end < b.count, b[end] >= 0x30, b[end] <= 0x39 { end += 1 }
+                    return end > i + 6 ? (i + 6)..<end : nil
+                }
+                i += 1
+            }
+            return nil
+        }
     }
 }
