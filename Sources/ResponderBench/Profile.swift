@@ -236,7 +236,9 @@ struct Profile: ParsableCommand {
         let control = Process()
         control.executableURL = URL(fileURLWithPath: "/usr/bin/callgrind_control")
         control.arguments = ["--dump", "\(pid)"]
+        // It says what it does on both streams; its status and the file it writes are the answer.
         control.standardOutput = FileHandle.nullDevice
+        control.standardError = FileHandle.nullDevice
         try control.run()
         control.waitUntilExit()
         let dumped = "\(file).1"
