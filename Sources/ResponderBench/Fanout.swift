@@ -4,7 +4,9 @@ import ResponderProtocol
 import ZMQ
 
 /// Many subscribers while event.tap is sent at a fixed pace, against the same loop on a raw libzmq ROUTER + XPUB
-/// that only answers and publishes the same bytes (what this client and machine can move at all). Each subscriber
+/// that only answers and publishes the same bytes (what this client and machine can move at all), and on a second
+/// one that also spends the engine's own CPU per tap (whether that work is what the engine's rate lacks), in rounds
+/// that alternate between the three. Each subscriber
 /// must end with every event of the session, reading what it missed (past libzmq's default high-water mark of
 /// 1000) back with trace.replay; one more subscriber reads nothing while the taps are sent, so it certainly has a
 /// gap, and must recover it through trace.replay.
