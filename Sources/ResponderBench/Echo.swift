@@ -99,9 +99,9 @@ enum Echo {
                 workNanoseconds =
                     Int(String(decoding: UnsafeBufferPointer(start: data + 1, count: length - 1), as: UTF8.self)) ?? 0
                 publishing = false
-            } else if workNanoseconds > 0 {
-                spin(workNanoseconds)
             }
+            // Only a request is worked on; a setting is answered at once.
+            if publishing && workNanoseconds > 0 { spin(workNanoseconds) }
             // Route back every frame before the body, then the stored reply.
             for i in 0..<(min(count, 4) - 1) { zmq_msg_send(frames + i, socket, ZMQ_SNDMORE) }
             zmq_msg_close(body)

@@ -64,13 +64,20 @@ enum Fanout {
         var engineCPU = ThreadCPU(), clientCPU = ThreadCPU(), echoCPU = ThreadCPU(), rawClientCPU = ThreadCPU()
         for round in 0..<fanoutRounds {
             let count = total * (round + 1) / fanoutRounds - sent
-            var time = 0.0
-            var used = try cpu(of: engine.pid) { time = try drive(c, readers, total: count) }
-            sendTime += time
-            (engineCPU, clientCPU) = (engineCPU + used.server, clientCPU + used.client)
-            used = try cpu(of: echo.pid) { time = try drive(x, rawReaders, total: count) }
-            rawTime += time
-            (echoCPU, rawClientCPU) = (echoCPU + used.server, rawClientCPU + used.client)
+            // Each side's CPU and this process's (the loop and its readers) while the round runs.
+            var client = ThreadCPU()
+            engineCPU =
+                engineCPU
+                + (try ThreadCPU.during(engine.pid) {
+                    client = try ThreadCPU.during(getpid()) { sendTime += try drive(c, readers, total: count) }
+                })
+            clientCPU = clientCPU + client
+            echoCPU =
+                echoCPU
+                + (try ThreadCPU.during(echo.pid) {
+                    client = try ThreadCPU.during(getpid()) { rawTime += try drive(x, rawReaders, total: count) }
+                })
+            rawClientCPU = rawClientCPU + client
             sent += count
             extraWork = max(0, (engineCPU.own - echoCPU.own) / Double(sent))
             _ = try w.call([3] + Array(String(Int(extraWork)).utf8))
@@ -191,14 +198,6 @@ enum Fanout {
             }
         }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
-    /// The CPU `body` takes in process `pid` and in this process (nanoseconds per side, every thread).
-    private static func cpu(of pid: Int32, _ body: () throws -> Void) rethrows -> (server: ThreadCPU, client: ThreadCPU)
-    {
-        let server = ThreadCPU.sample(pid), client = ThreadCPU.sample(getpid())
-        try body()
-        return (ThreadCPU.sample(pid) - server, ThreadCPU.sample(getpid()) - client)
     }
 
     /// Lets the subscribers' queues empty (at most 10 s).
