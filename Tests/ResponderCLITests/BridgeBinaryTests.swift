@@ -76,6 +76,8 @@ final class FramedBridge: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer: [UInt8] = []
     private var errors = Data()
+    private var outputReader: PipeReader?
+    private var errorReader: PipeReader?
 
     init(_ arguments: [String]) throws {
         process = try CLIRunner.process(arguments)
@@ -83,17 +85,15 @@ final class FramedBridge: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { handle.readabilityHandler = nil; return }
+        try process.run()
+        outputReader = PipeReader(output) { [weak self] data in
+            guard let self else { return }
             self.lock.withLock { self.buffer.append(contentsOf: data) }
         }
-        error.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { handle.readabilityHandler = nil; return }
+        errorReader = PipeReader(error) { [weak self] data in
+            guard let self else { return }
             self.lock.withLock { self.errors.append(data) }
         }
-        try process.run()
     }
 
     static func frame(_ message: JSON) -> [UInt8] {
@@ -154,6 +154,9 @@ final class FramedBridge: @unchecked Sendable {
         while process.isRunning, Date() < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }
         process.waitUntilExit()
+        // Its output is read on other threads: wait for both ends so `stderr` holds all it wrote.
+        outputReader?.waitForEnd(timeout: patienceSeconds)
+        errorReader?.waitForEnd(timeout: patienceSeconds)
         return process.terminationStatus
     }
 

@@ -1070,8 +1070,8 @@ enum CLIRunner {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err"
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         p.standardOutput = out
@@ -1102,8 +1102,8 @@ final class RunningCLI: @unchecked Sendable {
     private let process: Process
     private let lock = NSLock()
     private var buffer = Data()
-    /// Signalled when the pipe reaches end of file: everything the process wrote has been read.
-    private let drained = DispatchSemaphore(value: 0)
+    /// Reads the process's output as it comes; its end means everything the process wrote has been read.
+    private var reader: PipeReader?
 
     init(_ arguments: [String]) throws {
         process = try CLIRunner.process(arguments)
@@ -1111,19 +1111,11 @@ final class RunningCLI: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                self.drained.signal()
-                return
-            }
-            self.lock.lock()
-            self.buffer.append(data)
-            self.lock.unlock()
-        }
         try process.run()
+        reader = PipeReader(pipe) { [weak self] data in
+            guard let self else { return }
+            self.lock.withLock { self.buffer.append(data) }
+        }
     }
 
     var output: String {
@@ -1154,8 +1146,7 @@ final class RunningCLI: @unchecked Sendable {
         if process.isRunning { return nil }
         process.waitUntilExit()
         // The output is read on another thread: wait for its end so the last lines are in `output`.
-        _ = drained.wait(timeout: .now() + patienceSeconds)
-        drained.signal()
+        reader?.waitForEnd(timeout: patienceSeconds)
         return process.terminationStatus
     }
 
