@@ -64,7 +64,7 @@ struct SecurityFileTests {
         let base = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: base) }
         let target = "\(base)/victim"
-        FileManager.default.createFile(atPath: target, contents: Data("precious\n".utf8))
+        _ = FileManager.default.createFile(atPath: target, contents: Data("precious\n".utf8))
         symlink(target, "\(base)/e.lock")
         let message = "\(Self.failure { _ = try InstanceLock(directory: base, name: "e") })"
         #expect(message.contains("symbolic link"), "\(message)")
@@ -98,7 +98,7 @@ struct SecurityFileTests {
             chown(path, 0, 0)
         }
         unlink(path)
-        FileManager.default.createFile(atPath: "\(t.directory)/real.json", contents: original)
+        _ = FileManager.default.createFile(atPath: "\(t.directory)/real.json", contents: original)
         symlink("\(t.directory)/real.json", path)
         #expect(Self.clientFailure(t).contains("symbolic link"))
     }

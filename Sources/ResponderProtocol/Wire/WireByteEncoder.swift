@@ -28,7 +28,9 @@ public enum WireByteEncoder {
     /// The writer of a `T`, chosen once per type (a method's registration): a hand-written one where `T` has
     /// one, so that writing a value costs no cast; else `write(_:to:)`. False, as from `write`, when the value
     /// needs the tree encoder.
-    public static func writer<T: Encodable>(for type: T.Type) -> @Sendable (T, inout JSONWriter) -> Bool {
+    public static func writer<T: Encodable & SendableMetatype>(for type: T.Type)
+        -> @Sendable (T, inout JSONWriter) -> Bool
+    {
         /// `write` as a writer of `T`: the cast of the function succeeds exactly when `U` is `T`.
         func known<U>(_ write: @escaping @Sendable (U, inout JSONWriter) -> Void) -> (
             @Sendable (T, inout JSONWriter) -> Bool
