@@ -24,14 +24,9 @@ extension World {
         limits: Limits
     ) throws(CoreError) -> World {
         var world = World()
-        try world.load(tree: tree, detached: detached, limits: limits)
-        world.revision = revision
+        try world.load(tree: tree, detached: detached, revision: revision, limits: limits)
         // Each id hashed once for the map only when it holds any (a million lookups in an empty one hashed them all).
-        if nodeRevisions.isEmpty {
-            world.nodes.updateEach { $0.revision = revision }
-        } else {
-            world.nodes.updateEach { $0.revision = nodeRevisions[$0.id] ?? revision }
-        }
+        if !nodeRevisions.isEmpty { world.nodes.stampRevisions { nodeRevisions[$0] ?? revision } }
         if let treeRevisions {
             for (entry, r) in zip(tree.entries, treeRevisions) {
                 if let r { world.nodes[entry.spec.id]?.revision = r }
@@ -50,6 +45,6 @@ extension World {
 
     mutating func restamp(revision: Int) {
         self.revision = revision
-        nodes.updateEach { $0.revision = revision }
+        nodes.stampRevisions(revision)
     }
 }

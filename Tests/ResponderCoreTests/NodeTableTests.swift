@@ -50,32 +50,50 @@ import Testing
         }
     }
 
-    /// A load's change lists every node of the new world, each after its parent (read from the table's slots).
-    @Test func aLoadListsEveryNodeParentsFirst() throws {
+    /// A load gives the world and every node it makes the load's revision as the node is made — the
+    /// application, the tree's nodes and the detached subtrees' — on a session's first load, on a load over a later
+    /// revision, and for a world prepared apart and taken at a revision other than the one it was made at.
+    @Test func aLoadGivesEveryNodeTheLoadsRevision() throws {
         func view(_ id: String, _ children: [JSON] = []) -> JSON {
             ["id": .string(id), "kind": "view", "children": .array(children)]
         }
-        let tree: JSON = [
-            "id": "app", "kind": "application",
-            "children": [
-                [
-                    "id": "w", "kind": "window",
-                    "children": [view("a", [view("a1"), view("a2", [view("a21")])]), view("b")]
+        let tree = try NodeTree(
+            wire: [
+                "id": "app", "kind": "application",
+                "children": [
+                    [
+                        "id": "w", "kind": "window",
+                        "children": [view("a", [view("a1"), view("a2", [view("a21")])]), view("b")]
+                    ]
                 ]
-            ]
-        ]
-        var state = SessionState()
-        let change = try state.load(
-            tree: NodeTree(wire: tree, path: "tree"),
-            detached: [NodeTree(wire: view("d", [view("d1")]), path: "detached[0]")], limits: .default)
-        let changed = change.batch.changed
-        #expect(Set(changed) == Set(state.world.nodes.keys))
-        #expect(changed.count == state.world.count)
-        for (i, id) in changed.enumerated() {
-            if let parent = state.world[id]?.parent {
-                #expect(changed.firstIndex(of: parent)! < i, "\(id) after \(parent)")
-            }
+            ], path: "tree")
+        let detached = [try NodeTree(wire: view("d", [view("d1")]), path: "detached[0]")]
+        func revisions(_ state: SessionState) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: state.world.nodes.keys.map { ($0, state.world[$0]!.revision) })
         }
+        let ids = ["app", "w", "a", "a1", "a2", "a21", "b", "d", "d1"]
+        func all(_ revision: Int) -> [String: Int] { Dictionary(uniqueKeysWithValues: ids.map { ($0, revision) }) }
+        var state = SessionState()
+        let r = state.world.revision
+        _ = try state.load(tree: tree, detached: detached, limits: .default)
+        #expect(state.world.revision == r + 1)
+        #expect(revisions(state) == all(r + 1))
+
+        _ = try state.apply(
+            [try GuardedOp(wire: ["op": "update", "id": "a1", "set": ["alpha": 0.5]], index: 0)], ifRevision: nil,
+            limits: .default)
+        #expect(state.world.revision == r + 2)
+        #expect(state.world["a1"]!.revision == r + 2 && state.world["b"]!.revision == r + 1)
+        _ = try state.load(tree: tree, detached: detached, limits: .default)
+        #expect(state.world.revision == r + 3)
+        #expect(revisions(state) == all(r + 3))
+
+        // Prepared for a first load, taken by a session three revisions on.
+        let prepared = try World.prepared(tree: tree, detached: detached, limits: .default)
+        #expect(prepared.revision == r + 1)
+        _ = state.load(prepared: prepared)
+        #expect(state.world.revision == r + 4)
+        #expect(revisions(state) == all(r + 4))
     }
 
     @Test func equalityIgnoresSlots() {

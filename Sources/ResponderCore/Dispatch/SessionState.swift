@@ -96,16 +96,14 @@ public struct SessionState: Sendable {
     /// would: the revision goes up by one and every node gets it.
     public mutating func load(prepared: consuming World) -> TreeChange {
         var next = prepared
-        next.restamp(revision: world.revision + 1)
+        // A world prepared for a session's first load has the revision that load gives it already.
+        if next.revision != world.revision + 1 { next.restamp(revision: world.revision + 1) }
         let before = world
         world = next
-        let removed = before.nodes.keys.filter { world.nodes[$0] == nil }.sorted()
-        // A world straight from `World.load` holds its nodes in the order it inserted them, parents first (the
-        // tree, then each detached subtree): listed in place, without walking a million children lists.
-        let changed = world.nodes.keys
+        let removed = before.nodes.keys.filter { !world.contains($0) }.sorted()
         let consequences = treeChanged(before: before)
         return TreeChange(
-            batch: AppliedBatch(revision: world.revision, removed: removed, changed: changed), ops: [],
+            batch: AppliedBatch(revision: world.revision, removed: removed), ops: [],
             consequences: consequences)
     }
 
