@@ -380,19 +380,12 @@ public struct NodeTable: Sendable {
     }
 
     /// Sets every node's revision in place, in no particular order (a world prepared at one revision and taken
-    /// at another, a restore's revisions by id). No `HitRecord` reads the revision, so none is made again (made
-    /// again, the records were most of a million-view stamp, ≈ 0.2 s).
+    /// at another). No `HitRecord` reads the revision, so none is made again (made again, the records were most
+    /// of a million-view stamp, ≈ 0.2 s).
     mutating func stampRevisions(_ revision: Int) {
-        stampRevisions { _ in revision }
-    }
-
-    /// The same, each node's revision given by `revision` from its id.
-    mutating func stampRevisions(_ revision: (String) -> Int) {
         for c in chunks.indices {
             chunks[c].withUnsafeMutableBufferPointer { b in
-                for j in b.indices where b[j] != nil {
-                    Self.modify(b.baseAddress! + j) { $0.revision = revision($0.spec.id) }
-                }
+                for j in b.indices where b[j] != nil { Self.modify(b.baseAddress! + j) { $0.revision = revision } }
             }
         }
     }

@@ -54,10 +54,13 @@ extension World {
     }
 
     /// Replaces the whole world with `tree` (an application node with id "app") and `detached` subtrees. The
-    /// world and every node take `revision` (nil: this world's revision + 1), given to each node as it is made:
-    /// a pass over a million nodes afterwards to stamp them reads each from memory again (≈ 0.1 s).
+    /// world takes `revision` (nil: this world's revision + 1), and so does every node unless `nodeRevision`
+    /// gives it another (from its entry's index in `tree`, nil in a detached subtree, and its id). Each node is
+    /// given its revision as it is made: a pass over a million nodes afterwards reads each from memory again
+    /// (≈ 0.1 s), and one through the table's subscript makes each node's `HitRecord` again too.
     public mutating func load(
-        tree: NodeTree, detached: [NodeTree] = [], revision stamp: Int? = nil, limits: Limits = .default
+        tree: NodeTree, detached: [NodeTree] = [], revision stamp: Int? = nil,
+        nodeRevision: ((_ entry: Int?, _ id: String) -> Int?)? = nil, limits: Limits = .default
     ) throws(CoreError) {
         let stamp = stamp ?? revision + 1
         var fresh = World()
@@ -70,10 +73,11 @@ extension World {
             throw .applicationID(root.id, field: "\(tree.path).id")
         }
         var rootNode = Node(spec: root)
-        rootNode.revision = stamp
+        rootNode.revision = nodeRevision?(0, root.id) ?? stamp
         fresh.nodes[World.rootID] = rootNode
         var tx = Transaction(world: fresh, limits: limits)
         tx.stamp = stamp
+        tx.nodeRevision = nodeRevision
         // Everything below the application is inserted as ops would insert it; errors keep the document's paths
         // and name no op.
         do throws(CoreError) {
@@ -111,6 +115,8 @@ struct Transaction {
     var inBatch = false
     /// The revision a load gives each node it makes; nil in a batch, whose changed nodes are stamped at its end.
     var stamp: Int?
+    /// A node's own revision in a load, where it is not `stamp` (`World.load`'s `nodeRevision`).
+    var nodeRevision: ((_ entry: Int?, _ id: String) -> Int?)?
     /// Nodes whose gestureRecognizers this batch wrote, with the op and the field path that wrote them.
     var recognizerPaths: [String: (opIndex: Int, field: String)] = [:]
 
@@ -223,7 +229,7 @@ struct Transaction {
                 throw refused(.tooDeep(id, max: limits.maxDepth))
             }
             var node = Node(spec: entry.spec)
-            if let stamp { node.revision = stamp }
+            if let stamp { node.revision = nodeRevision?(i, id) ?? stamp }
             node.parent = parentID
             node.depth = depth
             let childCount = Int(childCounts[i])
@@ -321,7 +327,7 @@ struct Transaction {
                 recognizerPaths[id] = (opIndex, tree.path(of: i) + "gestureRecognizers")
             }
             var node = Node(spec: entry.spec)
-            if let stamp { node.revision = stamp }
+            if let stamp { node.revision = nodeRevision?(nil, id) ?? stamp }
             node.parent = parentID
             node.depth = depth
             placed[i] = (id, depth)

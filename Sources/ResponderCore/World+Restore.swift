@@ -24,14 +24,14 @@ extension World {
         limits: Limits
     ) throws(CoreError) -> World {
         var world = World()
-        try world.load(tree: tree, detached: detached, revision: revision, limits: limits)
-        // Each id hashed once for the map only when it holds any (a million lookups in an empty one hashed them all).
-        if !nodeRevisions.isEmpty { world.nodes.stampRevisions { nodeRevisions[$0] ?? revision } }
-        if let treeRevisions {
-            for (entry, r) in zip(tree.entries, treeRevisions) {
-                if let r { world.nodes[entry.spec.id]?.revision = r }
-            }
-        }
+        // Each id hashed for the map only when it holds any (a million lookups in an empty one hashed them all).
+        let byID = !nodeRevisions.isEmpty
+        try world.load(
+            tree: tree, detached: detached, revision: revision,
+            nodeRevision: { entry, id in
+                if let entry, let treeRevisions, entry < treeRevisions.count, let r = treeRevisions[entry] { return r }
+                return byID ? nodeRevisions[id] : nil
+            }, limits: limits)
         return world
     }
 

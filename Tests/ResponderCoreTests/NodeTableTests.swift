@@ -96,6 +96,29 @@ import Testing
         #expect(revisions(state) == all(r + 4))
     }
 
+    /// A restored world gives each node the revision it was saved with as the node is made: a tree entry its
+    /// own (`treeRevisions`), else its id's (`nodeRevisions`, as a detached node's is), else the world's.
+    @Test func aRestoredWorldGivesEachNodeItsSavedRevision() throws {
+        func view(_ id: String, _ children: [JSON] = []) -> JSON {
+            ["id": .string(id), "kind": "view", "children": .array(children)]
+        }
+        let tree = try NodeTree(
+            wire: [
+                "id": "app", "kind": "application",
+                "children": [["id": "w", "kind": "window", "children": [view("a", [view("a1")]), view("b")]]]
+            ], path: "tree")
+        let detached = [try NodeTree(wire: view("d", [view("d1")]), path: "detached[0]")]
+        // Entries in the tree's order: app, w, a, b, a1 (breadth first) — read back rather than assumed.
+        let order = tree.entries.map(\.spec.id)
+        let own: [String: Int] = ["app": 3, "a": 7, "a1": 9]
+        let world = try World.restored(
+            tree: tree, treeRevisions: order.map { own[$0] }, detached: detached,
+            nodeRevisions: ["a": 100, "b": 5, "d1": 8], revision: 12, limits: .default)
+        #expect(world.revision == 12)
+        let expected = ["app": 3, "w": 12, "a": 7, "a1": 9, "b": 5, "d": 12, "d1": 8]
+        #expect(Dictionary(uniqueKeysWithValues: world.nodes.keys.map { ($0, world[$0]!.revision) }) == expected)
+    }
+
     @Test func equalityIgnoresSlots() {
         var a = NodeTable(), b = NodeTable()
         for i in 0..<2100 { _ = a.insertNew(Node(id: "v\(i)", kind: .view)) }
