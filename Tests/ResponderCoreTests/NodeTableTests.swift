@@ -54,9 +54,6 @@ import Testing
     /// application, the tree's nodes and the detached subtrees' — on a session's first load, on a load over a later
     /// revision, and for a world prepared apart and taken at a revision other than the one it was made at.
     @Test func aLoadGivesEveryNodeTheLoadsRevision() throws {
-        func view(_ id: String, _ children: [JSON] = []) -> JSON {
-            ["id": .string(id), "kind": "view", "children": .array(children)]
-        }
         let tree = try NodeTree(
             wire: [
                 "id": "app", "kind": "application",
@@ -99,9 +96,6 @@ import Testing
     /// A restored world gives each node the revision it was saved with as the node is made: a tree entry its
     /// own (`treeRevisions`), else its id's (`nodeRevisions`, as a detached node's is), else the world's.
     @Test func aRestoredWorldGivesEachNodeItsSavedRevision() throws {
-        func view(_ id: String, _ children: [JSON] = []) -> JSON {
-            ["id": .string(id), "kind": "view", "children": .array(children)]
-        }
         let tree = try NodeTree(
             wire: [
                 "id": "app", "kind": "application",
@@ -127,4 +121,9 @@ import Testing
         b["v7"]!.children.append("x")
         #expect(a != b)
     }
+}
+
+/// A view node's JSON with `children`, for the trees these tests load.
+private func view(_ id: String, _ children: [JSON] = []) -> JSON {
+    ["id": .string(id), "kind": "view", "children": .array(children)]
 }
