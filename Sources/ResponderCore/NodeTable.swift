@@ -380,8 +380,8 @@ public struct NodeTable: Sendable {
     }
 
     /// Sets every node's revision in place, in no particular order (a world prepared at one revision and taken
-    /// at another). No `HitRecord` reads the revision, so none is made again (made again, the records were most
-    /// of a million-view stamp, ≈ 0.2 s).
+    /// at another). No `HitRecord` reads the revision, so none is made again: making them again would be most of
+    /// a million-view stamp (≈ 0.2 s).
     mutating func stampRevisions(_ revision: Int) {
         for c in chunks.indices {
             chunks[c].withUnsafeMutableBufferPointer { b in
