@@ -56,6 +56,12 @@ public enum PlainTree {
         var specs: [NodeSpec?] = []
         var parents: [Int] = []
         var childIndices: [Int] = []
+        // Reserved at once: grown by doubling, a million specs are copied about twice over into fresh pages.
+        let expected = objectCount(b, from: start)
+        specs.reserveCapacity(expected)
+        parents.reserveCapacity(expected)
+        childIndices.reserveCapacity(expected)
+        revisions?.pointee.reserveCapacity(expected)
         var open: [Frame] = []
         // The open nodes' other members (key, value), each node's above its parent's.
         var fields: [(key: Range<Int>, value: Range<Int>)] = []
@@ -80,8 +86,9 @@ public enum PlainTree {
                 guard !s.peek(UInt8(ascii: "}")) else { return nil }
             case .afterMember:
                 if s.take(UInt8(ascii: "}")) {
-                    guard let spec = finish(open[f], b, fields[open[f].fieldsStart...]) else { return nil }
-                    specs[open[f].node] = spec
+                    guard finish(open[f], b, fields[open[f].fieldsStart...], into: &specs[open[f].node]) else {
+                        return nil
+                    }
                     if let revisions {
                         guard let revision = revision(b, fields[open[f].fieldsStart...]) else { return nil }
                         revisions.pointee[open[f].node] = revision
@@ -128,7 +135,13 @@ public enum PlainTree {
             case .field:
                 guard !fields[open[f].fieldsStart...].contains(where: { sameBytes(b, $0.key, key) }) else { return nil }
                 let valueStart = s.i
-                guard s.skipValue() else { return nil }
+                // A plain frame is read as it is passed over (nearly every node has one), not scanned twice.
+                if key.count == 5, PlainScanner.same(b, key, "frame"), let frame = readFrame(&s) {
+                    open[f].frame = frame
+                } else {
+                    s.i = valueStart
+                    guard s.skipValue() else { return nil }
+                }
                 fields.append((key, valueStart..<s.i))
             }
         }
@@ -164,6 +177,8 @@ public enum PlainTree {
         var kind: Range<Int>?
         var sawChildren = false
         var childCount = 0
+        /// Its `frame` member when that is one `NodeTree.plainFrame` takes.
+        var frame: Rect?
 
         init(node: Int, fieldsStart: Int) {
             self.node = node
@@ -171,18 +186,20 @@ public enum PlainTree {
         }
     }
 
-    /// The node's spec, checked as `NodeTree.read` checks it; nil where that reader would refuse it.
+    /// The node's spec, checked as `NodeTree.read` checks it, made in `spec` (in its place in the list: a spec
+    /// is large, and a returned one is copied there); false where that reader would refuse it.
     private static func finish(
-        _ f: Frame, _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>
-    ) -> NodeSpec? {
-        guard let idRange = f.id, let kindRange = f.kind else { return nil }
+        _ f: Frame, _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>,
+        into spec: inout NodeSpec?
+    ) -> Bool {
+        guard let idRange = f.id, let kindRange = f.kind else { return false }
         let s = PlainScanner(b)
         let id = s.string(idRange)
-        guard !id.isEmpty, idRange.count <= NodeTree.maxIDLength, let kind = kind(b, kindRange) else { return nil }
-        var node = NodeSpec(id: id, kind: kind)
+        guard !id.isEmpty, idRange.count <= NodeTree.maxIDLength, let kind = kind(b, kindRange) else { return false }
+        spec = NodeSpec(id: id, kind: kind)
         for (keyRange, valueRange) in fields {
-            if kind.isView, PlainScanner.same(b, keyRange, "frame"), let frame = plainFrame(b, valueRange) {
-                node.frame = frame
+            if kind.isView, let frame = f.frame, PlainScanner.same(b, keyRange, "frame") {
+                spec!.frame = frame
                 continue
             }
             let key = s.string(keyRange)
@@ -190,17 +207,15 @@ public enum PlainTree {
             guard let field = NodeField.named(key), field.applies(to: kind),
                 let value = try? JSONCodec.decode(
                     Array(UnsafeBufferPointer(rebasing: b[valueRange])), strings: KnownStrings.table)
-            else { return nil }
-            do throws(RPCError) { try field.read(value, into: &node, path: "") } catch { return nil }
+            else { return false }
+            do throws(RPCError) { try field.read(value, into: &spec!, path: "") } catch { return false }
         }
-        guard node.classFieldError() == nil else { return nil }
-        return node
+        return spec!.classFieldError() == nil
     }
 
-    /// `[x, y, width, height]` of four plain numbers that `NodeTree.plainFrame` takes; nil otherwise.
-    private static func plainFrame(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Rect? {
-        var s = PlainScanner(b)
-        s.i = range.lowerBound
+    /// `[x, y, width, height]` of four plain numbers that `NodeTree.plainFrame` takes, read from the scanner's
+    /// place to the array's end; nil otherwise (the scanner then anywhere).
+    private static func readFrame(_ s: inout PlainScanner) -> Rect? {
         guard s.take(UInt8(ascii: "[")) else { return nil }
         var v: (Double, Double, Double, Double) = (0, 0, 0, 0)
         for k in 0..<4 {
@@ -218,7 +233,7 @@ public enum PlainTree {
             }
         }
         s.skipWhitespace()
-        guard s.take(UInt8(ascii: "]")), s.i == range.upperBound else { return nil }
+        guard s.take(UInt8(ascii: "]")) else { return nil }
         return NodeTree.plainFrame(x: v.0, y: v.1, width: v.2, height: v.3)
     }
 
@@ -259,6 +274,21 @@ public enum PlainTree {
                     spec: specs[old].take()!, parent: p < 0 ? nil : newIndex[p], childIndex: childIndices[old]))
         }
         return (NodeTree(entries: entries, path: path), order)
+    }
+
+    /// How many objects open in `b` from `start` on, counting every `{` byte: at least the nodes there, more where
+    /// a field's value is an object or a string holds the byte. A bound to reserve by: pages reserved and never
+    /// written are never made resident.
+    private static func objectCount(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = b.baseAddress, start < b.count else { return 0 }
+        var count = 0
+        var p = UnsafeRawPointer(base + start)
+        let end = UnsafeRawPointer(base + b.count)
+        while let found = memchr(p, Int32(UInt8(ascii: "{")), end - p) {
+            count += 1
+            p = UnsafeRawPointer(found) + 1
+        }
+        return count
     }
 
     private static func sameBytes(_ b: UnsafeBufferPointer<UInt8>, _ x: Range<Int>, _ y: Range<Int>) -> Bool {

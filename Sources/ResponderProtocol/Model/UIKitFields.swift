@@ -80,6 +80,10 @@ extension NodeSpec {
         if let known = uikitClass, known.kind != kind, known.rawValue == className {
             return ("class", "\(className) is a \(known.kind.rawValue) class; this node is a \(kind.rawValue)")
         }
+        // A node with no out-of-line field (nearly every node of a large load) has no base class and sets no class
+        // field, and the class defaults agree with each other. Each read of `uikit` below makes the empty set for
+        // such a node: asked for every node a load or restore reads, that was most of this check's cost.
+        if outOfLineFieldsUnset { return nil }
         if let base = baseClass, UIKitClass(rawValue: base)?.kind != kind {
             let allowed = UIKitClass.allowed(for: kind).map(\.rawValue).joined(separator: ", ")
             return ("baseClass", "\(base) is not a UIKit class a \(kind.rawValue) can derive from (\(allowed))")
