@@ -210,16 +210,17 @@ struct Transaction {
         var childCounts = [Int32](repeating: 0, count: entries.count)
         for i in 1..<max(entries.count, 1) { childCounts[entries[i].parent!] += 1 }
         for i in 1..<max(entries.count, 1) {
-            let entry = entries[i]
-            let p = entry.parent!
-            let parentEntry = entries[p]
-            let id = entry.spec.id, parentID = parentEntry.spec.id
+            // The fields read in place: an entry taken whole (and its parent's) is a copy of every reference a
+            // spec holds, retained and released again, for each node of the load.
+            let p = entries[i].parent!
+            let kind = entries[i].spec.kind, parentKind = entries[p].spec.kind
+            let id = entries[i].spec.id, parentID = entries[p].spec.id
             let depth = Int(depths[p]) + 1
             depths[i] = Int32(depth)
             // A duplicate id is reported first, as the insert op does; it is looked up only when another check
             // fails (insertNew below finds it otherwise, with the one hash it makes anyway).
             func refused(_ error: CoreError) -> CoreError { world.nodes[id] != nil ? duplicate(id, tree, i) : error }
-            if let rule = Placement.kindError(child: entry.spec.kind, parent: parentEntry.spec.kind) {
+            if let rule = Placement.kindError(child: kind, parent: parentKind) {
                 throw refused(.misplaced(id, parent: parentID, rule: rule))
             }
             guard world.nodes.count + 1 <= limits.maxNodes else {
@@ -228,7 +229,7 @@ struct Transaction {
             guard depth <= limits.maxDepth else {
                 throw refused(.tooDeep(id, max: limits.maxDepth))
             }
-            var node = Node(spec: entry.spec)
+            var node = Node(spec: entries[i].spec)
             if let stamp { node.revision = nodeRevision?(i, id) ?? stamp }
             node.parent = parentID
             node.depth = depth
@@ -242,17 +243,17 @@ struct Transaction {
             // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
             // and presentation indexes are built from (as "did not exist before", which is what the journal
             // would have said).
-            switch entry.spec.kind {
+            switch kind {
             case .application, .window, .viewController: toCheck[id] = opIndex
-            default: if parentEntry.spec.kind == .viewController { toCheck[id] = opIndex }
+            default: if parentKind == .viewController { toCheck[id] = opIndex }
             }
-            if entry.spec.kind == .window { touchKey() }
-            if !entry.spec.gestureRecognizers.isEmpty {
+            if kind == .window { touchKey() }
+            if !node.spec.gestureRecognizers.isEmpty {
                 recognizerPaths[id] = (opIndex, tree.path(of: i) + "gestureRecognizers")
                 changedOrder.append(id)
                 journal[id] = .some(nil)
             }
-            if entry.spec.presentedBy != nil { journal[id] = .some(nil) }
+            if node.spec.presentedBy != nil { journal[id] = .some(nil) }
         }
         toCheck[tree.root.id] = opIndex
     }
