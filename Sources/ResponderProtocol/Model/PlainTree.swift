@@ -51,27 +51,23 @@ public enum PlainTree {
     ) -> (tree: NodeTree, end: Int)? {
         var s = PlainScanner(b)
         s.i = start
-        // In document order (depth first): a node's place is taken when its object opens, its spec set when it
-        // closes. `NodeTree` lists them breadth first: reordered at the end.
-        var specs: [NodeSpec?] = []
-        var parents: [Int] = []
-        var childIndices: [Int] = []
-        // Reserved at once: grown by doubling, a million specs are copied about twice over into fresh pages.
+        // In document order (depth first): a node's entry is made when its object opens (its parent's place in
+        // document order, for now), its spec set when it closes. `NodeTree` lists them breadth first: reordered
+        // in place at the end, so that a million specs are not held twice.
+        var entries: [NodeTree.Entry] = []
+        // Reserved at once: grown by doubling, a million entries are copied about twice over into fresh pages.
         let expected = objectCount(b, from: start)
-        specs.reserveCapacity(expected)
-        parents.reserveCapacity(expected)
-        childIndices.reserveCapacity(expected)
+        entries.reserveCapacity(expected)
         revisions?.pointee.reserveCapacity(expected)
         var open: [Frame] = []
         // The open nodes' other members (key, value), each node's above its parent's.
         var fields: [(key: Range<Int>, value: Range<Int>)] = []
 
         func begin(parent: Int, childIndex: Int) {
-            open.append(Frame(node: specs.count, fieldsStart: fields.count))
-            specs.append(nil)
+            open.append(Frame(node: entries.count, fieldsStart: fields.count))
+            entries.append(
+                NodeTree.Entry(spec: Self.unread, parent: parent < 0 ? nil : parent, childIndex: childIndex))
             revisions?.pointee.append(nil)
-            parents.append(parent)
-            childIndices.append(childIndex)
         }
 
         s.skipWhitespace()
@@ -86,7 +82,7 @@ public enum PlainTree {
                 guard !s.peek(UInt8(ascii: "}")) else { return nil }
             case .afterMember:
                 if s.take(UInt8(ascii: "}")) {
-                    guard finish(open[f], b, fields[open[f].fieldsStart...], into: &specs[open[f].node]) else {
+                    guard finish(open[f], b, fields[open[f].fieldsStart...], into: &entries[open[f].node].spec) else {
                         return nil
                     }
                     if let revisions {
@@ -145,7 +141,8 @@ public enum PlainTree {
                 fields.append((key, valueStart..<s.i))
             }
         }
-        let (tree, order) = breadthFirst(&specs, parents, childIndices, path: path)
+        let order = breadthFirst(&entries)
+        let tree = NodeTree(entries: entries, path: path)
         if let revisions {
             let inDocumentOrder = revisions.pointee
             revisions.pointee = order.map { inDocumentOrder[$0] }
@@ -190,7 +187,7 @@ public enum PlainTree {
     /// is large, and a returned one is copied there); false where that reader would refuse it.
     private static func finish(
         _ f: Frame, _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>,
-        into spec: inout NodeSpec?
+        into spec: inout NodeSpec
     ) -> Bool {
         guard let idRange = f.id, let kindRange = f.kind else { return false }
         let s = PlainScanner(b)
@@ -199,7 +196,7 @@ public enum PlainTree {
         spec = NodeSpec(id: id, kind: kind)
         for (keyRange, valueRange) in fields {
             if kind.isView, let frame = f.frame, PlainScanner.same(b, keyRange, "frame") {
-                spec!.frame = frame
+                spec.frame = frame
                 continue
             }
             let key = s.string(keyRange)
@@ -208,9 +205,9 @@ public enum PlainTree {
                 let value = try? JSONCodec.decode(
                     Array(UnsafeBufferPointer(rebasing: b[valueRange])), strings: KnownStrings.table)
             else { return false }
-            do throws(RPCError) { try field.read(value, into: &spec!, path: "") } catch { return false }
+            do throws(RPCError) { try field.read(value, into: &spec, path: "") } catch { return false }
         }
-        return spec!.classFieldError() == nil
+        return spec.classFieldError() == nil
     }
 
     /// `[x, y, width, height]` of four plain numbers that `NodeTree.plainFrame` takes, read from the scanner's
@@ -237,21 +234,24 @@ public enum PlainTree {
         return NodeTree.plainFrame(x: v.0, y: v.1, width: v.2, height: v.3)
     }
 
-    /// Document order (each node's children after it, in order) to `NodeTree`'s: breadth first.
-    /// Also the entries' document-order indices, in entry order.
-    private static func breadthFirst(_ specs: inout [NodeSpec?], _ parents: [Int], _ childIndices: [Int], path: String)
-        -> (NodeTree, [Int])
-    {
-        let n = specs.count
+    /// An entry's spec until its node's object closes.
+    private static let unread = NodeSpec(id: "", kind: .view)
+
+    /// Document order (each node's children after it, in order; each parent a document-order index) to
+    /// `NodeTree`'s: breadth first, each parent an entry index. The entries are moved in place, following each
+    /// cycle of the permutation. Returns the entries' document-order indices, in entry order.
+    private static func breadthFirst(_ entries: inout [NodeTree.Entry]) -> [Int] {
+        let n = entries.count
         // Each node's children, in order: in document order they come after it, in their order.
         var firstChild = [Int](repeating: 0, count: n + 1)
-        for p in parents where p >= 0 { firstChild[p + 1] += 1 }
+        for i in 0..<n { if let p = entries[i].parent { firstChild[p + 1] += 1 } }
         for i in 0..<n { firstChild[i + 1] += firstChild[i] }
         var children = [Int](repeating: 0, count: max(n - 1, 0))
         var filled = firstChild
-        for i in 1..<max(n, 1) where parents[i] >= 0 {
-            children[filled[parents[i]]] = i
-            filled[parents[i]] += 1
+        for i in 1..<max(n, 1) {
+            guard let p = entries[i].parent else { continue }
+            children[filled[p]] = i
+            filled[p] += 1
         }
         var order = [Int](repeating: 0, count: n)
         var newIndex = [Int](repeating: 0, count: n)
@@ -264,16 +264,29 @@ public enum PlainTree {
                 tail += 1
             }
         }
-        var entries: [NodeTree.Entry] = []
-        entries.reserveCapacity(n)
-        for old in order {
-            let p = parents[old]
-            // Moved, not copied: each spec is read once.
-            entries.append(
-                NodeTree.Entry(
-                    spec: specs[old].take()!, parent: p < 0 ? nil : newIndex[p], childIndex: childIndices[old]))
+        entries.withUnsafeMutableBufferPointer { e in
+            guard let base = e.baseAddress else { return }
+            for i in 0..<n {
+                if let p = base[i].parent { base[i].parent = newIndex[p] }
+            }
+            // Entry `head` takes the one at `order[head]`: each cycle is moved along once, its first entry held
+            // aside (a move, not a copy: nothing is retained or released).
+            var placed = [Bool](repeating: false, count: n)
+            for start in 0..<n where !placed[start] {
+                placed[start] = true
+                guard order[start] != start else { continue }
+                let first = (base + start).move()
+                var head = start
+                while order[head] != start {
+                    let from = order[head]
+                    (base + head).moveInitialize(from: base + from, count: 1)
+                    placed[from] = true
+                    head = from
+                }
+                (base + head).initialize(to: first)
+            }
         }
-        return (NodeTree(entries: entries, path: path), order)
+        return order
     }
 
     /// How many objects open in `b` from `start` on, counting every `{` byte: at least the nodes there, more where
