@@ -401,7 +401,11 @@ public struct NodeTable: Sendable {
     func forEach(_ body: (UnsafePointer<Node>) -> Void) {
         for chunk in chunks {
             chunk.withUnsafeBufferPointer { buffer in
-                for j in buffer.indices where buffer[j] != nil { Self.borrow(buffer.baseAddress! + j, body) }
+                // Each slot's case asked where it is stored: `buffer[j] != nil` would copy every node out first.
+                for j in buffer.indices {
+                    if case .none = (buffer.baseAddress! + j).pointee { continue }
+                    Self.borrow(buffer.baseAddress! + j, body)
+                }
             }
         }
     }

@@ -7,7 +7,9 @@ extension World: NodeTreeSource {
         nodes.read(id) { body($0.pointee.spec, $0.pointee.revision, $0.pointee.children) }
     }
 
-    public func forEachNode(_ body: (NodeSpec) -> Void) { nodes.forEach { body($0.pointee.spec) } }
+    public func forEachNode(_ body: (_ kind: NodeKind, _ id: String) -> Void) {
+        nodes.forEach { body($0.pointee.spec.kind, $0.pointee.spec.id) }
+    }
     public var detachedRootIDs: [String] { detachedRoots }
     public var nodeCount: Int { nodes.count }
     public static var rootNodeID: String { rootID }

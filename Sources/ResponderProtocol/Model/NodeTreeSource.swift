@@ -5,8 +5,9 @@ import ResponderJSON
 public protocol NodeTreeSource {
     /// `body` run on node `id`'s fields, revision and child ids where they are stored; nil when there is no `id`.
     func withNode<R>(_ id: String, _ body: (_ spec: NodeSpec, _ revision: Int, _ children: [String]) -> R) -> R?
-    /// `body` run on every node's fields, in no particular order.
-    func forEachNode(_ body: (NodeSpec) -> Void)
+    /// `body` run on every node's kind and id, in no particular order (what a bound on the text needs: a node's
+    /// whole spec handed to `body` would be a copy of it, for each node of the world).
+    func forEachNode(_ body: (_ kind: NodeKind, _ id: String) -> Void)
     /// The roots of the subtrees outside the application's tree, in order.
     var detachedRootIDs: [String] { get }
     var nodeCount: Int { get }
@@ -55,7 +56,7 @@ extension NodeTreeSource {
     public func minimumEncodedSize() -> Int {
         let minimum = NodeTreeText.minimumWrittenSizes
         var size = 0
-        forEachNode { size += minimum[$0.kind.index] + $0.id.utf8.count }
+        forEachNode { kind, id in size += minimum[kind.index] + id.utf8.count }
         return size
     }
 
