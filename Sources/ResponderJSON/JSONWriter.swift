@@ -242,9 +242,14 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
     /// Appends already-encoded members (`"a":1,"b":2`, without braces) to the open object.
     @inlinable public mutating func rawMembers(_ encoded: ArraySlice<UInt8>) {
+        encoded.withUnsafeBytes { rawMembers($0) }
+    }
+
+    /// `rawMembers` of bytes held elsewhere.
+    @inlinable public mutating func rawMembers(_ encoded: UnsafeRawBufferPointer) {
         guard !encoded.isEmpty else { return }
         separate()
-        encoded.withUnsafeBytes { append($0) }
+        append(encoded)
     }
 
     /// Appends members known when the program was compiled (`"step":"check"`, without braces) to the open

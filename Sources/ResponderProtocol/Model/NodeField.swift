@@ -52,22 +52,25 @@ public final class NodeField: Sendable {
     /// in a large world most fields of most nodes are defaults, and writing them one by one would be most of
     /// writing a large world.
     public static func writeMembers(of node: NodeSpec, to w: inout JSONWriter) {
-        let output = outputs[node.kind]!
-        if node.outOfLineFieldsUnset && node.className == output.defaults.className {
-            // A plain node (nothing out of line, its kind's class): the out-of-line members are defaults, written
-            // as runs of bytes prepared once; only the inline fields are asked.
-            output.plain.withUnsafeBufferPointer { steps in
-                for step in steps {
-                    switch step {
-                    case .bytes(let run): w.rawMembers(run[...])
-                    case .member(let i): output.write(i, of: node, to: &w)
+        let output = outputs[node.kind.index]
+        output.runs.withUnsafeBufferPointer { runs in
+            if node.outOfLineFieldsUnset && node.className == output.defaults.className {
+                // A plain node (nothing out of line, its kind's class): the out-of-line members are defaults,
+                // written as runs of bytes prepared once; only the inline fields are asked.
+                output.plain.withUnsafeBufferPointer { steps in
+                    for k in steps.indices {
+                        switch steps[k] {
+                        case .bytes(let run):
+                            w.rawMembers(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: runs[run])))
+                        case .member(let i): output.write(i, of: node, to: &w, runs: runs)
+                        }
                     }
                 }
+                return
             }
-            return
-        }
-        for i in output.members.indices where output.members[i].field.isWritten(for: node) {
-            output.write(i, of: node, to: &w)
+            for i in output.fields.indices where output.fields[i].isWritten(for: node) {
+                output.write(i, of: node, to: &w, runs: runs)
+            }
         }
     }
 
@@ -77,11 +80,11 @@ public final class NodeField: Sendable {
     /// snapshot's text. Most fields of most nodes are defaults, so leaving them out keeps a large world's
     /// snapshot small to write and quick to read back at a restart.
     public static func writeChangedMembers(of node: NodeSpec, to w: inout JSONWriter) {
-        let output = outputs[node.kind]!
+        let output = outputs[node.kind.index]
         let kindDefaults = output.defaults
         if node.outOfLineFieldsUnset && node.className == kindDefaults.className {
             for i in output.inline {
-                let field = output.members[i].field
+                let field = output.fields[i]
                 // K1: set or taken from the class, not only the value (the one inline field stored apart from it).
                 let needed =
                     field.name == "userInteractionEnabled"
@@ -97,8 +100,8 @@ public final class NodeField: Sendable {
         var unset = NodeSpec(id: node.id, kind: node.kind)
         unset.className = node.className
         if let base = node.baseClass { unset.baseClass = base }
-        for i in output.members.indices where output.members[i].field.isWritten(for: node) {
-            let field = output.members[i].field
+        for i in output.fields.indices where output.fields[i].isWritten(for: node) {
+            let field = output.fields[i]
             let needed: Bool
             switch field.name {
             case "class": needed = node.className != kindDefaults.className
@@ -127,41 +130,55 @@ public final class NodeField: Sendable {
     }
 
     private final class KindOutput: Sendable {
-        enum Step { case bytes([UInt8]), member(Int) }
+        /// A run of `runs`, or a member to ask. Holding no reference, a step is read without a retain.
+        enum Step { case bytes(Range<Int>), member(Int) }
         let defaults: NodeSpec
-        let members: [(field: NodeField, defaultBytes: [UInt8]?)]
+        let fields: [NodeField]
+        /// Each field's member (`"hidden":false`) as the kind's default writes it, in `runs`; nil where the field
+        /// has no compare of its own.
+        let defaultBytes: [Range<Int>?]
         /// What a plain node writes: inline members to ask, and between them the out-of-line members as bytes.
         let plain: [Step]
         /// The members a plain node may hold other than its kind's defaults: the inline ones it writes.
         let inline: [Int]
+        /// The prepared bytes, one run after another.
+        let runs: [UInt8]
 
         init(kind: NodeKind) {
-            defaults = NodeSpec(id: "", kind: kind)
-            members = NodeField.all(for: kind).map { [defaults] field in
-                guard field.sameValue != nil else { return (field, nil) }
-                return (field, KindOutput.member(field, of: defaults))
+            let defaults = NodeSpec(id: "", kind: kind)
+            let fields = NodeField.all(for: kind)
+            var runs: [UInt8] = []
+            func kept(_ bytes: [UInt8]) -> Range<Int> {
+                runs += bytes
+                return runs.count - bytes.count..<runs.count
             }
+            let defaultBytes = fields.map { $0.sameValue == nil ? nil : kept(KindOutput.member($0, of: defaults)) }
+            // The out-of-line members between two inline ones are one run.
             var plain: [Step] = []
-            for (i, member) in members.enumerated() where member.field.isWritten(for: defaults) {
-                if NodeSpec.outOfLineFields.contains(member.field.name) {
-                    let bytes = member.defaultBytes ?? KindOutput.member(member.field, of: defaults)
-                    if case .bytes(let run) = plain.last {
-                        plain[plain.count - 1] = .bytes(run + [UInt8(ascii: ",")] + bytes)
-                    } else {
-                        plain.append(.bytes(bytes))
-                    }
+            var pending: [UInt8] = []
+            for (i, field) in fields.enumerated() where field.isWritten(for: defaults) {
+                if NodeSpec.outOfLineFields.contains(field.name) {
+                    if !pending.isEmpty { pending.append(UInt8(ascii: ",")) }
+                    pending += KindOutput.member(field, of: defaults)
                 } else {
+                    if !pending.isEmpty { plain.append(.bytes(kept(pending))) }
+                    pending = []
                     plain.append(.member(i))
                 }
             }
+            if !pending.isEmpty { plain.append(.bytes(kept(pending))) }
+            self.defaults = defaults
+            self.fields = fields
+            self.defaultBytes = defaultBytes
             self.plain = plain
-            inline = plain.compactMap { if case .member(let i) = $0 { i } else { nil } }
+            self.inline = plain.compactMap { if case .member(let i) = $0 { i } else { nil } }
+            self.runs = runs
         }
 
         /// Member `i` of `node`, written.
         func writeValue(_ i: Int, of node: NodeSpec, to w: inout JSONWriter) {
-            w.key(members[i].field.name)
-            members[i].field.write(node, to: &w)
+            w.key(fields[i].name)
+            fields[i].write(node, to: &w)
         }
 
         /// `"name":value` for `field` of `node`.
@@ -174,12 +191,12 @@ public final class NodeField: Sendable {
             return Array(w.bytes.dropFirst().dropLast())
         }
 
-        /// Member `i` of `node`: its prepared bytes when it holds the kind's default, else written.
+        /// Member `i` of `node`: its prepared bytes (in `runs`) when it holds the kind's default, else written.
         @inline(__always)
-        func write(_ i: Int, of node: NodeSpec, to w: inout JSONWriter) {
-            let (field, defaultBytes) = members[i]
-            if let bytes = defaultBytes, field.sameValue!(node, defaults) {
-                w.rawMembers(bytes[...])
+        func write(_ i: Int, of node: NodeSpec, to w: inout JSONWriter, runs: UnsafeBufferPointer<UInt8>) {
+            let field = fields[i]
+            if let bytes = defaultBytes[i], field.same(node, defaults) {
+                w.rawMembers(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: runs[bytes])))
             } else {
                 w.key(field.name)
                 field.write(node, to: &w)
@@ -187,8 +204,8 @@ public final class NodeField: Sendable {
         }
     }
 
-    private static let outputs: [NodeKind: KindOutput] = Dictionary(
-        uniqueKeysWithValues: NodeKind.allCases.map { ($0, KindOutput(kind: $0)) })
+    /// Indexed by `NodeKind.index`.
+    private static let outputs: [KindOutput] = NodeKind.allCases.map { KindOutput(kind: $0) }
 
     /// Sets this field on `node` from `value`; `null` restores the kind's default. `path` prefixes the field
     /// name in errors ("ops[0].node.").
