@@ -3,8 +3,13 @@ import ResponderJSON
 /// A tree of nodes that can be read in place: the engine's world. Its text, the node objects of 8.5 with their
 /// subtrees as nested `children`, is written here, so that the model that holds the nodes writes no bytes.
 public protocol NodeTreeSource {
-    /// `body` run on node `id`'s fields, revision and child ids where they are stored; nil when there is no `id`.
-    func withNode<R>(_ id: String, _ body: (_ spec: NodeSpec, _ revision: Int, _ children: [String]) -> R) -> R?
+    /// Node `id`'s handle, a number the source gives its meaning (where the node is kept); nil when there is no
+    /// `id`. The text is written walking from each node to its children's handles, not looking each child up by
+    /// its id (a million lookups, each a likely cache miss in a large world). A plain number, not an associated
+    /// type: the walk, called from other modules, would run unspecialized.
+    func handle(of id: String) -> Int32?
+    /// `body` run on the node's fields and revision where they are stored, and its children's handles in order.
+    func withNode<R>(_ node: Int32, _ body: (_ spec: NodeSpec, _ revision: Int, _ children: [Int32]) -> R) -> R
     /// `body` run on every node's kind and id, in no particular order (what a bound on the text needs: a node's
     /// whole spec handed to `body` would be a copy of it, for each node of the world).
     func forEachNode(_ body: (_ kind: NodeKind, _ id: String) -> Void)
@@ -20,26 +25,23 @@ extension NodeTreeSource {
     /// `changedOnly`: each node's id, kind, revision and only the members reading it back needs
     /// (`NodeField.writeChangedMembers`), as a state snapshot keeps it.
     public func write(_ id: String, to w: inout JSONWriter, changedOnly: Bool = false) {
-        guard
-            let rootChildren = withNode(
-                id,
-                { spec, revision, children in
-                    NodeTreeText.writeFields(spec, revision: revision, to: &w, changedOnly: changedOnly)
-                    return children
-                })
-        else {
+        guard let root = handle(of: id) else {
             w.null()
             return
         }
+        let rootChildren = withNode(root) { spec, revision, children in
+            NodeTreeText.writeFields(spec, revision: revision, to: &w, changedOnly: changedOnly)
+            return children
+        }
         // Each frame: the children of a node being written, and the next one to write.
-        var stack: [(children: [String], next: Int)] = [(rootChildren, 0)]
+        var stack: [(children: [Int32], next: Int)] = [(rootChildren, 0)]
         while let top = stack.last {
             if top.next < top.children.count {
                 stack[stack.count - 1].next += 1
                 let children = withNode(top.children[top.next]) { spec, revision, children in
                     NodeTreeText.writeFields(spec, revision: revision, to: &w, changedOnly: changedOnly)
                     return children
-                }!
+                }
                 stack.append((children, 0))
             } else {
                 w.endArray()
