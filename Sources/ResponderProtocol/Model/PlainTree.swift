@@ -56,7 +56,7 @@ public enum PlainTree {
         // in place at the end, so that a million specs are not held twice.
         var entries: [NodeTree.Entry] = []
         // Reserved at once: grown by doubling, a million entries are copied about twice over into fresh pages.
-        let expected = objectCount(b, from: start)
+        let expected = nodeBound(b, from: start)
         entries.reserveCapacity(expected)
         revisions?.pointee.reserveCapacity(expected)
         var open: [Frame] = []
@@ -289,15 +289,17 @@ public enum PlainTree {
         return order
     }
 
-    /// How many objects open in `b` from `start` on, counting every `{` byte: at least the nodes there, more where
-    /// a field's value is an object or a string holds the byte. A bound to reserve by: pages reserved and never
-    /// written are never made resident.
-    private static func objectCount(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    /// At least as many nodes as the text from `start` on can hold: the `{` bytes there (more where a field's
+    /// value is an object or a string holds the byte), and no more than the shortest node object fits
+    /// (`{"id":"a","kind":"view"}`, 24 bytes), so that text full of braces reserves no more than a tree of such
+    /// nodes would take. A bound to reserve by: pages reserved and never written are never made resident.
+    private static func nodeBound(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = b.baseAddress, start < b.count else { return 0 }
+        let most = (b.count - start) / 24
         var count = 0
         var p = UnsafeRawPointer(base + start)
         let end = UnsafeRawPointer(base + b.count)
-        while let found = memchr(p, Int32(UInt8(ascii: "{")), end - p) {
+        while count < most, let found = memchr(p, Int32(UInt8(ascii: "{")), end - p) {
             count += 1
             p = UnsafeRawPointer(found) + 1
         }
