@@ -81,8 +81,8 @@ extension NodeSpec {
             return ("class", "\(className) is a \(known.kind.rawValue) class; this node is a \(kind.rawValue)")
         }
         // A node with no out-of-line field (nearly every node of a large load) has no base class and sets no class
-        // field, and the class defaults agree with each other. Each read of `uikit` below makes the empty set for
-        // such a node: asked for every node a load or restore reads, that was most of this check's cost.
+        // field, and the class defaults agree with each other. For such a node each read of `uikit` below would
+        // make the empty set and free it again: most of this check's cost, asked for every node a load reads.
         if outOfLineFieldsUnset { return nil }
         if let base = baseClass, UIKitClass(rawValue: base)?.kind != kind {
             let allowed = UIKitClass.allowed(for: kind).map(\.rawValue).joined(separator: ", ")
