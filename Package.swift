@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The C library's heap: glibc's `malloc_trim`, which Swift's Glibc module does not import.
         .systemLibrary(name: "CHeap"),
+        // The compiler's prefetch hint, which Swift does not expose: a large load's id index is filled at random
+        // positions, and each insertion waits on a cache miss unless the next ones are asked for early.
+        .systemLibrary(name: "CPrefetch"),
         // Thin Swift wrapper over libzmq: context, socket, multipart messages, poll.
         .target(name: "ZMQ", dependencies: ["CZMQ"]),
         // JSON: the value, its parser (with a caller's table of strings to share) and writer, iterative release
@@ -38,7 +41,7 @@ let package = Package(
         // comparison. Shared by the engine and the client library.
         .target(name: "ResponderLocal", dependencies: ["ResponderJSON"]),
         // Pure core: world model, validation, dispatch. Deterministic, no IO.
-        .target(name: "ResponderCore", dependencies: ["ResponderProtocol", "ResponderJSON"]),
+        .target(name: "ResponderCore", dependencies: ["ResponderProtocol", "ResponderJSON", "CPrefetch"]),
         // Engine server: sockets, sessions, publishing, discovery.
         .target(
             name: "ResponderServer",

@@ -140,13 +140,23 @@ public struct NodeTable: Sendable {
     /// `parentSlot` (-1: none), and the parent does not list it yet (`appendChild` does next). One hash of the
     /// id for the lookup and the insertion, and none of the parent's (a million-node load does this per node).
     /// `childCapacity`: the children it will have, for room made once.
-    mutating func insertNew(_ node: Node, parentSlot: Int32, childCapacity: Int = 0) -> Int? {
+    /// `hash`: the id's `hash(of:)`, when the caller has it already.
+    mutating func insertNew(_ node: Node, hash: UInt32? = nil, parentSlot: Int32, childCapacity: Int = 0) -> Int? {
         precondition(node.children.isEmpty, "NodeTable: a node put in by its parent's slot has no children yet")
-        return append(node, parentSlot: parentSlot, childCapacity: childCapacity)
+        return append(node, hash: hash, parentSlot: parentSlot, childCapacity: childCapacity)
     }
 
-    private mutating func append(_ node: Node, parentSlot: Int32, childCapacity: Int = 0) -> Int? {
-        let hash = index.hash(node.spec.id)
+    /// The index's hash of `id`, for `prefetch(hash:)` and `insertNew(_:hash:parentSlot:childCapacity:)`.
+    func hash(of id: String) -> UInt32 { index.hash(id) }
+
+    /// Asks for the index entry of an id with `hash` to be brought into the cache: a load that inserts a
+    /// million ids knows the next ones, and asking a few ahead overlaps their cache misses (a hint only).
+    func prefetch(hash: UInt32) { index.prefetch(hash) }
+
+    private mutating func append(_ node: Node, hash: UInt32? = nil, parentSlot: Int32, childCapacity: Int = 0)
+        -> Int?
+    {
+        let hash = hash ?? index.hash(node.spec.id)
         guard slot(of: node.spec.id, hash: hash) == nil else { return nil }
         var children: [Int32] = []
         if childCapacity > 0 { children.reserveCapacity(childCapacity) }

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Node ids to their slots in a `NodeTable`: open addressing with linear probing over one array of 64-bit
 /// entries, each the id's 32-bit hash and its slot. The ids themselves are not kept here — the table compares
 /// against the id of the node in the slot — so an entry is 8 bytes where `[String: Int32]` spent 20 per bucket.
@@ -117,6 +119,17 @@ struct SlotIndex: Sendable {
                 if Self.hash(of: entry) == hash, matches(Self.slot(of: entry)) { return Self.slot(of: entry) }
                 i = (i + 1) & mask
             }
+        }
+    }
+
+    /// Asks for the entry where a lookup of `hash` starts to be brought into the cache (a hint: nothing
+    /// changes). A large index is bigger than the cache, so a lookup at a random position waits on memory; a
+    /// load that knows its next ids asks for their entries ahead, and the waits overlap.
+    @inline(__always)
+    func prefetch(_ hash: UInt32) {
+        entries.withUnsafeBufferPointer { e in
+            guard let base = e.baseAddress, !e.isEmpty else { return }
+            responder_prefetch_for_write(base + (Int(hash) & (e.count - 1)))
         }
     }
 

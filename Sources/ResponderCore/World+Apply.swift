@@ -208,8 +208,18 @@ struct Transaction {
         // Each entry's number of children, so that its children's ids and slots are stored at their size: grown
         // one append at a time, a view's ten children would take room for sixteen twice over.
         var childCounts = [Int32](repeating: 0, count: entries.count)
-        for i in 1..<max(entries.count, 1) { childCounts[entries[i].parent!] += 1 }
+        // Each id's hash in the id index, made ahead so the index entry of the node `ahead` places later is asked
+        // for now: a million-node index is far larger than the cache, and each insertion at its random position
+        // otherwise waits on memory in turn (most of a large load's insertion time).
+        let ahead = 8
+        var hashes = [UInt32](repeating: 0, count: entries.count)
         for i in 1..<max(entries.count, 1) {
+            childCounts[entries[i].parent!] += 1
+            hashes[i] = world.nodes.hash(of: entries[i].spec.id)
+        }
+        for i in 1..<min(entries.count, ahead + 1) { world.nodes.prefetch(hash: hashes[i]) }
+        for i in 1..<max(entries.count, 1) {
+            if i + ahead < entries.count { world.nodes.prefetch(hash: hashes[i + ahead]) }
             // The fields read in place: an entry taken whole (and its parent's) is a copy of every reference a
             // spec holds, retained and released again, for each node of the load.
             let p = entries[i].parent!
@@ -235,7 +245,10 @@ struct Transaction {
             node.depth = depth
             let childCount = Int(childCounts[i])
             if childCount > 0 { node.children.reserveCapacity(childCount) }
-            guard let slot = world.nodes.insertNew(node, parentSlot: slots[p], childCapacity: childCount) else {
+            guard
+                let slot = world.nodes.insertNew(
+                    node, hash: hashes[i], parentSlot: slots[p], childCapacity: childCount)
+            else {
                 throw duplicate(id, tree, i)
             }
             slots[i] = Int32(slot)
