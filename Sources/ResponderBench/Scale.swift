@@ -61,6 +61,8 @@ enum Scale {
     /// The largest world with the engine's default durability: its load (the snapshot committed before the
     /// reply), then a restart after `kill -9` to the first reply, with the restarted engine's memory: what
     /// reading a large world's snapshot back costs in time and in memory.
+    static let restartRounds = 3
+
     static func durable(_ report: Report, count: Int, inMemory: Double, _ context: ZMQContext) throws {
         say("== \(count) views with a state directory: load, kill -9, restart")
         let state = Scratch.file("scale-state-\(count)")
@@ -79,14 +81,26 @@ enum Scale {
         }
         kill(first.pid, SIGKILL)
         first.process.waitUntilExit()
+        // Restarted three times (each killed with -9 again but the last), the median the figure: one restart's
+        // time on this shared machine moves by half a second from run to run, more than any change measured.
         var engine: EngineProcess?
-        let restart = try elapsed {
-            let e = try EngineProcess(name: "scale-durable", transport: .ipc, extra: flags)
-            engine = e
-            _ = try Connection(context, e.rpc).call(Requests.body("hitTest", ["point": [12345, 67890]]))
+        var restarts: [Double] = []
+        for round in 0..<restartRounds {
+            if round > 0, let previous = engine {
+                kill(previous.pid, SIGKILL)
+                previous.process.waitUntilExit()
+            }
+            restarts.append(
+                try elapsed {
+                    let e = try EngineProcess(name: "scale-durable", transport: .ipc, extra: flags)
+                    engine = e
+                    _ = try Connection(context, e.rpc).call(Requests.body("hitTest", ["point": [12345, 67890]]))
+                })
         }
         guard let engine else { return }
         defer { engine.stop() }
+        let restart = Percentiles(restarts).median
+        let big = count >= 1_000_000
         let memory = try engine.settledMemory()
         report.add(
             Figure(
@@ -95,8 +109,10 @@ enum Scale {
         report.add(
             Figure(
                 name:
-                    "restart after kill -9 with \(count) views stored, to the first reply (peak \(bytesText(Double(memory.peak))))",
-                measured: seconds(restart), baseline: "—", ratio: nil, goal: "(printed)", met: nil))
+                    "restart after kill -9 with \(count) views stored, to the first reply, median of \(restarts.count) "
+                    + "(\(seconds(restarts.min()!))–\(seconds(restarts.max()!)); peak \(bytesText(Double(memory.peak))))",
+                measured: seconds(restart), baseline: "—", ratio: nil, goal: big ? "≤ 2 s" : "(printed)",
+                met: big ? restart <= 2e9 : nil))
         report.add(
             Figure(
                 name: "engine RSS per view after that restart",
