@@ -182,11 +182,7 @@ struct JSONParser {
 
     private mutating func readNumber() throws(JSONParseError) -> Double {
         let start = i
-        let (scan, value) = bytes.withUnsafeBufferPointer { b -> (JSONNumberText.Scan, Double?) in
-            let scan = JSONNumberText.scan(b, from: start)
-            guard case .number(let end) = scan else { return (scan, nil) }
-            return (scan, JSONNumberText.value(b, start..<end))
-        }
+        let (scan, value) = bytes.withUnsafeBufferPointer { JSONNumberText.read($0, from: start) }
         switch scan {
         case .number(let end):
             i = end

@@ -187,9 +187,7 @@ struct PlainScanner {
 
     mutating func number() -> (Double, Range<Int>)? {
         let start = i
-        guard case .number(let end) = JSONNumberText.scan(b, from: start),
-            let value = JSONNumberText.value(b, start..<end)
-        else { return nil }
+        guard case (.number(let end), let value?) = JSONNumberText.read(b, from: start) else { return nil }
         i = end
         return (value, start..<end)
     }
