@@ -111,6 +111,25 @@ final class SQLiteDatabase {
         while try s.step() {}
     }
 
+    /// The whole of one blob, read straight into the array returned. A query's blob column spanning many pages
+    /// is first gathered by SQLite into a buffer of its own and then copied out: for a large snapshot's tree that
+    /// is twice its size in fresh pages, each taken and cleared by the kernel.
+    func blob(table: String, column: String, rowid: Int64) throws(SQLiteError) -> [UInt8] {
+        var blob: OpaquePointer?
+        let what = "\(table).\(column) of row \(rowid)"
+        let rc = sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard rc == SQLITE_OK, let blob else { throw error(rc, what) }
+        let n = Int(sqlite3_blob_bytes(blob))
+        var read = SQLITE_OK
+        let bytes = [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
+            if n > 0 { read = sqlite3_blob_read(blob, buffer.baseAddress, Int32(n), 0) }
+            count = read == SQLITE_OK ? n : 0
+        }
+        guard read == SQLITE_OK else { throw error(read, what) }
+        return bytes
+    }
+
     /// The rows of a query, each as its columns.
     func rows(_ sql: String, _ values: SQLiteValue...) throws(SQLiteError) -> [[SQLiteValue]] {
         let s = try statement(sql)

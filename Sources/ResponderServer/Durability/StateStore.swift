@@ -192,9 +192,10 @@ final class StateStore {
     /// Every session's row, or only the one named.
     func rows(named name: String? = nil) throws(SQLiteError) -> [Row] {
         // The snapshot row's own seq, revision and state are those of the snapshot: progress has the latest.
+        // The tree (the snapshot's bulk) is read by its row id, straight into its array (`SQLiteDatabase.blob`).
         let select = """
             SELECT s.name, COALESCE(p.seq, s.seq), COALESCE(p.revision, s.revision), COALESCE(p.state, s.state),
-                s.snapshot_revision, s.tree, s.detached
+                s.snapshot_revision, s.rowid, s.detached
             FROM sessions s LEFT JOIN progress p ON p.name = s.name
             """
         let found: [[SQLiteValue]]
@@ -203,11 +204,17 @@ final class StateStore {
         } else {
             found = try db.rows(select + " ORDER BY s.name")
         }
-        return found.map { c in
-            Row(
-                name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
-                snapshotRevision: c[4].int ?? -1, tree: c[5].bytes ?? [], detached: c[6].bytes ?? [])
+        var rows: [Row] = []
+        for c in found {
+            let tree = try c[5].int.map { rowid throws(SQLiteError) in
+                try db.blob(table: "sessions", column: "tree", rowid: Int64(rowid))
+            }
+            rows.append(
+                Row(
+                    name: c[0].string ?? "", seq: c[1].int ?? -1, revision: c[2].int ?? -1, state: c[3].bytes ?? [],
+                    snapshotRevision: c[4].int ?? -1, tree: tree ?? [], detached: c[6].bytes ?? []))
         }
+        return rows
     }
 
     /// The logged batches of a session after its snapshot, in revision order.
