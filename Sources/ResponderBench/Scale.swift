@@ -58,11 +58,12 @@ enum Scale {
         try chain(report, sizes, context)
     }
 
+    /// Restarts of the stored world, the median of them the figure.
+    static let restartRounds = 3
+
     /// The largest world with the engine's default durability: its load (the snapshot committed before the
     /// reply), then a restart after `kill -9` to the first reply, with the restarted engine's memory: what
     /// reading a large world's snapshot back costs in time and in memory.
-    static let restartRounds = 3
-
     static func durable(_ report: Report, count: Int, inMemory: Double, _ context: ZMQContext) throws {
         say("== \(count) views with a state directory: load, kill -9, restart")
         let state = Scratch.file("scale-state-\(count)")
