@@ -31,33 +31,15 @@ package enum JSONNumberText {
         return .number(end: i)
     }
 
-    /// The value of a number `scan` accepted; nil only where `Double` cannot read it.
-    @inlinable @inline(__always)
+    /// The value of a number `scan` accepted, read as `Double` reads its text; nil only where it cannot.
+    @inlinable
     package static func value(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
-        // A plain integer of up to 15 digits is exact as a Double: read it without text (most numbers of a
-        // large tree are frames).
-        var digits = range.lowerBound
-        let negative = b[digits] == UInt8(ascii: "-")
-        if negative { digits += 1 }
-        if range.upperBound - digits <= 15 {
-            var n: Int64 = 0
-            var plain = true
-            for j in digits..<range.upperBound {
-                let d = b[j] &- 0x30
-                guard d < 10 else {
-                    plain = false
-                    break
-                }
-                n = n * 10 + Int64(d)
-            }
-            if plain { return negative ? (n == 0 ? -0.0 : -Double(n)) : Double(n) }
-        }
-        return Double(String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self))
+        Double(String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self))
     }
 
-    /// `scan` and then `value`, in one pass over the digits for a plain integer of up to 15 of them (a large
-    /// tree's frames are mostly such): the same end and the same value as the two in turn, which read every
-    /// other number.
+    /// A number's end and value: `scan` and then `value`, except for a plain integer of up to 15 digits (a large
+    /// tree's frames are mostly such), exact as a `Double` and read in one pass over its digits with no text —
+    /// the same end and the same value as the two in turn.
     @inlinable @inline(__always)
     package static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> (scan: Scan, value: Double?) {
         var i = start

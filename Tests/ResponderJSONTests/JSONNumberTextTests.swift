@@ -2,7 +2,8 @@ import Testing
 
 @testable import ResponderJSON
 
-/// `JSONNumberText.read` (one pass for a plain integer) against `scan` then `value`, which it must equal.
+/// `JSONNumberText.read` (one pass for a plain integer) against `scan` then `value` (`Double` reading the text),
+/// which it must equal.
 @Suite struct JSONNumberTextTests {
     static func twoSteps(_ text: String) -> (end: Int?, value: Double?, bits: UInt64?) {
         let bytes = Array(text.utf8)
