@@ -148,6 +148,8 @@ def test_a_gap_is_recovered_by_replay_and_announced(bridges, engine, client, ctx
     try:
         b = bridges(["--connect", f"{engine.rpc_endpoint},{proxy.endpoint}", "--timeout", str(int(PATIENCE))])
         assert result(b.request("bridge.subscribe", {"session": s}, id="sub"))["seq"] == 1
+        # The seqs the proxy forwards must reach the bridge: its subscription first reaches the proxy.
+        proxy.wait_subscribed(f"{s}/")
         for _ in range(8):
             raw(client, "event.tap", session=s, point=[60, 150])
         seen = []
@@ -173,6 +175,7 @@ def test_events_no_longer_held_are_announced_as_expired(engines, ctx, tmp_path):
     b = Bridge(["--connect", f"{e.rpc_endpoint},{proxy.endpoint}", "--timeout", str(int(PATIENCE))], tmp_path / "b.stderr")
     try:
         assert result(b.request("bridge.subscribe", {"session": s}, id="sub"))["seq"] == 1
+        proxy.wait_subscribed(f"{s}/")
         for _ in range(9):
             raw(c, "event.tap", session=s, point=[60, 150])
         assert b.notification("event")["params"]["event"]["seq"] == 2

@@ -161,6 +161,9 @@ class LossyProxy:
         self.forwarded: list[int] = []
         self.ticks_from_seq = ticks_from_seq
         self.withheld_ticks = 0
+        # The topics this proxy's own subscribers have subscribed to, as its XPUB reports them: once one is
+        # here, the proxy forwards that topic's events (one thread both reads these and sends).
+        self.subscribed: list[bytes] = []
         self._highest_seq = 0
         self.endpoint = f"ipc://{directory}/proxy-{uuid.uuid4().hex[:6]}.events"
         self._up = ctx.socket(zmq.SUB)
@@ -185,6 +188,8 @@ class LossyProxy:
             for sock, _ in poller.poll(50):
                 frames = sock.recv_multipart()
                 if sock is self._down:
+                    if frames and frames[0][:1] == b"\x01":
+                        self.subscribed.append(frames[0][1:])
                     continue  # subscription messages of our own subscribers
                 if len(frames) == 2 and frames[0] == b"$sys/tick" and self.ticks_from_seq is not None \
                         and self._highest_seq < self.ticks_from_seq:
@@ -201,6 +206,12 @@ class LossyProxy:
                     self._down.send_multipart(frames)
         self._up.close(0)
         self._down.close(0)
+
+    def wait_subscribed(self, prefix: str):
+        """Until a subscriber of this proxy has a subscription starting with `prefix`: a subscriber's
+        subscriptions travel to the proxy on their own, after its connection is up."""
+        wait_for(lambda: any(t.startswith(prefix.encode()) for t in self.subscribed),
+                 what=f"a subscription to {prefix!r} to reach the proxy")
 
     def close(self):
         self._stop.set()
