@@ -69,6 +69,36 @@ struct ControlTrack: Sendable {
     var inside: Bool
 }
 
+/// T3: the control tracking each live touch. A session tracks a touch or two at a time, so the tracks are a list
+/// searched in order: a dictionary's lookup hashes the touch's id, several times a tap. Nothing walks the tracks
+/// in order.
+struct ControlTracks: Sendable {
+    private var touches: [EventID] = []
+    /// The tracks, in the order of `index(forKey:)`'s answers.
+    var values: [ControlTrack] = []
+
+    var isEmpty: Bool { touches.isEmpty }
+
+    func index(forKey touch: EventID) -> Int? { touches.firstIndex(of: touch) }
+
+    subscript(touch: EventID) -> ControlTrack? {
+        get { index(forKey: touch).map { values[$0] } }
+        set {
+            if let i = index(forKey: touch) {
+                if let newValue { values[i] = newValue } else { remove(at: i) }
+            } else if let newValue {
+                touches.append(touch)
+                values.append(newValue)
+            }
+        }
+    }
+
+    mutating func remove(at i: Int) {
+        touches.remove(at: i)
+        values.remove(at: i)
+    }
+}
+
 extension SessionState {
     /// Whether an action has crashed the app during this dispatch (A2, G3). Asked by the case alone: `Crash` is
     /// Equatable, so `crash == nil` copies the crash to compare it with a nil one and frees both copies.

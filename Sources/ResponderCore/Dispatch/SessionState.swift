@@ -12,7 +12,7 @@ public struct SessionState: Sendable {
     /// E2: live presses in the order they began.
     var presses: [LivePress] = []
     /// T3: tracking controls by touch.
-    var tracking: [EventID: ControlTrack] = [:]
+    var tracking = ControlTracks()
     /// F4: each window's first responder.
     var firstResponderByWindow: [String: String] = [:]
     /// Source of fresh ids for `tap`.
