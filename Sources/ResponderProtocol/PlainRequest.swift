@@ -107,9 +107,18 @@ public struct PlainParams: Sendable {
         case bool(Bool)
     }
 
+    /// A member's key as its bytes in the params' text, matched against a literal in a `switch` (`case "point"`):
+    /// a key made into a `String` and compared with each case's text costs more than reading the member.
+    public struct Key {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let range: Range<Int>
+
+        public static func ~= (text: StaticString, key: Key) -> Bool { PlainScanner.same(key.bytes, key.range, text) }
+    }
+
     /// Calls `body` with each member in order until it answers false. Answers false when `body` did, or when a
     /// value is not plain (null, an object, another array, a string with escapes), which `body` never sees.
-    public func forEachMember(_ body: (String, Value) -> Bool) -> Bool {
+    public func forEachMember(_ body: (Key, Value) -> Bool) -> Bool {
         guard let range else { return true }
         return self.body.withUnsafeBufferPointer { b -> Bool in
             var s = PlainScanner(UnsafeBufferPointer(rebasing: b[..<range.upperBound]))
@@ -118,7 +127,8 @@ public struct PlainParams: Sendable {
             if s.take(UInt8(ascii: "}")) { return true }
             repeat {
                 s.skipWhitespace()
-                guard let key = s.plainString(), s.colon(), let value = s.plainValue(), body(s.string(key), value)
+                guard let key = s.plainString(), s.colon(), let value = s.plainValue(),
+                    body(Key(bytes: s.b, range: key), value)
                 else { return false }
                 s.skipWhitespace()
             } while s.take(UInt8(ascii: ","))
