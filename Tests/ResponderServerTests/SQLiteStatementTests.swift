@@ -39,4 +39,22 @@ import Testing
         let rows = try db.rows("SELECT k, v FROM t ORDER BY k")
         #expect(rows == [[.text("a"), .integer(1)], [.text("c"), .integer(3)]])
     }
+
+    /// A run reads its blobs where they are: each row holds the bytes bound in its own run, beside values of other
+    /// kinds before and after them, and a run that fails leaves no blob bound for the next.
+    @Test func aRunWritesTheBlobsBoundInItWhereverTheyStandAndAFailedOneLeavesNone() throws {
+        let (db, directory) = try Self.database()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try db.execute("CREATE TABLE b(k TEXT PRIMARY KEY, first BLOB NOT NULL, n INTEGER, last BLOB NOT NULL)")
+        let insert: StaticString = "INSERT INTO b(k, first, n, last) VALUES(?, ?, ?, ?)"
+        let large = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try db.run(insert, .text("a"), .blob(large), .integer(1), .blob([7, 8]))
+        #expect(throws: SQLiteError.self) { try db.run(insert, .text("a"), .blob([1]), .integer(2), .blob([2])) }
+        #expect(throws: SQLiteError.self) { try db.run(insert, .text("c"), .blob([3]), .integer(3), .null) }
+        try db.run(insert, .text("b"), .blob([]), .null, .blob(Array(large.reversed())))
+        let rows = try db.rows("SELECT k, first, n, last FROM b ORDER BY k")
+        #expect(rows.count == 2)
+        #expect(rows.first == [.text("a"), .blob(large), .integer(1), .blob([7, 8])])
+        #expect(rows.last == [.text("b"), .blob([]), .null, .blob(Array(large.reversed()))])
+    }
 }

@@ -104,11 +104,7 @@ final class SQLiteDatabase {
             s = try prepare(sql.description)
             literals.append((key, s))
         }
-        // Reset however the run ends, so the next finds it ready; and the bound copies let go of now (a
-        // snapshot's tree may be large).
-        defer { s.reset() }
-        for (i, v) in values.enumerated() { s.bind(i + 1, v) }
-        while try s.step() {}
+        try s.withBindings(values[...]) { () throws(SQLiteError) in while try s.step() {} }
     }
 
     /// The whole of one blob, read straight into the array returned. A query's blob column spanning many pages
@@ -197,6 +193,33 @@ final class SQLiteStatement {
                     stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), transient)
             }
         }
+    }
+
+    /// Runs `body` with `values` bound from `index` on, each blob where it is (SQLITE_STATIC: SQLite reads the
+    /// caller's bytes, where a copy of a snapshot's tree would be tens of megabytes written once more), then resets
+    /// the statement and clears its bindings before the blobs may move or go.
+    func withBindings<R>(
+        _ values: ArraySlice<SQLiteValue>, from index: Int = 1, _ body: () throws(SQLiteError) -> R
+    ) throws(SQLiteError) -> R {
+        guard let value = values.first else {
+            defer { reset() }
+            return try body()
+        }
+        guard case .blob(let b) = value else {
+            bind(index, value)
+            return try withBindings(values.dropFirst(), from: index + 1, body)
+        }
+        let result = b.withUnsafeBytes { raw -> Result<R, SQLiteError> in
+            // Any non-null address binds an empty blob (see `bind`); SQLite reads no byte of it.
+            _ = sqlite3_bind_blob64(
+                stmt, Int32(index), raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), nil)
+            do throws(SQLiteError) {
+                return .success(try withBindings(values.dropFirst(), from: index + 1, body))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// True while a row is ready.
