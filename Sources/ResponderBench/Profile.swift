@@ -42,6 +42,12 @@ struct Profile: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Profile only inside the functions whose symbol matches this callgrind pattern, as --requests-only does for request processing: e.g. '*SessionStateV3tap2at*' counts the core's part of event.tap alone. Not with --save or --against.",
+            valueName: "pattern"))
+    var inside: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Only these requests, comma-separated: \(ProfiledRequest.allCases.map(\.rawValue).joined(separator: ", ")).",
             valueName: "requests"))
     var only: String?
@@ -70,6 +76,9 @@ struct Profile: ParsableCommand {
         guard requests >= 21 else {
             throw ValidationError("--requests: \(requests) must be over 20 (the shorter run sends 20)")
         }
+        if inside != nil, save != nil || against != nil {
+            throw ValidationError("--inside counts part of a request: the baselines count whole request processing")
+        }
     }
 
     /// The requests `--only` names, all of them without it.
@@ -92,9 +101,13 @@ struct Profile: ParsableCommand {
     /// What a baseline was counted under: counts of one mode say nothing about another's.
     private var mode: InstructionBaseline.Mode {
         InstructionBaseline.Mode(
-            scope: requestsOnly ? "requests-only" : "whole-engine", durability: durability ?? "none",
+            scope: inside.map { "inside \($0)" } ?? (requestsOnly ? "requests-only" : "whole-engine"),
+            durability: durability ?? "none",
             build: InstructionBaseline.Mode.thisBuild)
     }
+
+    /// Counted inside part of the engine (no transport, so no echo to compare with).
+    private var scoped: Bool { requestsOnly || inside != nil }
 
     func run() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else {
@@ -116,7 +129,7 @@ struct Profile: ParsableCommand {
         plain.stop()
 
         say(
-            "== instructions per request (callgrind; \(requests) − 20 requests\(requestsOnly ? ", inside request processing" : ""))"
+            "== instructions per request (callgrind; \(requests) − 20 requests\(inside.map { ", inside \($0)" } ?? (requestsOnly ? ", inside request processing" : "")))"
         )
         say(
             baseline == nil
@@ -129,11 +142,11 @@ struct Profile: ParsableCommand {
             let (name, body, reply) = (request.title, request.body, replies[request]!)
             let (ours, profileFiles) = try engineCount(body, context)
             let profileFile = profileFiles.longer
-            let echo = requestsOnly ? 1 : try echoCount(body, reply: reply, context)
+            let echo = scoped ? 1 : try echoCount(body, reply: reply, context)
             counts[request.rawValue] = Int(ours.rounded())
             // Inside request processing there is no echo to compare with: the transport is left out.
             var row =
-                requestsOnly
+                scoped
                 ? "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | — | — |"
                 : "| \(name) (\(reply.count) B reply) | \(Self.thousands(ours)) | \(Self.thousands(echo)) | \(String(format: "%.1f×", ours / echo)) |"
             if let baseline {
@@ -178,8 +191,10 @@ struct Profile: ParsableCommand {
             // The same hash seed in every run: with a random one, how far a table probes, and the order a set is
             // walked in, change from run to run and the count with them.
             ["SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "-q", "--tool=callgrind", "--callgrind-out-file=\(file)"]
-                + (requestsOnly
-                    ? ["--toggle-collect=*RequestProcessorV5parse*", "--toggle-collect=*RequestProcessorV3run*"] : [])
+                + (inside.map { ["--toggle-collect=\($0)"] }
+                    ?? (requestsOnly
+                        ? ["--toggle-collect=*RequestProcessorV5parse*", "--toggle-collect=*RequestProcessorV3run*"]
+                        : []))
         }
     }
 
