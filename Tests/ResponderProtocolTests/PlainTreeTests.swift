@@ -143,6 +143,60 @@ import Testing
         #expect(read == 300)
     }
 
+    /// A snapshot's revisions as the general path reads them: the tree by the general reader, each node's
+    /// `revision` member by its id. nil where the plain reader must leave the snapshot to it: a tree it leaves, or a
+    /// revision that is not a plain non-negative integer.
+    static func generalSnapshot(_ text: [UInt8]) -> (tree: NodeTree, revisions: [Int?])? {
+        guard plain(text) != nil, let tree = general(text), let document = try? JSONCodec.decode(text) else {
+            return nil
+        }
+        var byID: [String: Int] = [:]
+        var stack = [document]
+        while let node = stack.popLast() {
+            stack.append(contentsOf: node["children"]?.arrayValue ?? [])
+            guard let member = node["revision"] else { continue }
+            guard case .number(let n) = member, n >= 0, n < 1e15, let r = Int(exactly: n) else { return nil }
+            byID[node["id"]?.stringValue ?? ""] = r
+        }
+        return (tree, tree.entries.map { byID[$0.spec.id] })
+    }
+
+    /// A snapshot's revisions are read with its tree, as the general path reads them, whatever their text: a plain
+    /// integer anywhere among a node's members, or text that leaves the snapshot to the general reader.
+    @Test func aSnapshotsRevisionsAreReadAsTheGeneralPathReadsThem() {
+        let revisions = [
+            "7", "0", "-0", " 12 ", "999999999999999", "1000000000000000", "1.5", "2.0", "-1", "1e3",
+            "\"7\"", "null", "[7]"
+        ]
+        var read = 0, left = 0
+        for seed in 0..<120 as Range<UInt64> {
+            let revision = revisions[Int(seed) % revisions.count]
+            // Each `"revision":<whitespace>7` the generator writes, its value replaced.
+            var text: [UInt8] = []
+            let generated = Self.generated(seed, nodes: 40), key = Array("\"revision\":".utf8)
+            var i = 0
+            while i < generated.count {
+                guard generated[i...].starts(with: key) else {
+                    text.append(generated[i])
+                    i += 1
+                    continue
+                }
+                text += key
+                i += key.count
+                while generated[i] != UInt8(ascii: "7") { i += 1 }
+                text += Array(revision.utf8)
+                i += 1
+            }
+            let plain = PlainTree.readSnapshot(text, path: "tree")
+            let general = Self.generalSnapshot(text)
+            if plain == nil { left += 1 } else { read += 1 }
+            #expect(plain?.tree == general?.tree, "seed \(seed): \(String(decoding: text, as: UTF8.self))")
+            #expect(plain?.revisions == general?.revisions, "seed \(seed): \(String(decoding: text, as: UTF8.self))")
+        }
+        // Both outcomes happen: the comparison is not only of nils, nor only of plain revisions.
+        #expect(read > 40 && left > 20, "\(read) read, \(left) left")
+    }
+
     @Test(.tags(.slow)) func slowEveryMutationIsReadTheGeneralReadersWayOrLeftToIt() throws {
         let texts = [Self.generated(7, nodes: 8), Self.generated(11, nodes: 6), try Self.exampleTrees()[0]]
         let replacements = Array("{}[],:\"\\01-eatn x".utf8) + [0xC3, 0x0A]

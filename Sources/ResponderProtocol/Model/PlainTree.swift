@@ -85,10 +85,7 @@ public enum PlainTree {
                     guard finish(open[f], b, fields[open[f].fieldsStart...], into: &entries[open[f].node].spec) else {
                         return nil
                     }
-                    if let revisions {
-                        guard let revision = revision(b, fields[open[f].fieldsStart...]) else { return nil }
-                        revisions.pointee[open[f].node] = revision
-                    }
+                    revisions?.pointee[open[f].node] = open[f].revision
                     fields.removeSubrange(open[f].fieldsStart...)
                     open.removeLast()
                     continue
@@ -111,6 +108,14 @@ public enum PlainTree {
             guard let key = s.plainString(), s.colon() else { return nil }
             open[f].state = .afterMember
             switch Key(b, key) {
+            case .revision where revisions != nil:
+                // A snapshot's revision, read as it is passed over: a plain non-negative integer, or the general
+                // reader reads the snapshot.
+                guard !open[f].sawRevision, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n) else {
+                    return nil
+                }
+                open[f].sawRevision = true
+                open[f].revision = r
             case .id:
                 guard open[f].id == nil, let value = s.plainString() else { return nil }
                 open[f].id = value
@@ -128,7 +133,7 @@ public enum PlainTree {
                 open[f].state = .inChildren
                 open[f].childCount = 1
                 begin(parent: open[f].node, childIndex: 0)
-            case .field:
+            case .field, .revision:
                 guard !fields[open[f].fieldsStart...].contains(where: { sameBytes(b, $0.key, key) }) else { return nil }
                 let valueStart = s.i
                 // A plain frame is read as it is passed over (nearly every node has one), not scanned twice.
@@ -150,19 +155,6 @@ public enum PlainTree {
         return (tree, s.i)
     }
 
-    /// The node's `revision` member: .some(nil) when it has none, nil when it is not a plain non-negative integer.
-    private static func revision(
-        _ b: UnsafeBufferPointer<UInt8>, _ fields: ArraySlice<(key: Range<Int>, value: Range<Int>)>
-    ) -> Int?? {
-        guard let member = fields.first(where: { PlainScanner.same(b, $0.key, "revision") }) else { return .some(nil) }
-        var s = PlainScanner(b)
-        s.i = member.value.lowerBound
-        guard let (n, _) = s.number(), s.i == member.value.upperBound, n >= 0, n < 1e15, let r = Int(exactly: n) else {
-            return nil
-        }
-        return .some(r)
-    }
-
     /// A node whose object is open.
     private struct Frame {
         enum State { case first, afterMember, inChildren }
@@ -176,6 +168,9 @@ public enum PlainTree {
         var childCount = 0
         /// Its `frame` member when that is one `NodeTree.plainFrame` takes.
         var frame: Rect?
+        /// Its `revision` member (a snapshot's), and whether it had one.
+        var revision: Int?
+        var sawRevision = false
 
         init(node: Int, fieldsStart: Int) {
             self.node = node
@@ -329,13 +324,16 @@ public enum PlainTree {
     }
 
     private enum Key {
-        case id, kind, children, field
+        case id, kind, children, revision, field
 
         init(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             switch range.count {
             case 2: self = PlainScanner.same(b, range, "id") ? .id : .field
             case 4: self = PlainScanner.same(b, range, "kind") ? .kind : .field
-            case 8: self = PlainScanner.same(b, range, "children") ? .children : .field
+            case 8:
+                self =
+                    PlainScanner.same(b, range, "children")
+                    ? .children : PlainScanner.same(b, range, "revision") ? .revision : .field
             default: self = .field
             }
         }
