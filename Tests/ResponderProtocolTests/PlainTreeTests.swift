@@ -166,7 +166,7 @@ import Testing
     @Test func aSnapshotsRevisionsAreReadAsTheGeneralPathReadsThem() {
         let revisions = [
             "7", "0", "-0", " 12 ", "999999999999999", "1000000000000000", "1.5", "2.0", "-1", "1e3",
-            "\"7\"", "null", "[7]"
+            "\"7\"", "null", "[7]", "7,\"revision\":8"
         ]
         var read = 0, left = 0
         for seed in 0..<120 as Range<UInt64> {

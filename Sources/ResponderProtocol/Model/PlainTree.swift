@@ -111,10 +111,8 @@ public enum PlainTree {
             case .revision where revisions != nil:
                 // A snapshot's revision, read as it is passed over: a plain non-negative integer, or the general
                 // reader reads the snapshot.
-                guard !open[f].sawRevision, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n) else {
-                    return nil
-                }
-                open[f].sawRevision = true
+                guard open[f].revision == nil, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n)
+                else { return nil }
                 open[f].revision = r
             case .id:
                 guard open[f].id == nil, let value = s.plainString() else { return nil }
@@ -168,9 +166,8 @@ public enum PlainTree {
         var childCount = 0
         /// Its `frame` member when that is one `NodeTree.plainFrame` takes.
         var frame: Rect?
-        /// Its `revision` member (a snapshot's), and whether it had one.
+        /// Its `revision` member (a snapshot's): nil until read, as one that is not a plain integer ends the read.
         var revision: Int?
-        var sawRevision = false
 
         init(node: Int, fieldsStart: Int) {
             self.node = node
