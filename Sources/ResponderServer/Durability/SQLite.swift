@@ -185,14 +185,16 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(stmt, i)
         case .integer(let v): sqlite3_bind_int64(stmt, i, Int64(v))
         case .text(let t): sqlite3_bind_text(stmt, i, t, -1, transient)
+        case .blob(let b): b.withUnsafeBytes { bindBlob(i, $0, transient) }
+        }
+    }
+
+    /// `destructor` nil is SQLITE_STATIC: SQLite reads the bytes where they are, until the bindings are cleared.
+    private func bindBlob(_ i: Int32, _ bytes: UnsafeRawBufferPointer, _ destructor: sqlite3_destructor_type?) {
         // An empty blob has no address: any non-null one with length 0 binds an empty blob (null would bind NULL),
         // and SQLite reads no byte of it.
-        case .blob(let b):
-            b.withUnsafeBytes {
-                _ = sqlite3_bind_blob64(
-                    stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), transient)
-            }
-        }
+        _ = sqlite3_bind_blob64(
+            stmt, i, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), destructor)
     }
 
     /// Runs `body` with `values` bound from `index` on, each blob where it is (SQLITE_STATIC: SQLite reads the
@@ -210,9 +212,7 @@ final class SQLiteStatement {
             return try withBindings(values.dropFirst(), from: index + 1, body)
         }
         let result = b.withUnsafeBytes { raw -> Result<R, SQLiteError> in
-            // Any non-null address binds an empty blob (see `bind`); SQLite reads no byte of it.
-            _ = sqlite3_bind_blob64(
-                stmt, Int32(index), raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(b.count), nil)
+            bindBlob(Int32(index), raw, nil)
             do throws(SQLiteError) {
                 return .success(try withBindings(values.dropFirst(), from: index + 1, body))
             } catch {
