@@ -232,6 +232,11 @@ import Testing
     @Test(arguments: [
         #"{"id":"a","kind":"view","id":"b"}"#,  // twice: the general reader takes the last
         #"{"id":"a","kind":"view","frame":[0,0,1,1],"frame":[0,0,2,2]}"#,
+        #"{"id":"a","kind":"view","frame":[0,0,1,1],"frame":"x"}"#,  // a plain frame, then another
+        #"{"id":"a","kind":"view","frame":"x","frame":[0,0,1,1]}"#,
+        #"{"id":"a","kind":"view","frames":[0,0,1,1]}"#,  // a common key's text with more after it
+        #"{"identifier":"a","id":"a","kind":"view"}"#,
+        #"{"id":"a","kind":"view","childrenX":[]}"#,
         #"{"id":"a","kind":"view","children":[],"children":[]}"#,
         #"{"id":"caf\u00e9","kind":"view"}"#,  // an escape
         #"{"id":"","kind":"view"}"#,  // refused by the general reader
@@ -245,6 +250,21 @@ import Testing
     ])
     func anythingElseIsLeftToTheGeneralReader(_ text: String) {
         #expect(Self.plain(Array(text.utf8)) == nil)
+    }
+
+    /// The common keys are matched by words of the text: in any order, spaced, and too near the text's end for a
+    /// word, they are read as the general reader reads them.
+    @Test(arguments: [
+        #"{"kind":"view","id":"a"}"#,
+        #"{"kind":"view","frame":[1,2,3,4],"id":"a"}"#,
+        #"{"children":[{"kind":"view","id":"c"}],"frame":[0,0,5,5],"kind":"view","id":"a"}"#,
+        #"{ "id" : "a" , "kind" : "window" , "frame" : [0, 0, 1, 1] , "children" : null }"#,
+        #"{"id":"a","kind":"view","children":[{"id":"b","kind":"control","enabled":false}],"frame":[0,0,1,1]}"#
+    ])
+    func commonKeysAreReadWhereverTheyStand(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(Self.plain(bytes) != nil)
+        #expect(Self.plain(bytes) == Self.general(bytes))
     }
 
     @Test func aDeepChainIsReadWithoutRecursionAndDeeperThanTheLimitIsLeft() {

@@ -59,35 +59,46 @@ public enum PlainTree {
         let expected = nodeBound(b, from: start)
         entries.reserveCapacity(expected)
         revisions?.pointee.reserveCapacity(expected)
+        // The open nodes around the innermost one (`current`), outermost first. The innermost is held apart:
+        // each of its members changes it, and in the list each change would be checked for room and sole
+        // ownership first.
         var open: [Frame] = []
         // The open nodes' other members (key, value), each node's above its parent's.
         var fields: [(key: Range<Int>, value: Range<Int>)] = []
 
-        func begin(parent: Int, childIndex: Int) {
-            open.append(Frame(node: entries.count, fieldsStart: fields.count))
+        func begin(parent: Int, childIndex: Int) -> Frame {
             entries.append(
                 NodeTree.Entry(spec: Self.unread, parent: parent < 0 ? nil : parent, childIndex: childIndex))
             revisions?.pointee.append(nil)
+            return Frame(node: entries.count - 1, fieldsStart: fields.count)
         }
 
+        let commonKeys = CommonKeys()
         s.skipWhitespace()
         guard s.take(UInt8(ascii: "{")) else { return nil }
-        begin(parent: -1, childIndex: 0)
-        while !open.isEmpty {
-            let f = open.count - 1
+        var current = begin(parent: -1, childIndex: 0)
+        while true {
             s.skipWhitespace()
-            switch open[f].state {
+            switch current.state {
             case .first:
                 // An empty node object has no id: the general reader words that.
                 guard !s.peek(UInt8(ascii: "}")) else { return nil }
             case .afterMember:
                 if s.take(UInt8(ascii: "}")) {
-                    guard finish(open[f], b, fields[open[f].fieldsStart...], into: &entries[open[f].node].spec) else {
+                    guard finish(current, b, fields[current.fieldsStart...], into: &entries[current.node].spec) else {
                         return nil
                     }
-                    revisions?.pointee[open[f].node] = open[f].revision
-                    fields.removeSubrange(open[f].fieldsStart...)
-                    open.removeLast()
+                    revisions?.pointee[current.node] = current.revision
+                    if fields.count > current.fieldsStart { fields.removeLast(fields.count - current.fieldsStart) }
+                    guard let parent = open.popLast() else {
+                        let order = breadthFirst(&entries)
+                        if let revisions {
+                            let inDocumentOrder = revisions.pointee
+                            revisions.pointee = order.map { inDocumentOrder[$0] }
+                        }
+                        return (NodeTree(entries: entries, path: path), s.i)
+                    }
+                    current = parent
                     continue
                 }
                 guard s.take(UInt8(ascii: ",")) else { return nil }
@@ -95,62 +106,69 @@ public enum PlainTree {
             case .inChildren:
                 if s.take(UInt8(ascii: ",")) {
                     s.skipWhitespace()
-                    guard open.count < maxDepth, s.take(UInt8(ascii: "{")) else { return nil }
-                    open[f].childCount += 1
-                    begin(parent: open[f].node, childIndex: open[f].childCount - 1)
+                    guard open.count + 1 < maxDepth, s.take(UInt8(ascii: "{")) else { return nil }
+                    current.childCount += 1
+                    open.append(current)
+                    current = begin(parent: current.node, childIndex: current.childCount - 1)
                     continue
                 }
                 guard s.take(UInt8(ascii: "]")) else { return nil }
-                open[f].state = .afterMember
+                current.state = .afterMember
                 continue
             }
             // A member.
-            guard let key = s.plainString(), s.colon() else { return nil }
-            open[f].state = .afterMember
-            switch Key(b, key) {
+            let found: (key: Key, text: Range<Int>)
+            if let common = commonKeys.take(&s) {
+                found = common
+            } else {
+                guard let text = s.plainString() else { return nil }
+                found = (Key(b, text), text)
+            }
+            guard s.colon() else { return nil }
+            let key = found.text
+            current.state = .afterMember
+            switch found.key {
             case .revision where revisions != nil:
                 // A snapshot's revision, read as it is passed over: a plain non-negative integer, or the general
                 // reader reads the snapshot.
-                guard open[f].revision == nil, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n)
+                guard current.revision == nil, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n)
                 else { return nil }
-                open[f].revision = r
+                current.revision = r
             case .id:
-                guard open[f].id == nil, let value = s.plainString() else { return nil }
-                open[f].id = value
+                guard current.id == nil, let value = s.plainString() else { return nil }
+                current.id = value
             case .kind:
-                guard open[f].kind == nil, let value = s.plainString() else { return nil }
-                open[f].kind = value
+                guard current.kind == nil, let value = s.plainString() else { return nil }
+                current.kind = value
             case .children:
-                guard !open[f].sawChildren else { return nil }
-                open[f].sawChildren = true
+                guard !current.sawChildren else { return nil }
+                current.sawChildren = true
                 if s.literal("null") { continue }
                 guard s.take(UInt8(ascii: "[")) else { return nil }
                 s.skipWhitespace()
                 if s.take(UInt8(ascii: "]")) { continue }
-                guard open.count < maxDepth, s.take(UInt8(ascii: "{")) else { return nil }
-                open[f].state = .inChildren
-                open[f].childCount = 1
-                begin(parent: open[f].node, childIndex: 0)
+                guard open.count + 1 < maxDepth, s.take(UInt8(ascii: "{")) else { return nil }
+                current.state = .inChildren
+                current.childCount = 1
+                open.append(current)
+                current = begin(parent: current.node, childIndex: 0)
             case .field, .revision:
-                guard !fields[open[f].fieldsStart...].contains(where: { sameBytes(b, $0.key, key) }) else { return nil }
+                let isFrame = key.count == 5 && PlainScanner.same(b, key, "frame")
+                guard !(isFrame && current.frame != nil),
+                    !fields[current.fieldsStart...].contains(where: { sameBytes(b, $0.key, key) })
+                else { return nil }
                 let valueStart = s.i
-                // A plain frame is read as it is passed over (nearly every node has one), not scanned twice.
-                if key.count == 5, PlainScanner.same(b, key, "frame"), let frame = readFrame(&s) {
-                    open[f].frame = frame
-                } else {
-                    s.i = valueStart
-                    guard s.skipValue() else { return nil }
+                // A plain frame is read as it is passed over (nearly every node has one), not scanned twice, and
+                // kept with its node rather than among the other members.
+                if isFrame, let frame = readFrame(&s) {
+                    current.frame = frame
+                    continue
                 }
+                s.i = valueStart
+                guard s.skipValue() else { return nil }
                 fields.append((key, valueStart..<s.i))
             }
         }
-        let order = breadthFirst(&entries)
-        let tree = NodeTree(entries: entries, path: path)
-        if let revisions {
-            let inDocumentOrder = revisions.pointee
-            revisions.pointee = order.map { inDocumentOrder[$0] }
-        }
-        return (tree, s.i)
     }
 
     /// A node whose object is open.
@@ -164,7 +182,8 @@ public enum PlainTree {
         var kind: Range<Int>?
         var sawChildren = false
         var childCount = 0
-        /// Its `frame` member when that is one `NodeTree.plainFrame` takes.
+        /// Its `frame` member when that is one `NodeTree.plainFrame` takes (a frame that is not is among the node's
+        /// other members).
         var frame: Rect?
         /// Its `revision` member (a snapshot's): nil until read, as one that is not a plain integer ends the read.
         var revision: Int?
@@ -186,11 +205,12 @@ public enum PlainTree {
         let id = s.string(idRange)
         guard !id.isEmpty, idRange.count <= NodeTree.maxIDLength, let kind = kind(b, kindRange) else { return false }
         spec = NodeSpec(id: id, kind: kind)
+        if let frame = f.frame {
+            // Only a view has a frame: for any other kind the general reader words the refusal.
+            guard kind.isView else { return false }
+            spec.frame = frame
+        }
         for (keyRange, valueRange) in fields {
-            if kind.isView, let frame = f.frame, PlainScanner.same(b, keyRange, "frame") {
-                spec.frame = frame
-                continue
-            }
             let key = s.string(keyRange)
             guard !NodeField.isStructural(key) else { continue }
             guard let field = NodeField.named(key), field.applies(to: kind),
@@ -318,6 +338,51 @@ public enum PlainTree {
 
     private static let kinds: [(kind: NodeKind, text: [UInt8])] = NodeKind.allCases.map {
         ($0, Array($0.rawValue.utf8))
+    }
+
+    /// The keys nearly every node has, each matched with its quotes by one or two loads of the text and a
+    /// compare, rather than scanned byte by byte and then compared: in a large tree they are most of the text
+    /// outside the values.
+    private struct CommonKeys {
+        /// A key's quoted text as the first eight bytes (masked to its length) and the two after them.
+        struct Pattern {
+            let key: Key
+            let length: Int
+            let mask: UInt64
+            let first: UInt64
+            let rest: UInt16
+
+            init(_ key: Key, _ quoted: StaticString) {
+                self.key = key
+                length = quoted.utf8CodeUnitCount
+                var bytes = [UInt8](repeating: 0, count: 10)
+                for k in 0..<length { bytes[k] = quoted.utf8Start[k] }
+                mask = length >= 8 ? .max : (1 << (8 * UInt64(length))) - 1
+                first = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } & mask
+                rest = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 8, as: UInt16.self) }
+            }
+        }
+
+        let patterns = [
+            Pattern(.id, "\"id\""), Pattern(.kind, "\"kind\""), Pattern(.field, "\"frame\""),
+            Pattern(.children, "\"children\""), Pattern(.revision, "\"revision\"")
+        ]
+
+        /// The key at the scanner's place when it is one of the patterns, with the range of its text between the
+        /// quotes, the scanner moved past it; nil (the scanner unmoved) otherwise.
+        func take(_ s: inout PlainScanner) -> (key: Key, text: Range<Int>)? {
+            // Ten bytes are read whatever the key: nearer the end, the plain way.
+            guard s.i + 10 <= s.b.count, let base = s.b.baseAddress else { return nil }
+            let at = UnsafeRawPointer(base + s.i)
+            let word = at.loadUnaligned(as: UInt64.self)
+            for p in patterns where word & p.mask == p.first {
+                if p.length > 8, at.loadUnaligned(fromByteOffset: 8, as: UInt16.self) != p.rest { continue }
+                let start = s.i + 1
+                s.i += p.length
+                return (p.key, start..<(s.i - 1))
+            }
+            return nil
+        }
     }
 
     private enum Key {
