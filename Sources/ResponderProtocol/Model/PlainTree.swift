@@ -91,10 +91,11 @@ public enum PlainTree {
                     revisions?.pointee[current.node] = current.revision
                     if fields.count > current.fieldsStart { fields.removeLast(fields.count - current.fieldsStart) }
                     guard let parent = open.popLast() else {
-                        let order = breadthFirst(&entries)
                         if let revisions {
-                            let inDocumentOrder = revisions.pointee
-                            revisions.pointee = order.map { inDocumentOrder[$0] }
+                            breadthFirst(&entries, alongside: &revisions.pointee)
+                        } else {
+                            var none: [Int?] = []
+                            breadthFirst(&entries, alongside: &none)
                         }
                         return (NodeTree(entries: entries, path: path), s.i)
                     }
@@ -251,54 +252,63 @@ public enum PlainTree {
 
     /// Document order (each node's children after it, in order; each parent a document-order index) to
     /// `NodeTree`'s: breadth first, each parent an entry index. The entries are moved in place, following each
-    /// cycle of the permutation. Returns the entries' document-order indices, in entry order.
-    private static func breadthFirst(_ entries: inout [NodeTree.Entry]) -> [Int] {
+    /// cycle of the permutation, and `alongside` with them when it is not empty (one value per entry). The working
+    /// lists hold 32-bit indices (a tree has fewer nodes than that): at a million nodes they are pages the kernel
+    /// must clear, and as 64-bit ones twice as many.
+    private static func breadthFirst(_ entries: inout [NodeTree.Entry], alongside values: inout [Int?]) {
         let n = entries.count
         // Each node's children, in order: in document order they come after it, in their order.
-        var firstChild = [Int](repeating: 0, count: n + 1)
+        var firstChild = [Int32](repeating: 0, count: n + 1)
         for i in 0..<n { if let p = entries[i].parent { firstChild[p + 1] += 1 } }
         for i in 0..<n { firstChild[i + 1] += firstChild[i] }
-        var children = [Int](repeating: 0, count: max(n - 1, 0))
+        var children = [Int32](repeating: 0, count: max(n - 1, 0))
         var filled = firstChild
         for i in 1..<max(n, 1) {
             guard let p = entries[i].parent else { continue }
-            children[filled[p]] = i
+            children[Int(filled[p])] = Int32(i)
             filled[p] += 1
         }
-        var order = [Int](repeating: 0, count: n)
-        var newIndex = [Int](repeating: 0, count: n)
+        filled = []
+        var order = [Int32](repeating: 0, count: n)
+        var newIndex = [Int32](repeating: 0, count: n)
         var tail = 1
         for head in 0..<n {
-            let old = order[head]
-            newIndex[old] = head
-            for c in firstChild[old]..<firstChild[old + 1] {
+            let old = Int(order[head])
+            newIndex[old] = Int32(head)
+            for c in Int(firstChild[old])..<Int(firstChild[old + 1]) {
                 order[tail] = children[c]
                 tail += 1
             }
         }
+        children = []
+        firstChild = []
+        let moveValues = !values.isEmpty
+        precondition(!moveValues || values.count == n)
         entries.withUnsafeMutableBufferPointer { e in
             guard let base = e.baseAddress else { return }
             for i in 0..<n {
-                if let p = base[i].parent { base[i].parent = newIndex[p] }
+                if let p = base[i].parent { base[i].parent = Int(newIndex[p]) }
             }
             // Entry `head` takes the one at `order[head]`: each cycle is moved along once, its first entry held
             // aside (a move, not a copy: nothing is retained or released).
             var placed = [Bool](repeating: false, count: n)
             for start in 0..<n where !placed[start] {
                 placed[start] = true
-                guard order[start] != start else { continue }
+                guard Int(order[start]) != start else { continue }
                 let first = (base + start).move()
+                let firstValue = moveValues ? values[start] : nil
                 var head = start
-                while order[head] != start {
-                    let from = order[head]
+                while Int(order[head]) != start {
+                    let from = Int(order[head])
                     (base + head).moveInitialize(from: base + from, count: 1)
+                    if moveValues { values[head] = values[from] }
                     placed[from] = true
                     head = from
                 }
                 (base + head).initialize(to: first)
+                if moveValues { values[head] = firstValue }
             }
         }
-        return order
     }
 
     /// At least as many nodes as the text from `start` on can hold: the `{` bytes there (more where a field's
