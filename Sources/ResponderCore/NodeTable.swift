@@ -209,6 +209,23 @@ public struct NodeTable: Sendable {
         }
     }
 
+    /// Lists the nodes in `slots` (placed parents first, each without its children) among their parents'
+    /// children, in that order, each parent's lists first made room for at its number of children in `counts`
+    /// (one per slot of `slots`): appended as they came, a view's ten children would take room for sixteen.
+    mutating func giveChildren(slots: [Int32], counts: [Int32]) {
+        for (slot, n) in zip(slots, counts) where n > 0 {
+            let c = Int(slot) >> Self.chunkShift, j = Int(slot) & Self.chunkMask
+            chunks[c][j]!.children.reserveCapacity(chunks[c][j]!.children.count + Int(n))
+            childSlots[c][j].reserveCapacity(childSlots[c][j].count + Int(n))
+        }
+        for slot in slots {
+            let parent = Int(parentSlot(ofSlot: Int(slot)))
+            guard parent >= 0 else { continue }
+            let id = read(slot: Int(slot)) { $0.pointee.spec.id }
+            appendChild(id, childSlot: Int(slot), toSlot: parent)
+        }
+    }
+
     /// Appends `child`, stored in `childSlot`, to the children of the node in `slot`, in place.
     mutating func appendChild(_ child: String, childSlot: Int, toSlot slot: Int) {
         let c = slot >> Self.chunkShift, j = slot & Self.chunkMask

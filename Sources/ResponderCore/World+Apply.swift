@@ -97,6 +97,27 @@ extension World {
     }
 }
 
+/// Where a load's nodes went, by their index among the load's nodes (the application's 0): each child finds its
+/// parent's slot without hashing the parent's id.
+struct LoadPlaces {
+    /// How many nodes ahead a load asks for the index entry of the id it will insert (`NodeTable.prefetch`).
+    static let ahead = 8
+    var slots: [Int32]
+    var depths: [Int32]
+    /// Each node's number of children, counted as they are placed when they are listed at the end.
+    var childCounts: [Int32]
+
+    /// `listedAtEnd`: the load's nodes come without their number of children (`Transaction.giveChildren`).
+    init(rootSlot: Int32, capacity: Int, listedAtEnd: Bool = false) {
+        slots = [rootSlot]
+        depths = [0]
+        childCounts = [0]
+        slots.reserveCapacity(capacity)
+        depths.reserveCapacity(capacity)
+        if listedAtEnd { childCounts.reserveCapacity(capacity) }
+    }
+}
+
 /// A batch in progress on a private copy of the world.
 struct Transaction {
     var world: World
@@ -201,17 +222,14 @@ struct Transaction {
     mutating func insertDescendants(of tree: NodeTree) throws(CoreError) {
         let entries = tree.entries
         world.nodes.reserveCapacity(world.nodes.count + entries.count)
-        var depths = [Int32](repeating: 0, count: entries.count)
-        // Each entry's slot in the table, so a child finds its parent without hashing the parent's id.
-        var slots = [Int32](repeating: 0, count: entries.count)
-        slots[0] = Int32(world.nodes.slot(of: tree.root.id)!)
+        var places = LoadPlaces(rootSlot: Int32(world.nodes.slot(of: tree.root.id)!), capacity: entries.count)
         // Each entry's number of children, so that its children's ids and slots are stored at their size: grown
         // one append at a time, a view's ten children would take room for sixteen twice over.
         var childCounts = [Int32](repeating: 0, count: entries.count)
         // Each id's hash in the id index, made ahead so the index entry of the node `ahead` places later is asked
         // for now: a million-node index is far larger than the cache, and each insertion at its random position
         // otherwise waits on memory in turn (most of a large load's insertion time).
-        let ahead = 8
+        let ahead = LoadPlaces.ahead
         var hashes = [UInt32](repeating: 0, count: entries.count)
         for i in 1..<max(entries.count, 1) {
             childCounts[entries[i].parent!] += 1
@@ -220,55 +238,81 @@ struct Transaction {
         for i in 1..<min(entries.count, ahead + 1) { world.nodes.prefetch(hash: hashes[i]) }
         for i in 1..<max(entries.count, 1) {
             if i + ahead < entries.count { world.nodes.prefetch(hash: hashes[i + ahead]) }
-            // The fields read in place: an entry taken whole (and its parent's) is a copy of every reference a
-            // spec holds, retained and released again, for each node of the load.
-            let p = entries[i].parent!
-            let kind = entries[i].spec.kind, parentKind = entries[p].spec.kind
-            let id = entries[i].spec.id, parentID = entries[p].spec.id
-            let depth = Int(depths[p]) + 1
-            depths[i] = Int32(depth)
-            // A duplicate id is reported first, as the insert op does; it is looked up only when another check
-            // fails (insertNew below finds it otherwise, with the one hash it makes anyway).
-            func refused(_ error: CoreError) -> CoreError { world.nodes[id] != nil ? duplicate(id, tree, i) : error }
-            if let rule = Placement.kindError(child: kind, parent: parentKind) {
-                throw refused(.misplaced(id, parent: parentID, rule: rule))
-            }
-            guard world.nodes.count + 1 <= limits.maxNodes else {
-                throw refused(.tooManyNodes(max: limits.maxNodes))
-            }
-            guard depth <= limits.maxDepth else {
-                throw refused(.tooDeep(id, max: limits.maxDepth))
-            }
-            var node = Node(spec: entries[i].spec)
-            if let stamp { node.revision = nodeRevision?(i, id) ?? stamp }
-            node.parent = parentID
-            node.depth = depth
-            let childCount = Int(childCounts[i])
-            if childCount > 0 { node.children.reserveCapacity(childCount) }
-            guard
-                let slot = world.nodes.insertNew(
-                    node, hash: hashes[i], parentSlot: slots[p], childCapacity: childCount)
-            else {
-                throw duplicate(id, tree, i)
-            }
-            slots[i] = Int32(slot)
-            world.nodes.appendChild(id, childSlot: slot, toSlot: Int(slots[p]))
-            // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
-            // and presentation indexes are built from (as "did not exist before", which is what the journal
-            // would have said).
-            switch kind {
-            case .application, .window, .viewController: toCheck[id] = opIndex
-            default: if parentKind == .viewController { toCheck[id] = opIndex }
-            }
-            if kind == .window { touchKey() }
-            if !node.spec.gestureRecognizers.isEmpty {
-                recognizerPaths[id] = (opIndex, tree.path(of: i) + "gestureRecognizers")
-                changedOrder.append(id)
-                journal[id] = .some(nil)
-            }
-            if node.spec.presentedBy != nil { journal[id] = .some(nil) }
+            let revision = stamp == nil ? nil : nodeRevision?(i, entries[i].spec.id)
+            try place(
+                entries[i].spec, parent: entries[i].parent!, hash: hashes[i], childCapacity: Int(childCounts[i]),
+                revision: revision, places: &places, path: { tree.path(of: i) })
         }
         toCheck[tree.root.id] = opIndex
+    }
+
+    /// Places a load's next node below its parent (placed before it: `parent` is its index among the load's
+    /// nodes, the application's 0), checked as an insert op checks it: a new id, a kind allowed there, the
+    /// limits. `hash` is its id's in the index; `childCapacity` its number of children when known, each child
+    /// then listed by its parent as it is placed (nil: `giveChildren` lists them all at the end). `revision`: its
+    /// own, when not the load's. `path` makes its field path, for an error.
+    mutating func place(
+        _ spec: NodeSpec, parent p: Int, hash: UInt32, childCapacity: Int?, revision: Int?,
+        places: inout LoadPlaces, path: () -> String
+    ) throws(CoreError) {
+        let parentSlot = Int(places.slots[p])
+        // The parent's kind and id read in place: a node copied whole is a retain and release of every
+        // reference it holds, for each node of the load.
+        let (parentKind, parentID) = world.nodes.read(slot: parentSlot) { ($0.pointee.spec.kind, $0.pointee.spec.id) }
+        let kind = spec.kind, id = spec.id
+        let depth = Int(places.depths[p]) + 1
+        // A duplicate id is reported first, as the insert op does; it is looked up only when another check
+        // fails (insertNew below finds it otherwise, with the one hash it makes anyway).
+        func duplicate() -> CoreError { .duplicateID(id, field: path() + "id") }
+        func refused(_ error: CoreError) -> CoreError { world.nodes[id] != nil ? duplicate() : error }
+        if let rule = Placement.kindError(child: kind, parent: parentKind) {
+            throw refused(.misplaced(id, parent: parentID, rule: rule))
+        }
+        guard world.nodes.count + 1 <= limits.maxNodes else {
+            throw refused(.tooManyNodes(max: limits.maxNodes))
+        }
+        guard depth <= limits.maxDepth else {
+            throw refused(.tooDeep(id, max: limits.maxDepth))
+        }
+        var node = Node(spec: spec)
+        if let stamp { node.revision = revision ?? stamp }
+        node.parent = parentID
+        node.depth = depth
+        if let childCapacity, childCapacity > 0 { node.children.reserveCapacity(childCapacity) }
+        guard
+            let slot = world.nodes.insertNew(
+                node, hash: hash, parentSlot: Int32(parentSlot), childCapacity: childCapacity ?? 0)
+        else {
+            throw duplicate()
+        }
+        places.slots.append(Int32(slot))
+        places.depths.append(Int32(depth))
+        if childCapacity != nil {
+            world.nodes.appendChild(id, childSlot: slot, toSlot: parentSlot)
+        } else {
+            places.childCounts[p] += 1
+            places.childCounts.append(0)
+        }
+        // Only what the end-of-load checks read: the kinds with sibling rules, and the nodes the recognizer
+        // and presentation indexes are built from (as "did not exist before", which is what the journal
+        // would have said).
+        switch kind {
+        case .application, .window, .viewController: toCheck[id] = opIndex
+        default: if parentKind == .viewController { toCheck[id] = opIndex }
+        }
+        if kind == .window { touchKey() }
+        if !node.spec.gestureRecognizers.isEmpty {
+            recognizerPaths[id] = (opIndex, path() + "gestureRecognizers")
+            changedOrder.append(id)
+            journal[id] = .some(nil)
+        }
+        if node.spec.presentedBy != nil { journal[id] = .some(nil) }
+    }
+
+    /// Lists every node of a load placed with `childCapacity` nil among its parent's children, in the order they
+    /// were placed, each parent's list made once at its size.
+    mutating func giveChildren(_ places: LoadPlaces) {
+        world.nodes.giveChildren(slots: places.slots, counts: places.childCounts)
     }
 
     private func duplicate(_ id: String, _ tree: NodeTree, _ i: Int) -> CoreError {

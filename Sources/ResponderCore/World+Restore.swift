@@ -35,6 +35,41 @@ extension World {
         return world
     }
 
+    /// A world read from a saved snapshot's text as it is read (`PlainTree.streamSnapshot`): each node placed in
+    /// the table as soon as the reader has it, no `NodeTree` of the whole between (at a million views, 160 MB of
+    /// entries and the pages the kernel clears for them), and checked as `load` checks a tree. Each node keeps the
+    /// revision saved with it (the world's where none was). nil when the reader leaves the text to the general
+    /// reader or any check fails: the caller then reads the snapshot as a document, whose errors are worded.
+    public static func restored(
+        snapshot text: [UInt8], detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits
+    ) -> World? {
+        var restore = SnapshotRestore(
+            revision: revision, nodeRevisions: nodeRevisions, expected: PlainTree.nodeBound(of: text), limits: limits)
+        // The reader hands each node to the restore through a pointer: the closure capturing the restore itself
+        // would have every access to it checked for exclusivity at run time, and its table copied to be read.
+        let read = withUnsafeMutablePointer(to: &restore) { restore in
+            PlainTree.streamSnapshot(text) { spec, parent, saved in restore.pointee.add(&spec, parent, saved) }
+        }
+        guard read, restore.places != nil, restore.placeAll() else { return nil }
+        // Taken out of the restore, not copied: a copy would share the table, and the first change copy it.
+        var tx = Transaction(world: World(), limits: limits)
+        swap(&tx, &restore.tx)
+        tx.giveChildren(restore.places!)
+        restore.places = nil
+        do throws(CoreError) {
+            tx.toCheck[World.rootID] = tx.opIndex
+            let byID = !nodeRevisions.isEmpty
+            tx.nodeRevision = { _, id in byID ? nodeRevisions[id] : nil }
+            for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
+            try tx.checkInvariants()
+            try tx.indexRecognizers()
+            tx.indexPresentations()
+        } catch { return nil }
+        var world = World()
+        swap(&world, &tx.world)
+        return world
+    }
+
     /// The world `tree` and `detached` describe, validated on its own: pure, so it may be built off the
     /// engine thread; `SessionState.load(prepared:)` then swaps it in.
     public static func prepared(tree: NodeTree, detached: [NodeTree], limits: Limits) throws(CoreError) -> World {
@@ -46,5 +81,77 @@ extension World {
     mutating func restamp(revision: Int) {
         self.revision = revision
         nodes.stampRevisions(revision)
+    }
+}
+
+/// A snapshot's nodes placed in a fresh world as the reader hands them on (`World.restored(snapshot:)`), each
+/// `LoadPlaces.ahead` nodes after its id's index entry was asked for.
+struct SnapshotRestore {
+    var tx: Transaction
+    var places: LoadPlaces?
+    let revision: Int
+    let nodeRevisions: [String: Int]
+    let expected: Int
+    /// The nodes handed on and not yet placed, oldest at `head`.
+    var ring: [(spec: NodeSpec, parent: Int, revision: Int?, hash: UInt32)]
+    var head = 0
+    var waiting = 0
+
+    static let placeholder = NodeSpec(id: "", kind: .view)
+
+    init(revision: Int, nodeRevisions: [String: Int], expected: Int, limits: Limits) {
+        tx = Transaction(world: World(), limits: limits)
+        tx.world.revision = revision
+        tx.stamp = revision
+        tx.world.nodes.reserveCapacity(expected)
+        self.revision = revision
+        self.nodeRevisions = nodeRevisions
+        self.expected = expected
+        ring = Array(repeating: (Self.placeholder, 0, nil, 0), count: LoadPlaces.ahead)
+    }
+
+    /// Takes the reader's next node (its spec moved out of `spec`); false when it cannot be placed.
+    mutating func add(_ spec: inout NodeSpec, _ parent: Int, _ saved: Int?) -> Bool {
+        let own = saved ?? (nodeRevisions.isEmpty ? nil : nodeRevisions[spec.id])
+        guard parent >= 0 else {
+            guard places == nil, spec.kind == .application, spec.id == World.rootID else { return false }
+            var root = Node(spec: spec)
+            root.revision = own ?? revision
+            tx.world.nodes[World.rootID] = root
+            places = LoadPlaces(
+                rootSlot: Int32(tx.world.nodes.slot(of: World.rootID)!), capacity: expected, listedAtEnd: true)
+            return true
+        }
+        guard places != nil else { return false }
+        let hash = tx.world.nodes.hash(of: spec.id)
+        tx.world.nodes.prefetch(hash: hash)
+        if waiting == ring.count { guard placeOldest() else { return false } }
+        let i = (head + waiting) % ring.count
+        swap(&ring[i].spec, &spec)
+        ring[i].parent = parent
+        ring[i].revision = own
+        ring[i].hash = hash
+        waiting += 1
+        return true
+    }
+
+    /// Places the nodes still waiting.
+    mutating func placeAll() -> Bool {
+        while waiting > 0 { guard placeOldest() else { return false } }
+        return true
+    }
+
+    private mutating func placeOldest() -> Bool {
+        var spec = Self.placeholder
+        swap(&spec, &ring[head].spec)
+        let (parent, own, hash) = (ring[head].parent, ring[head].revision, ring[head].hash)
+        head = (head + 1) % ring.count
+        waiting -= 1
+        do throws(CoreError) {
+            try tx.place(
+                spec, parent: parent, hash: hash, childCapacity: nil, revision: own, places: &places!,
+                path: { "tree." })
+        } catch { return false }
+        return true
     }
 }

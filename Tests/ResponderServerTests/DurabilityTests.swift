@@ -299,9 +299,61 @@ import Testing
         // The same text read as documents (the general reader) comes back the same too.
         let general = try WorldSnapshot.decodeAsDocuments(tree: tree, detached: detached, revision: world.revision)
         #expect(general.encoded() == back.encoded())
+        // Streamed into the table as it is read, not left to the entry-list reader: the same world, node for node.
+        let streamed = try #require(try Self.streamed(tree, detached, world.revision))
+        #expect(streamed == general)
+        let listed = try #require(PlainTree.readSnapshot(tree, path: "tree"))
+        let fromList = try World.restored(
+            tree: listed.tree, treeRevisions: listed.revisions, detached: Self.subtrees(detached),
+            nodeRevisions: [:], revision: world.revision, limits: WorldSnapshot.unbounded)
+        #expect(streamed == fromList)
         #expect(
             tree.count * 2 < world.encoded().count,
             "the snapshot (\(tree.count) B) is not much shorter than the world's text (\(world.encoded().count) B)")
+    }
+
+    static func subtrees(_ detached: [UInt8]) throws -> [NodeTree] {
+        try (JSONCodec.decode(detached).arrayValue ?? []).enumerated().map { i, d in
+            try NodeTree(document: d, path: "detached[\(i)]")
+        }
+    }
+
+    /// The snapshot streamed into a world (`World.restored(snapshot:)`); nil where that leaves it to the others.
+    static func streamed(_ tree: [UInt8], _ detached: [UInt8], _ revision: Int) throws -> World? {
+        World.restored(
+            snapshot: tree, detached: try subtrees(detached), nodeRevisions: [:], revision: revision,
+            limits: WorldSnapshot.unbounded)
+    }
+
+    /// Each node's children come last in a snapshot: one with a member after them, or a node the world refuses,
+    /// is not streamed, and the snapshot reads back as the other readers read it (or is refused in their words).
+    @Test func whatTheStreamLeavesIsReadOrRefusedAsBefore() throws {
+        let world = try DurabilityTests.world()
+        let (tree, detached) = WorldSnapshot.encode(world)
+        let text = String(decoding: tree, as: UTF8.self)
+        #expect(try Self.streamed(tree, detached, world.revision) == world)
+        // A member after `children` (the title label's, set to what it is).
+        let title = try #require(text.range(of: #""id":"title""#))
+        let end = try #require(text.range(of: #""children":[]}"#, range: title.upperBound..<text.endIndex))
+        let after = Array(text.replacingCharacters(in: end, with: #""children":[],"hidden":false}"#).utf8)
+        #expect(try Self.streamed(after, detached, world.revision) == nil)
+        let back = try WorldSnapshot.decode(tree: after, detached: detached, revision: world.revision)
+        #expect(back.encoded() == world.encoded())
+        // Two nodes with one id: refused by the world, worded by the general path.
+        let twice = Array(text.replacingOccurrences(of: #""id":"title""#, with: #""id":"card""#).utf8)
+        #expect(twice != tree)
+        #expect(try Self.streamed(twice, detached, world.revision) == nil)
+        var streamedError: RPCError?, generalError: RPCError?
+        do { _ = try WorldSnapshot.decode(tree: twice, detached: detached, revision: world.revision) } catch {
+            streamedError = error
+        }
+        do {
+            _ = try WorldSnapshot.decodeAsDocuments(tree: twice, detached: detached, revision: world.revision)
+        } catch { generalError = error }
+        #expect(streamedError != nil && streamedError?.message == generalError?.message)
+        // A root other than the application.
+        let notRoot = Array(text.replacingOccurrences(of: #""kind":"application""#, with: #""kind":"view""#).utf8)
+        #expect(try Self.streamed(notRoot, detached, world.revision) == nil)
     }
 
     @Test func aSnapshotWrittenWholeStillReadsBack() throws {

@@ -24,7 +24,37 @@ public enum PlainTree {
     public static func read(_ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int) -> (
         tree: NodeTree, end: Int
     )? {
-        read(b, from: start, path: path, maxDepth: maxDepth, revisions: nil).map { ($0.tree, $0.end) }
+        read(b, from: start, path: path, maxDepth: maxDepth, revisions: nil, emit: nil).map { ($0.tree, $0.end) }
+    }
+
+    /// At least as many nodes as `text` holds, and no more than its `{` bytes (see `nodeBound`): what to make
+    /// room for before nodes read from it are stored one by one.
+    public static func nodeBound(of text: [UInt8]) -> Int {
+        text.withUnsafeBufferPointer { nodeBound($0, from: 0) }
+    }
+
+    /// A state snapshot's tree read node by node in document order (each node before its children, its parent
+    /// before it), each handed to `node` (to be moved out of its argument) as soon as it is whole with its parent's place in that order (-1 for
+    /// the root) and its revision: nothing of the tree is kept here. A snapshot is written with each node's
+    /// `children` last, so a node is whole when its children open. False for anything `readSnapshot` leaves to
+    /// the general reader, for a member after `children`, and when `node` answers false; the nodes handed on
+    /// until then are then to be thrown away.
+    public static func streamSnapshot(
+        _ text: [UInt8], node: (_ spec: inout NodeSpec, _ parent: Int, _ revision: Int?) -> Bool
+    ) -> Bool {
+        withoutActuallyEscaping(node) { node in
+            text.withUnsafeBufferPointer { b -> Bool in
+                var s = PlainScanner(b)
+                s.skipWhitespace()
+                guard let read = read(b, from: s.i, path: "", maxDepth: .max, revisions: nil, emit: node) else {
+                    return false
+                }
+                var rest = PlainScanner(b)
+                rest.i = read.end
+                rest.skipWhitespace()
+                return rest.atEnd
+            }
+        }
     }
 
     /// A state snapshot's tree (`World.encodedChanges`): the nodes as `read` reads them and each node's
@@ -35,7 +65,9 @@ public enum PlainTree {
             var revisions: [Int?] = []
             var s = PlainScanner(b)
             s.skipWhitespace()
-            guard let read = read(b, from: s.i, path: path, maxDepth: .max, revisions: &revisions) else { return nil }
+            guard let read = read(b, from: s.i, path: path, maxDepth: .max, revisions: &revisions, emit: nil) else {
+                return nil
+            }
             var rest = PlainScanner(b)
             rest.i = read.end
             rest.skipWhitespace()
@@ -45,9 +77,10 @@ public enum PlainTree {
     }
 
     /// `revisions`, when given, collects each node's revision (document order while reading, entry order at the end).
+    /// `emit`, when given, is handed each node as `streamSnapshot` describes, and the tree returned is empty.
     private static func read(
         _ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int,
-        revisions: UnsafeMutablePointer<[Int?]>?
+        revisions: UnsafeMutablePointer<[Int?]>?, emit: ((inout NodeSpec, Int, Int?) -> Bool)?
     ) -> (tree: NodeTree, end: Int)? {
         var s = PlainScanner(b)
         s.i = start
@@ -56,9 +89,12 @@ public enum PlainTree {
         // in place at the end, so that a million specs are not held twice.
         var entries: [NodeTree.Entry] = []
         // Reserved at once: grown by doubling, a million entries are copied about twice over into fresh pages.
-        let expected = nodeBound(b, from: start)
-        entries.reserveCapacity(expected)
-        revisions?.pointee.reserveCapacity(expected)
+        if emit == nil {
+            let expected = nodeBound(b, from: start)
+            entries.reserveCapacity(expected)
+            revisions?.pointee.reserveCapacity(expected)
+        }
+        var count = 0
         // The open nodes around the innermost one (`current`), outermost first. The innermost is held apart:
         // each of its members changes it, and in the list each change would be checked for room and sole
         // ownership first.
@@ -67,10 +103,19 @@ public enum PlainTree {
         var fields: [(key: Range<Int>, value: Range<Int>)] = []
 
         func begin(parent: Int, childIndex: Int) -> Frame {
-            entries.append(
-                NodeTree.Entry(spec: Self.unread, parent: parent < 0 ? nil : parent, childIndex: childIndex))
-            revisions?.pointee.append(nil)
-            return Frame(node: entries.count - 1, fieldsStart: fields.count)
+            if emit == nil {
+                entries.append(
+                    NodeTree.Entry(spec: Self.unread, parent: parent < 0 ? nil : parent, childIndex: childIndex))
+                revisions?.pointee.append(nil)
+            }
+            count += 1
+            return Frame(node: count - 1, parent: parent, fieldsStart: fields.count)
+        }
+        // A streamed node, whole: its spec made and handed on.
+        func emitted(_ frame: Frame) -> Bool {
+            var spec = Self.unread
+            return finish(frame, b, fields[frame.fieldsStart...], into: &spec)
+                && emit!(&spec, frame.parent, frame.revision)
         }
 
         let commonKeys = CommonKeys()
@@ -85,12 +130,16 @@ public enum PlainTree {
                 guard !s.peek(UInt8(ascii: "}")) else { return nil }
             case .afterMember:
                 if s.take(UInt8(ascii: "}")) {
-                    guard finish(current, b, fields[current.fieldsStart...], into: &entries[current.node].spec) else {
-                        return nil
+                    if emit != nil {
+                        guard current.emitted || emitted(current) else { return nil }
+                    } else {
+                        guard finish(current, b, fields[current.fieldsStart...], into: &entries[current.node].spec)
+                        else { return nil }
+                        revisions?.pointee[current.node] = current.revision
                     }
-                    revisions?.pointee[current.node] = current.revision
                     if fields.count > current.fieldsStart { fields.removeLast(fields.count - current.fieldsStart) }
                     guard let parent = open.popLast() else {
+                        if emit != nil { return (NodeTree(entries: [], path: path), s.i) }
                         if let revisions {
                             breadthFirst(&entries, alongside: &revisions.pointee)
                         } else {
@@ -117,7 +166,8 @@ public enum PlainTree {
                 current.state = .afterMember
                 continue
             }
-            // A member.
+            // A member; when streaming, none after `children` (its node was handed on).
+            guard !current.emitted else { return nil }
             let found: (key: Key, text: Range<Int>)
             if let common = commonKeys.take(&s) {
                 found = common
@@ -129,7 +179,7 @@ public enum PlainTree {
             let key = found.text
             current.state = .afterMember
             switch found.key {
-            case .revision where revisions != nil:
+            case .revision where revisions != nil || emit != nil:
                 // A snapshot's revision, read as it is passed over: a plain non-negative integer, or the general
                 // reader reads the snapshot.
                 guard current.revision == nil, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n)
@@ -144,6 +194,10 @@ public enum PlainTree {
             case .children:
                 guard !current.sawChildren else { return nil }
                 current.sawChildren = true
+                if emit != nil {
+                    guard emitted(current) else { return nil }
+                    current.emitted = true
+                }
                 if s.literal("null") { continue }
                 guard s.take(UInt8(ascii: "[")) else { return nil }
                 s.skipWhitespace()
@@ -175,9 +229,12 @@ public enum PlainTree {
     /// A node whose object is open.
     private struct Frame {
         enum State { case first, afterMember, inChildren }
-        /// Its place in document order.
+        /// Its place in document order, and its parent's (-1 for the root).
         let node: Int
+        let parent: Int
         let fieldsStart: Int
+        /// Streaming: it has been handed on (its `children` opened).
+        var emitted = false
         var state = State.first
         var id: Range<Int>?
         var kind: Range<Int>?
@@ -189,8 +246,9 @@ public enum PlainTree {
         /// Its `revision` member (a snapshot's): nil until read, as one that is not a plain integer ends the read.
         var revision: Int?
 
-        init(node: Int, fieldsStart: Int) {
+        init(node: Int, parent: Int, fieldsStart: Int) {
             self.node = node
+            self.parent = parent
             self.fieldsStart = fieldsStart
         }
     }

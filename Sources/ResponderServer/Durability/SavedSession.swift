@@ -77,9 +77,6 @@ enum WorldSnapshot {
     /// in seconds less, and without the document the general reader builds first); otherwise, and for the
     /// detached subtrees, as any document.
     static func decode(tree: [UInt8], detached: [UInt8], revision: Int) throws(RPCError) -> World {
-        guard let plain = PlainTree.readSnapshot(tree, path: "tree") else {
-            return try decodeAsDocuments(tree: tree, detached: detached, revision: revision)
-        }
         var detachedJSON: JSON
         do { detachedJSON = try JSONCodec.decode(detached, strings: KnownStrings.table) } catch {
             throw RPCError(.parseError, "the saved world is not JSON: \(error)")
@@ -90,6 +87,14 @@ enum WorldSnapshot {
         var subtrees: [NodeTree] = []
         for (i, d) in (detachedJSON.arrayValue ?? []).enumerated() {
             subtrees.append(try NodeTree(document: d, path: "detached[\(i)]"))
+        }
+        if let world = World.restored(
+            snapshot: tree, detached: subtrees, nodeRevisions: revisions, revision: revision, limits: unbounded)
+        {
+            return world
+        }
+        guard let plain = PlainTree.readSnapshot(tree, path: "tree") else {
+            return try decodeAsDocuments(tree: tree, detached: detached, revision: revision)
         }
         return try core { () throws(CoreError) in
             try World.restored(
