@@ -34,11 +34,11 @@ public enum PlainTree {
     }
 
     /// A state snapshot's tree read node by node in document order (each node before its children, its parent
-    /// before it), each handed to `node` (to be moved out of its argument) as soon as it is whole with its parent's place in that order (-1 for
-    /// the root) and its revision: nothing of the tree is kept here. A snapshot is written with each node's
-    /// `children` last, so a node is whole when its children open. False for anything `readSnapshot` leaves to
-    /// the general reader, for a member after `children`, and when `node` answers false; the nodes handed on
-    /// until then are then to be thrown away.
+    /// before it), each handed to `node` (to be moved out of its argument) as soon as it is whole, with its
+    /// parent's place in that order (-1 for the root) and its revision: nothing of the tree is kept here. A
+    /// snapshot is written with each node's `children` last, so a node is whole when its children open. False for
+    /// anything `readSnapshot` leaves to the general reader, for a member after `children`, and when `node`
+    /// answers false; the nodes handed on until then are then to be thrown away.
     public static func streamSnapshot(
         _ text: [UInt8], node: (_ spec: inout NodeSpec, _ parent: Int, _ revision: Int?) -> Bool
     ) -> Bool {
