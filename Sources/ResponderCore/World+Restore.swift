@@ -43,31 +43,15 @@ extension World {
     public static func restored(
         snapshot text: [UInt8], detached: [NodeTree], nodeRevisions: [String: Int], revision: Int, limits: Limits
     ) -> World? {
-        var restore = SnapshotRestore(
+        var restore = StreamedBuild(
             revision: revision, nodeRevisions: nodeRevisions, expected: PlainTree.nodeBound(of: text), limits: limits)
         // The reader hands each node to the restore through a pointer: the closure capturing the restore itself
         // would have every access to it checked for exclusivity at run time, and its table copied to be read.
         let read = withUnsafeMutablePointer(to: &restore) { restore in
             PlainTree.streamSnapshot(text) { spec, parent, saved in restore.pointee.add(&spec, parent, saved) }
         }
-        guard read, restore.places != nil, restore.placeAll() else { return nil }
-        // Taken out of the restore, not copied: a copy would share the table, and the first change copy it.
-        var tx = Transaction(world: World(), limits: limits)
-        swap(&tx, &restore.tx)
-        tx.giveChildren(restore.places!)
-        restore.places = nil
-        do throws(CoreError) {
-            tx.toCheck[World.rootID] = tx.opIndex
-            let byID = !nodeRevisions.isEmpty
-            tx.nodeRevision = { _, id in byID ? nodeRevisions[id] : nil }
-            for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
-            try tx.checkInvariants()
-            try tx.indexRecognizers()
-            tx.indexPresentations()
-        } catch { return nil }
-        var world = World()
-        swap(&world, &tx.world)
-        return world
+        guard read else { return nil }
+        return restore.finish(detached: detached)
     }
 
     /// The world `tree` and `detached` describe, validated on its own: pure, so it may be built off the
@@ -84,9 +68,30 @@ extension World {
     }
 }
 
-/// A snapshot's nodes placed in a fresh world as the reader hands them on (`World.restored(snapshot:)`), each
-/// `LoadPlaces.ahead` nodes after its id's index entry was asked for.
-struct SnapshotRestore {
+/// A tree.load's world built as its tree's text is read (`PlainTree.streamTree`), with no `NodeTree` of the whole
+/// between: each node is placed when the reader hands it on, checked as `World.prepared` checks a tree, and the
+/// world comes out as `World.prepared` would have made it. Any refusal is nil, with no reason: the caller then
+/// reads the request the general way, which words it.
+public struct StreamedLoad {
+    var build: StreamedBuild
+
+    /// `expected`: at least as many nodes as the text holds (`PlainTree.nodeBound`), to reserve room for.
+    public init(expected: Int, limits: Limits) {
+        // The revision `World.prepared` gives a world (a fresh world's, plus one).
+        build = StreamedBuild(revision: World().revision + 1, nodeRevisions: [:], expected: expected, limits: limits)
+    }
+
+    /// Takes the reader's next node (its spec moved out of `spec`), `parent` its parent's place in document order
+    /// (-1 for the root); false when it cannot be placed.
+    public mutating func add(_ spec: inout NodeSpec, parent: Int) -> Bool { build.add(&spec, parent, nil) }
+
+    /// The world, with the detached subtrees after the tree; nil when any check fails.
+    public mutating func world(detached: [NodeTree]) -> World? { build.finish(detached: detached) }
+}
+
+/// Nodes placed in a fresh world as a reader hands them on (a snapshot's in `World.restored(snapshot:)`, a
+/// load's in `StreamedLoad`), each `LoadPlaces.ahead` nodes after its id's index entry was asked for.
+struct StreamedBuild {
     var tx: Transaction
     var places: LoadPlaces?
     let revision: Int
@@ -133,6 +138,29 @@ struct SnapshotRestore {
         ring[i].hash = hash
         waiting += 1
         return true
+    }
+
+    /// The world, once every node was handed on: the nodes still waiting placed, the children listed, the
+    /// detached subtrees inserted and the whole checked as a load checks it. nil when any of that fails.
+    mutating func finish(detached: [NodeTree]) -> World? {
+        guard places != nil, placeAll() else { return nil }
+        // Taken out of the build, not copied: a copy would share the table, and the first change copy it.
+        var tx = Transaction(world: World(), limits: tx.limits)
+        swap(&tx, &self.tx)
+        tx.giveChildren(places!)
+        places = nil
+        do throws(CoreError) {
+            tx.toCheck[World.rootID] = tx.opIndex
+            let byID = !nodeRevisions.isEmpty, nodeRevisions = nodeRevisions
+            tx.nodeRevision = { _, id in byID ? nodeRevisions[id] : nil }
+            for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
+            try tx.checkInvariants()
+            try tx.indexRecognizers()
+            tx.indexPresentations()
+        } catch { return nil }
+        var world = World()
+        swap(&world, &tx.world)
+        return world
     }
 
     /// Places the nodes still waiting.

@@ -27,6 +27,22 @@ public enum PlainTree {
         read(b, from: start, path: path, maxDepth: maxDepth, revisions: nil, emit: nil).map { ($0.tree, $0.end) }
     }
 
+    /// The node object starting at `start` in `b` and everything under it, read node by node in document order as
+    /// `streamSnapshot` reads a snapshot's (each node handed to `node` when its children open, with its parent's
+    /// place in that order), and where its text ends. A `revision` member is a field here, as in `read`. nil
+    /// for anything `read` leaves to the general reader, for a member after `children`, and when `node` answers
+    /// false; the nodes handed on until then are then to be thrown away.
+    public static func streamTree(
+        _ b: UnsafeBufferPointer<UInt8>, from start: Int, maxDepth: Int,
+        node: (_ spec: inout NodeSpec, _ parent: Int) -> Bool
+    ) -> Int? {
+        withoutActuallyEscaping(node) { node in
+            read(
+                b, from: start, path: "", maxDepth: maxDepth, revisions: nil,
+                emit: { spec, parent, _ in node(&spec, parent) }, snapshot: false)?.end
+        }
+    }
+
     /// At least as many nodes as `text` holds, and no more than its `{` bytes (see `nodeBound`): what to make
     /// room for before nodes read from it are stored one by one.
     public static func nodeBound(of text: [UInt8]) -> Int {
@@ -46,7 +62,9 @@ public enum PlainTree {
             text.withUnsafeBufferPointer { b -> Bool in
                 var s = PlainScanner(b)
                 s.skipWhitespace()
-                guard let read = read(b, from: s.i, path: "", maxDepth: .max, revisions: nil, emit: node) else {
+                guard
+                    let read = read(b, from: s.i, path: "", maxDepth: .max, revisions: nil, emit: node, snapshot: true)
+                else {
                     return false
                 }
                 var rest = PlainScanner(b)
@@ -77,10 +95,11 @@ public enum PlainTree {
     }
 
     /// `revisions`, when given, collects each node's revision (document order while reading, entry order at the end).
-    /// `emit`, when given, is handed each node as `streamSnapshot` describes, and the tree returned is empty.
+    /// `emit`, when given, is handed each node as `streamSnapshot` describes, and the tree returned is empty;
+    /// `snapshot`: a node's `revision` member is its saved revision, handed on with it, rather than a field.
     private static func read(
         _ b: UnsafeBufferPointer<UInt8>, from start: Int, path: String, maxDepth: Int,
-        revisions: UnsafeMutablePointer<[Int?]>?, emit: ((inout NodeSpec, Int, Int?) -> Bool)?
+        revisions: UnsafeMutablePointer<[Int?]>?, emit: ((inout NodeSpec, Int, Int?) -> Bool)?, snapshot: Bool = false
     ) -> (tree: NodeTree, end: Int)? {
         var s = PlainScanner(b)
         s.i = start
@@ -179,7 +198,7 @@ public enum PlainTree {
             let key = found.text
             current.state = .afterMember
             switch found.key {
-            case .revision where revisions != nil || emit != nil:
+            case .revision where revisions != nil || snapshot:
                 // A snapshot's revision, read as it is passed over: a plain non-negative integer, or the general
                 // reader reads the snapshot.
                 guard current.revision == nil, let (n, _) = s.number(), n >= 0, n < 1e15, let r = Int(exactly: n)
@@ -373,7 +392,7 @@ public enum PlainTree {
     /// value is an object or a string holds the byte), and no more than the shortest node object fits
     /// (`{"id":"a","kind":"view"}`, 24 bytes), so that text full of braces reserves no more than a tree of such
     /// nodes would take. A bound to reserve by: pages reserved and never written are never made resident.
-    private static func nodeBound(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    public static func nodeBound(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = b.baseAddress, start < b.count else { return 0 }
         let most = (b.count - start) / 24
         var count = 0
@@ -477,11 +496,22 @@ extension PlainTree {
     public static func split(request body: [UInt8], methods: [String], standIn: [UInt8], maxDepth: Int) -> (
         method: String, request: [UInt8], tree: NodeTree
     )? {
+        split(request: body, methods: methods, standIn: standIn) { b, start in
+            read(b, from: start, path: "tree", maxDepth: maxDepth)
+        }
+    }
+
+    /// The same, the tree read by `readTree` from its first byte in the body: what it made of the tree and where
+    /// the tree's text ends, or nil to leave the request to the general reader.
+    public static func split<Tree>(
+        request body: [UInt8], methods: [String], standIn: [UInt8],
+        readTree: (_ body: UnsafeBufferPointer<UInt8>, _ start: Int) -> (tree: Tree, end: Int)?
+    ) -> (method: String, request: [UInt8], tree: Tree)? {
         var method = ""
-        let found = body.withUnsafeBufferPointer { b -> (tree: NodeTree, text: Range<Int>)? in
+        let found = body.withUnsafeBufferPointer { b -> (tree: Tree, text: Range<Int>)? in
             var s = PlainScanner(b)
             var sawMethod = false, sawParams = false
-            var tree: (tree: NodeTree, text: Range<Int>)?
+            var tree: (tree: Tree, text: Range<Int>)?
             s.skipWhitespace()
             guard s.take(UInt8(ascii: "{")) else { return nil }
             repeat {
@@ -502,8 +532,7 @@ extension PlainTree {
                             guard let member = s.plainString(), s.colon() else { return nil }
                             if PlainScanner.same(b, member, "tree") {
                                 let start = s.i
-                                guard tree == nil, let read = read(b, from: start, path: "tree", maxDepth: maxDepth)
-                                else { return nil }
+                                guard tree == nil, let read = readTree(b, start) else { return nil }
                                 s.i = read.end
                                 tree = (read.tree, start..<read.end)
                             } else {

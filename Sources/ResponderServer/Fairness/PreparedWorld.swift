@@ -85,13 +85,20 @@ extension ParsedRequest {
     /// read by the general reader, with the stand-in in the tree's place. nil: `prepare` reads it all the general
     /// way — also when the rest is refused, so that a refusal is worded as it always is.
     static func preparePlain(_ body: [UInt8], limits: Limits, leftovers: Leftovers) -> ParsedRequest? {
+        var streamed = false
+        if let request = prepareStreamed(body, limits: limits, leftovers: leftovers, tried: &streamed) {
+            return request
+        }
+        // Read again only when the stream got as far as the tree: a request it leaves before then, this way
+        // leaves too.
+        guard streamed else { return nil }
         guard
             let split = PlainTree.split(
                 request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method],
                 standIn: standIn, maxDepth: limits.maxDepth)
         else { return nil }
         // The rest is short, but read into a tree whatever its size: the handler's request holds its params as one.
-        guard case .request(var request, _) = RequestProcessor.parseTree(split.request, limits: limits) else {
+        guard case .request(let request, _) = RequestProcessor.parseTree(split.request, limits: limits) else {
             return nil
         }
         let tree = split.tree
@@ -116,12 +123,67 @@ extension ParsedRequest {
                 }
             }
         }
+        return handOver(request, method: split.method, world: world, leftovers: leftovers)
+    }
+
+    /// The request with its tree and detached subtrees read apart, holding the world they make.
+    fileprivate static func handOver(
+        _ request: RPCRequest, method: String, world: Result<World, RPCError>, leftovers: Leftovers
+    ) -> ParsedRequest {
+        var request = request
         let original = request.params
         // As the general way leaves them: tree.load's handler still reads its (stand-in) tree, session.create's none.
-        let standInTree = split.method == TreeLoadRequest.method ? original["tree"] ?? .null : .null
+        let standInTree = method == TreeLoadRequest.method ? original["tree"] ?? .null : .null
         request.params = original.setting("tree", standInTree).setting("detached", .null)
         leftovers.keep(json: original)
         return .request(request, prepared: PreparedWorld(world: world))
+    }
+}
+
+extension ParsedRequest {
+    /// A tree.load or session.create whose tree is placed in its world as its text is read (`StreamedLoad`): no
+    /// node list of the whole between, which at a million views is 160 MB and the pages the kernel clears for
+    /// it. Taken when every node's `children` come last (as `tree.get` and the state's snapshots write them) and
+    /// the world accepts the tree; nil for anything else, `tried` then telling whether the tree was reached, so
+    /// that `preparePlain` reads it again as a node list (which words any refusal) only then.
+    static func prepareStreamed(_ body: [UInt8], limits: Limits, leftovers: Leftovers, tried: inout Bool)
+        -> ParsedRequest?
+    {
+        var stream: StreamedLoad?
+        // Handed to the reader through a pointer: captured, each node's access to the stream would be checked
+        // for exclusivity at run time.
+        let split = withUnsafeMutablePointer(to: &stream) { stream in
+            PlainTree.split(
+                request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method], standIn: standIn
+            ) { b, start -> (tree: Void, end: Int)? in
+                tried = true
+                stream.pointee = StreamedLoad(expected: PlainTree.nodeBound(b, from: start), limits: limits)
+                guard
+                    let end = PlainTree.streamTree(
+                        b, from: start, maxDepth: limits.maxDepth,
+                        node: { spec, parent in
+                            stream.pointee!.add(&spec, parent: parent)
+                        })
+                else { return nil }
+                return ((), end)
+            }
+        }
+        guard let split, stream != nil,
+            case .request(let request, _) = RequestProcessor.parseTree(split.request, limits: limits)
+        else { return nil }
+        let detached: [NodeTree]
+        if split.method == TreeLoadRequest.method {
+            guard let r = try? WireDecoder.decode(TreeLoadRequest.self, from: request.params),
+                let world = try? r.world()
+            else { return nil }
+            leftovers.keep(r)
+            detached = world.detached
+        } else {
+            guard let r = try? WireDecoder.decode(SessionCreateRequest.self, from: request.params) else { return nil }
+            detached = r.detached ?? []
+        }
+        guard let world = stream!.world(detached: detached) else { return nil }
+        return handOver(request, method: split.method, world: .success(world), leftovers: leftovers)
     }
 }
 
