@@ -43,18 +43,13 @@ struct LoadPhasesCommand: ParsableCommand {
         // placed in the world as the reader hands it on, no node list between.
         var streamed: World?
         let stream = elapsed {
-            var load: StreamedLoad?
-            let read = withUnsafeMutablePointer(to: &load) { load in
-                PlainTree.split(request: body, methods: ["tree.load"], standIn: Array("{}".utf8)) {
-                    b, start -> (tree: Void, end: Int)? in
-                    load.pointee = StreamedLoad(
-                        expected: PlainTree.nodeBound(b, from: start), limits: Limits(maxNodes: 3_000_000))
-                    return PlainTree.streamTree(b, from: start, maxDepth: 1_000_000) { spec, parent in
-                        load.pointee!.add(&spec, parent: parent)
-                    }.map { ((), $0) }
-                }
-            }
-            if read != nil { streamed = load?.world(detached: []) }
+            var reached = false
+            guard
+                var split = StreamedLoad.split(
+                    request: body, methods: ["tree.load"], standIn: Array("{}".utf8),
+                    limits: Limits(maxNodes: 3_000_000, maxDepth: 1_000_000), reached: &reached)
+            else { return }
+            streamed = split.load.world(detached: [])
         }
         guard let streamed else { throw BenchError("the stream did not place this tree.load's world") }
         print("  the engine's read and build in one (StreamedLoad, the tree placed as it is read): \(seconds(stream))")

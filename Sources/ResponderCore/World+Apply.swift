@@ -82,10 +82,7 @@ extension World {
         // and name no op.
         do throws(CoreError) {
             try tx.insertDescendants(of: tree)
-            for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
-            try tx.checkInvariants()
-            try tx.indexRecognizers()
-            tx.indexPresentations()
+            try tx.completeLoad(detached: detached)
         } catch {
             if case .afterOp(_, let unlocated) = error { throw unlocated }
             throw error
@@ -307,6 +304,15 @@ struct Transaction {
             journal[id] = .some(nil)
         }
         if node.spec.presentedBy != nil { journal[id] = .some(nil) }
+    }
+
+    /// The rest of a load once the tree is placed: the detached subtrees inserted, then the whole checked as a
+    /// batch's end checks it and its recognizers and presentations indexed.
+    mutating func completeLoad(detached: [NodeTree]) throws(CoreError) {
+        for subtree in detached { try insert(subtree, from: 0, parent: nil, index: nil) }
+        try checkInvariants()
+        try indexRecognizers()
+        indexPresentations()
     }
 
     /// Lists every node of a load placed with `childCapacity` nil among its parent's children, in the order they

@@ -87,6 +87,29 @@ public struct StreamedLoad {
 
     /// The world, with the detached subtrees after the tree; nil when any check fails.
     public mutating func world(detached: [NodeTree]) -> World? { build.finish(detached: detached) }
+
+    /// A request of one of `methods` whose `params.tree` is placed in a load as it is read: its method, the
+    /// request with the tree's text replaced by `standIn` (as `PlainTree.split` gives it), and the load, whose
+    /// world the detached subtrees then complete. nil when the split or the stream leaves the request;
+    /// `reached` then tells whether the tree was reached.
+    public static func split(
+        request body: [UInt8], methods: [String], standIn: [UInt8], limits: Limits, reached: inout Bool
+    ) -> (method: String, request: [UInt8], load: StreamedLoad)? {
+        var load: StreamedLoad?
+        // Handed to the reader through a pointer: captured, each node's access to the load would be checked for
+        // exclusivity at run time.
+        let split = withUnsafeMutablePointer(to: &load) { load in
+            PlainTree.split(request: body, methods: methods, standIn: standIn) { b, start -> (tree: Void, end: Int)? in
+                reached = true
+                load.pointee = StreamedLoad(expected: PlainTree.nodeBound(b, from: start), limits: limits)
+                return PlainTree.streamTree(b, from: start, maxDepth: limits.maxDepth) { spec, parent in
+                    load.pointee!.add(&spec, parent: parent)
+                }.map { ((), $0) }
+            }
+        }
+        guard let split, let load else { return nil }
+        return (split.method, split.request, load)
+    }
 }
 
 /// Nodes placed in a fresh world as a reader hands them on (a snapshot's in `World.restored(snapshot:)`, a
@@ -153,10 +176,7 @@ struct StreamedBuild {
             tx.toCheck[World.rootID] = tx.opIndex
             let byID = !nodeRevisions.isEmpty, nodeRevisions = nodeRevisions
             tx.nodeRevision = { _, id in byID ? nodeRevisions[id] : nil }
-            for subtree in detached { try tx.insert(subtree, from: 0, parent: nil, index: nil) }
-            try tx.checkInvariants()
-            try tx.indexRecognizers()
-            tx.indexPresentations()
+            try tx.completeLoad(detached: detached)
         } catch { return nil }
         var world = World()
         swap(&world, &tx.world)

@@ -48,17 +48,9 @@ import Testing
         }
     }
 
+    /// The prepared world's text, or its refusal (as `PlainTreeLoadTests` reads a prepared request).
     static func world(_ parsed: ParsedRequest?) throws -> Result<[UInt8], RPCError> {
-        guard case .request(_, let prepared?) = parsed else {
-            throw Failure("not a prepared request: \(String(describing: parsed))")
-        }
-        return Result { () throws(RPCError) in
-            let w = try prepared.take(); return w.encoded() + w.encodedDetached()
-        }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String; init(_ d: String) { description = d }
+        try PlainTreeLoadTests.outcome(try #require(parsed)).world
     }
 
     @Test(arguments: ["tree.load", "session.create"])
@@ -68,11 +60,10 @@ import Testing
         let streamed = ParsedRequest.prepareStreamed(
             Self.body(tree, method: method), limits: Self.limits, leftovers: Leftovers(), tried: &tried)
         #expect(tried)
-        let world = try Self.world(streamed)
+        let (world, id, params) = try PlainTreeLoadTests.outcome(try #require(streamed))
         #expect(try world.get() == Self.expected(tree).get())
-        guard case .request(let request, _) = streamed else { return }
-        #expect(request.id == 5 && request.params["session"] == "default" && request.params["detached"] == .null)
-        #expect(request.params["tree"] == (method == "tree.load" ? ["id": "app", "kind": "application"] : .null))
+        #expect(id == 5 && params["session"] == "default" && params["detached"] == .null)
+        #expect(params["tree"] == (method == "tree.load" ? ["id": "app", "kind": "application"] : .null))
     }
 
     @Test func aMemberAfterChildrenIsReadAsANodeList() throws {

@@ -150,26 +150,10 @@ extension ParsedRequest {
     static func prepareStreamed(_ body: [UInt8], limits: Limits, leftovers: Leftovers, tried: inout Bool)
         -> ParsedRequest?
     {
-        var stream: StreamedLoad?
-        // Handed to the reader through a pointer: captured, each node's access to the stream would be checked
-        // for exclusivity at run time.
-        let split = withUnsafeMutablePointer(to: &stream) { stream in
-            PlainTree.split(
-                request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method], standIn: standIn
-            ) { b, start -> (tree: Void, end: Int)? in
-                tried = true
-                stream.pointee = StreamedLoad(expected: PlainTree.nodeBound(b, from: start), limits: limits)
-                guard
-                    let end = PlainTree.streamTree(
-                        b, from: start, maxDepth: limits.maxDepth,
-                        node: { spec, parent in
-                            stream.pointee!.add(&spec, parent: parent)
-                        })
-                else { return nil }
-                return ((), end)
-            }
-        }
-        guard let split, stream != nil,
+        guard
+            var split = StreamedLoad.split(
+                request: body, methods: [TreeLoadRequest.method, SessionCreateRequest.method], standIn: standIn,
+                limits: limits, reached: &tried),
             case .request(let request, _) = RequestProcessor.parseTree(split.request, limits: limits)
         else { return nil }
         let detached: [NodeTree]
@@ -183,7 +167,7 @@ extension ParsedRequest {
             guard let r = try? WireDecoder.decode(SessionCreateRequest.self, from: request.params) else { return nil }
             detached = r.detached ?? []
         }
-        guard let world = stream!.world(detached: detached) else { return nil }
+        guard let world = split.load.world(detached: detached) else { return nil }
         return handOver(request, method: split.method, world: .success(world), leftovers: leftovers)
     }
 }
