@@ -138,11 +138,12 @@ extension SessionState {
         }
         deliveries.append(try phase(input, client: client, tapCount: tapCount, trace: &trace))
         settleGestures(trace: &trace)
-        // Completed where the list keeps it: an entry returned and then changed is copied.
+        // Completed where the list keeps it: an entry returned and then changed is copied. The log's lists are
+        // moved into it (swapped with its empty ones), not copied and then freed with the log.
         let last = deliveries.count - 1
-        deliveries[last].gestures = gestureLog.transitions
-        deliveries[last].gestureActions = gestureLog.actions
-        deliveries[last].gestureDeliveries = gestureLog.deliveries
+        swap(&deliveries[last].gestures, &gestureLog.transitions)
+        swap(&deliveries[last].gestureActions, &gestureLog.actions)
+        swap(&deliveries[last].gestureDeliveries, &gestureLog.deliveries)
         gestureLog = GestureLog()
     }
 
